@@ -1,0 +1,171 @@
+# UI strings and enum labels (English). Every key here must exist in locales/ja too.
+
+## Chrome
+skip-to-content = Skip to content
+views-label = Language view
+view-bilingual = 日本語 + English
+view-ja = 日本語
+view-en = English
+nav-label = Pages
+footer-grounded = Every table on this site is generated from recorded observations. A "cannot show" entry marks the limit of an observer, not a gap in effort.
+not-found = This page does not exist.
+back-home = Back to the home page.
+value-unknown = unknown
+
+## Tables, shared
+table-source = Source:
+table-empty = No records.
+col-id = ID
+col-status = Status
+col-note = Note
+col-refs = Evidence
+col-source = Source
+col-date = Date
+
+## Claims
+claims-caption = What this page can and cannot show
+claims-can = Can show
+claims-cannot = Cannot show
+claims-evidence = Evidence:
+claims-constraint = Blocked by observer:
+claims-limit = Limit:
+claims-note = A "cannot show" entry is the limit of an observer, not a gap in effort.
+ledger-caption = { $count ->
+    [one] One claim pair
+   *[other] { $count } claim pairs
+  }
+
+## Questions
+questions-caption = Open and resolved questions
+questions-question = Question
+questions-evidence = Bearing evidence
+questions-next = Where to look next:
+questions-none = No questions.
+question-status-open = open
+question-status-resolved = resolved
+
+## Bundles
+bundles-caption = Code object bundles
+bundles-caption-arch = Code object bundles for { $arch }
+col-bundle = Bundle
+col-size = Size
+col-symbols = Key symbols
+col-role = Role
+col-route = Path
+col-observed-range = Observed ne11
+col-registers = Registers and counts
+route-mmvq = MMVQ
+route-mmq = MMQ
+route-blas = BLAS
+route-attention = Attention
+route-rope = RoPE
+route-shared = shared
+route-other = other
+
+## Generations
+generations-caption = GPU generations and fatbin targets
+generations-relabelled = The original page labelled this target “{ $label }”; the table follows AMD's own naming.
+col-generation = Generation
+col-gfx = Target
+col-fatbin-targets = In the fatbin
+col-custom-kernels = Custom kernels
+col-implication = What it implies
+target-found = found
+target-not-found = not found
+target-not-scanned = not scanned
+
+## Components
+components-caption = ROCm components and what was observed of them
+components-loaded-via = Loaded via
+col-component = Component
+col-observed = Observed (Phase C)
+col-detail = Detail
+component-status-confirmed = confirmed
+component-status-load-confirmed = load confirmed
+component-status-load-and-binary-confirmed = load and binary confirmed
+component-status-load-and-hsaco-confirmed = load and hsaco confirmed
+component-status-hsaco-confirmed = gfx1201 hsaco confirmed
+component-status-absent-from-maps = absent from maps
+component-status-absent-from-maps-and-bundle = absent from maps and bundle
+
+## Observers
+observers-caption = Observers and their status
+col-observer = Observer
+col-tried = What was tried
+col-outcome = Outcome
+col-showed = What it showed
+col-constraint = What stops it
+col-as-of = As of
+outcome-distorts = distorts
+outcome-blocked = blocked
+outcome-partial = partial
+outcome-works = works
+
+## Worklog
+worklog-caption = Worklog, phase by phase
+col-phase = Phase
+col-fixed = What it fixed
+col-questions = Questions left
+
+## Dispatch
+dispatch-otherwise = otherwise
+dispatch-source = Source:
+dispatch-applies-to = Applies to:
+col-condition = Condition
+col-family = Kernel family
+col-anchor = Bundle anchor
+col-chain = Library chain
+compare-caption = Dispatch maps compared over ne11
+compare-note = Highlighted rows are the ranges where the maps disagree.
+col-range = ne11 range
+
+## Runs
+run-caption = Run
+run-probe = Probe
+run-engine = Engine
+run-model = Model
+run-endpoint = Endpoint
+latest-caption = Latest run of { $probe }:
+runs-caption = Every probe run
+runs-none = No runs recorded yet.
+runs-latest = latest
+runs-previous = Deltas compare with the previous run of the same probe, { $run }.
+runs-zone-note = Zones are derived from each dispatch map, never typed by hand; the map the investigator assessed against is outlined.
+col-run = Run
+col-probe = Probe
+col-engine = Engine
+col-model = Model
+col-cases = Cases
+col-case = Case
+col-mode = Mode
+col-num-predict = num_predict
+col-prompt-eval-count = prompt_eval_count
+col-eval-count = eval_count
+col-durations = load / prompt eval / eval
+col-derived-zone = Derived zone (per map)
+col-reading = Recorded reading
+col-delta = Δ since { $run }
+residency-cold = cold
+residency-hot = hot
+engine-ollama = Ollama
+engine-llama-server = llama-server
+
+## Glossary, findings, quantization
+glossary-caption = Glossary
+col-term = Term
+col-definition = Definition
+findings-caption = Source-side findings
+col-finding = Finding
+tensor-types-caption = Tensor types and the kernel families with an entry for them
+col-tensor-type = Tensor type
+col-ggml-id = ggml id
+col-families = Kernel families
+file-types-caption = File-type labels and the tensor types they mix
+col-file-type = File type
+col-mixes = Tensor types inside
+layers-caption = Layers of the general map
+col-layer = Layer
+plan-caption = Order in which the map is broadened
+col-order = Step
+col-target = Target
+col-reason = Why

@@ -1,0 +1,168 @@
+# UI 文字列と列挙値のラベル(日本語)。ここにある key は locales/en にも必要。
+
+## 画面の枠
+skip-to-content = 本文へ移動
+views-label = 言語の表示
+view-bilingual = 日本語 + English
+view-ja = 日本語
+view-en = English
+nav-label = ページ一覧
+footer-grounded = このサイトの表はすべて観測記録から生成している。「示せないこと」は観測手段の限界であって、調べ残しではない。
+not-found = このページは存在しない。
+back-home = トップページへ戻る。
+value-unknown = 不明
+
+## 表(共通)
+table-source = 出典:
+table-empty = 記録なし。
+col-id = ID
+col-status = 状態
+col-note = 注記
+col-refs = 証拠
+col-source = 出典
+col-date = 日付
+
+## 主張
+claims-caption = このページで示せること・示せないこと
+claims-can = 示せること
+claims-cannot = 示せないこと
+claims-evidence = 証拠:
+claims-constraint = 阻んでいる観測手段:
+claims-limit = 限界:
+claims-note = 「示せないこと」は観測手段の限界を表し、調査の手抜きを意味しない。
+ledger-caption = 主張の組 { $count } 件
+
+## 未解決の問い
+questions-caption = 未解決・解決済みの問い
+questions-question = 問い
+questions-evidence = 関わる証拠
+questions-next = 次に見る場所:
+questions-none = 問いはない。
+question-status-open = 未解決
+question-status-resolved = 解決済み
+
+## bundle
+bundles-caption = コードオブジェクト bundle
+bundles-caption-arch = { $arch } 向けのコードオブジェクト bundle
+col-bundle = Bundle
+col-size = サイズ
+col-symbols = 主なシンボル
+col-role = 役割
+col-route = 経路
+col-observed-range = 観測した ne11
+col-registers = レジスタと命令数
+route-mmvq = MMVQ
+route-mmq = MMQ
+route-blas = BLAS
+route-attention = Attention
+route-rope = RoPE
+route-shared = 共通
+route-other = その他
+
+## 世代
+generations-caption = GPU 世代と fatbin 内ターゲット
+generations-relabelled = 元のページではこのターゲットを「{ $label }」と表記していた。表は AMD 自身の呼び名に従う。
+col-generation = 世代
+col-gfx = ターゲット
+col-fatbin-targets = fatbin 内
+col-custom-kernels = custom kernel
+col-implication = 意味すること
+target-found = 確認済み
+target-not-found = 未検出
+target-not-scanned = 未走査
+
+## コンポーネント
+components-caption = ROCm コンポーネントと観測された状態
+components-loaded-via = ロード元:
+col-component = コンポーネント
+col-observed = 観測 (Phase C)
+col-detail = 詳細
+component-status-confirmed = 確認済み
+component-status-load-confirmed = ロード確認
+component-status-load-and-binary-confirmed = ロード・binary 確認
+component-status-load-and-hsaco-confirmed = ロード・hsaco 確認
+component-status-hsaco-confirmed = gfx1201 hsaco 確認
+component-status-absent-from-maps = maps に不在
+component-status-absent-from-maps-and-bundle = maps・bundle とも不在
+
+## 観測手段
+observers-caption = 観測手段とその状態
+col-observer = 観測手段
+col-tried = 試したこと
+col-outcome = 結果
+col-showed = 見えたこと
+col-constraint = 妨げているもの
+col-as-of = 時点
+outcome-distorts = 対象を歪める
+outcome-blocked = 遮断
+outcome-partial = 部分的
+outcome-works = 機能する
+
+## 作業ログ
+worklog-caption = フェーズごとの作業ログ
+col-phase = フェーズ
+col-fixed = 固定したこと
+col-questions = 残った問い
+
+## dispatch
+dispatch-otherwise = それ以外
+dispatch-source = 出典:
+dispatch-applies-to = 適用範囲:
+col-condition = 条件
+col-family = kernel family
+col-anchor = bundle アンカー
+col-chain = ライブラリの連鎖
+compare-caption = ne11 ごとに見た dispatch map の比較
+compare-note = 強調した行は map どうしの判断が食い違う範囲。
+col-range = ne11 の範囲
+
+## 実行記録
+run-caption = 実行記録
+run-probe = probe
+run-engine = エンジン
+run-model = モデル
+run-endpoint = endpoint
+latest-caption = { $probe } の最新の実行:
+runs-caption = すべての probe 実行
+runs-none = 実行記録はまだない。
+runs-latest = 最新
+runs-previous = 差分は同じ probe の一つ前の実行 { $run } との比較。
+runs-zone-note = 圏は各 dispatch map から導出しており、手で書き込んではいない。調査者が照合に使った map は枠で示す。
+col-run = 実行
+col-probe = probe
+col-engine = エンジン
+col-model = モデル
+col-cases = ケース数
+col-case = ケース
+col-mode = 状態
+col-num-predict = num_predict
+col-prompt-eval-count = prompt_eval_count
+col-eval-count = eval_count
+col-durations = load / prompt eval / eval
+col-derived-zone = 導出した圏 (map ごと)
+col-reading = 記録された読み
+col-delta = { $run } からの差分
+residency-cold = cold
+residency-hot = hot (常駐)
+engine-ollama = Ollama
+engine-llama-server = llama-server
+
+## 用語・知見・量子化
+glossary-caption = 用語集
+col-term = 用語
+col-definition = 定義
+findings-caption = ソース側の知見
+col-finding = 知見
+tensor-types-caption = tensor type と、それに entry を持つ kernel family
+col-tensor-type = tensor type
+col-ggml-id = ggml id
+col-families = kernel family
+file-types-caption = file type ラベルと中に混ざる tensor type
+col-file-type = file type
+col-mixes = 中の tensor type
+layers-caption = 一般 map の層
+col-layer = 層
+plan-caption = map を広げる順序
+col-order = 段階
+col-target = 対象
+col-reason = 理由

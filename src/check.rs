@@ -1,0 +1,119 @@
+//! Stage 3: rules over the evidence graph and the page sources.
+//!
+//! Schema errors, duplicate ids and dangling references are found while loading and
+//! building the model; the rules here look at the whole: block pairs, directives,
+//! recorded assessments against derived zones, and the Fluent messages.
+
+use crate::derive;
+use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::load::page::{Item, Lang, PageSource};
+use crate::load::span_of;
+use crate::model::{Evidence, directive};
+use crate::render::i18n::Messages;
+
+/// Runs every rule.
+pub fn check(ev: &Evidence, messages: &Messages, diags: &mut Diagnostics) {
+    for page in &ev.pages {
+        block_pairs(page, diags);
+        directives(page, ev, diags);
+    }
+    assessments(ev, diags);
+    messages.check(diags);
+    home_page(ev, diags);
+}
+
+/// Every `:::ja` block is followed by its `:::en` pair, and every `:::en` follows one.
+fn block_pairs(page: &PageSource, diags: &mut Diagnostics) {
+    let blocks = &page.items;
+    for (i, item) in blocks.iter().enumerate() {
+        let Item::Block(b) = item else { continue };
+        let partner = match b.lang {
+            Lang::Ja => blocks.get(i + 1),
+            Lang::En => i.checked_sub(1).and_then(|j| blocks.get(j)),
+        };
+        let paired = matches!(partner, Some(Item::Block(p)) if p.lang == b.lang.other());
+        if !paired {
+            let (msg, hint) = match b.lang {
+                Lang::Ja => (
+                    "this `ja` block has no `en` pair after it",
+                    "add an `:::en` block right after this one, saying the same in English",
+                ),
+                Lang::En => (
+                    "this `en` block has no `ja` pair before it",
+                    "add a `:::ja` block right before this one, saying the same in Japanese",
+                ),
+            };
+            diags.push(
+                Diagnostic::error("unpaired-block", Span::new(&page.file, b.line, 1), msg)
+                    .with_hint(hint),
+            );
+        }
+    }
+}
+
+fn directives(page: &PageSource, ev: &Evidence, diags: &mut Diagnostics) {
+    for item in &page.items {
+        if let Item::Directive(d) = item
+            && let Err(msg) = directive::parse(d, &page.id, ev)
+        {
+            diags.push(
+                Diagnostic::error("directive", Span::new(&page.file, d.line, 1), msg)
+                    .with_hint("see docs/authoring.md for the directives and their attributes"),
+            );
+        }
+    }
+}
+
+/// A recorded human assessment must agree with the zone derived from the map it names.
+fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
+    for run in ev.runs.iter() {
+        let Some(map_id) = &run.assessed_against else {
+            continue;
+        };
+        let Some(map) = ev.maps.get(&map_id.value) else {
+            continue;
+        };
+        for case in &run.cases {
+            let Some(zone) = case.assessment.as_ref().and_then(|a| a.zone.as_ref()) else {
+                continue;
+            };
+            let Some(derived) = derive::case_zone(map, case) else {
+                diags.push(Diagnostic::error(
+                    "assessment",
+                    span_of(&run.file, zone),
+                    format!("case `{}` is assessed but recorded no prompt_eval_count to derive a zone from", case.id.value),
+                ));
+                continue;
+            };
+            if derived != zone.value {
+                diags.push(
+                    Diagnostic::error(
+                        "assessment",
+                        span_of(&run.file, zone),
+                        format!(
+                            "case `{}` is assessed as `{}`, but map `{}` routes prompt_eval_count {} to `{derived}`",
+                            case.id.value,
+                            zone.value,
+                            map.id.value,
+                            case.prompt_eval_count.unwrap_or_default()
+                        ),
+                    )
+                    .with_hint("fix the assessment, or leave `zone` out and say why in `reading`"),
+                );
+            }
+        }
+    }
+}
+
+fn home_page(ev: &Evidence, diags: &mut Diagnostics) {
+    if ev.page("index").is_none() {
+        diags.push(
+            Diagnostic::error(
+                "no-home",
+                Span::file("content"),
+                "the site has no home page",
+            )
+            .with_hint("add content/index.md"),
+        );
+    }
+}

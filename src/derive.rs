@@ -1,0 +1,164 @@
+//! Stage 4: facts computed from the evidence, never stored in `data/`.
+//!
+//! The dispatch zone of every probe case under every dispatch map, the latest run of each
+//! probe, the previous run (for deltas) and back-references (who cites a record).
+
+use crate::model::refs::{Kind, Ref};
+use crate::model::{Case, DispatchMap, Evidence, Run};
+use std::collections::{BTreeMap, HashMap};
+
+/// The family a value of the map's variable routes to: the first branch whose bound holds.
+pub fn zone(map: &DispatchMap, value: u64) -> Option<&str> {
+    map.branches
+        .iter()
+        .find(|b| b.bound.is_none_or(|bound| bound.holds(value)))
+        .map(|b| b.family.value.as_str())
+}
+
+/// The zone of one case under one map, when the case recorded a prompt_eval_count.
+pub fn case_zone<'m>(map: &'m DispatchMap, case: &Case) -> Option<&'m str> {
+    case.prompt_eval_count.and_then(|n| zone(map, n))
+}
+
+/// Computed facts.
+#[derive(Debug, Default)]
+pub struct Derived {
+    /// Runs of each probe, oldest first (by date, undated first, then id).
+    pub runs_by_probe: BTreeMap<String, Vec<String>>,
+    /// Who cites each record: target → citing records.
+    pub cited_by: HashMap<Ref, Vec<Ref>>,
+}
+
+impl Derived {
+    /// The latest run of a probe.
+    pub fn latest<'e>(&self, ev: &'e Evidence, probe: &str) -> Option<&'e Run> {
+        let id = self.runs_by_probe.get(probe)?.last()?;
+        ev.runs.get(id).map(|r| &r.value)
+    }
+
+    /// The run before `run_id` of the same probe, for deltas.
+    pub fn previous<'e>(&self, ev: &'e Evidence, run: &Run) -> Option<&'e Run> {
+        let ids = self.runs_by_probe.get(&run.probe)?;
+        let pos = ids.iter().position(|i| *i == run.id.value)?;
+        let prev = ids.get(pos.checked_sub(1)?)?;
+        ev.runs.get(prev).map(|r| &r.value)
+    }
+
+    pub fn citations(&self, target: &Ref) -> &[Ref] {
+        self.cited_by.get(target).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// Computes every derived fact. Runs in time linear in the number of records.
+pub fn derive(ev: &Evidence) -> Derived {
+    let mut runs_by_probe: BTreeMap<String, Vec<&Run>> = BTreeMap::new();
+    for r in ev.runs.iter() {
+        runs_by_probe
+            .entry(r.probe.clone())
+            .or_default()
+            .push(&r.value);
+    }
+    let runs_by_probe = runs_by_probe
+        .into_iter()
+        .map(|(probe, mut runs)| {
+            runs.sort_by(|a, b| run_order(a).cmp(&run_order(b)));
+            (
+                probe,
+                runs.into_iter().map(|r| r.id.value.clone()).collect(),
+            )
+        })
+        .collect();
+    Derived {
+        runs_by_probe,
+        cited_by: citations(ev),
+    }
+}
+
+fn run_order(r: &Run) -> (bool, &str, &str) {
+    let date = r.date.as_ref().map(|d| d.value.as_str());
+    (date.is_some(), date.unwrap_or(""), r.id.value.as_str())
+}
+
+fn citations(ev: &Evidence) -> HashMap<Ref, Vec<Ref>> {
+    let mut map: HashMap<Ref, Vec<Ref>> = HashMap::new();
+    let mut add = |from: Ref, to: &str| {
+        if let Ok(t) = Ref::parse(to) {
+            let list = map.entry(t).or_default();
+            if !list.contains(&from) {
+                list.push(from);
+            }
+        }
+    };
+    let me = |kind: Kind, id: &str| Ref {
+        kind,
+        id: id.to_string(),
+    };
+    for c in ev.claims.iter() {
+        for e in &c.evidence {
+            add(me(Kind::Claim, &c.id.value), &e.value);
+        }
+        if let Some(o) = &c.constraint {
+            add(
+                me(Kind::Claim, &c.id.value),
+                &format!("observer:{}", o.value),
+            );
+        }
+    }
+    for p in ev.phases.iter() {
+        for f in &p.fixed {
+            for r in &f.refs {
+                add(me(Kind::Phase, &p.id.value), &r.value);
+            }
+        }
+    }
+    for q in ev.questions.iter() {
+        for r in q.resolved_by.iter().chain(&q.refs) {
+            add(me(Kind::Question, &q.id.value), &r.value);
+        }
+    }
+    for f in ev.findings.iter() {
+        for r in &f.refs {
+            add(me(Kind::Finding, &f.id.value), &r.value);
+        }
+    }
+    for v in map.values_mut() {
+        v.sort();
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::yaml;
+
+    fn map(text: &str) -> DispatchMap {
+        yaml::parse::<DispatchMap>("m.yaml", text, 0).unwrap()
+    }
+
+    const PHASE_A: &str = "id: a\ntitle: {ja: a, en: a}\nop: MUL_MAT\ntensor_type: Q4_K\nvariable: ne11\n\
+        source: {repository: r}\nbranches:\n  - {bound: {le: 8}, family: mmvq}\n  - {bound: {le: 256}, family: mmq}\n  - {family: blas}\n";
+
+    #[test]
+    fn zones_follow_the_first_matching_branch() {
+        let m = map(PHASE_A);
+        assert_eq!(zone(&m, 1), Some("mmvq"));
+        assert_eq!(zone(&m, 8), Some("mmvq"));
+        assert_eq!(zone(&m, 9), Some("mmq"));
+        assert_eq!(zone(&m, 256), Some("mmq"));
+        assert_eq!(zone(&m, 290), Some("blas"));
+    }
+
+    #[test]
+    fn strict_bounds() {
+        let m = map(&PHASE_A.replace("{le: 256}", "{lt: 64}"));
+        assert_eq!(zone(&m, 63), Some("mmq"));
+        assert_eq!(zone(&m, 64), Some("blas"));
+    }
+
+    #[test]
+    fn no_otherwise_branch_leaves_values_unrouted() {
+        let m = map(&PHASE_A.replace("  - {family: blas}\n", ""));
+        assert_eq!(zone(&m, 1000), None);
+    }
+}

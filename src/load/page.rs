@@ -1,0 +1,412 @@
+//! Parses a content page: YAML front matter, `:::ja` / `:::en` blocks and `::directive` lines.
+//!
+//! The parser only splits the file; markdown inside blocks is rendered later. Every block
+//! and directive keeps the line it starts on, so later stages can point at it.
+
+use crate::diagnostics::{Diagnostic, Span};
+use crate::load::yaml;
+use crate::model::Text;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Front matter of a page.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrontMatter {
+    pub title: Text,
+    #[serde(default)]
+    pub description: Option<Text>,
+    /// Position in the navigation; lower comes first.
+    #[serde(default = "default_order")]
+    pub order: i64,
+}
+
+fn default_order() -> i64 {
+    100
+}
+
+/// A language of a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lang {
+    Ja,
+    En,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::Ja, Lang::En];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Ja => "ja",
+            Lang::En => "en",
+        }
+    }
+
+    pub fn pick(self, text: &Text) -> &str {
+        match self {
+            Lang::Ja => &text.ja,
+            Lang::En => &text.en,
+        }
+    }
+
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::Ja => Lang::En,
+            Lang::En => Lang::Ja,
+        }
+    }
+}
+
+/// One piece of a page body.
+#[derive(Debug, Clone)]
+pub enum Item {
+    Block(Block),
+    Directive(Directive),
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub lang: Lang,
+    /// Markdown between the fences.
+    pub markdown: String,
+    /// Line of the opening fence.
+    pub line: usize,
+    /// Line of the first markdown line.
+    pub body_line: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Directive {
+    pub name: String,
+    pub attrs: BTreeMap<String, String>,
+    pub line: usize,
+}
+
+/// A parsed content file.
+#[derive(Debug, Clone)]
+pub struct PageSource {
+    /// Page id: the file path under `content/` without `.md`.
+    pub id: String,
+    /// Path relative to the site root.
+    pub file: String,
+    pub front: FrontMatter,
+    pub items: Vec<Item>,
+}
+
+/// Parses one content file. Errors are collected; a page with errors is still returned
+/// when its front matter parsed, so that later rules can report more.
+pub fn parse(id: &str, file: &str, text: &str) -> (Option<PageSource>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let lines: Vec<&str> = text.split('\n').collect();
+    let Some((front_text, body_start)) = split_front_matter(&lines) else {
+        diags.push(
+            Diagnostic::error(
+                "front-matter",
+                Span::new(file, 1, 1),
+                "a page must start with YAML front matter between `---` lines",
+            )
+            .with_hint("add `---`, a `title: {ja: ..., en: ...}` line and a closing `---`"),
+        );
+        return (None, diags);
+    };
+    let front = match yaml::parse::<FrontMatter>(file, &front_text, 1) {
+        Ok(f) => f,
+        Err(d) => {
+            diags.push(*d);
+            return (None, diags);
+        }
+    };
+    let items = parse_body(file, &lines, body_start, &mut diags);
+    let page = PageSource {
+        id: id.to_string(),
+        file: file.to_string(),
+        front,
+        items,
+    };
+    (Some(page), diags)
+}
+
+/// Returns the front matter text and the index of the first body line.
+fn split_front_matter(lines: &[&str]) -> Option<(String, usize)> {
+    if lines.first().map(|l| l.trim_end()) != Some("---") {
+        return None;
+    }
+    let end = lines
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, l)| l.trim_end() == "---")?
+        .0;
+    Some((lines[1..end].join("\n"), end + 1))
+}
+
+fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
+    let mut items = Vec::new();
+    let mut open: Option<(Lang, usize, Vec<&str>)> = None;
+    let mut fence: Option<String> = None;
+    for (i, raw) in lines.iter().enumerate().skip(start) {
+        let line_no = i + 1;
+        let line = raw.trim_end_matches('\r');
+        if let Some((lang, opened, body)) = open.as_mut() {
+            // Code fences inside a block may contain `:::` lines; skip them.
+            if let Some(f) = &fence {
+                if line.trim_start().starts_with(f.as_str()) {
+                    fence = None;
+                }
+                body.push(line);
+                continue;
+            }
+            if let Some(f) = code_fence(line) {
+                fence = Some(f);
+                body.push(line);
+                continue;
+            }
+            if line.trim() == ":::" {
+                items.push(Item::Block(Block {
+                    lang: *lang,
+                    markdown: body.join("\n"),
+                    line: *opened,
+                    body_line: *opened + 1,
+                }));
+                open = None;
+                continue;
+            }
+            if line.trim_start().starts_with(":::") {
+                diags.push(
+                    Diagnostic::error(
+                        "block",
+                        Span::new(file, line_no, 1),
+                        format!(
+                            "a block cannot open inside the `{}` block opened on line {opened}",
+                            lang.code()
+                        ),
+                    )
+                    .with_hint("close the current block with `:::` first"),
+                );
+                continue;
+            }
+            body.push(line);
+            continue;
+        }
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix(":::") {
+            match rest.trim() {
+                "ja" => open = Some((Lang::Ja, line_no, Vec::new())),
+                "en" => open = Some((Lang::En, line_no, Vec::new())),
+                other => diags.push(
+                    Diagnostic::error(
+                        "block",
+                        Span::new(file, line_no, 4),
+                        format!("unknown block language `{other}`"),
+                    )
+                    .with_hint("blocks are `:::ja` or `:::en`"),
+                ),
+            }
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("::") {
+            match parse_directive(rest) {
+                Ok((name, attrs)) => items.push(Item::Directive(Directive {
+                    name,
+                    attrs,
+                    line: line_no,
+                })),
+                Err((col, msg)) => diags.push(
+                    Diagnostic::error(
+                        "directive",
+                        Span::new(file, line_no, col + 3 + indent(line)),
+                        msg,
+                    )
+                    .with_hint("directives look like `::bundles{arch=\"gfx1201\"}`"),
+                ),
+            }
+            continue;
+        }
+        diags.push(
+            Diagnostic::error(
+                "block",
+                Span::new(file, line_no, indent(line) + 1),
+                "text outside a language block",
+            )
+            .with_hint("put prose inside `:::ja` … `:::` and `:::en` … `:::` blocks"),
+        );
+    }
+    if let Some((lang, opened, _)) = open {
+        diags.push(
+            Diagnostic::error(
+                "block",
+                Span::new(file, opened, 1),
+                format!("the `{}` block opened here is never closed", lang.code()),
+            )
+            .with_hint("end the block with a line holding only `:::`"),
+        );
+    }
+    items
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// If `line` opens a fenced code block, returns its fence marker.
+fn code_fence(line: &str) -> Option<String> {
+    let t = line.trim_start();
+    for ch in ['`', '~'] {
+        let n = t.chars().take_while(|&c| c == ch).count();
+        if n >= 3 {
+            return Some(std::iter::repeat_n(ch, n).collect());
+        }
+    }
+    None
+}
+
+/// Parses `name{key="value" other=plain}` (the part after `::`).
+/// Errors carry the 0-based character offset within `rest`.
+pub fn parse_directive(rest: &str) -> Result<(String, BTreeMap<String, String>), (usize, String)> {
+    let name_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .unwrap_or(rest.len());
+    let name = &rest[..name_len];
+    if name.is_empty() {
+        return Err((0, "a directive needs a name after `::`".into()));
+    }
+    let tail = rest[name_len..].trim_end();
+    let mut attrs = BTreeMap::new();
+    if tail.is_empty() {
+        return Ok((name.to_string(), attrs));
+    }
+    let Some(inner) = tail.strip_prefix('{').and_then(|t| t.strip_suffix('}')) else {
+        return Err((
+            name_len,
+            "expected `{key=\"value\" …}` after the directive name".into(),
+        ));
+    };
+    let base = name_len + 1;
+    let chars: Vec<(usize, char)> = inner.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        while i < chars.len() && chars[i].1.is_whitespace() {
+            i += 1;
+        }
+        if i >= chars.len() {
+            break;
+        }
+        let key_start = i;
+        while i < chars.len()
+            && (chars[i].1.is_ascii_alphanumeric() || chars[i].1 == '_' || chars[i].1 == '-')
+        {
+            i += 1;
+        }
+        let key: String = chars[key_start..i].iter().map(|c| c.1).collect();
+        if key.is_empty() || i >= chars.len() || chars[i].1 != '=' {
+            return Err((
+                base + chars.get(i).map(|c| c.0).unwrap_or(inner.len()),
+                "expected `key=\"value\"`".into(),
+            ));
+        }
+        i += 1;
+        let mut value = String::new();
+        if i < chars.len() && chars[i].1 == '"' {
+            i += 1;
+            let open_at = i;
+            while i < chars.len() && chars[i].1 != '"' {
+                value.push(chars[i].1);
+                i += 1;
+            }
+            if i >= chars.len() {
+                return Err((
+                    base + chars[open_at.saturating_sub(1)].0,
+                    "unclosed `\"` in directive attribute".into(),
+                ));
+            }
+            i += 1;
+        } else {
+            while i < chars.len() && !chars[i].1.is_whitespace() {
+                value.push(chars[i].1);
+                i += 1;
+            }
+        }
+        if attrs.insert(key.clone(), value).is_some() {
+            return Err((
+                base + chars[key_start].0,
+                format!("attribute `{key}` is given twice"),
+            ));
+        }
+    }
+    Ok((name.to_string(), attrs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "---\ntitle: {ja: 題, en: Title}\n---\n\n:::ja\n本文\n:::\n:::en\nBody\n:::\n\n::bundles{arch=\"gfx1201\"}\n";
+
+    #[test]
+    fn parses_blocks_and_directives() {
+        let (page, diags) = parse("p", "content/p.md", PAGE);
+        assert!(diags.is_empty(), "{diags:?}");
+        let page = page.unwrap();
+        assert_eq!(page.items.len(), 3);
+        match &page.items[2] {
+            Item::Directive(d) => {
+                assert_eq!(d.name, "bundles");
+                assert_eq!(d.attrs["arch"], "gfx1201");
+                assert_eq!(d.line, 12);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn unclosed_block_is_located() {
+        let (_, diags) = parse(
+            "p",
+            "content/p.md",
+            "---\ntitle: {ja: a, en: b}\n---\n:::ja\ntext\n",
+        );
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].span.line, 4);
+        assert!(diags[0].message.contains("never closed"));
+    }
+
+    #[test]
+    fn stray_text_is_an_error() {
+        let (_, diags) = parse(
+            "p",
+            "content/p.md",
+            "---\ntitle: {ja: a, en: b}\n---\nhello\n",
+        );
+        assert_eq!(diags[0].span.line, 4);
+    }
+
+    #[test]
+    fn front_matter_errors_point_into_the_file() {
+        let (page, diags) = parse("p", "content/p.md", "---\ntitle: {ja: a}\n---\n");
+        assert!(page.is_none());
+        assert_eq!(diags[0].span.line, 2, "{:?}", diags[0]);
+        assert!(diags[0].message.contains("missing field `en`"));
+    }
+
+    #[test]
+    fn fenced_code_may_hold_fence_like_lines() {
+        let text = "---\ntitle: {ja: a, en: b}\n---\n:::ja\n```\n:::\n```\n:::\n:::en\nx\n:::\n";
+        let (page, diags) = parse("p", "content/p.md", text);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(page.unwrap().items.len(), 2);
+    }
+
+    #[test]
+    fn directive_attributes() {
+        let (n, a) = parse_directive("run{id=\"x y\" probe=z}").unwrap();
+        assert_eq!(n, "run");
+        assert_eq!(a["id"], "x y");
+        assert_eq!(a["probe"], "z");
+        assert!(parse_directive("run{id=\"x}").is_err());
+        assert!(parse_directive("run{id}").is_err());
+        assert!(parse_directive("run{a=1 a=2}").is_err());
+    }
+}

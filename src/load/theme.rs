@@ -1,0 +1,110 @@
+//! The theme: templates, Fluent messages and static files.
+//!
+//! The built-in theme is embedded in the binary, so a site without its own `templates/`
+//! still builds. A site's own files replace built-in ones file by file and may add more.
+
+use crate::diagnostics::{Diagnostic, Diagnostics, Span, rel_path};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Files of the built-in theme, embedded at compile time (paths relative to the site root).
+pub const BUILTIN: &[(&str, &[u8])] = &[
+    (
+        "templates/base.html",
+        include_bytes!("../../templates/base.html"),
+    ),
+    (
+        "templates/page.html",
+        include_bytes!("../../templates/page.html"),
+    ),
+    (
+        "templates/table.html",
+        include_bytes!("../../templates/table.html"),
+    ),
+    (
+        "templates/404.html",
+        include_bytes!("../../templates/404.html"),
+    ),
+    (
+        "templates/sitemap.xml",
+        include_bytes!("../../templates/sitemap.xml"),
+    ),
+    (
+        "locales/ja/evidence.ftl",
+        include_bytes!("../../locales/ja/evidence.ftl"),
+    ),
+    (
+        "locales/en/evidence.ftl",
+        include_bytes!("../../locales/en/evidence.ftl"),
+    ),
+    ("static/style.css", include_bytes!("../../static/style.css")),
+];
+
+/// A theme file and where it came from.
+#[derive(Debug, Clone)]
+pub struct ThemeFile {
+    /// Site-relative path when the site provides it, else `(built-in) <path>`.
+    pub origin: String,
+    pub bytes: Vec<u8>,
+}
+
+impl ThemeFile {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+}
+
+/// All theme files by site-relative path (`templates/…`, `locales/…`, `static/…`).
+#[derive(Debug, Clone, Default)]
+pub struct Theme {
+    pub files: BTreeMap<String, ThemeFile>,
+}
+
+impl Theme {
+    /// The built-in theme overlaid with the site's own files.
+    pub fn load(root: &Path, diags: &mut Diagnostics) -> Theme {
+        let mut files = BTreeMap::new();
+        for (path, bytes) in BUILTIN {
+            files.insert(
+                path.to_string(),
+                ThemeFile {
+                    origin: format!("(built-in) {path}"),
+                    bytes: bytes.to_vec(),
+                },
+            );
+        }
+        for dir in ["templates", "locales", "static"] {
+            let base = root.join(dir);
+            for entry in walkdir::WalkDir::new(&base)
+                .into_iter()
+                .filter_map(Result::ok)
+            {
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let rel = rel_path(root, entry.path());
+                match std::fs::read(entry.path()) {
+                    Ok(bytes) => {
+                        files.insert(rel.clone(), ThemeFile { origin: rel, bytes });
+                    }
+                    Err(e) => diags.push(Diagnostic::error(
+                        "io",
+                        Span::file(rel),
+                        format!("cannot read file: {e}"),
+                    )),
+                }
+            }
+        }
+        Theme { files }
+    }
+
+    /// Files under a folder (`"templates/"`), keyed by the rest of their path.
+    pub fn under<'a>(
+        &'a self,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = (&'a str, &'a ThemeFile)> + 'a {
+        self.files
+            .iter()
+            .filter_map(move |(k, v)| k.strip_prefix(prefix).map(|rest| (rest, v)))
+    }
+}

@@ -1,0 +1,152 @@
+//! YAML parsing with serde-saphyr, configured once, with located errors.
+//!
+//! serde-saphyr rejects duplicate keys and bounds nesting and alias expansion, unlike
+//! serde_yaml and its libyaml forks. Its errors carry line and column but no field
+//! path, so [`parse`] adds the path (`cases[2].prompt_eval_count`) itself.
+
+use crate::diagnostics::{Diagnostic, Span};
+use serde::de::DeserializeOwned;
+use std::cell::RefCell;
+
+fn options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    // The defaults (250k nodes / 1M events) reject a 6 MB run file; sweeps are large.
+    budget.max_nodes = 50_000_000;
+    budget.max_events = 200_000_000;
+    budget.max_depth = 64;
+    let mut opts = serde_saphyr::Options::default();
+    opts.budget = Some(budget);
+    // Without this `NO` or `off` would silently become `false`.
+    opts.strict_booleans = true;
+    opts.with_snippet = false;
+    opts
+}
+
+/// Parses `text` (the contents of `file`) into `T`, or a located diagnostic.
+/// `line_offset` shifts reported lines, for YAML embedded in a larger file.
+pub fn parse<T: DeserializeOwned>(
+    file: &str,
+    text: &str,
+    line_offset: usize,
+) -> Result<T, Box<Diagnostic>> {
+    let path = RefCell::new(String::new());
+    let result = serde_saphyr::with_deserializer_from_str_with_options(text, options(), |de| {
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            *path.borrow_mut() = e.path().to_string();
+            e.into_inner()
+        })
+    });
+    result.map_err(|err| Box::new(to_diagnostic(file, &err, &path.into_inner(), line_offset)))
+}
+
+fn to_diagnostic(
+    file: &str,
+    err: &serde_saphyr::Error,
+    path: &str,
+    line_offset: usize,
+) -> Diagnostic {
+    let (line, column) = err
+        .location()
+        .map(|l| (l.line() as usize, l.column() as usize))
+        .unwrap_or((1, 1));
+    let raw = err.to_string();
+    let message = clean_message(&raw);
+    let located = if path.is_empty() || path == "." {
+        message
+    } else {
+        format!("{message} (at `{path}`)")
+    };
+    let mut d = Diagnostic::error(
+        "schema",
+        Span::new(file, line + line_offset, column),
+        located,
+    );
+    if let Some(hint) = hint_for(&raw) {
+        d = d.with_hint(hint);
+    }
+    d
+}
+
+/// serde-saphyr appends " at line L, column C"; the span already says where.
+fn clean_message(raw: &str) -> String {
+    let first = raw.lines().next().unwrap_or(raw).trim();
+    let cut = first
+        .find(" at line ")
+        .map(|i| &first[..i])
+        .unwrap_or(first);
+    cut.trim_end_matches(':').trim().to_string()
+}
+
+fn hint_for(raw: &str) -> Option<&'static str> {
+    if raw.contains("unknown field") {
+        Some("remove the field or fix its spelling; the expected fields are listed above")
+    } else if raw.contains("missing field `ja`") || raw.contains("missing field `en`") {
+        Some("every text needs both languages: {ja: \"...\", en: \"...\"}")
+    } else if raw.contains("duplicate") {
+        Some("a key may appear only once in a mapping")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Doc {
+        name: String,
+        items: Vec<Item>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Item {
+        n: u32,
+        flag: Option<bool>,
+    }
+
+    #[test]
+    fn type_error_is_located_with_path() {
+        let text = "name: x\nitems:\n  - n: 1\n  - n: nope\n";
+        let d = parse::<Doc>("d.yaml", text, 0).unwrap_err();
+        assert_eq!((d.span.line, d.span.column), (4, 8));
+        assert!(d.message.contains("items[1].n"), "{}", d.message);
+    }
+
+    #[test]
+    fn unknown_field_is_rejected() {
+        let text = "name: x\nitems: []\nextra: 1\n";
+        let d = parse::<Doc>("d.yaml", text, 0).unwrap_err();
+        assert!(d.message.contains("unknown field `extra`"), "{}", d.message);
+        assert_eq!(d.span.line, 3);
+    }
+
+    #[test]
+    fn duplicate_keys_are_rejected() {
+        let d = parse::<Doc>("d.yaml", "name: a\nname: b\nitems: []\n", 0).unwrap_err();
+        assert_eq!(d.span.line, 2, "{}", d.message);
+    }
+
+    #[test]
+    fn norway_is_not_false() {
+        let text = "name: x\nitems:\n  - n: 1\n    flag: NO\n";
+        assert!(parse::<Doc>("d.yaml", text, 0).is_err());
+    }
+
+    #[test]
+    fn deep_nesting_fails_fast() {
+        let text = format!("name: {}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(parse::<Doc>("d.yaml", &text, 0).is_err());
+    }
+
+    #[test]
+    fn line_offset_shifts_lines() {
+        let d = parse::<Doc>("p.md", "name: x\nitems: 3\n", 1).unwrap_err();
+        assert_eq!(d.span.line, 3);
+    }
+}

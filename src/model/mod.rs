@@ -1,0 +1,217 @@
+//! Stage 2: the typed evidence graph.
+//!
+//! [`build`] indexes every collection by id and resolves every reference. A duplicate id,
+//! a dangling reference or a malformed `kind:id` is reported at the place it was written.
+
+pub mod directive;
+pub mod refs;
+pub mod types;
+
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::load::page::PageSource;
+use crate::load::{Located, SiteConfig, Sources, span_of};
+use refs::{Kind, Ref};
+use std::collections::HashMap;
+pub use types::*;
+
+/// Records of one kind, in file order, indexed by id.
+#[derive(Debug, Clone)]
+pub struct Collection<T> {
+    items: Vec<Located<T>>,
+    index: HashMap<String, usize>,
+}
+
+impl<T> Default for Collection<T> {
+    fn default() -> Self {
+        Collection {
+            items: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+}
+
+impl<T> Collection<T> {
+    pub fn get(&self, id: &str) -> Option<&Located<T>> {
+        self.index.get(id).map(|&i| &self.items[i])
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.index.contains_key(id)
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Located<T>> {
+        self.items.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+/// A record type with an id.
+pub trait Record {
+    fn id(&self) -> &Id;
+}
+
+macro_rules! record {
+    ($($t:ty),*) => { $(impl Record for $t { fn id(&self) -> &Id { &self.id } })* };
+}
+record!(
+    Family,
+    DispatchMap,
+    Bundle,
+    Generation,
+    Component,
+    Observer,
+    Phase,
+    Claim,
+    Question,
+    Term,
+    Finding,
+    TensorType,
+    FileType,
+    Layer,
+    PlanStep,
+    Run
+);
+
+/// Indexes records, reporting a duplicate id at its second occurrence.
+fn index<T: Record>(kind: Kind, items: Vec<Located<T>>, diags: &mut Diagnostics) -> Collection<T> {
+    let mut col = Collection::default();
+    for item in items {
+        let id = item.value.id().value.clone();
+        if let Some(&first) = col.index.get(&id) {
+            let prev: &Located<T> = &col.items[first];
+            let p = span_of(&prev.file, prev.value.id());
+            diags.push(
+                Diagnostic::error(
+                    "duplicate-id",
+                    item.span(item.value.id()),
+                    format!("duplicate {} id `{id}`", kind.name()),
+                )
+                .with_hint(format!(
+                    "first defined at {}:{}:{}",
+                    p.file, p.line, p.column
+                )),
+            );
+            continue;
+        }
+        if !refs::valid_id(&id) {
+            diags.push(
+                Diagnostic::error(
+                    "bad-id",
+                    item.span(item.value.id()),
+                    format!("`{id}` is not a valid id"),
+                )
+                .with_hint("ids use letters, digits, `_`, `-` and `.`"),
+            );
+        }
+        col.index.insert(id, col.items.len());
+        col.items.push(item);
+    }
+    col
+}
+
+/// The resolved evidence graph.
+#[derive(Debug, Clone, Default)]
+pub struct Evidence {
+    pub config: Option<SiteConfig>,
+    pub families: Collection<Family>,
+    pub maps: Collection<DispatchMap>,
+    pub bundles: Collection<Bundle>,
+    pub generations: Collection<Generation>,
+    pub components: Collection<Component>,
+    pub observers: Collection<Observer>,
+    pub phases: Collection<Phase>,
+    pub claims: Collection<Claim>,
+    pub questions: Collection<Question>,
+    pub terms: Collection<Term>,
+    pub findings: Collection<Finding>,
+    pub tensor_types: Collection<TensorType>,
+    pub file_types: Collection<FileType>,
+    pub layers: Collection<Layer>,
+    pub plan: Collection<PlanStep>,
+    pub runs: Collection<Run>,
+    /// Pages by id, in navigation order.
+    pub pages: Vec<PageSource>,
+}
+
+impl Evidence {
+    /// Whether a record of `kind` with `id` exists.
+    pub fn exists(&self, kind: Kind, id: &str) -> bool {
+        match kind {
+            Kind::Phase => self.phases.contains(id),
+            Kind::Bundle => self.bundles.contains(id),
+            Kind::Run => self.runs.contains(id),
+            Kind::Observer => self.observers.contains(id),
+            Kind::Component => self.components.contains(id),
+            Kind::Question => self.questions.contains(id),
+            Kind::Finding => self.findings.contains(id),
+            Kind::Map => self.maps.contains(id),
+            Kind::Family => self.families.contains(id),
+            Kind::Generation => self.generations.contains(id),
+            Kind::Claim => self.claims.contains(id),
+            Kind::Term => self.terms.contains(id),
+            Kind::TensorType => self.tensor_types.contains(id),
+            Kind::FileType => self.file_types.contains(id),
+            Kind::Layer => self.layers.contains(id),
+            Kind::PlanStep => self.plan.contains(id),
+            Kind::Page => self.page(id).is_some(),
+        }
+    }
+
+    pub fn page(&self, id: &str) -> Option<&PageSource> {
+        self.pages.iter().find(|p| p.id == id)
+    }
+}
+
+/// Builds the graph from loaded sources. Reference problems are reported, never fatal,
+/// so one `check` lists them all.
+pub fn build(sources: &Sources) -> (Evidence, Diagnostics) {
+    let mut diags = Diagnostics::default();
+    let d = sources.data.clone();
+    let mut pages = sources.pages.clone();
+    pages.sort_by(|a, b| (a.front.order, &a.id).cmp(&(b.front.order, &b.id)));
+    let ev = Evidence {
+        config: Some(sources.config.clone()),
+        families: index(Kind::Family, d.families, &mut diags),
+        maps: index(Kind::Map, d.maps, &mut diags),
+        bundles: index(Kind::Bundle, d.bundles, &mut diags),
+        generations: index(Kind::Generation, d.generations, &mut diags),
+        components: index(Kind::Component, d.components, &mut diags),
+        observers: index(Kind::Observer, d.observers, &mut diags),
+        phases: index(Kind::Phase, d.phases, &mut diags),
+        claims: index(Kind::Claim, d.claims, &mut diags),
+        questions: index(Kind::Question, d.questions, &mut diags),
+        terms: index(Kind::Term, d.terms, &mut diags),
+        findings: index(Kind::Finding, d.findings, &mut diags),
+        tensor_types: index(Kind::TensorType, d.tensor_types, &mut diags),
+        file_types: index(Kind::FileType, d.file_types, &mut diags),
+        layers: index(Kind::Layer, d.layers, &mut diags),
+        plan: index(Kind::PlanStep, d.plan, &mut diags),
+        runs: index(Kind::Run, d.runs, &mut diags),
+        pages,
+    };
+    refs::resolve_all(&ev, &mut diags);
+    (ev, diags)
+}
+
+/// Parses a `kind:id` reference, reporting a malformed one.
+pub fn parse_ref(file: &str, id: &Id, diags: &mut Diagnostics) -> Option<Ref> {
+    match Ref::parse(&id.value) {
+        Ok(r) => Some(r),
+        Err(msg) => {
+            diags.push(
+                Diagnostic::error("bad-ref", span_of(file, id), msg).with_hint(format!(
+                    "references look like `bundle:bundle_0030`; kinds: {}",
+                    Kind::names()
+                )),
+            );
+            None
+        }
+    }
+}

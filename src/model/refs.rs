@@ -1,0 +1,419 @@
+//! References between records: `kind:id` strings, and the walk that resolves them all.
+
+use super::{Evidence, Id, parse_ref};
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::load::span_of;
+
+/// The kinds of record a reference can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Phase,
+    Bundle,
+    Run,
+    Observer,
+    Component,
+    Question,
+    Finding,
+    Map,
+    Family,
+    Generation,
+    Claim,
+    Term,
+    TensorType,
+    FileType,
+    Layer,
+    PlanStep,
+    Page,
+}
+
+const NAMES: &[(&str, Kind)] = &[
+    ("phase", Kind::Phase),
+    ("bundle", Kind::Bundle),
+    ("run", Kind::Run),
+    ("observer", Kind::Observer),
+    ("component", Kind::Component),
+    ("question", Kind::Question),
+    ("finding", Kind::Finding),
+    ("map", Kind::Map),
+    ("family", Kind::Family),
+    ("generation", Kind::Generation),
+    ("claim", Kind::Claim),
+    ("term", Kind::Term),
+    ("tensor_type", Kind::TensorType),
+    ("file_type", Kind::FileType),
+    ("layer", Kind::Layer),
+    ("plan", Kind::PlanStep),
+    ("page", Kind::Page),
+];
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("record")
+    }
+
+    pub fn from_name(name: &str) -> Option<Kind> {
+        NAMES.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+    }
+
+    /// All kind names, for hints.
+    pub fn names() -> String {
+        NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// A parsed reference.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ref {
+    pub kind: Kind,
+    pub id: String,
+}
+
+impl Ref {
+    pub fn parse(s: &str) -> Result<Ref, String> {
+        let Some((kind, id)) = s.split_once(':') else {
+            return Err(format!("`{s}` is not a reference: expected `kind:id`"));
+        };
+        let kind = Kind::from_name(kind)
+            .ok_or_else(|| format!("unknown reference kind `{kind}` in `{s}`"))?;
+        if !valid_id(id) {
+            return Err(format!("`{id}` is not a valid id in `{s}`"));
+        }
+        Ok(Ref {
+            kind,
+            id: id.to_string(),
+        })
+    }
+}
+
+impl std::fmt::Display for Ref {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.kind.name(), self.id)
+    }
+}
+
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// Whether `s` is a calendar date `YYYY-MM-DD`.
+pub fn valid_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let num = |r: std::ops::Range<usize>| s[r].parse::<u32>().ok();
+    let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
+        return false;
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&d)
+}
+
+/// Resolves references while walking every record.
+struct Resolver<'a> {
+    ev: &'a Evidence,
+    diags: &'a mut Diagnostics,
+}
+
+impl Resolver<'_> {
+    /// A bare id that must name a record of `kind`.
+    fn bare(&mut self, file: &str, kind: Kind, id: &Id) {
+        if !self.ev.exists(kind, &id.value) {
+            self.dangling(file, kind, id);
+        }
+    }
+
+    /// A `kind:id` reference to any record.
+    fn any(&mut self, file: &str, id: &Id) {
+        if let Some(r) = parse_ref(file, id, self.diags)
+            && !self.ev.exists(r.kind, &r.id)
+        {
+            self.dangling(file, r.kind, id);
+        }
+    }
+
+    fn dangling(&mut self, file: &str, kind: Kind, id: &Id) {
+        let bare = id
+            .value
+            .split_once(':')
+            .map(|(_, b)| b)
+            .unwrap_or(&id.value);
+        let mut d = Diagnostic::error(
+            "dangling-ref",
+            span_of(file, id),
+            format!("no {} with id `{bare}`", kind.name()),
+        );
+        if let Some(near) = self.nearest(kind, bare) {
+            d = d.with_hint(format!("did you mean `{near}`?"));
+        }
+        self.diags.push(d);
+    }
+
+    /// The known id closest to `id`, for a "did you mean" hint.
+    fn nearest(&self, kind: Kind, id: &str) -> Option<String> {
+        let ids: Vec<String> = match kind {
+            Kind::Phase => self.ev.phases.iter().map(|r| r.id.value.clone()).collect(),
+            Kind::Bundle => self.ev.bundles.iter().map(|r| r.id.value.clone()).collect(),
+            Kind::Run => self.ev.runs.iter().map(|r| r.id.value.clone()).collect(),
+            Kind::Observer => self
+                .ev
+                .observers
+                .iter()
+                .map(|r| r.id.value.clone())
+                .collect(),
+            Kind::Component => self
+                .ev
+                .components
+                .iter()
+                .map(|r| r.id.value.clone())
+                .collect(),
+            Kind::Family => self
+                .ev
+                .families
+                .iter()
+                .map(|r| r.id.value.clone())
+                .collect(),
+            Kind::Map => self.ev.maps.iter().map(|r| r.id.value.clone()).collect(),
+            Kind::Question => self
+                .ev
+                .questions
+                .iter()
+                .map(|r| r.id.value.clone())
+                .collect(),
+            Kind::Finding => self
+                .ev
+                .findings
+                .iter()
+                .map(|r| r.id.value.clone())
+                .collect(),
+            Kind::Page => self.ev.pages.iter().map(|p| p.id.clone()).collect(),
+            _ => Vec::new(),
+        };
+        ids.into_iter()
+            .map(|c| (edit_distance(&c, id), c))
+            .filter(|(d, c)| *d <= 3.max(c.len() / 3))
+            .min()
+            .map(|(_, c)| c)
+    }
+
+    fn date(&mut self, file: &str, id: &Id) {
+        if !valid_date(&id.value) {
+            self.diags.push(
+                Diagnostic::error(
+                    "bad-date",
+                    span_of(file, id),
+                    format!("`{}` is not a date", id.value),
+                )
+                .with_hint("write dates as YYYY-MM-DD; leave an unknown date out"),
+            );
+        }
+    }
+
+    fn run_date(&mut self, file: &str, id: &Id) {
+        let date_part = id.value.get(..10).unwrap_or("");
+        if !valid_date(date_part) || (id.value.len() > 10 && id.value.as_bytes()[10] != b'T') {
+            self.diags.push(
+                Diagnostic::error(
+                    "bad-date",
+                    span_of(file, id),
+                    format!("`{}` is not a date or RFC 3339 time", id.value),
+                )
+                .with_hint("write YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ; leave an unknown date out"),
+            );
+        }
+    }
+}
+
+/// Checks every reference in the graph.
+pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
+    let mut r = Resolver { ev, diags };
+    for m in ev.maps.iter() {
+        if let Some(p) = &m.phase {
+            r.bare(&m.file, Kind::Phase, p);
+        }
+        for b in &m.branches {
+            r.bare(&m.file, Kind::Family, &b.family);
+            if let Some(a) = &b.anchor {
+                r.bare(&m.file, Kind::Bundle, a);
+            }
+            for c in &b.chain {
+                r.bare(&m.file, Kind::Component, c);
+            }
+        }
+    }
+    for b in ev.bundles.iter() {
+        if let Some(f) = &b.family {
+            r.bare(&b.file, Kind::Family, f);
+        }
+        for p in &b.phases {
+            r.bare(&b.file, Kind::Phase, p);
+        }
+    }
+    for c in ev.components.iter() {
+        if let Some(v) = &c.loaded_via {
+            r.bare(&c.file, Kind::Component, v);
+        }
+    }
+    for o in ev.observers.iter() {
+        r.date(&o.file, &o.as_of);
+        for p in &o.phases {
+            r.bare(&o.file, Kind::Phase, p);
+        }
+    }
+    for p in ev.phases.iter() {
+        if let Some(d) = &p.date {
+            r.date(&p.file, d);
+        }
+        for f in &p.fixed {
+            for x in &f.refs {
+                r.any(&p.file, x);
+            }
+        }
+        for q in &p.questions {
+            r.bare(&p.file, Kind::Question, q);
+        }
+    }
+    for c in ev.claims.iter() {
+        r.bare(&c.file, Kind::Page, &c.page);
+        match (&c.constraint, &c.limit) {
+            (Some(o), _) => r.bare(&c.file, Kind::Observer, o),
+            (None, Some(_)) => {}
+            (None, None) => r.diags.push(
+                Diagnostic::error(
+                    "claim-limit",
+                    span_of(&c.file, &c.id),
+                    format!("claim `{}` names no constraint or limit", c.id.value),
+                )
+                .with_hint(
+                    "a cannot-show needs the observer behind it (`constraint`) or another `limit`",
+                ),
+            ),
+        }
+        for e in &c.evidence {
+            r.any(&c.file, e);
+        }
+    }
+    for q in ev.questions.iter() {
+        for p in &q.pages {
+            r.bare(&q.file, Kind::Page, p);
+        }
+        for x in q.resolved_by.iter().chain(&q.refs) {
+            r.any(&q.file, x);
+        }
+    }
+    for f in ev.findings.iter() {
+        for x in &f.refs {
+            r.any(&f.file, x);
+        }
+    }
+    for t in ev.tensor_types.iter() {
+        for f in &t.families {
+            r.bare(&t.file, Kind::Family, f);
+        }
+    }
+    for f in ev.file_types.iter() {
+        for m in &f.mixes {
+            r.bare(&f.file, Kind::TensorType, m);
+        }
+    }
+    for s in ev.plan.iter() {
+        for x in &s.refs {
+            r.any(&s.file, x);
+        }
+    }
+    for run in ev.runs.iter() {
+        resolve_run(&mut r, run);
+    }
+}
+
+fn resolve_run(r: &mut Resolver, run: &crate::load::Located<super::Run>) {
+    let file = &run.file;
+    if let Some(d) = &run.date {
+        r.run_date(file, d);
+    }
+    if let Some(p) = &run.phase {
+        r.bare(file, Kind::Phase, p);
+    }
+    if let Some(m) = &run.assessed_against {
+        r.bare(file, Kind::Map, m);
+    }
+    let mut seen = std::collections::HashSet::new();
+    for c in &run.cases {
+        if !seen.insert(c.id.value.as_str()) {
+            r.diags.push(Diagnostic::error(
+                "duplicate-id",
+                span_of(file, &c.id),
+                format!(
+                    "duplicate case id `{}` in run `{}`",
+                    c.id.value, run.id.value
+                ),
+            ));
+        }
+        if let Some(z) = c.assessment.as_ref().and_then(|a| a.zone.as_ref()) {
+            r.bare(file, Kind::Family, z);
+        }
+    }
+}
+
+/// Levenshtein distance, for suggestions only (short strings).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_refs() {
+        assert_eq!(
+            Ref::parse("bundle:bundle_0030").unwrap(),
+            Ref {
+                kind: Kind::Bundle,
+                id: "bundle_0030".into()
+            }
+        );
+        assert!(Ref::parse("bundle_0030").is_err());
+        assert!(Ref::parse("bogus:x").is_err());
+        assert!(Ref::parse("bundle:").is_err());
+    }
+
+    #[test]
+    fn dates() {
+        assert!(valid_date("2026-03-28"));
+        assert!(valid_date("2024-02-29"));
+        assert!(!valid_date("2023-02-29"));
+        assert!(!valid_date("2026-13-01"));
+        assert!(!valid_date("26-03-28"));
+    }
+
+    #[test]
+    fn distance() {
+        assert_eq!(edit_distance("bundle_0030", "bundle_0031"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+}

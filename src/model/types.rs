@@ -1,0 +1,509 @@
+//! The serde types of every data file, exactly as written in `data/`.
+//!
+//! Every type denies unknown fields, every human text is a [`Text`] pair and every
+//! enumerated value is a Rust enum whose label lives in Fluent (`enum-<type>-<value>`).
+//! Ids and references are [`Id`]s: strings that remember where they were written, so
+//! that a dangling or duplicate id is reported at its own line and column.
+
+use serde::{Deserialize, Serialize};
+use serde_saphyr::Spanned;
+use std::collections::BTreeMap;
+
+/// A string with its source position (line and column of the YAML node).
+pub type Id = Spanned<String>;
+
+/// A human text in both languages, each holding inline markdown.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub ja: String,
+    pub en: String,
+}
+
+/// Where a source-side fact comes from.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Repository (`owner/name`) or local tree the fact was read from.
+    pub repository: String,
+    /// Commit, tag or version range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Pull requests the fact rests on, e.g. `ggml-org/llama.cpp#17156`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prs: Vec<String>,
+}
+
+/// An inclusive integer range, as in "observed for ne11 1..8".
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    pub min: u64,
+    pub max: u64,
+}
+
+// ---------------------------------------------------------------- dispatch.yaml
+
+/// `data/dispatch.yaml`: kernel families and the dispatch maps that route to them.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DispatchFile {
+    pub families: Vec<Family>,
+    pub maps: Vec<DispatchMap>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Family {
+    pub id: Id,
+    /// Short display name, the same in both languages (e.g. `MMVQ`).
+    pub name: String,
+    /// Kernel or entry symbol of the family, e.g. `mul_mat_vec_q`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
+    pub description: Text,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DispatchMap {
+    pub id: Id,
+    pub title: Text,
+    /// The ggml op, e.g. `GGML_OP_MUL_MAT`.
+    pub op: String,
+    /// The tensor type the map applies to, e.g. `Q4_K`.
+    pub tensor_type: String,
+    /// The variable the branches test, e.g. `ne11`.
+    pub variable: String,
+    /// Software versions the map holds for (free text such as `Ollama v0.6.4–v0.13.1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applies_to: Option<String>,
+    pub source: Source,
+    /// Worklog phase that recorded the map, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Text>,
+    /// Branches in evaluation order; the first whose bound holds wins.
+    pub branches: Vec<Branch>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Branch {
+    /// Upper bound of the variable; absent means "otherwise".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<Bound>,
+    pub family: Id,
+    /// Bundle that anchors this path in the binary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Id>,
+    /// Library chain the path goes through (component ids), in call order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Text>,
+}
+
+/// A branch condition: `le: 8` is "≤ 8", `lt: 64` is "< 64".
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    Le(u64),
+    Lt(u64),
+}
+
+impl Bound {
+    /// Whether `value` satisfies the bound.
+    pub fn holds(self, value: u64) -> bool {
+        match self {
+            Bound::Le(n) => value <= n,
+            Bound::Lt(n) => value < n,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- bundles.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bundle {
+    pub id: Id,
+    pub arch: String,
+    /// The file the code object was found in.
+    pub container: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_kb: Option<u64>,
+    pub symbols: Vec<String>,
+    pub role: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<Id>,
+    /// The dispatch path the bundle serves, as the bundle table shows it.
+    pub route: Route,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_range: Option<Range>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sgpr: Option<Range>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vgpr: Option<Range>,
+    /// Instruction counts seen in the disassembly, by mnemonic class.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub instructions: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wavefront_size: Option<u32>,
+    /// Whether the bundle was disassembled (not only listed).
+    #[serde(default)]
+    pub disassembled: bool,
+    /// Phases that recorded the bundle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Text>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Route {
+    Mmvq,
+    Mmq,
+    Blas,
+    Attention,
+    Rope,
+    Shared,
+    Other,
+}
+
+// ---------------------------------------------------------------- generations.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generation {
+    pub id: Id,
+    /// The gfx target, e.g. `gfx1201`.
+    pub gfx: String,
+    /// AMD's generation name, e.g. `RDNA4`.
+    pub generation: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product: Option<String>,
+    /// The label the original page used, kept when it differs from AMD's naming.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_label: Option<String>,
+    pub fatbin_targets: TargetStatus,
+    pub custom_kernels: Text,
+    pub implication: Text,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetStatus {
+    Found,
+    NotFound,
+    NotScanned,
+}
+
+// ---------------------------------------------------------------- components.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Component {
+    pub id: Id,
+    pub name: String,
+    /// Library files (sonames) that belong to the component.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    pub role: Text,
+    pub status: ComponentStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Text>,
+    /// Component that loads this one, when the seeds say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loaded_via: Option<Id>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ComponentStatus {
+    Confirmed,
+    LoadConfirmed,
+    LoadAndBinaryConfirmed,
+    LoadAndHsacoConfirmed,
+    HsacoConfirmed,
+    AbsentFromMaps,
+    AbsentFromMapsAndBundle,
+}
+
+// ---------------------------------------------------------------- observers.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Observer {
+    pub id: Id,
+    pub name: String,
+    /// The command or setting used.
+    pub method: String,
+    pub question: Text,
+    pub tried: Text,
+    pub outcome: Outcome,
+    pub showed: Text,
+    /// What stops it from showing more.
+    pub constraint: Text,
+    /// Date of the status, `YYYY-MM-DD`.
+    pub as_of: Id,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Id>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Distorts,
+    Blocked,
+    Partial,
+    Works,
+}
+
+// ---------------------------------------------------------------- worklog.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    pub id: Id,
+    /// Short label such as `A` or `setup`.
+    pub label: String,
+    pub title: Text,
+    /// `YYYY-MM-DD` when known; the seeds lost most dates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<Id>,
+    /// What the phase fixed, each with its evidence.
+    pub fixed: Vec<Fact>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<Id>,
+}
+
+/// One recorded fact with the evidence it rests on.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fact {
+    pub text: Text,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<Id>,
+}
+
+// ---------------------------------------------------------------- claims.yaml
+
+/// A can-show / cannot-show pair of one page.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    pub id: Id,
+    /// Page the pair belongs to.
+    pub page: Id,
+    pub can: Text,
+    pub cannot: Text,
+    /// Evidence behind the can-show side (`kind:id` references).
+    pub evidence: Vec<Id>,
+    /// Observer whose limit keeps the cannot-show side out of reach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constraint: Option<Id>,
+    /// The limit behind the cannot-show side when no observer is involved
+    /// (a bounded scan, a build that was not inspected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<Text>,
+}
+
+// ---------------------------------------------------------------- questions.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub id: Id,
+    pub text: Text,
+    pub status: QuestionStatus,
+    /// Where to look next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<Text>,
+    /// Pages that raise the question.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<Id>,
+    /// For a resolved question: the evidence that resolved it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resolved_by: Vec<Id>,
+    /// Related evidence that bears on it without resolving it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<Id>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionStatus {
+    Open,
+    Resolved,
+}
+
+// ---------------------------------------------------------------- glossary.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Term {
+    pub id: Id,
+    pub term: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
+    pub definition: Text,
+}
+
+// ---------------------------------------------------------------- findings.yaml
+
+/// A source-side fact (from code or documentation), with its source.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finding {
+    pub id: Id,
+    pub text: Text,
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<Id>,
+}
+
+// ---------------------------------------------------------------- quantization.yaml
+
+/// `data/quantization.yaml`: tensor types, the layers of the general map and the plan.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuantizationFile {
+    pub tensor_types: Vec<TensorType>,
+    pub file_types: Vec<FileType>,
+    pub layers: Vec<Layer>,
+    pub plan: Vec<PlanStep>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TensorType {
+    pub id: Id,
+    /// ggml type name, e.g. `Q4_K`.
+    pub name: String,
+    /// ggml type id in GGUF.
+    pub ggml_id: u32,
+    /// Kernel families that have an entry for the type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub families: Vec<Id>,
+}
+
+/// A file-level quantization label and the tensor types it may mix.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileType {
+    pub id: Id,
+    pub label: String,
+    pub mixes: Vec<Id>,
+    pub note: Text,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    pub id: Id,
+    pub layer: Text,
+    pub fixed: Text,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanStep {
+    pub id: Id,
+    pub order: u32,
+    /// The file type the step broadens the map with.
+    pub target: String,
+    pub reason: Text,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<Id>,
+}
+
+// ---------------------------------------------------------------- runs/*.yaml
+
+/// One probe run as recorded. A run file is never rewritten; a new run is a new file.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    pub id: Id,
+    /// Which probe produced the run, e.g. `ollama-phase-proxy`.
+    pub probe: String,
+    /// When it ran (`YYYY-MM-DD` or RFC 3339); absent when the record lost it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<Id>,
+    pub engine: Engine,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// Model name as the engine knows it; absent when the record lost it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Software versions, e.g. `ollama: 0.6.5`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub versions: BTreeMap<String, String>,
+    /// Facts about the environment (GPU, offload) as recorded.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub environment: BTreeMap<String, String>,
+    /// How the run was recorded (probe command, transcription from a phase, import).
+    pub origin: Text,
+    /// Phase that recorded the run, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<Id>,
+    /// Dispatch map the recorded assessments were made against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assessed_against: Option<Id>,
+    pub cases: Vec<Case>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    Ollama,
+    LlamaServer,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub id: Id,
+    /// `cold` (model loaded for this request) or `hot` (resident).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Residency>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub num_predict: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_eval_count: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval_count: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_duration_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_duration_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_eval_duration_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval_duration_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub done_reason: Option<String>,
+    /// The investigator's reading of the case, checked against the derived zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assessment: Option<Assessment>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Residency {
+    Cold,
+    Hot,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Assessment {
+    /// The family the investigator placed the case in; absent when left undecided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Id>,
+    pub reading: Text,
+}

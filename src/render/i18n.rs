@@ -1,0 +1,255 @@
+//! Fluent messages: UI strings and every enum label, one bundle per language.
+//!
+//! [`Messages`] implements fluent-templates' `Loader`, so templates call
+//! `fluent(key="…", lang="…")`; Rust code calls [`Messages::text`]. A key missing in a
+//! language is recorded and becomes a located `check` error instead of a placeholder.
+
+use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::load::Theme;
+use crate::load::page::Lang;
+use crate::model::Text;
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Mutex;
+use unic_langid::LanguageIdentifier;
+
+struct LangBundle {
+    id: LanguageIdentifier,
+    bundle: FluentBundle<FluentResource>,
+    /// Message id → (file, line), for parity errors.
+    keys: BTreeMap<String, (String, usize)>,
+}
+
+/// Fluent bundles for ja and en.
+pub struct Messages {
+    bundles: Vec<LangBundle>,
+    missing: Mutex<BTreeSet<(Lang, String)>>,
+    load_errors: Vec<Diagnostic>,
+}
+
+impl std::fmt::Debug for Messages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Messages").finish_non_exhaustive()
+    }
+}
+
+impl Messages {
+    /// Builds bundles from `locales/<lang>/*.ftl` of the theme.
+    pub fn load(theme: &Theme) -> Messages {
+        let mut load_errors = Vec::new();
+        let mut bundles = Vec::new();
+        for lang in Lang::ALL {
+            let id: LanguageIdentifier = match lang {
+                Lang::Ja => unic_langid::langid!("ja"),
+                Lang::En => unic_langid::langid!("en"),
+            };
+            let mut bundle = FluentBundle::new_concurrent(vec![id.clone()]);
+            bundle.set_use_isolating(false);
+            let mut keys = BTreeMap::new();
+            let prefix = format!("locales/{}/", lang.code());
+            for (_, file) in theme.under(&prefix) {
+                add_resource(
+                    &mut bundle,
+                    &mut keys,
+                    file.origin.clone(),
+                    &file.text(),
+                    &mut load_errors,
+                );
+            }
+            bundles.push(LangBundle { id, bundle, keys });
+        }
+        Messages {
+            bundles,
+            missing: Mutex::new(BTreeSet::new()),
+            load_errors,
+        }
+    }
+
+    fn bundle(&self, lang: Lang) -> &LangBundle {
+        let i = match lang {
+            Lang::Ja => 0,
+            Lang::En => 1,
+        };
+        &self.bundles[i]
+    }
+
+    /// The message `key` in `lang`, formatted with `args`. A missing key is recorded and
+    /// the key itself is returned, so rendering can go on and `check` reports it.
+    pub fn format(&self, lang: Lang, key: &str, args: Option<&FluentArgs>) -> String {
+        let b = self.bundle(lang);
+        let Some(pattern) = b.bundle.get_message(key).and_then(|m| m.value()) else {
+            if let Ok(mut m) = self.missing.lock() {
+                m.insert((lang, key.to_string()));
+            }
+            return key.to_string();
+        };
+        let mut errors = Vec::new();
+        b.bundle
+            .format_pattern(pattern, args, &mut errors)
+            .into_owned()
+    }
+
+    /// A message in both languages.
+    pub fn text(&self, key: &str) -> Text {
+        Text {
+            ja: self.format(Lang::Ja, key, None),
+            en: self.format(Lang::En, key, None),
+        }
+    }
+
+    /// A message with one numeric or string argument, in both languages.
+    pub fn text_with(
+        &self,
+        key: &str,
+        name: &'static str,
+        value: impl Into<FluentValue<'static>> + Clone,
+    ) -> Text {
+        let mut args = FluentArgs::new();
+        args.set(name, value.into());
+        Text {
+            ja: self.format(Lang::Ja, key, Some(&args)),
+            en: self.format(Lang::En, key, Some(&args)),
+        }
+    }
+
+    /// The label of an enum value: key `<group>-<value>` with `_` turned into `-`.
+    pub fn label(&self, group: &str, value: &impl serde::Serialize) -> Text {
+        let v = serde_json::to_value(value)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        self.text(&format!("{group}-{}", v.replace('_', "-")))
+    }
+
+    /// Keys asked for but missing, as diagnostics (call after rendering).
+    pub fn missing_diagnostics(&self) -> Vec<Diagnostic> {
+        let missing = self.missing.lock().map(|m| m.clone()).unwrap_or_default();
+        missing
+            .into_iter()
+            .map(|(lang, key)| {
+                let file = format!("locales/{}/evidence.ftl", lang.code());
+                Diagnostic::error(
+                    "missing-message",
+                    Span::file(file),
+                    format!("missing Fluent message `{key}` ({})", lang.code()),
+                )
+                .with_hint(format!("add `{key} = …` to locales/{}/", lang.code()))
+            })
+            .collect()
+    }
+
+    /// Parse errors, and keys defined in one language but not the other.
+    pub fn check(&self, diags: &mut Diagnostics) {
+        diags.extend(self.load_errors.iter().cloned());
+        for lang in Lang::ALL {
+            let here = self.bundle(lang);
+            let there = self.bundle(lang.other());
+            for (key, (file, line)) in &here.keys {
+                if !there.keys.contains_key(key) {
+                    let file = file.strip_prefix("(built-in) ").unwrap_or(file);
+                    diags.push(
+                        Diagnostic::error(
+                            "missing-translation",
+                            Span::new(file, *line, 1),
+                            format!("message `{key}` has no {} translation", lang.other().code()),
+                        )
+                        .with_hint(format!(
+                            "add `{key} = …` to locales/{}/",
+                            lang.other().code()
+                        )),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn add_resource(
+    bundle: &mut FluentBundle<FluentResource>,
+    keys: &mut BTreeMap<String, (String, usize)>,
+    origin: String,
+    text: &str,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let file = origin
+        .strip_prefix("(built-in) ")
+        .unwrap_or(&origin)
+        .to_string();
+    let res = match FluentResource::try_new(text.to_string()) {
+        Ok(r) => r,
+        Err((r, errs)) => {
+            for e in errs {
+                let line = text[..e.pos.start.min(text.len())].matches('\n').count() + 1;
+                errors.push(Diagnostic::error(
+                    "fluent",
+                    Span::new(&file, line, 1),
+                    format!("Fluent syntax error: {:?}", e.kind),
+                ));
+            }
+            r
+        }
+    };
+    for (i, line) in text.lines().enumerate() {
+        if let Some((key, _)) = line.split_once('=') {
+            let key = key.trim();
+            if !line.starts_with([' ', '\t', '#', '.', '-', '*', '[']) && !key.is_empty() {
+                keys.insert(key.to_string(), (file.clone(), i + 1));
+            }
+        }
+    }
+    if let Err(errs) = bundle.add_resource(res) {
+        for e in errs {
+            errors.push(Diagnostic::error(
+                "fluent",
+                Span::file(&file),
+                format!("Fluent error: {e}"),
+            ));
+        }
+    }
+}
+
+impl fluent_templates::Loader for Messages {
+    fn lookup_complete(
+        &self,
+        lang: &LanguageIdentifier,
+        text_id: &str,
+        args: Option<&HashMap<Cow<'static, str>, FluentValue>>,
+    ) -> String {
+        let l = if lang.language.as_str() == "ja" {
+            Lang::Ja
+        } else {
+            Lang::En
+        };
+        let fargs = args.map(|a| {
+            let mut f = FluentArgs::new();
+            for (k, v) in a {
+                f.set(k.clone(), v.clone());
+            }
+            f
+        });
+        self.format(l, text_id, fargs.as_ref())
+    }
+
+    fn try_lookup_complete(
+        &self,
+        lang: &LanguageIdentifier,
+        text_id: &str,
+        args: Option<&HashMap<Cow<'static, str>, FluentValue>>,
+    ) -> Option<String> {
+        let l = if lang.language.as_str() == "ja" {
+            Lang::Ja
+        } else {
+            Lang::En
+        };
+        self.bundle(l)
+            .bundle
+            .has_message(text_id)
+            .then(|| self.lookup_complete(lang, text_id, args))
+    }
+
+    fn locales(&self) -> Box<dyn Iterator<Item = &LanguageIdentifier> + '_> {
+        Box::new(self.bundles.iter().map(|b| &b.id))
+    }
+}

@@ -1,0 +1,359 @@
+//! Markdown to HTML for page blocks and data texts, safely.
+//!
+//! Raw HTML is shown as text, `javascript:` and other script URLs are dropped, `@/page`
+//! links become relative links to the same view of that page, and `:v[kind:id.field]`
+//! quotes a value from the data. Problems are reported at their line.
+
+use super::values::Values;
+use super::view::{View, relative};
+use crate::diagnostics::{Diagnostic, Span};
+use crate::load::page::Lang;
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
+use std::collections::HashSet;
+
+/// Where a piece of markdown sits, for links and error positions.
+pub struct Ctx<'a> {
+    pub view: View,
+    pub lang: Lang,
+    /// Depth of the page being written, for relative links.
+    pub depth: usize,
+    pub pages: &'a HashSet<String>,
+    pub values: &'a Values,
+    /// File and line of the first markdown line; `None` for data texts (already checked).
+    pub origin: Option<(&'a str, usize)>,
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// Renders a block of markdown. Headings get ids (`lang`-prefixed in the bilingual view
+/// so the pair does not collide).
+pub fn block(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> String {
+    let events = transform(md, ctx, diags);
+    let events = heading_ids(events, ctx);
+    let mut out = String::with_capacity(md.len() * 3 / 2);
+    html::push_html(&mut out, events.into_iter());
+    wrap_tables(out)
+}
+
+/// Renders inline markdown (a data text): no surrounding `<p>`.
+pub fn inline(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> String {
+    let html = block(md, ctx, diags);
+    let t = html.trim_end();
+    match t.strip_prefix("<p>").and_then(|s| s.strip_suffix("</p>")) {
+        Some(inner) if !inner.contains("<p>") => inner.to_string(),
+        _ => t.to_string(),
+    }
+}
+
+fn line_of(md: &str, offset: usize, ctx: &Ctx) -> Option<(String, usize)> {
+    ctx.origin.map(|(f, first)| {
+        (
+            f.to_string(),
+            first + md[..offset.min(md.len())].matches('\n').count(),
+        )
+    })
+}
+
+fn transform<'a>(md: &'a str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Vec<Event<'a>> {
+    let mut out: Vec<Event<'a>> = Vec::new();
+    let mut pending: Option<(String, usize)> = None;
+    for (ev, range) in Parser::new_ext(md, options()).into_offset_iter() {
+        match ev {
+            Event::Text(t) => {
+                let p = pending.get_or_insert_with(|| (String::new(), range.start));
+                p.0.push_str(&t);
+                continue;
+            }
+            other => {
+                if let Some((text, at)) = pending.take() {
+                    out.extend(expand_values(text, at, md, ctx, diags));
+                }
+                out.push(safe_event(other, range.start, md, ctx, diags));
+            }
+        }
+    }
+    if let Some((text, at)) = pending.take() {
+        out.extend(expand_values(text, at, md, ctx, diags));
+    }
+    out
+}
+
+/// Neutralises raw HTML and script URLs; resolves `@/` links.
+fn safe_event<'a>(
+    ev: Event<'a>,
+    at: usize,
+    md: &str,
+    ctx: &Ctx,
+    diags: &mut Vec<Diagnostic>,
+) -> Event<'a> {
+    match ev {
+        Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest = resolve_link(&dest_url, at, md, ctx, diags);
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url: dest,
+                title,
+                id,
+            })
+        }
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest = if unsafe_url(&dest_url) {
+                CowStr::from("#")
+            } else {
+                dest_url
+            };
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url: dest,
+                title,
+                id,
+            })
+        }
+        other => other,
+    }
+}
+
+fn unsafe_url(url: &str) -> bool {
+    let lower: String = url
+        .trim()
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    ["javascript:", "vbscript:", "data:"]
+        .iter()
+        .any(|s| lower.starts_with(s))
+}
+
+fn resolve_link<'a>(
+    url: &CowStr<'a>,
+    at: usize,
+    md: &str,
+    ctx: &Ctx,
+    diags: &mut Vec<Diagnostic>,
+) -> CowStr<'a> {
+    if unsafe_url(url) {
+        return CowStr::from("#");
+    }
+    let Some(rest) = url.strip_prefix("@/") else {
+        return url.clone();
+    };
+    let (page, frag) = match rest.split_once('#') {
+        Some((p, f)) => (p.trim_end_matches('/'), Some(f)),
+        None => (rest.trim_end_matches('/'), None),
+    };
+    let page = if page.is_empty() { "index" } else { page };
+    if !ctx.pages.contains(page) {
+        if let Some((file, line)) = line_of(md, at, ctx) {
+            diags.push(
+                Diagnostic::error("broken-link", Span::new(file, line, 1), format!("link to unknown page `@/{rest}`"))
+                    .with_hint("internal links name a page by its file name under content/, e.g. `@/observers`"),
+            );
+        }
+        return CowStr::from("#");
+    }
+    let mut target = relative(ctx.depth, &ctx.view.file(page));
+    if let Some(f) = frag {
+        target.push('#');
+        target.push_str(f);
+    }
+    CowStr::from(target)
+}
+
+/// Replaces `:v[path]` in a text run with the quoted value.
+fn expand_values<'a>(
+    text: String,
+    at: usize,
+    md: &str,
+    ctx: &Ctx,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Event<'a>> {
+    if !text.contains(":v[") {
+        return vec![Event::Text(CowStr::from(text))];
+    }
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find(":v[") {
+        let Some(len) = rest[start + 3..].find(']') else {
+            break;
+        };
+        out.push(Event::Text(CowStr::from(rest[..start].to_string())));
+        let path = &rest[start + 3..start + 3 + len];
+        match ctx.values.quote(path, ctx.lang) {
+            Ok(v) => out.push(Event::Html(CowStr::from(format!(
+                "<span class=\"value\">{}</span>",
+                super::escape(&v)
+            )))),
+            Err(msg) => {
+                if let Some((file, line)) = line_of(md, at, ctx) {
+                    diags.push(
+                        Diagnostic::error("bad-value", Span::new(file, line, 1), msg)
+                            .with_hint("quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`"),
+                    );
+                }
+                out.push(Event::Text(CowStr::from(format!(":v[{path}]"))));
+            }
+        }
+        rest = &rest[start + 3 + len + 1..];
+    }
+    out.push(Event::Text(CowStr::from(rest.to_string())));
+    out
+}
+
+/// Gives every heading an id from its text, unique within the block.
+fn heading_ids<'a>(events: Vec<Event<'a>>, ctx: &Ctx) -> Vec<Event<'a>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        if let Event::Start(Tag::Heading {
+            level,
+            id: None,
+            classes,
+            attrs,
+        }) = &events[i]
+        {
+            let mut text = String::new();
+            let mut j = i + 1;
+            while j < events.len() && !matches!(events[j], Event::End(TagEnd::Heading(_))) {
+                if let Event::Text(t) | Event::Code(t) = &events[j] {
+                    text.push_str(t);
+                }
+                j += 1;
+            }
+            let slug = slug(&text);
+            let id = match ctx.view {
+                View::Bilingual => format!("{}-{slug}", ctx.lang.code()),
+                _ => slug,
+            };
+            out.push(Event::Start(Tag::Heading {
+                level: shift(*level),
+                id: Some(CowStr::from(id)),
+                classes: classes.clone(),
+                attrs: attrs.clone(),
+            }));
+        } else if let Event::End(TagEnd::Heading(level)) = &events[i] {
+            out.push(Event::End(TagEnd::Heading(shift(*level))));
+        } else {
+            out.push(events[i].clone());
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The page title is the only h1; a `#` heading in a block becomes h2.
+fn shift(level: HeadingLevel) -> HeadingLevel {
+    match level {
+        HeadingLevel::H1 => HeadingLevel::H2,
+        l => l,
+    }
+}
+
+/// A URL-safe id from heading text; keeps non-ASCII letters (Japanese headings).
+pub fn slug(text: &str) -> String {
+    let mut s = String::new();
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() {
+            s.extend(c.to_lowercase());
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    let s = s.trim_end_matches('-').to_string();
+    if s.is_empty() {
+        "section".to_string()
+    } else {
+        s
+    }
+}
+
+/// Tables in prose scroll inside their own box on narrow screens.
+fn wrap_tables(html: String) -> String {
+    if !html.contains("<table>") {
+        return html;
+    }
+    html.replace("<table>", "<div class=\"table-wrap\"><table>")
+        .replace("</table>", "</table></div>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(md: &str) -> (String, Vec<Diagnostic>) {
+        let pages: HashSet<String> = ["observers".to_string(), "index".to_string()].into();
+        let values = Values::default();
+        let ctx = Ctx {
+            view: View::En,
+            lang: Lang::En,
+            depth: 2,
+            pages: &pages,
+            values: &values,
+            origin: Some(("content/p.md", 10)),
+        };
+        let mut d = Vec::new();
+        let html = block(md, &ctx, &mut d);
+        (html, d)
+    }
+
+    #[test]
+    fn raw_html_is_text() {
+        let (html, _) = render("hi <script>alert(1)</script> <img src=x onerror=alert(1)>");
+        assert!(!html.contains("<script>"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(html.contains("&lt;script&gt;"));
+    }
+
+    #[test]
+    fn script_urls_are_dropped() {
+        let (html, _) = render("[x](javascript:alert(1)) [y]( JaVaScRiPt:alert(1))");
+        assert!(!html.to_lowercase().contains("javascript:"), "{html}");
+    }
+
+    #[test]
+    fn internal_links_resolve_per_view() {
+        let (html, d) = render("see [o](@/observers#step) and [h](@/)");
+        assert!(d.is_empty());
+        assert!(
+            html.contains("href=\"../../en/observers/index.html#step\""),
+            "{html}"
+        );
+        assert!(html.contains("href=\"../../en/index.html\""), "{html}");
+    }
+
+    #[test]
+    fn broken_link_is_located() {
+        let (_, d) = render("line\n\n[x](@/nope)");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].span.line, 12);
+    }
+
+    #[test]
+    fn headings_get_ids_and_shift() {
+        let (html, _) = render("# Top\n## Step 1 — Source");
+        assert!(html.contains("<h2 id=\"top\">"), "{html}");
+        assert!(html.contains("<h2 id=\"step-1-source\">"), "{html}");
+    }
+
+    #[test]
+    fn slugs_keep_japanese() {
+        assert_eq!(slug("観測 ポイント"), "観測-ポイント");
+        assert_eq!(slug("!!"), "section");
+    }
+}

@@ -1,0 +1,342 @@
+//! Stage 5: the in-memory site. Every page in three views, the 404 page, the sitemap,
+//! `evidence.json` and the static files.
+
+pub mod i18n;
+pub mod markdown;
+pub mod scope;
+pub mod table;
+pub mod tables;
+pub mod templates;
+pub mod values;
+pub mod view;
+
+use crate::derive::Derived;
+use crate::diagnostics::{Diagnostic, Span};
+use crate::load::Theme;
+use crate::load::page::{Item, PageSource};
+use crate::model::{Evidence, Text, directive};
+use i18n::Messages;
+use scope::{Scope, join_langs};
+use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+use tera::{Context, Tera};
+use values::Values;
+use view::{View, relative};
+
+/// The rendered site: output path → bytes, in path order.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Site {
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+/// HTML-escapes text for element content and quoted attributes.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Everything rendering needs, prepared once per build.
+pub struct Renderer<'a> {
+    pub ev: &'a Evidence,
+    pub derived: &'a Derived,
+    pub msgs: Arc<Messages>,
+    pub tera: Tera,
+    pub values: Values,
+    pub pages: HashSet<String>,
+    pub theme: &'a Theme,
+}
+
+#[derive(Serialize)]
+struct NavItem {
+    title: String,
+    href: String,
+    current: bool,
+}
+
+#[derive(Serialize)]
+struct Alternate {
+    view: View,
+    hreflang: &'static str,
+    href: String,
+    current: bool,
+}
+
+impl<'a> Renderer<'a> {
+    pub fn new(
+        ev: &'a Evidence,
+        derived: &'a Derived,
+        theme: &'a Theme,
+        msgs: Arc<Messages>,
+    ) -> Result<Self, Diagnostic> {
+        let tera = templates::load(theme, msgs.clone())?;
+        Ok(Renderer {
+            ev,
+            derived,
+            msgs,
+            tera,
+            values: Values::new(ev),
+            pages: ev.pages.iter().map(|p| p.id.clone()).collect(),
+            theme,
+        })
+    }
+
+    fn scope(&'a self, view: View, page_id: &'a str) -> Scope<'a> {
+        Scope {
+            ev: self.ev,
+            derived: self.derived,
+            msgs: &self.msgs,
+            values: &self.values,
+            pages: &self.pages,
+            view,
+            page_id,
+            diags: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Renders the whole site.
+    pub fn site(&self, diags: &mut Vec<Diagnostic>) -> Site {
+        let mut site = Site::default();
+        for page in &self.ev.pages {
+            for view in View::ALL {
+                match self.page(page, view, diags) {
+                    Ok(html) => {
+                        site.files.insert(view.file(&page.id), html.into_bytes());
+                    }
+                    Err(d) => diags.push(d),
+                }
+            }
+        }
+        self.extras(&mut site, diags);
+        diags.extend(self.msgs.missing_diagnostics());
+        site
+    }
+
+    /// The body of one view of a page: blocks of its languages, and directive tables.
+    fn body(&self, page: &PageSource, view: View, diags: &mut Vec<Diagnostic>) -> String {
+        let scope = self.scope(view, &page.id);
+        let mut out = String::new();
+        for item in &page.items {
+            match item {
+                Item::Block(b) if view.langs().contains(&b.lang) => {
+                    let ctx = markdown::Ctx {
+                        view,
+                        lang: b.lang,
+                        depth: view.depth(&page.id),
+                        pages: &self.pages,
+                        values: &self.values,
+                        origin: Some((&page.file, b.body_line)),
+                    };
+                    let html = markdown::block(&b.markdown, &ctx, diags);
+                    out.push_str(&format!(
+                        "<div class=\"block\" lang=\"{}\">\n{html}</div>\n",
+                        b.lang.code()
+                    ));
+                }
+                Item::Block(_) => {}
+                Item::Directive(d) => {
+                    // An invalid directive is reported by `check`; render the rest.
+                    if let Ok(dir) = directive::parse(d, &page.id, self.ev) {
+                        self.tables(&dir, &scope, &mut out, diags);
+                    }
+                }
+            }
+        }
+        diags.extend(scope.diags.into_inner());
+        out
+    }
+
+    /// Renders the tables of one directive through `table.html`.
+    fn tables(
+        &self,
+        dir: &directive::Directive,
+        scope: &Scope,
+        out: &mut String,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        for t in tables::build(dir, scope) {
+            let ctx = Context::from_serialize(&t).unwrap_or_default();
+            match self.tera.render("table.html", &ctx) {
+                Ok(html) => out.push_str(&html),
+                Err(e) => diags.push(Diagnostic::error(
+                    "template",
+                    Span::file("templates/table.html"),
+                    templates::flatten(&e),
+                )),
+            }
+        }
+    }
+
+    fn page(
+        &self,
+        page: &PageSource,
+        view: View,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Result<String, Diagnostic> {
+        let body = self.body(page, view, diags);
+        let mut ctx = self.base_context(&page.id, view);
+        ctx.insert("page_id", &page.id);
+        ctx.insert("title_html", &self.bi(view, &page.front.title));
+        ctx.insert("title_text", &self.plain(view, &page.front.title));
+        let desc = page
+            .front
+            .description
+            .as_ref()
+            .map(|d| self.plain(view, d))
+            .unwrap_or_default();
+        ctx.insert("description", &desc);
+        ctx.insert(
+            "description_html",
+            &page
+                .front
+                .description
+                .as_ref()
+                .map(|d| self.bi(view, d))
+                .unwrap_or_default(),
+        );
+        ctx.insert("body", &body);
+        self.tera.render("page.html", &ctx).map_err(|e| {
+            Diagnostic::error(
+                "template",
+                Span::file("templates/page.html"),
+                templates::flatten(&e),
+            )
+        })
+    }
+
+    /// Context shared by every page: site title, navigation, language switcher.
+    fn base_context(&self, page_id: &str, view: View) -> Context {
+        let depth = view.depth(page_id);
+        let mut ctx = Context::new();
+        let cfg = self.ev.config.as_ref();
+        let site_title = cfg.map(|c| c.title.clone()).unwrap_or(Text {
+            ja: String::new(),
+            en: String::new(),
+        });
+        ctx.insert("site_title_html", &self.bi(view, &site_title));
+        ctx.insert("site_title_text", &self.plain(view, &site_title));
+        ctx.insert("lang", view.html_lang());
+        ctx.insert("view", &view);
+        ctx.insert(
+            "langs",
+            &view.langs().iter().map(|l| l.code()).collect::<Vec<_>>(),
+        );
+        ctx.insert("root", &relative(depth, ""));
+        ctx.insert("home", &relative(depth, &view.file("index")));
+        let nav: Vec<NavItem> = self
+            .ev
+            .pages
+            .iter()
+            .filter(|p| p.id != "index")
+            .map(|p| NavItem {
+                title: self.bi(view, &p.front.title),
+                href: relative(depth, &view.file(&p.id)),
+                current: p.id == page_id,
+            })
+            .collect();
+        ctx.insert("nav", &nav);
+        let alternates: Vec<Alternate> = View::ALL
+            .iter()
+            .map(|&v| Alternate {
+                view: v,
+                hreflang: v.hreflang(),
+                href: self.url(depth, &v.file(page_id)),
+                current: v == view,
+            })
+            .collect();
+        ctx.insert("alternates", &alternates);
+        ctx
+    }
+
+    /// Absolute URL when the site has a base URL, else a relative one.
+    fn url(&self, depth: usize, path: &str) -> String {
+        match self.ev.config.as_ref().and_then(|c| c.base_url.as_deref()) {
+            Some(base) => format!(
+                "{}/{}",
+                base.trim_end_matches('/'),
+                path.trim_end_matches("index.html")
+            ),
+            None => relative(depth, path),
+        }
+    }
+
+    /// A text in this view's languages as HTML spans (no markdown: titles).
+    fn bi(&self, view: View, t: &Text) -> String {
+        join_langs(
+            view,
+            view.langs()
+                .iter()
+                .map(|&l| (l, escape(l.pick(t))))
+                .collect(),
+        )
+    }
+
+    /// A text as plain words for `<title>` and meta tags.
+    fn plain(&self, view: View, t: &Text) -> String {
+        let parts: Vec<&str> = view.langs().iter().map(|&l| l.pick(t)).collect();
+        if parts.len() == 2 && parts[0] != parts[1] {
+            format!("{} / {}", parts[0], parts[1])
+        } else {
+            parts[0].to_string()
+        }
+    }
+
+    /// 404 page, sitemap, evidence.json and static files.
+    fn extras(&self, site: &mut Site, diags: &mut Vec<Diagnostic>) {
+        let mut ctx = self.base_context("404", View::Bilingual);
+        ctx.insert("root", "/");
+        ctx.insert("home", "/index.html");
+        match self.tera.render("404.html", &ctx) {
+            Ok(html) => {
+                site.files.insert("404.html".into(), html.into_bytes());
+            }
+            Err(e) => diags.push(Diagnostic::error(
+                "template",
+                Span::file("templates/404.html"),
+                templates::flatten(&e),
+            )),
+        }
+        let mut sm = Context::new();
+        let entries: Vec<BTreeMap<&str, serde_json::Value>> = self
+            .ev
+            .pages
+            .iter()
+            .flat_map(|p| View::ALL.iter().map(move |&v| (p, v)))
+            .map(|(p, v)| {
+                let alts: Vec<serde_json::Value> = View::ALL
+                    .iter()
+                    .map(|&a| serde_json::json!({"hreflang": a.hreflang(), "href": self.url(0, &a.file(&p.id))}))
+                    .collect();
+                BTreeMap::from([("loc", serde_json::json!(self.url(0, &v.file(&p.id)))), ("alternates", serde_json::json!(alts))])
+            })
+            .collect();
+        sm.insert("entries", &entries);
+        match self.tera.render("sitemap.xml", &sm) {
+            Ok(xml) => {
+                site.files.insert("sitemap.xml".into(), xml.into_bytes());
+            }
+            Err(e) => diags.push(Diagnostic::error(
+                "template",
+                Span::file("templates/sitemap.xml"),
+                templates::flatten(&e),
+            )),
+        }
+        let mut json = serde_json::to_string_pretty(self.values.json()).unwrap_or_default();
+        json.push('\n');
+        site.files.insert("evidence.json".into(), json.into_bytes());
+        for (name, f) in self.theme.under("static/") {
+            site.files.insert(format!("static/{name}"), f.bytes.clone());
+        }
+    }
+}

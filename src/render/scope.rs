@@ -1,0 +1,121 @@
+//! What a table or page needs while it renders one view of one page: the graph, derived
+//! facts, messages, and helpers that turn texts and labels into HTML for that view.
+
+use super::escape;
+use super::i18n::Messages;
+use super::markdown::{self, Ctx};
+use super::values::Values;
+use super::view::{View, relative};
+use crate::derive::Derived;
+use crate::diagnostics::Diagnostic;
+use crate::model::{Evidence, Text};
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+pub struct Scope<'a> {
+    pub ev: &'a Evidence,
+    pub derived: &'a Derived,
+    pub msgs: &'a Messages,
+    pub values: &'a Values,
+    pub pages: &'a HashSet<String>,
+    pub view: View,
+    pub page_id: &'a str,
+    /// Problems found in data texts (they were schema-checked; links may still break).
+    pub diags: RefCell<Vec<Diagnostic>>,
+}
+
+impl<'a> Scope<'a> {
+    pub fn depth(&self) -> usize {
+        self.view.depth(self.page_id)
+    }
+
+    /// A bilingual text as inline HTML for this view: one language, or both in `lang` spans.
+    pub fn text(&self, t: &Text) -> String {
+        let parts: Vec<(crate::load::page::Lang, String)> = self
+            .view
+            .langs()
+            .iter()
+            .map(|&lang| {
+                let ctx = Ctx {
+                    view: self.view,
+                    lang,
+                    depth: self.depth(),
+                    pages: self.pages,
+                    values: self.values,
+                    origin: None,
+                };
+                (
+                    lang,
+                    markdown::inline(lang.pick(t), &ctx, &mut self.diags.borrow_mut()),
+                )
+            })
+            .collect();
+        join_langs(self.view, parts)
+    }
+
+    /// A UI string from Fluent.
+    pub fn ui(&self, key: &str) -> String {
+        self.fluent(&self.msgs.text(key))
+    }
+
+    /// A UI string with one argument.
+    pub fn ui_with(
+        &self,
+        key: &str,
+        name: &'static str,
+        value: impl Into<fluent_bundle::FluentValue<'static>> + Clone,
+    ) -> String {
+        self.fluent(&self.msgs.text_with(key, name, value))
+    }
+
+    /// The label of an enum value (`group-value` in Fluent).
+    pub fn label(&self, group: &str, value: &impl serde::Serialize) -> String {
+        self.fluent(&self.msgs.label(group, value))
+    }
+
+    /// Plain (already formatted, not markdown) text in both languages.
+    pub fn fluent(&self, t: &Text) -> String {
+        let parts = self
+            .view
+            .langs()
+            .iter()
+            .map(|&l| (l, escape(l.pick(t))))
+            .collect();
+        join_langs(self.view, parts)
+    }
+
+    /// Href from this page to another page of the same view.
+    pub fn href(&self, page_id: &str, fragment: Option<&str>) -> String {
+        let mut h = relative(self.depth(), &self.view.file(page_id));
+        if let Some(f) = fragment {
+            h.push('#');
+            h.push_str(f);
+        }
+        h
+    }
+
+    /// A link to a record's anchor on the page that lists it, when that page exists.
+    pub fn record_link(&self, page_id: &str, anchor: &str, label_html: &str) -> String {
+        if self.pages.contains(page_id) {
+            format!(
+                "<a href=\"{}\">{label_html}</a>",
+                escape(&self.href(page_id, Some(anchor)))
+            )
+        } else {
+            label_html.to_string()
+        }
+    }
+}
+
+/// Joins per-language HTML: a single language as is, two as `lang`-tagged spans
+/// (identical texts are shown once).
+pub fn join_langs(view: View, parts: Vec<(crate::load::page::Lang, String)>) -> String {
+    if view != View::Bilingual || parts.len() < 2 || parts[0].1 == parts[1].1 {
+        return parts.into_iter().next().map(|p| p.1).unwrap_or_default();
+    }
+    parts
+        .into_iter()
+        .map(|(l, h)| format!("<span class=\"bi\" lang=\"{}\">{h}</span>", l.code()))
+        .collect::<Vec<_>>()
+        .join("")
+}

@@ -1,0 +1,178 @@
+//! Can-show / cannot-show pairs, the site-wide claim ledger, and open questions.
+
+use super::{anchor, code, ref_link, ref_list, source_line};
+use crate::model::refs::{Kind, Ref};
+use crate::model::{Claim, QuestionStatus};
+use crate::render::scope::Scope;
+use crate::render::table::{Row, Table};
+
+/// The cannot-show side with the observer constraint (or other limit) behind it.
+fn cannot_cell(s: &Scope, c: &Claim) -> String {
+    let mut cell = s.text(&c.cannot);
+    if let Some(obs) = c
+        .constraint
+        .as_ref()
+        .and_then(|o| s.ev.observers.get(&o.value))
+    {
+        let r = Ref {
+            kind: Kind::Observer,
+            id: obs.id.value.clone(),
+        };
+        cell.push_str(&format!(
+            "<p class=\"constraint\">{} {} <span class=\"badge outcome-{}\">{}</span></p>",
+            s.ui("claims-constraint"),
+            ref_link(s, &r),
+            crate::render::escape(&enum_key(&obs.outcome)),
+            s.label("outcome", &obs.outcome)
+        ));
+    }
+    if let Some(limit) = &c.limit {
+        cell.push_str(&format!(
+            "<p class=\"constraint\">{} {}</p>",
+            s.ui("claims-limit"),
+            s.text(limit)
+        ));
+    }
+    cell
+}
+
+/// The serialized key of an enum value (`load_confirmed`), for CSS classes.
+pub fn enum_key(v: &impl serde::Serialize) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+fn claim_row(s: &Scope, c: &Claim, with_id: bool) -> Row {
+    let mut can = s.text(&c.can);
+    can.push_str(&format!(
+        "<p class=\"evidence\">{} {}</p>",
+        s.ui("claims-evidence"),
+        ref_list(s, &c.evidence)
+    ));
+    let row = Row::new(vec![can, cannot_cell(s, c)]);
+    if with_id {
+        row.id(anchor(Kind::Claim, &c.id.value))
+    } else {
+        row
+    }
+}
+
+/// The pairs of one page.
+pub fn page_claims(s: &Scope, page: &str) -> Table {
+    let claims: Vec<_> =
+        s.ev.claims
+            .iter()
+            .filter(|c| c.page.value == page)
+            .collect();
+    Table {
+        id: format!("claims-{page}"),
+        class: "claims".into(),
+        caption: s.ui("claims-caption"),
+        source: source_line(s, claims.iter().map(|c| c.file.to_string())),
+        columns: vec![s.ui("claims-can"), s.ui("claims-cannot")],
+        rows: claims.iter().map(|c| claim_row(s, c, false)).collect(),
+        empty: s.ui("table-empty"),
+        notes: vec![s.ui("claims-note")],
+    }
+}
+
+/// Every pair on the site, one table per page, in page order.
+pub fn ledger(s: &Scope) -> Vec<Table> {
+    let mut tables = Vec::new();
+    for page in &s.ev.pages {
+        let claims: Vec<_> =
+            s.ev.claims
+                .iter()
+                .filter(|c| c.page.value == page.id)
+                .collect();
+        if claims.is_empty() {
+            continue;
+        }
+        let title = s.fluent(&page.front.title);
+        let link = s.record_link(&page.id, "top", &title);
+        tables.push(Table {
+            id: format!("ledger-{}", page.id),
+            class: "claims ledger".into(),
+            caption: format!(
+                "{} — {link}",
+                s.ui_with("ledger-caption", "count", claims.len() as u64)
+            ),
+            source: source_line(s, claims.iter().map(|c| c.file.to_string())),
+            columns: vec![s.ui("claims-can"), s.ui("claims-cannot")],
+            rows: claims.iter().map(|c| claim_row(s, c, true)).collect(),
+            empty: s.ui("table-empty"),
+            notes: Vec::new(),
+        });
+    }
+    tables
+}
+
+/// Questions, optionally filtered by status and page.
+pub fn questions(s: &Scope, status: Option<&str>, page: Option<&str>) -> Table {
+    let wanted = status.map(|st| {
+        if st == "resolved" {
+            QuestionStatus::Resolved
+        } else {
+            QuestionStatus::Open
+        }
+    });
+    let qs: Vec<_> =
+        s.ev.questions
+            .iter()
+            .filter(|q| wanted.is_none_or(|w| q.status == w))
+            .filter(|q| page.is_none_or(|p| q.pages.iter().any(|x| x.value == p)))
+            .collect();
+    let rows = qs
+        .iter()
+        .map(|q| {
+            let mut text = s.text(&q.text);
+            if let Some(n) = &q.next {
+                text.push_str(&format!(
+                    "<p class=\"next\">{} {}</p>",
+                    s.ui("questions-next"),
+                    s.text(n)
+                ));
+            }
+            let mut evidence = ref_list(s, q.resolved_by.iter().chain(&q.refs));
+            if evidence.is_empty() {
+                evidence = "—".into();
+            }
+            let row = Row::new(vec![
+                code(&q.id.value),
+                text,
+                format!(
+                    "<span class=\"badge status-{}\">{}</span>",
+                    enum_key(&q.status),
+                    s.label("question-status", &q.status)
+                ),
+                evidence,
+            ]);
+            if page.is_none() && status.is_some() {
+                row.id(anchor(Kind::Question, &q.id.value))
+            } else {
+                row
+            }
+        })
+        .collect();
+    Table {
+        id: format!(
+            "questions-{}-{}",
+            status.unwrap_or("all"),
+            page.unwrap_or("site")
+        ),
+        class: "questions".into(),
+        caption: s.ui("questions-caption"),
+        source: source_line(s, qs.iter().map(|q| q.file.to_string())),
+        columns: vec![
+            s.ui("col-id"),
+            s.ui("questions-question"),
+            s.ui("col-status"),
+            s.ui("questions-evidence"),
+        ],
+        rows,
+        empty: s.ui("questions-none"),
+        notes: Vec::new(),
+    }
+}

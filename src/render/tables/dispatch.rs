@@ -1,0 +1,184 @@
+//! Dispatch maps: the branches of one map, and all maps compared over ne11 ranges.
+
+use super::records::source_text;
+use super::{anchor, code, source_line};
+use crate::derive::zone;
+use crate::model::refs::Kind;
+use crate::model::{Bound, DispatchMap};
+use crate::render::escape;
+use crate::render::scope::Scope;
+use crate::render::table::{Row, Table};
+
+/// A bound as text: `ne11 ≤ 8`, `ne11 < 64`, or the "otherwise" label.
+pub fn condition(s: &Scope, var: &str, bound: Option<Bound>) -> String {
+    match bound {
+        Some(Bound::Le(n)) => format!("<code>{} ≤ {n}</code>", escape(var)),
+        Some(Bound::Lt(n)) => format!("<code>{} &lt; {n}</code>", escape(var)),
+        None => s.ui("dispatch-otherwise"),
+    }
+}
+
+fn family_cell(s: &Scope, id: &str) -> String {
+    match s.ev.families.get(id) {
+        Some(f) => {
+            let kernel = f
+                .kernel
+                .as_deref()
+                .map(|k| format!("<br>{}", code(k)))
+                .unwrap_or_default();
+            format!(
+                "<span class=\"badge family-{}\">{}</span>{kernel}",
+                escape(id),
+                escape(&f.name)
+            )
+        }
+        None => code(id),
+    }
+}
+
+pub fn map(s: &Scope, id: &str) -> Table {
+    let Some(m) = s.ev.maps.get(id) else {
+        return Table::default();
+    };
+    let rows = m
+        .branches
+        .iter()
+        .map(|b| {
+            let anchor_cell = match b.anchor.as_ref().and_then(|a| s.ev.bundles.get(&a.value)) {
+                Some(bd) => {
+                    let size = bd.size_kb.map(|k| format!(" · {k} KB")).unwrap_or_default();
+                    let sym = bd
+                        .symbols
+                        .first()
+                        .map(|x| format!("<br>{}", code(x)))
+                        .unwrap_or_default();
+                    let link = s.record_link(
+                        "ggml-hip",
+                        &anchor(Kind::Bundle, &bd.id.value),
+                        &code(&bd.id.value),
+                    );
+                    format!("{link}{size}{sym}")
+                }
+                None => "—".into(),
+            };
+            let chain: Vec<String> = b
+                .chain
+                .iter()
+                .filter_map(|c| s.ev.components.get(&c.value))
+                .map(|c| escape(&c.name))
+                .collect();
+            let mut fam = family_cell(s, &b.family.value);
+            if let Some(n) = &b.note {
+                fam.push_str(&format!("<p class=\"note\">{}</p>", s.text(n)));
+            }
+            Row::new(vec![
+                condition(s, &m.variable, b.bound),
+                fam,
+                anchor_cell,
+                if chain.is_empty() {
+                    "—".into()
+                } else {
+                    chain.join(" → ")
+                },
+            ])
+        })
+        .collect();
+    let mut notes = vec![format!(
+        "{} {}",
+        s.ui("dispatch-source"),
+        source_text(&m.source)
+    )];
+    if let Some(a) = &m.applies_to {
+        notes.push(format!("{} {}", s.ui("dispatch-applies-to"), escape(a)));
+    }
+    if let Some(n) = &m.note {
+        notes.push(s.text(n));
+    }
+    Table {
+        id: anchor(Kind::Map, &m.id.value),
+        class: "dispatch-map".into(),
+        caption: format!(
+            "{} <small>({} · {})</small>",
+            s.text(&m.title),
+            code(&m.op),
+            code(&m.tensor_type)
+        ),
+        source: source_line(s, [m.file.to_string()]),
+        columns: ["col-condition", "col-family", "col-anchor", "col-chain"]
+            .iter()
+            .map(|k| s.ui(k))
+            .collect(),
+        rows,
+        empty: s.ui("table-empty"),
+        notes,
+    }
+}
+
+/// Inclusive ranges of the variable over which every map routes one way.
+pub fn segments(maps: &[&DispatchMap]) -> Vec<(u64, Option<u64>)> {
+    let mut cuts: Vec<u64> = maps
+        .iter()
+        .flat_map(|m| m.branches.iter())
+        .filter_map(|b| b.bound)
+        .map(|b| match b {
+            Bound::Le(n) => n,
+            Bound::Lt(n) => n.saturating_sub(1),
+        })
+        .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out = Vec::new();
+    let mut start = 1;
+    for c in cuts {
+        if c >= start {
+            out.push((start, Some(c)));
+            start = c + 1;
+        }
+    }
+    out.push((start, None));
+    out
+}
+
+pub fn compare(s: &Scope) -> Table {
+    let maps: Vec<&DispatchMap> = s.ev.maps.iter().map(|m| &m.value).collect();
+    let var = maps.first().map(|m| m.variable.as_str()).unwrap_or("ne11");
+    let rows = segments(&maps)
+        .into_iter()
+        .map(|(lo, hi)| {
+            let range = match hi {
+                Some(h) if h == lo => format!("<code>{} = {lo}</code>", escape(var)),
+                Some(h) => format!("<code>{lo} ≤ {} ≤ {h}</code>", escape(var)),
+                None => format!("<code>{} ≥ {lo}</code>", escape(var)),
+            };
+            let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, lo)).collect();
+            let differ = zones.windows(2).any(|w| w[0] != w[1]);
+            let mut cells = vec![range];
+            cells.extend(
+                zones
+                    .iter()
+                    .map(|z| z.map(|f| family_cell(s, f)).unwrap_or_else(|| "—".into())),
+            );
+            let row = Row::new(cells);
+            if differ { row.class("differs") } else { row }
+        })
+        .collect();
+    let mut columns = vec![s.ui("col-range")];
+    columns.extend(maps.iter().map(|m| {
+        let link = s.record_link(
+            "kernel-selection",
+            &anchor(Kind::Map, &m.id.value),
+            &code(&m.id.value),
+        );
+        format!("{}<br><small>{link}</small>", s.text(&m.title))
+    }));
+    Table {
+        id: "dispatch-compare".into(),
+        class: "dispatch-compare".into(),
+        caption: s.ui("compare-caption"),
+        source: source_line(s, s.ev.maps.iter().map(|m| m.file.to_string())),
+        columns,
+        rows,
+        empty: s.ui("table-empty"),
+        notes: vec![s.ui("compare-note")],
+    }
+}

@@ -1,0 +1,146 @@
+//! Directive → tables. One file per group of directives; each builder reads typed records
+//! and returns [`Table`]s resolved for the scope's view.
+
+mod claims;
+mod dispatch;
+mod records;
+mod runs;
+mod worklog;
+
+use super::escape;
+use super::scope::Scope;
+use super::table::Table;
+use crate::model::directive::Directive;
+use crate::model::refs::{Kind, Ref};
+
+/// Builds the tables a directive embeds.
+pub fn build(d: &Directive, s: &Scope) -> Vec<Table> {
+    match d {
+        Directive::Claims { page } => vec![claims::page_claims(s, page)],
+        Directive::ClaimLedger => claims::ledger(s),
+        Directive::Questions { status, page } => {
+            vec![claims::questions(s, status.as_deref(), page.as_deref())]
+        }
+        Directive::Bundles { arch, ids } => vec![records::bundles(s, arch.as_deref(), ids)],
+        Directive::Generations => vec![records::generations(s)],
+        Directive::Components => vec![records::components(s)],
+        Directive::Observers => vec![records::observers(s)],
+        Directive::Glossary => vec![records::glossary(s)],
+        Directive::Findings { ids } => vec![records::findings(s, ids)],
+        Directive::TensorTypes => vec![records::tensor_types(s)],
+        Directive::FileTypes => vec![records::file_types(s)],
+        Directive::Layers => vec![records::layers(s)],
+        Directive::Plan => vec![records::plan(s)],
+        Directive::Worklog => vec![worklog::worklog(s)],
+        Directive::DispatchMap { id } => vec![dispatch::map(s, id)],
+        Directive::DispatchCompare => vec![dispatch::compare(s)],
+        Directive::Run { id } => runs::run(s, id),
+        Directive::LatestRun { probe } => runs::latest(s, probe),
+        Directive::Runs => runs::index(s),
+    }
+}
+
+/// `<code>…</code>` of a plain string.
+pub fn code(s: &str) -> String {
+    format!("<code>{}</code>", escape(s))
+}
+
+/// A number with thousands separators, or the "unknown" label.
+pub fn num(s: &Scope, n: Option<u64>) -> String {
+    match n {
+        Some(n) => group_digits(n),
+        None => unknown(s),
+    }
+}
+
+pub fn unknown(s: &Scope) -> String {
+    format!("<span class=\"unknown\">{}</span>", s.ui("value-unknown"))
+}
+
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Nanoseconds as seconds with up to four decimals (`17.455 s`).
+pub fn seconds(ns: u64) -> String {
+    let s = ns as f64 / 1e9;
+    let text = format!("{s:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} s")
+}
+
+/// The "Source: …" line naming the data files a table was built from.
+pub fn source_line(s: &Scope, files: impl IntoIterator<Item = impl AsRef<str>>) -> String {
+    let mut list: Vec<String> = files.into_iter().map(|f| f.as_ref().to_string()).collect();
+    list.sort();
+    list.dedup();
+    let files = list.iter().map(|f| code(f)).collect::<Vec<_>>().join(", ");
+    format!("{} {files}", s.ui("table-source"))
+}
+
+/// The anchor id of a record's row.
+pub fn anchor(kind: Kind, id: &str) -> String {
+    format!("{}-{}", kind.name(), id)
+}
+
+/// The page that lists records of a kind (where references link to).
+pub fn home_page(kind: Kind) -> Option<&'static str> {
+    Some(match kind {
+        Kind::Phase => "worklog",
+        Kind::Bundle => "ggml-hip",
+        Kind::Generation => "ggml-hip",
+        Kind::TensorType | Kind::FileType | Kind::Layer | Kind::PlanStep => "ggml-hip",
+        Kind::Run => "runs",
+        Kind::Observer => "observers",
+        Kind::Component => "rocm-components",
+        Kind::Question => "worklog",
+        Kind::Finding => "kernel-selection",
+        Kind::Map | Kind::Family => "kernel-selection",
+        Kind::Claim => "claims",
+        Kind::Term => "glossary",
+        Kind::Page => return None,
+    })
+}
+
+/// A reference as a link to the record's row (or to the page, for `page:`).
+pub fn ref_link(s: &Scope, r: &Ref) -> String {
+    let label = code(&r.to_string());
+    if r.kind == Kind::Page {
+        return s.record_link(&r.id, "top", &label);
+    }
+    match home_page(r.kind) {
+        Some(page) => s.record_link(page, &anchor(r.kind, &r.id), &label),
+        None => label,
+    }
+}
+
+/// A list of `kind:id` strings as links.
+pub fn ref_list<'a>(s: &Scope, refs: impl IntoIterator<Item = &'a crate::model::Id>) -> String {
+    refs.into_iter()
+        .filter_map(|i| Ref::parse(&i.value).ok())
+        .map(|r| ref_link(s, &r))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_and_seconds() {
+        assert_eq!(group_digits(17455000000), "17,455,000,000");
+        assert_eq!(group_digits(290), "290");
+        assert_eq!(seconds(17_455_000_000), "17.455 s");
+        assert_eq!(seconds(23_800_000), "0.0238 s");
+        assert_eq!(seconds(147_900_000), "0.1479 s");
+    }
+}
