@@ -8,6 +8,7 @@ pub mod theme;
 pub mod yaml;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span, rel_path};
+use crate::model::refs::Kind;
 use crate::model::types::*;
 use page::PageSource;
 use serde::Deserialize;
@@ -80,6 +81,9 @@ pub struct DataSet {
     pub layers: Vec<Located<Layer>>,
     pub plan: Vec<Located<PlanStep>>,
     pub runs: Vec<Located<Run>>,
+    /// Kinds whose file failed to parse: references to them are not reported as dangling,
+    /// since the parse error already is.
+    pub incomplete: std::collections::BTreeSet<crate::model::refs::Kind>,
 }
 
 /// Everything read from disk.
@@ -101,8 +105,8 @@ pub fn load(root: &Path) -> Result<(Sources, Diagnostics), Diagnostics> {
         ds.push(*d);
         ds
     })?;
-    let data = load_data(root, &mut diags);
-    let pages = load_pages(root, &mut diags);
+    let mut data = load_data(root, &mut diags);
+    let pages = load_pages(root, &mut diags, &mut data);
     let theme = Theme::load(root, &mut diags);
     let sources = Sources {
         root: root.to_path_buf(),
@@ -171,8 +175,11 @@ fn load_data(root: &Path, diags: &mut Diagnostics) -> DataSet {
         }
         let file: Arc<str> = Arc::from(rel.as_str());
         if under.starts_with("runs/") {
-            if let Some(run) = parse_into::<Run>(&file, &text, diags) {
-                set.runs.push(Located { file, value: run });
+            match parse_into::<Run>(&file, &text, diags) {
+                Some(run) => set.runs.push(Located { file, value: run }),
+                None => {
+                    set.incomplete.insert(Kind::Run);
+                }
             }
             continue;
         }
@@ -224,36 +231,43 @@ fn route_data_file(
     diags: &mut Diagnostics,
 ) {
     macro_rules! list {
-        ($field:ident, $ty:ty) => {
-            if let Some(v) = parse_into::<Vec<$ty>>(file, text, diags) {
-                set.$field.extend(locate(file, v));
+        ($field:ident, $ty:ty, $kind:expr) => {
+            match parse_into::<Vec<$ty>>(file, text, diags) {
+                Some(v) => set.$field.extend(locate(file, v)),
+                None => {
+                    set.incomplete.insert($kind);
+                }
             }
         };
     }
     match name {
-        "dispatch.yaml" => {
-            if let Some(d) = parse_into::<DispatchFile>(file, text, diags) {
+        "dispatch.yaml" => match parse_into::<DispatchFile>(file, text, diags) {
+            Some(d) => {
                 set.families.extend(locate(file, d.families));
                 set.maps.extend(locate(file, d.maps));
             }
-        }
-        "quantization.yaml" => {
-            if let Some(q) = parse_into::<QuantizationFile>(file, text, diags) {
+            None => set.incomplete.extend([Kind::Family, Kind::Map]),
+        },
+        "quantization.yaml" => match parse_into::<QuantizationFile>(file, text, diags) {
+            Some(q) => {
                 set.tensor_types.extend(locate(file, q.tensor_types));
                 set.file_types.extend(locate(file, q.file_types));
                 set.layers.extend(locate(file, q.layers));
                 set.plan.extend(locate(file, q.plan));
             }
-        }
-        "bundles.yaml" => list!(bundles, Bundle),
-        "generations.yaml" => list!(generations, Generation),
-        "components.yaml" => list!(components, Component),
-        "observers.yaml" => list!(observers, Observer),
-        "worklog.yaml" => list!(phases, Phase),
-        "claims.yaml" => list!(claims, Claim),
-        "questions.yaml" => list!(questions, Question),
-        "glossary.yaml" => list!(terms, Term),
-        "findings.yaml" => list!(findings, Finding),
+            None => set
+                .incomplete
+                .extend([Kind::TensorType, Kind::FileType, Kind::Layer, Kind::PlanStep]),
+        },
+        "bundles.yaml" => list!(bundles, Bundle, Kind::Bundle),
+        "generations.yaml" => list!(generations, Generation, Kind::Generation),
+        "components.yaml" => list!(components, Component, Kind::Component),
+        "observers.yaml" => list!(observers, Observer, Kind::Observer),
+        "worklog.yaml" => list!(phases, Phase, Kind::Phase),
+        "claims.yaml" => list!(claims, Claim, Kind::Claim),
+        "questions.yaml" => list!(questions, Question, Kind::Question),
+        "glossary.yaml" => list!(terms, Term, Kind::Term),
+        "findings.yaml" => list!(findings, Finding, Kind::Finding),
         other => diags.push(
             Diagnostic::error("data-file", Span::file(file.to_string()), format!("unknown data file `{other}`"))
                 .with_hint(
@@ -264,7 +278,7 @@ fn route_data_file(
     }
 }
 
-fn load_pages(root: &Path, diags: &mut Diagnostics) -> Vec<PageSource> {
+fn load_pages(root: &Path, diags: &mut Diagnostics, set: &mut DataSet) -> Vec<PageSource> {
     let content = root.join("content");
     let mut pages = Vec::new();
     for path in files_with_ext(&content, "md") {
@@ -278,7 +292,12 @@ fn load_pages(root: &Path, diags: &mut Diagnostics) -> Vec<PageSource> {
             .to_string();
         let (page, ds) = page::parse(&id, &rel, &text);
         diags.extend(ds);
-        pages.extend(page);
+        match page {
+            Some(p) => pages.push(p),
+            None => {
+                set.incomplete.insert(Kind::Page);
+            }
+        }
     }
     pages
 }

@@ -159,7 +159,7 @@ fn list(a: &BTreeMap<String, String>, key: &str) -> Vec<String> {
 /// Checks that the ids a directive names exist.
 fn validate(d: &Directive, ev: &Evidence) -> Result<(), String> {
     let must = |kind: Kind, id: &str| {
-        if ev.exists(kind, id) {
+        if !ev.is_missing(kind, id) {
             Ok(())
         } else {
             Err(format!("no {} with id `{id}`", kind.name()))
@@ -171,7 +171,7 @@ fn validate(d: &Directive, ev: &Evidence) -> Result<(), String> {
         Directive::DispatchMap { id } => must(Kind::Map, id),
         Directive::Run { id } => must(Kind::Run, id),
         Directive::LatestRun { probe } => {
-            if ev.runs.iter().any(|r| &r.probe == probe) {
+            if ev.runs.iter().any(|r| &r.probe == probe) || ev.incomplete.contains(&Kind::Run) {
                 Ok(())
             } else {
                 Err(format!("no run of probe `{probe}`"))

@@ -138,6 +138,8 @@ pub struct Evidence {
     pub runs: Collection<Run>,
     /// Pages by id, in navigation order.
     pub pages: Vec<PageSource>,
+    /// Kinds with a file that failed to load (see [`Evidence::is_missing`]).
+    pub incomplete: std::collections::BTreeSet<Kind>,
 }
 
 impl Evidence {
@@ -162,6 +164,12 @@ impl Evidence {
             Kind::PlanStep => self.plan.contains(id),
             Kind::Page => self.page(id).is_some(),
         }
+    }
+
+    /// Whether `id` is known to be missing: absent, and no file of its kind failed to
+    /// load (then the load error is the one to report, not every reference into it).
+    pub fn is_missing(&self, kind: Kind, id: &str) -> bool {
+        !self.exists(kind, id) && !self.incomplete.contains(&kind)
     }
 
     pub fn page(&self, id: &str) -> Option<&PageSource> {
@@ -195,6 +203,7 @@ pub fn build(sources: &Sources) -> (Evidence, Diagnostics) {
         plan: index(Kind::PlanStep, d.plan, &mut diags),
         runs: index(Kind::Run, d.runs, &mut diags),
         pages,
+        incomplete: d.incomplete,
     };
     refs::resolve_all(&ev, &mut diags);
     (ev, diags)

@@ -132,7 +132,7 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     /// A bare id that must name a record of `kind`.
     fn bare(&mut self, file: &str, kind: Kind, id: &Id) {
-        if !self.ev.exists(kind, &id.value) {
+        if self.ev.is_missing(kind, &id.value) {
             self.dangling(file, kind, id);
         }
     }
@@ -140,7 +140,7 @@ impl Resolver<'_> {
     /// A `kind:id` reference to any record.
     fn any(&mut self, file: &str, id: &Id) {
         if let Some(r) = parse_ref(file, id, self.diags)
-            && !self.ev.exists(r.kind, &r.id)
+            && self.ev.is_missing(r.kind, &r.id)
         {
             self.dangling(file, r.kind, id);
         }

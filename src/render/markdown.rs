@@ -4,7 +4,7 @@
 //! links become relative links to the same view of that page, and `:v[kind:id.field]`
 //! quotes a value from the data. Problems are reported at their line.
 
-use super::values::Values;
+use super::values::{QuoteError, Values};
 use super::view::{View, relative};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::page::Lang;
@@ -50,13 +50,20 @@ pub fn inline(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> String {
     }
 }
 
-fn line_of(md: &str, offset: usize, ctx: &Ctx) -> Option<(String, usize)> {
-    ctx.origin.map(|(f, first)| {
-        (
-            f.to_string(),
-            first + md[..offset.min(md.len())].matches('\n').count(),
-        )
-    })
+/// File, line and column of `needle` at or after byte `from` in `md` (or of `from` itself).
+fn locate(md: &str, from: usize, needle: &str, ctx: &Ctx) -> Option<Span> {
+    let (file, first) = ctx.origin?;
+    let from = from.min(md.len());
+    let at = md[from..].find(needle).map(|i| from + i).unwrap_or(from);
+    let before = &md[..at];
+    let line = first + before.matches('\n').count();
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    Some(Span::new(file, line, col))
 }
 
 fn transform<'a>(md: &'a str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Vec<Event<'a>> {
@@ -160,9 +167,9 @@ fn resolve_link<'a>(
     };
     let page = if page.is_empty() { "index" } else { page };
     if !ctx.pages.contains(page) {
-        if let Some((file, line)) = line_of(md, at, ctx) {
+        if let Some(span) = locate(md, at, url, ctx) {
             diags.push(
-                Diagnostic::error("broken-link", Span::new(file, line, 1), format!("link to unknown page `@/{rest}`"))
+                Diagnostic::error("broken-link", span, format!("link to unknown page `@/{rest}`"))
                     .with_hint("internal links name a page by its file name under content/, e.g. `@/observers`"),
             );
         }
@@ -200,12 +207,13 @@ fn expand_values<'a>(
                 "<span class=\"value\">{}</span>",
                 super::escape(&v)
             )))),
-            Err(msg) => {
-                if let Some((file, line)) = line_of(md, at, ctx) {
-                    diags.push(
-                        Diagnostic::error("bad-value", Span::new(file, line, 1), msg)
-                            .with_hint("quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`"),
-                    );
+            Err(e) => {
+                if let (QuoteError::Bad(msg), Some(span)) =
+                    (e, locate(md, at, &format!(":v[{path}]"), ctx))
+                {
+                    diags.push(Diagnostic::error("bad-value", span, msg).with_hint(
+                        "quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`",
+                    ));
                 }
                 out.push(Event::Text(CowStr::from(format!(":v[{path}]"))));
             }
@@ -341,7 +349,7 @@ mod tests {
     fn broken_link_is_located() {
         let (_, d) = render("line\n\n[x](@/nope)");
         assert_eq!(d.len(), 1);
-        assert_eq!(d[0].span.line, 12);
+        assert_eq!((d[0].span.line, d[0].span.column), (12, 5));
     }
 
     #[test]

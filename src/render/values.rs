@@ -9,6 +9,23 @@ use serde_json::{Map, Value};
 #[derive(Debug, Default)]
 pub struct Values {
     root: Value,
+    /// Kind names whose file failed to load: a missing id there is not reported again.
+    incomplete: Vec<&'static str>,
+}
+
+/// Why a value path could not be quoted.
+#[derive(Debug, PartialEq)]
+pub enum QuoteError {
+    /// The path is wrong; the message says how.
+    Bad(String),
+    /// The record's file failed to load, which is already reported.
+    Unavailable,
+}
+
+impl From<String> for QuoteError {
+    fn from(s: String) -> Self {
+        QuoteError::Bad(s)
+    }
 }
 
 fn keyed<'a, T: Serialize + crate::model::Record + 'a>(
@@ -64,8 +81,10 @@ impl Values {
             keyed(ev.tensor_types.iter().map(|r| &r.value)),
         );
         m.insert("term".into(), keyed(ev.terms.iter().map(|r| &r.value)));
+        let incomplete = ev.incomplete.iter().map(|k| k.name()).collect();
         Values {
             root: Value::Object(m),
+            incomplete,
         }
     }
 
@@ -74,24 +93,46 @@ impl Values {
         &self.root
     }
 
-    /// The value at `kind:id.field.field…` as text in `lang`.
-    pub fn quote(&self, path: &str, lang: Lang) -> Result<String, String> {
+    /// The value at `kind:id.field.field…` as text in `lang`. A `|s` suffix shows a
+    /// nanosecond count in seconds, `|n` groups the digits of a number.
+    pub fn quote(&self, path: &str, lang: Lang) -> Result<String, QuoteError> {
+        if let Some((inner, format)) = path.split_once('|') {
+            let raw = self.quote(inner, lang)?;
+            let n: u64 = raw.parse().map_err(|_| {
+                format!("`{inner}` is not a whole number, so `|{format}` cannot apply")
+            })?;
+            return match format {
+                "s" => Ok(crate::render::tables::seconds(n)),
+                "n" => Ok(crate::render::tables::group_digits(n)),
+                other => Err(QuoteError::Bad(format!(
+                    "unknown value format `|{other}` (known: `|s` for ns as seconds, `|n` for grouped digits)"
+                ))),
+            };
+        }
         let (kind, rest) = path
             .split_once(':')
             .ok_or_else(|| format!("`{path}` is not a value path: expected `kind:id.field`"))?;
         let mut segs = rest.split('.');
         let id = segs.next().unwrap_or_default();
-        let mut cur = self
+        let cur = self
             .root
             .get(kind)
             .ok_or_else(|| format!("unknown kind `{kind}` in `:v[{path}]`"))?
-            .get(id)
-            .ok_or_else(|| format!("no {kind} with id `{id}` (in `:v[{path}]`)"))?;
+            .get(id);
+        let Some(mut cur) = cur else {
+            if self.incomplete.contains(&kind) {
+                return Err(QuoteError::Unavailable);
+            }
+            return Err(format!("no {kind} with id `{id}` (in `:v[{path}]`)").into());
+        };
         for seg in segs {
             cur = step(cur, seg).ok_or_else(|| format!("`{path}` has no `{seg}`"))?;
         }
-        scalar(cur, lang)
-            .ok_or_else(|| format!("`{path}` is not a single value (it is a list or record)"))
+        scalar(cur, lang).ok_or_else(|| {
+            QuoteError::Bad(format!(
+                "`{path}` is not a single value (it is a list or record)"
+            ))
+        })
     }
 }
 
@@ -117,5 +158,44 @@ fn scalar(v: &Value, lang: Lang) -> Option<String> {
             m.get(lang.code()).and_then(Value::as_str).map(String::from)
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn values() -> Values {
+        Values {
+            incomplete: Vec::new(),
+            root: json!({"run": {"r1": {"cases": [{"id": "c1", "load_duration_ns": 17455000000u64, "n": 290}],
+                "origin": {"ja": "記録", "en": "record"}}}}),
+        }
+    }
+
+    #[test]
+    fn quotes_by_path() {
+        let v = values();
+        assert_eq!(v.quote("run:r1.cases.c1.n", Lang::En).unwrap(), "290");
+        assert_eq!(v.quote("run:r1.cases.0.n", Lang::En).unwrap(), "290");
+        assert_eq!(v.quote("run:r1.origin", Lang::Ja).unwrap(), "記録");
+        assert_eq!(
+            v.quote("run:r1.cases.c1.load_duration_ns|s", Lang::En)
+                .unwrap(),
+            "17.455 s"
+        );
+        assert!(
+            v.quote("run:r1.cases", Lang::En)
+                .unwrap_err()
+                .contains("not a single value")
+        );
+        assert!(
+            v.quote("run:r2.x", Lang::En)
+                .unwrap_err()
+                .contains("no run with id `r2`")
+        );
+        assert!(v.quote("run:r1.origin|s", Lang::En).is_err());
+        assert!(v.quote("run:r1.cases.c1.n|q", Lang::En).is_err());
     }
 }
