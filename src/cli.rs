@@ -41,6 +41,20 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
+    /// Show what the evidence says differently between two revisions or folders.
+    Diff {
+        /// Git revision of the site's repository, or a folder.
+        base: String,
+        /// Git revision or folder (default: the working tree).
+        head: Option<String>,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: crate::diff::format::Format,
+        /// Exit 1 when there are differences.
+        #[arg(long)]
+        exit_code: bool,
+    },
     /// Create a new, minimal evidence site in DIR.
     Init { dir: PathBuf },
 }
@@ -54,6 +68,13 @@ pub fn main() -> ExitCode {
             build(&root, &out, check)
         }
         Command::Check { root, format } => check(&root, format),
+        Command::Diff {
+            base,
+            head,
+            root,
+            format,
+            exit_code,
+        } => diff(&root, &base, head.as_deref(), format, exit_code),
         Command::Init { dir } => match init::init(&dir) {
             Ok(()) => {
                 println!("created a new evidence site in {}", dir.display());
@@ -134,12 +155,42 @@ fn check(root: &Path, format: Format) -> ExitCode {
         ExitCode::FAILURE
     } else {
         if format == Format::Human {
-            println!(
-                "ok: {} pages, {} runs, no errors",
-                outcome.evidence.pages.len(),
-                outcome.evidence.runs.len()
-            );
+            let (pages, runs) = outcome
+                .loaded
+                .as_ref()
+                .map(|l| (l.evidence.pages.len(), l.evidence.runs.len()))
+                .unwrap_or_default();
+            println!("ok: {pages} pages, {runs} runs, no errors");
         }
         ExitCode::SUCCESS
+    }
+}
+
+fn diff(
+    root: &Path,
+    base: &str,
+    head: Option<&str>,
+    format: crate::diff::format::Format,
+    exit_code: bool,
+) -> ExitCode {
+    use crate::diff::format::{self as f, Format as F};
+    match crate::diff::diff(root, base, head) {
+        Ok(report) => {
+            let out = match format {
+                F::Text => f::text(&report, std::io::stdout().is_terminal()),
+                F::Markdown => f::markdown(&report),
+                F::Json => f::json(&report),
+            };
+            print!("{out}");
+            if exit_code && !report.is_empty() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
     }
 }

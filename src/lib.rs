@@ -8,6 +8,7 @@ pub mod check;
 pub mod cli;
 pub mod derive;
 pub mod diagnostics;
+pub mod diff;
 pub mod init;
 pub mod load;
 pub mod model;

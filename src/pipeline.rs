@@ -1,5 +1,5 @@
 //! The pipeline, top to bottom: load → model → check → derive → render. `build`, `check`,
-//! and later `serve`, `diff` and `probe` all go through [`run`]; none has its own copy.
+//! `serve`, `diff` and `probe` all go through here; none has its own copy.
 
 use crate::check;
 use crate::derive::{self, Derived};
@@ -11,35 +11,57 @@ use crate::render::{Renderer, Site};
 use std::path::Path;
 use std::sync::Arc;
 
-/// What one pass produced. `site` is `None` when the sources could not be loaded at all.
-pub struct Outcome {
-    pub sources: Option<Sources>,
+/// The evidence of a site, loaded, resolved and derived, with what was found on the way.
+pub struct Loaded {
+    pub sources: Sources,
     pub evidence: Evidence,
     pub derived: Derived,
+    pub diagnostics: Diagnostics,
+}
+
+/// What one full pass produced. `site` is `None` when the sources could not be loaded.
+pub struct Outcome {
+    pub loaded: Option<Loaded>,
     pub site: Option<Site>,
     pub diagnostics: Diagnostics,
 }
 
-/// Loads, checks and renders the site under `root` in memory.
+/// Load → model → derive: the graph alone, as `diff` and `probe` need it.
+/// Fails only when the site cannot be read at all (no or broken `evidence.yaml`).
+pub fn evidence(root: &Path) -> Result<Loaded, Diagnostics> {
+    let (sources, mut diagnostics) = load::load(root)?;
+    let (evidence, model_diags) = model::build(&sources);
+    diagnostics.extend(model_diags);
+    let derived = derive::derive(&evidence);
+    Ok(Loaded {
+        sources,
+        evidence,
+        derived,
+        diagnostics,
+    })
+}
+
+/// Everything: load, check and render the site under `root` in memory.
 pub fn run(root: &Path) -> Outcome {
-    let (sources, mut diags) = match load::load(root) {
-        Ok(x) => x,
-        Err(diags) => {
+    let mut loaded = match evidence(root) {
+        Ok(l) => l,
+        Err(diagnostics) => {
             return Outcome {
-                sources: None,
-                evidence: Evidence::default(),
-                derived: Derived::default(),
+                loaded: None,
                 site: None,
-                diagnostics: diags,
+                diagnostics,
             };
         }
     };
-    let (evidence, model_diags) = model::build(&sources);
-    diags.extend(model_diags);
-    let messages = Arc::new(Messages::load(&sources.theme));
-    check::check(&evidence, &messages, &mut diags);
-    let derived = derive::derive(&evidence);
-    let site = match Renderer::new(&evidence, &derived, &sources.theme, messages) {
+    let messages = Arc::new(Messages::load(&loaded.sources.theme));
+    let mut diags = std::mem::take(&mut loaded.diagnostics);
+    check::check(&loaded.evidence, &messages, &mut diags);
+    let site = match Renderer::new(
+        &loaded.evidence,
+        &loaded.derived,
+        &loaded.sources.theme,
+        messages,
+    ) {
         Ok(r) => {
             let mut render_diags = Vec::new();
             let site = r.site(&mut render_diags);
@@ -52,9 +74,7 @@ pub fn run(root: &Path) -> Outcome {
         }
     };
     Outcome {
-        sources: Some(sources),
-        evidence,
-        derived,
+        loaded: Some(loaded),
         site,
         diagnostics: diags,
     }

@@ -1,0 +1,522 @@
+//! The report as terminal text, as a pull-request comment in markdown, or as JSON.
+
+use super::report::*;
+use std::fmt::Write as _;
+
+/// Output formats of `evidence diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Markdown,
+    Json,
+}
+
+/// The stable JSON form (documented in the README).
+pub fn json(r: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(r).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Counts per kind, e.g. "1 claim moved, 1 run added, 2 case values changed".
+pub fn summary(r: &Report) -> String {
+    let moved = r.claims.iter().filter(|c| c.moved.is_some()).count();
+    let other_claims = r.claims.len() - moved;
+    let cases: usize = r.runs.latest.iter().map(|l| l.cases.len()).sum();
+    let zone_flips: usize = r
+        .runs
+        .latest
+        .iter()
+        .flat_map(|l| &l.cases)
+        .map(|c| c.zones.len())
+        .sum::<usize>()
+        + r.maps.iter().map(|m| m.flips.len()).sum::<usize>();
+    let drift = r.texts.iter().filter(|t| t.drift).count()
+        + r.records.iter().map(|x| x.drift.len()).sum::<usize>();
+    let parts: Vec<String> = [
+        (
+            moved,
+            "claim moved between cannot-show and can-show",
+            "claims moved between cannot-show and can-show",
+        ),
+        (other_claims, "other claim change", "other claim changes"),
+        (r.runs.added.len(), "run added", "runs added"),
+        (r.runs.removed.len(), "run removed", "runs removed"),
+        (
+            cases,
+            "case changed in the latest runs",
+            "cases changed in the latest runs",
+        ),
+        (zone_flips, "derived zone flipped", "derived zones flipped"),
+        (
+            r.maps.len(),
+            "dispatch map changed",
+            "dispatch maps changed",
+        ),
+        (r.records.len(), "record changed", "records changed"),
+        (
+            r.texts.len(),
+            "prose block pair changed",
+            "prose block pairs changed",
+        ),
+        (drift, "translation drift", "translation drifts"),
+        (r.pages.added.len(), "page added", "pages added"),
+        (r.pages.removed.len(), "page removed", "pages removed"),
+    ]
+    .into_iter()
+    .filter(|(n, _, _)| *n > 0)
+    .map(|(n, one, many)| format!("{n} {}", if n == 1 { one } else { many }))
+    .collect();
+    if parts.is_empty() {
+        "no evidence changes".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn opt(v: &Option<String>) -> &str {
+    v.as_deref().unwrap_or("—")
+}
+
+fn num(v: Option<u64>) -> String {
+    v.map(|n| n.to_string()).unwrap_or_else(|| "—".into())
+}
+
+fn delta(d: &ValueDelta) -> String {
+    match d.delta {
+        Some(x) => format!("{x:+}"),
+        None => String::new(),
+    }
+}
+
+fn short(s: &str, n: usize) -> String {
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= n {
+        flat
+    } else {
+        format!("{}…", flat.chars().take(n).collect::<String>())
+    }
+}
+
+/// Terminal text; `color` adds ANSI colours for added / removed / moved.
+pub fn text(r: &Report, color: bool) -> String {
+    let paint = |code: &str, s: String| {
+        if color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s
+        }
+    };
+    let mut o = String::new();
+    let _ = writeln!(o, "evidence diff {} → {}", r.base, r.head);
+    let _ = writeln!(o, "{}", summary(r));
+    if !r.claims.is_empty() {
+        let _ = writeln!(o, "\nClaims");
+        for c in &r.claims {
+            if let Some(m) = &c.moved {
+                let _ = writeln!(
+                    o,
+                    "{}",
+                    paint(
+                        "1;32",
+                        format!(
+                            "  ⇄ {} ({}) moved {}: \"{}\"",
+                            c.id,
+                            c.page,
+                            m.direction,
+                            short(&m.text_en, 90)
+                        )
+                    )
+                );
+                if m.from_claim != c.id {
+                    let _ = writeln!(o, "      from claim {}", m.from_claim);
+                }
+                if !m.evidence_added.is_empty() {
+                    let _ = writeln!(o, "      evidence added: {}", m.evidence_added.join(", "));
+                }
+                if m.constraint_before != m.constraint_after {
+                    let _ = writeln!(
+                        o,
+                        "      constraint: {} → {}",
+                        opt(&m.constraint_before),
+                        opt(&m.constraint_after)
+                    );
+                }
+            } else {
+                let sign = match c.change {
+                    Change::Added => paint("32", "  +".into()),
+                    Change::Removed => paint("31", "  -".into()),
+                    Change::Changed => "  ~".into(),
+                };
+                let _ = writeln!(o, "{sign} {} ({}) {}", c.id, c.page, change_word(c.change));
+            }
+            fields_text(&mut o, &c.fields, &c.drift);
+        }
+    }
+    runs_text(&mut o, r, &paint);
+    if !r.maps.is_empty() {
+        let _ = writeln!(o, "\nDispatch maps");
+        for m in &r.maps {
+            let _ = writeln!(o, "  ~ {} {}", m.id, change_word(m.change));
+            fields_text(&mut o, &m.fields, &[]);
+            for f in &m.flips {
+                let _ = writeln!(
+                    o,
+                    "      flips {}/{} (prompt_eval_count {}): {} → {}",
+                    f.run,
+                    f.case,
+                    f.prompt_eval_count,
+                    opt(&f.old),
+                    opt(&f.new)
+                );
+            }
+        }
+    }
+    if !r.records.is_empty() {
+        let _ = writeln!(o, "\nRecords");
+        for x in &r.records {
+            let _ = writeln!(
+                o,
+                "  {} {}:{} {}",
+                sign_of(x.change),
+                x.kind,
+                x.id,
+                change_word(x.change)
+            );
+            fields_text(&mut o, &x.fields, &x.drift);
+        }
+    }
+    if !r.texts.is_empty() {
+        let _ = writeln!(o, "\nProse");
+        for t in &r.texts {
+            let flag = if t.drift {
+                paint(
+                    "33",
+                    format!("  translation drift: only {} changed", t.langs.join("")),
+                )
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                o,
+                "  {} {} pair {} ({}){flag}",
+                sign_of(t.change),
+                t.page,
+                t.pair,
+                t.langs.join("+")
+            );
+        }
+    }
+    for (title, list, sign) in [
+        ("Pages added", &r.pages.added, "+"),
+        ("Pages removed", &r.pages.removed, "-"),
+    ] {
+        if !list.is_empty() {
+            let _ = writeln!(o, "\n{title}");
+            for p in list {
+                let _ = writeln!(o, "  {sign} {p}");
+            }
+        }
+    }
+    o
+}
+
+fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String) {
+    if r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nRuns");
+    for x in &r.runs.added {
+        let _ = writeln!(
+            o,
+            "{}",
+            paint(
+                "32",
+                format!(
+                    "  + {} ({}, {})",
+                    x.id,
+                    x.probe,
+                    x.date.as_deref().unwrap_or("date unknown")
+                )
+            )
+        );
+    }
+    for x in &r.runs.removed {
+        let _ = writeln!(o, "{}", paint("31", format!("  - {} ({})", x.id, x.probe)));
+    }
+    for l in &r.runs.latest {
+        let _ = writeln!(o, "  latest {}: {} → {}", l.probe, l.base_run, l.head_run);
+        for c in &l.cases {
+            for v in &c.values {
+                let _ = writeln!(
+                    o,
+                    "      {} {}: {} → {} ({})",
+                    c.case,
+                    v.field,
+                    num(v.old),
+                    num(v.new),
+                    delta(v)
+                );
+            }
+            for z in &c.zones {
+                let _ = writeln!(
+                    o,
+                    "{}",
+                    paint(
+                        "1;33",
+                        format!(
+                            "      {} zone under {}: {} → {}",
+                            c.case,
+                            z.map,
+                            opt(&z.old),
+                            opt(&z.new)
+                        )
+                    )
+                );
+            }
+        }
+    }
+}
+
+fn fields_text(o: &mut String, fields: &[FieldChange], drift: &[Drift]) {
+    for f in fields {
+        let _ = writeln!(
+            o,
+            "      {}: {} → {}",
+            f.path,
+            short(opt(&f.old), 60),
+            short(opt(&f.new), 60)
+        );
+    }
+    for d in drift {
+        let _ = writeln!(
+            o,
+            "      translation drift: {} changed only in {}",
+            d.path, d.changed
+        );
+    }
+}
+
+fn sign_of(c: Change) -> &'static str {
+    match c {
+        Change::Added => "+",
+        Change::Removed => "-",
+        Change::Changed => "~",
+    }
+}
+
+fn change_word(c: Change) -> &'static str {
+    match c {
+        Change::Added => "added",
+        Change::Removed => "removed",
+        Change::Changed => "changed",
+    }
+}
+
+/// Markdown cells: pipes and newlines would break the table.
+fn cell(s: &str) -> String {
+    short(s, 120).replace('|', "\\|").replace('<', "&lt;")
+}
+
+/// A pull-request comment: a summary line, then collapsible sections per kind.
+pub fn markdown(r: &Report) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "### Evidence diff `{}` → `{}`\n", r.base, r.head);
+    let _ = writeln!(o, "**{}**\n", summary(r));
+    if !r.claims.is_empty() {
+        section(&mut o, "Claims", r.claims.len(), |o| {
+            let _ = writeln!(o, "| claim | page | change | detail |\n|---|---|---|---|");
+            for c in &r.claims {
+                let (what, detail) = match &c.moved {
+                    Some(m) => (
+                        format!("**moved {}**", m.direction),
+                        format!(
+                            "“{}” (from `{}`); evidence added: {}; constraint: {} → {}",
+                            cell(&m.text_en),
+                            m.from_claim,
+                            if m.evidence_added.is_empty() {
+                                "none".into()
+                            } else {
+                                m.evidence_added
+                                    .iter()
+                                    .map(|e| format!("`{e}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            },
+                            opt(&m.constraint_before),
+                            opt(&m.constraint_after)
+                        ),
+                    ),
+                    None => (
+                        change_word(c.change).to_string(),
+                        c.fields
+                            .iter()
+                            .map(|f| format!("`{}`", f.path))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                };
+                let _ = writeln!(o, "| `{}` | {} | {what} | {detail} |", c.id, c.page);
+            }
+        });
+    }
+    if !(r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty()) {
+        let n = r.runs.added.len() + r.runs.removed.len() + r.runs.latest.len();
+        section(&mut o, "Probe runs", n, |o| {
+            for x in &r.runs.added {
+                let _ = writeln!(
+                    o,
+                    "- added `{}` ({}, {})",
+                    x.id,
+                    x.probe,
+                    x.date.as_deref().unwrap_or("date unknown")
+                );
+            }
+            for x in &r.runs.removed {
+                let _ = writeln!(o, "- removed `{}` ({})", x.id, x.probe);
+            }
+            for l in &r.runs.latest {
+                let _ = writeln!(
+                    o,
+                    "\nLatest `{}`: `{}` → `{}`\n",
+                    l.probe, l.base_run, l.head_run
+                );
+                if l.cases.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(
+                    o,
+                    "| case | field | old | new | Δ |\n|---|---|---:|---:|---:|"
+                );
+                for c in &l.cases {
+                    for v in &c.values {
+                        let _ = writeln!(
+                            o,
+                            "| `{}` | {} | {} | {} | {} |",
+                            c.case,
+                            v.field,
+                            num(v.old),
+                            num(v.new),
+                            delta(v)
+                        );
+                    }
+                    for z in &c.zones {
+                        let _ = writeln!(
+                            o,
+                            "| `{}` | **zone** ({}) | {} | {} | flipped |",
+                            c.case,
+                            z.map,
+                            opt(&z.old),
+                            opt(&z.new)
+                        );
+                    }
+                }
+            }
+        });
+    }
+    if !r.maps.is_empty() {
+        section(&mut o, "Dispatch maps", r.maps.len(), |o| {
+            for m in &r.maps {
+                let _ = writeln!(o, "- `{}` {}", m.id, change_word(m.change));
+                for f in &m.fields {
+                    let _ = writeln!(
+                        o,
+                        "  - `{}`: {} → {}",
+                        f.path,
+                        cell(opt(&f.old)),
+                        cell(opt(&f.new))
+                    );
+                }
+                for f in &m.flips {
+                    let _ = writeln!(
+                        o,
+                        "  - flips `{}`/`{}` (prompt_eval_count {}): {} → {}",
+                        f.run,
+                        f.case,
+                        f.prompt_eval_count,
+                        opt(&f.old),
+                        opt(&f.new)
+                    );
+                }
+            }
+        });
+    }
+    if !r.records.is_empty() {
+        section(&mut o, "Records", r.records.len(), |o| {
+            let _ = writeln!(o, "| record | field | old | new |\n|---|---|---|---|");
+            for x in &r.records {
+                if x.fields.is_empty() {
+                    let _ = writeln!(
+                        o,
+                        "| `{}:{}` | *{}* | | |",
+                        x.kind,
+                        x.id,
+                        change_word(x.change)
+                    );
+                }
+                for f in &x.fields {
+                    let _ = writeln!(
+                        o,
+                        "| `{}:{}` | `{}` | {} | {} |",
+                        x.kind,
+                        x.id,
+                        f.path,
+                        cell(opt(&f.old)),
+                        cell(opt(&f.new))
+                    );
+                }
+                for d in &x.drift {
+                    let _ = writeln!(
+                        o,
+                        "| `{}:{}` | `{}` | ⚠ translation drift | only {} changed |",
+                        x.kind, x.id, d.path, d.changed
+                    );
+                }
+            }
+        });
+    }
+    if !r.texts.is_empty() {
+        section(&mut o, "Prose", r.texts.len(), |o| {
+            for t in &r.texts {
+                let flag = if t.drift {
+                    format!(
+                        " — ⚠ **translation drift**: only {} changed",
+                        t.langs.join("")
+                    )
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    o,
+                    "- `{}` pair {} {} ({}){flag}",
+                    t.page,
+                    t.pair,
+                    change_word(t.change),
+                    t.langs.join("+")
+                );
+            }
+        });
+    }
+    if !(r.pages.added.is_empty() && r.pages.removed.is_empty()) {
+        section(
+            &mut o,
+            "Pages",
+            r.pages.added.len() + r.pages.removed.len(),
+            |o| {
+                for p in &r.pages.added {
+                    let _ = writeln!(o, "- added `{p}`");
+                }
+                for p in &r.pages.removed {
+                    let _ = writeln!(o, "- removed `{p}`");
+                }
+            },
+        );
+    }
+    o
+}
+
+fn section(o: &mut String, title: &str, n: usize, body: impl FnOnce(&mut String)) {
+    let _ = writeln!(o, "<details><summary>{title} ({n})</summary>\n");
+    body(o);
+    let _ = writeln!(o, "\n</details>\n");
+}

@@ -1,0 +1,797 @@
+//! What the evidence says differently: the typed report and how it is computed.
+//!
+//! Records are compared through their JSON form (the same graph as `evidence.json`),
+//! field by field; claims, runs and dispatch maps get sections of their own because
+//! their meaning is more than their fields: a claim can move between cannot-show and
+//! can-show, a case value can cross a threshold, a changed bound flips derived zones.
+
+use crate::derive::{case_zone, zone};
+use crate::load::page::{Item, Lang, PageSource};
+use crate::model::{Claim, Evidence, Run};
+use crate::pipeline::Loaded;
+use crate::render::values::Values;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One side, as the report needs it.
+pub struct View<'a> {
+    pub ev: &'a Evidence,
+    pub loaded: &'a Loaded,
+    pub json: Value,
+}
+
+impl<'a> View<'a> {
+    pub fn new(loaded: &'a Loaded) -> View<'a> {
+        let json = Values::new(&loaded.evidence).json().clone();
+        View {
+            ev: &loaded.evidence,
+            loaded,
+            json,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct Report {
+    pub base: String,
+    pub head: String,
+    pub claims: Vec<ClaimChange>,
+    pub runs: RunsChange,
+    pub maps: Vec<MapChange>,
+    pub records: Vec<RecordChange>,
+    pub texts: Vec<TextChange>,
+    pub pages: PagesChange,
+}
+
+#[derive(Debug, Serialize, PartialEq, Clone)]
+pub struct FieldChange {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq, Clone, Copy, PartialOrd, Ord, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    Added,
+    Removed,
+    Changed,
+}
+
+/// A text whose one language changed while the other did not.
+#[derive(Debug, Serialize, PartialEq, Clone)]
+pub struct Drift {
+    pub path: String,
+    /// The language that changed.
+    pub changed: &'static str,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct ClaimChange {
+    pub id: String,
+    pub page: String,
+    pub change: Change,
+    /// Set when a text moved between cannot-show and can-show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved: Option<Move>,
+    pub fields: Vec<FieldChange>,
+    pub drift: Vec<Drift>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct Move {
+    /// `cannot-to-can` or `can-to-cannot`.
+    pub direction: &'static str,
+    /// The claim the text was in before.
+    pub from_claim: String,
+    pub text_en: String,
+    pub text_ja: String,
+    /// Evidence cited now that the earlier claim did not cite.
+    pub evidence_added: Vec<String>,
+    pub constraint_before: Option<String>,
+    pub constraint_after: Option<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq, Default)]
+pub struct RunsChange {
+    pub added: Vec<RunRef>,
+    pub removed: Vec<RunRef>,
+    /// Per probe, the latest run on each side and the per-case changes between them.
+    pub latest: Vec<LatestChange>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct RunRef {
+    pub id: String,
+    pub probe: String,
+    pub date: Option<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct LatestChange {
+    pub probe: String,
+    pub base_run: String,
+    pub head_run: String,
+    pub cases: Vec<CaseChange>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct CaseChange {
+    pub case: String,
+    pub values: Vec<ValueDelta>,
+    pub zones: Vec<ZoneFlip>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct ValueDelta {
+    pub field: &'static str,
+    pub old: Option<u64>,
+    pub new: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delta: Option<i128>,
+}
+
+#[derive(Debug, Serialize, PartialEq, Clone)]
+pub struct ZoneFlip {
+    pub map: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct MapChange {
+    pub id: String,
+    pub change: Change,
+    pub fields: Vec<FieldChange>,
+    /// Recorded cases whose derived zone the change flips.
+    pub flips: Vec<CaseFlip>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct CaseFlip {
+    pub run: String,
+    pub case: String,
+    pub prompt_eval_count: u64,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct RecordChange {
+    pub kind: String,
+    pub id: String,
+    pub change: Change,
+    pub fields: Vec<FieldChange>,
+    pub drift: Vec<Drift>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct TextChange {
+    pub page: String,
+    /// 1-based number of the ja/en block pair on the page (in the newer side).
+    pub pair: usize,
+    pub change: Change,
+    /// Languages whose text changed.
+    pub langs: Vec<&'static str>,
+    /// True when exactly one language of an existing pair changed.
+    pub drift: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_en: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_en: Option<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq, Default)]
+pub struct PagesChange {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+impl Report {
+    /// Whether anything differs.
+    pub fn is_empty(&self) -> bool {
+        self.claims.is_empty()
+            && self.runs.added.is_empty()
+            && self.runs.removed.is_empty()
+            && self.runs.latest.iter().all(|l| l.cases.is_empty())
+            && self.maps.is_empty()
+            && self.records.is_empty()
+            && self.texts.is_empty()
+            && self.pages.added.is_empty()
+            && self.pages.removed.is_empty()
+    }
+}
+
+/// Builds the report.
+pub fn compare(base: &View, head: &View, base_label: &str, head_label: &str) -> Report {
+    Report {
+        base: base_label.to_string(),
+        head: head_label.to_string(),
+        claims: claims(base, head),
+        runs: runs(base, head),
+        maps: maps(base, head),
+        records: records(base, head),
+        texts: texts(base.ev, head.ev),
+        pages: pages(base.ev, head.ev),
+    }
+}
+
+// ------------------------------------------------------------------ generic fields
+
+/// Flattens a record to `path → value`; texts become `path.ja` / `path.en`, lists of
+/// records are keyed by id (`cases[short_np1].eval_count`).
+fn flatten(v: &Value, path: &str, out: &mut BTreeMap<String, String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                flatten(x, &p, out);
+            }
+        }
+        Value::Array(items)
+            if !items.is_empty()
+                && items
+                    .iter()
+                    .all(|i| i.get("id").is_some_and(Value::is_string)) =>
+        {
+            for it in items {
+                let id = it.get("id").and_then(Value::as_str).unwrap_or_default();
+                flatten(it, &format!("{path}[{id}]"), out);
+            }
+        }
+        Value::Array(items) if items.iter().any(|i| i.is_object() || i.is_array()) => {
+            for (i, it) in items.iter().enumerate() {
+                flatten(it, &format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(scalar_text).collect();
+            out.insert(path.to_string(), format!("[{}]", parts.join(", ")));
+        }
+        other => {
+            out.insert(path.to_string(), scalar_text(other));
+        }
+    }
+}
+
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Field-by-field changes between two records, and translation drift.
+fn fields(old: Option<&Value>, new: Option<&Value>) -> (Vec<FieldChange>, Vec<Drift>) {
+    let mut a = BTreeMap::new();
+    let mut b = BTreeMap::new();
+    if let Some(o) = old {
+        flatten(o, "", &mut a);
+    }
+    if let Some(n) = new {
+        flatten(n, "", &mut b);
+    }
+    let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let mut changes = Vec::new();
+    for k in keys {
+        let (o, n) = (a.get(k), b.get(k));
+        if o != n {
+            changes.push(FieldChange {
+                path: k.clone(),
+                old: o.cloned(),
+                new: n.cloned(),
+            });
+        }
+    }
+    let drift = drift(&changes, &a, &b);
+    (changes, drift)
+}
+
+/// A text whose `ja` changed while its `en` stayed (or the reverse), both present on both sides.
+fn drift(
+    changes: &[FieldChange],
+    a: &BTreeMap<String, String>,
+    b: &BTreeMap<String, String>,
+) -> Vec<Drift> {
+    let changed: BTreeSet<&str> = changes.iter().map(|c| c.path.as_str()).collect();
+    let mut out = Vec::new();
+    for c in changes {
+        for (lang, other) in [("ja", "en"), ("en", "ja")] {
+            let Some(stem) = c.path.strip_suffix(&format!(".{lang}")) else {
+                continue;
+            };
+            let sibling = format!("{stem}.{other}");
+            let existed = a.contains_key(&c.path)
+                && b.contains_key(&c.path)
+                && a.contains_key(&sibling)
+                && b.contains_key(&sibling);
+            if existed && !changed.contains(sibling.as_str()) {
+                out.push(Drift {
+                    path: stem.to_string(),
+                    changed: lang,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Records of one kind on both sides, by id.
+fn kind<'v>(v: &'v View, kind: &str) -> BTreeMap<&'v str, &'v Value> {
+    v.json
+        .get(kind)
+        .and_then(Value::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+        .unwrap_or_default()
+}
+
+/// Kinds reported field by field (claims, runs and maps have their own sections).
+const GENERIC: &[&str] = &[
+    "bundle",
+    "component",
+    "family",
+    "file_type",
+    "finding",
+    "generation",
+    "layer",
+    "observer",
+    "phase",
+    "plan",
+    "question",
+    "tensor_type",
+    "term",
+];
+
+fn records(base: &View, head: &View) -> Vec<RecordChange> {
+    let mut out = Vec::new();
+    for k in GENERIC {
+        let (a, b) = (kind(base, k), kind(head, k));
+        let ids: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
+        for id in ids {
+            let (o, n) = (a.get(id).copied(), b.get(id).copied());
+            let change = match (o, n) {
+                (None, Some(_)) => Change::Added,
+                (Some(_), None) => Change::Removed,
+                _ if o == n => continue,
+                _ => Change::Changed,
+            };
+            let (fields, drift) = if change == Change::Changed {
+                fields(o, n)
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            out.push(RecordChange {
+                kind: k.to_string(),
+                id: id.to_string(),
+                change,
+                fields,
+                drift,
+            });
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------------ claims
+
+fn norm(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Claims whose text on `side` matches `(ja, en)` in either language.
+fn find_text<'e>(ev: &'e Evidence, text: &crate::model::Text, cannot: bool) -> Option<&'e Claim> {
+    let (ja, en) = (norm(&text.ja), norm(&text.en));
+    ev.claims.iter().map(|c| &c.value).find(|c| {
+        let t = if cannot { &c.cannot } else { &c.can };
+        norm(&t.ja) == ja || norm(&t.en) == en
+    })
+}
+
+fn moved(base: &Evidence, c: &Claim) -> Option<Move> {
+    let (direction, from) = if let Some(from) = find_text(base, &c.can, true) {
+        ("cannot-to-can", from)
+    } else {
+        ("can-to-cannot", find_text(base, &c.cannot, false)?)
+    };
+    let text = if direction == "cannot-to-can" {
+        &c.can
+    } else {
+        &c.cannot
+    };
+    let before: BTreeSet<&str> = from.evidence.iter().map(|e| e.value.as_str()).collect();
+    Some(Move {
+        direction,
+        from_claim: from.id.value.clone(),
+        text_en: text.en.clone(),
+        text_ja: text.ja.clone(),
+        evidence_added: c
+            .evidence
+            .iter()
+            .map(|e| e.value.clone())
+            .filter(|e| !before.contains(e.as_str()))
+            .collect(),
+        constraint_before: from.constraint.as_ref().map(|x| x.value.clone()),
+        constraint_after: c.constraint.as_ref().map(|x| x.value.clone()),
+    })
+}
+
+fn claims(base: &View, head: &View) -> Vec<ClaimChange> {
+    let (a, b) = (kind(base, "claim"), kind(head, "claim"));
+    let ids: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
+    let mut out = Vec::new();
+    for id in ids {
+        let (o, n) = (a.get(id).copied(), b.get(id).copied());
+        let change = match (o, n) {
+            (None, Some(_)) => Change::Added,
+            (Some(_), None) => Change::Removed,
+            _ if o == n => continue,
+            _ => Change::Changed,
+        };
+        let side = if change == Change::Removed {
+            base.ev
+        } else {
+            head.ev
+        };
+        let Some(claim) = side.claims.get(id) else {
+            continue;
+        };
+        let mv = if change == Change::Removed {
+            None
+        } else {
+            moved(base.ev, claim)
+        };
+        let (fields, drift) = if change == Change::Changed {
+            fields(o, n)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        out.push(ClaimChange {
+            id: id.to_string(),
+            page: claim.page.value.clone(),
+            change,
+            moved: mv,
+            fields,
+            drift,
+        });
+    }
+    // A move is the headline: list moves first, then the rest by id.
+    out.sort_by_key(|c| (c.moved.is_none(), c.id.clone()));
+    out
+}
+
+// ------------------------------------------------------------------ runs
+
+fn run_ref(r: &Run) -> RunRef {
+    RunRef {
+        id: r.id.value.clone(),
+        probe: r.probe.clone(),
+        date: r.date.as_ref().map(|d| d.value.clone()),
+    }
+}
+
+fn runs(base: &View, head: &View) -> RunsChange {
+    let mut rc = RunsChange::default();
+    for r in head
+        .ev
+        .runs
+        .iter()
+        .filter(|r| !base.ev.runs.contains(&r.id.value))
+    {
+        rc.added.push(run_ref(r));
+    }
+    for r in base
+        .ev
+        .runs
+        .iter()
+        .filter(|r| !head.ev.runs.contains(&r.id.value))
+    {
+        rc.removed.push(run_ref(r));
+    }
+    rc.added.sort_by(|x, y| x.id.cmp(&y.id));
+    rc.removed.sort_by(|x, y| x.id.cmp(&y.id));
+    let probes: BTreeSet<&String> = base
+        .loaded
+        .derived
+        .runs_by_probe
+        .keys()
+        .chain(head.loaded.derived.runs_by_probe.keys())
+        .collect();
+    for probe in probes {
+        let (Some(old), Some(new)) = (
+            base.loaded.derived.latest(base.ev, probe),
+            head.loaded.derived.latest(head.ev, probe),
+        ) else {
+            continue;
+        };
+        let cases = case_changes(base.ev, head.ev, old, new);
+        if old.id.value != new.id.value || !cases.is_empty() {
+            rc.latest.push(LatestChange {
+                probe: probe.clone(),
+                base_run: old.id.value.clone(),
+                head_run: new.id.value.clone(),
+                cases,
+            });
+        }
+    }
+    rc
+}
+
+fn case_changes(bev: &Evidence, hev: &Evidence, old: &Run, new: &Run) -> Vec<CaseChange> {
+    let mut out = Vec::new();
+    for nc in &new.cases {
+        let Some(oc) = old.cases.iter().find(|c| c.id.value == nc.id.value) else {
+            continue;
+        };
+        let pairs: [(&'static str, Option<u64>, Option<u64>); 6] = [
+            (
+                "prompt_eval_count",
+                oc.prompt_eval_count,
+                nc.prompt_eval_count,
+            ),
+            ("eval_count", oc.eval_count, nc.eval_count),
+            ("load_duration_ns", oc.load_duration_ns, nc.load_duration_ns),
+            (
+                "prompt_eval_duration_ns",
+                oc.prompt_eval_duration_ns,
+                nc.prompt_eval_duration_ns,
+            ),
+            ("eval_duration_ns", oc.eval_duration_ns, nc.eval_duration_ns),
+            (
+                "total_duration_ns",
+                oc.total_duration_ns,
+                nc.total_duration_ns,
+            ),
+        ];
+        let values: Vec<ValueDelta> = pairs
+            .into_iter()
+            .filter(|(_, a, b)| a != b)
+            .map(|(field, a, b)| ValueDelta {
+                field,
+                old: a,
+                new: b,
+                delta: a.zip(b).map(|(a, b)| i128::from(b) - i128::from(a)),
+            })
+            .collect();
+        let mut zones = Vec::new();
+        for m in hev.maps.iter() {
+            let before = bev
+                .maps
+                .get(&m.id.value)
+                .and_then(|bm| case_zone(bm, oc))
+                .map(String::from);
+            let after = case_zone(m, nc).map(String::from);
+            if before != after {
+                zones.push(ZoneFlip {
+                    map: m.id.value.clone(),
+                    old: before,
+                    new: after,
+                });
+            }
+        }
+        if !values.is_empty() || !zones.is_empty() {
+            out.push(CaseChange {
+                case: nc.id.value.clone(),
+                values,
+                zones,
+            });
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------------ dispatch maps
+
+fn maps(base: &View, head: &View) -> Vec<MapChange> {
+    let (a, b) = (kind(base, "map"), kind(head, "map"));
+    let ids: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
+    let mut out = Vec::new();
+    for id in ids {
+        let (o, n) = (a.get(id).copied(), b.get(id).copied());
+        let change = match (o, n) {
+            (None, Some(_)) => Change::Added,
+            (Some(_), None) => Change::Removed,
+            _ if o == n => continue,
+            _ => Change::Changed,
+        };
+        let (fields, _) = if change == Change::Changed {
+            fields(o, n)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let flips = match (base.ev.maps.get(id), head.ev.maps.get(id)) {
+            (Some(bm), Some(hm)) => flips(head.ev, bm, hm),
+            _ => Vec::new(),
+        };
+        out.push(MapChange {
+            id: id.to_string(),
+            change,
+            fields,
+            flips,
+        });
+    }
+    out
+}
+
+/// Every recorded case (of the newer side) whose zone differs between two versions of a map.
+fn flips(
+    ev: &Evidence,
+    old: &crate::model::DispatchMap,
+    new: &crate::model::DispatchMap,
+) -> Vec<CaseFlip> {
+    let mut out = Vec::new();
+    for r in ev.runs.iter() {
+        for c in &r.cases {
+            let Some(n) = c.prompt_eval_count else {
+                continue;
+            };
+            let (a, b) = (zone(old, n), zone(new, n));
+            if a != b {
+                out.push(CaseFlip {
+                    run: r.id.value.clone(),
+                    case: c.id.value.clone(),
+                    prompt_eval_count: n,
+                    old: a.map(String::from),
+                    new: b.map(String::from),
+                });
+            }
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------------ pages and prose
+
+fn pages(base: &Evidence, head: &Evidence) -> PagesChange {
+    let a: BTreeSet<&str> = base.pages.iter().map(|p| p.id.as_str()).collect();
+    let b: BTreeSet<&str> = head.pages.iter().map(|p| p.id.as_str()).collect();
+    PagesChange {
+        added: b.difference(&a).map(|s| s.to_string()).collect(),
+        removed: a.difference(&b).map(|s| s.to_string()).collect(),
+    }
+}
+
+/// The ja/en block pairs of a page, in order.
+fn pairs(p: &PageSource) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut ja: Option<String> = None;
+    for item in &p.items {
+        if let Item::Block(b) = item {
+            match b.lang {
+                Lang::Ja => ja = Some(b.markdown.clone()),
+                Lang::En => out.push((ja.take().unwrap_or_default(), b.markdown.clone())),
+            }
+        }
+    }
+    out
+}
+
+fn texts(base: &Evidence, head: &Evidence) -> Vec<TextChange> {
+    let mut out = Vec::new();
+    for hp in &head.pages {
+        let Some(bp) = base.page(&hp.id) else {
+            continue;
+        };
+        let (a, b) = (pairs(bp), pairs(hp));
+        let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b);
+        for op in ops {
+            let (old_r, new_r) = (op.old_range(), op.new_range());
+            match op.tag() {
+                similar::DiffTag::Equal => {}
+                similar::DiffTag::Insert => {
+                    out.extend(new_r.map(|j| added_pair(&hp.id, j, &b[j], Change::Added)));
+                }
+                similar::DiffTag::Delete => {
+                    out.extend(old_r.map(|i| added_pair(&hp.id, i, &a[i], Change::Removed)));
+                }
+                similar::DiffTag::Replace => {
+                    let n = old_r.len().min(new_r.len());
+                    for k in 0..n {
+                        out.push(changed_pair(
+                            &hp.id,
+                            new_r.start + k,
+                            &a[old_r.start + k],
+                            &b[new_r.start + k],
+                        ));
+                    }
+                    out.extend(
+                        new_r
+                            .clone()
+                            .skip(n)
+                            .map(|j| added_pair(&hp.id, j, &b[j], Change::Added)),
+                    );
+                    out.extend(
+                        old_r
+                            .clone()
+                            .skip(n)
+                            .map(|i| added_pair(&hp.id, i, &a[i], Change::Removed)),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+fn added_pair(page: &str, i: usize, p: &(String, String), change: Change) -> TextChange {
+    let (old_en, new_en) = if change == Change::Added {
+        (None, Some(p.1.clone()))
+    } else {
+        (Some(p.1.clone()), None)
+    };
+    TextChange {
+        page: page.to_string(),
+        pair: i + 1,
+        change,
+        langs: vec!["ja", "en"],
+        drift: false,
+        old_en,
+        new_en,
+    }
+}
+
+fn changed_pair(page: &str, j: usize, a: &(String, String), b: &(String, String)) -> TextChange {
+    let mut langs = Vec::new();
+    if a.0 != b.0 {
+        langs.push("ja");
+    }
+    if a.1 != b.1 {
+        langs.push("en");
+    }
+    let drift = langs.len() == 1;
+    TextChange {
+        page: page.to_string(),
+        pair: j + 1,
+        change: Change::Changed,
+        langs,
+        drift,
+        old_en: Some(a.1.clone()),
+        new_en: Some(b.1.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn flatten_keys_lists_by_id_and_splits_texts() {
+        let mut out = BTreeMap::new();
+        flatten(
+            &json!({"cases": [{"id": "a", "n": 1}], "t": {"ja": "x", "en": "y"}, "l": [1, 2]}),
+            "",
+            &mut out,
+        );
+        assert_eq!(out["cases[a].n"], "1");
+        assert_eq!(out["t.ja"], "x");
+        assert_eq!(out["l"], "[1, 2]");
+    }
+
+    #[test]
+    fn drift_is_one_language_only() {
+        let (f, d) = fields(
+            Some(&json!({"t": {"ja": "a", "en": "b"}})),
+            Some(&json!({"t": {"ja": "c", "en": "b"}})),
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            d,
+            vec![Drift {
+                path: "t".into(),
+                changed: "ja"
+            }]
+        );
+        let (_, d) = fields(
+            Some(&json!({"t": {"ja": "a", "en": "b"}})),
+            Some(&json!({"t": {"ja": "c", "en": "d"}})),
+        );
+        assert!(d.is_empty());
+    }
+}
