@@ -1,0 +1,75 @@
+//! `evidence init DIR`: a new site that checks clean and builds, and refusal of a
+//! folder that already has files.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn init_creates_a_site_that_checks_and_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("new");
+    let r = run(&["init".as_ref(), dir.as_os_str()]);
+    assert_eq!(r.code, 0, "stderr:\n{}", r.stderr);
+    assert!(
+        r.stdout.contains("created a new evidence site"),
+        "{}",
+        r.stdout
+    );
+    for f in ["evidence.yaml", "content/index.md", "data/claims.yaml"] {
+        assert!(dir.join(f).is_file(), "init did not write {f}");
+    }
+
+    let (code, report) = check_json(&dir);
+    assert_eq!(code, 0, "{}", report.summary());
+    assert_eq!(report.errors + report.warnings, 0, "{}", report.summary());
+
+    let r = build(&dir, None);
+    assert_eq!(r.code, 0, "stderr:\n{}", r.stderr);
+    let out = dir.join("site");
+    for (file, lang) in [
+        ("index.html", "ja"),
+        ("ja/index.html", "ja"),
+        ("en/index.html", "en"),
+    ] {
+        let html =
+            std::fs::read_to_string(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(html.contains(&format!("<html lang=\"{lang}\"")), "{file}");
+        assert!(
+            html.contains("<figure class=\"data claims\""),
+            "{file}: claims table"
+        );
+    }
+    assert!(out.join("404.html").is_file());
+    assert!(out.join("sitemap.xml").is_file());
+    assert!(out.join("evidence.json").is_file());
+}
+
+#[test]
+fn init_accepts_an_existing_empty_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = run(&["init".as_ref(), tmp.path().as_os_str()]);
+    assert_eq!(r.code, 0, "stderr:\n{}", r.stderr);
+    assert!(tmp.path().join("evidence.yaml").is_file());
+}
+
+#[test]
+fn init_refuses_a_non_empty_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("busy");
+    write_file(&dir, "notes.txt", b"keep me\n");
+    let r = run(&["init".as_ref(), dir.as_os_str()]);
+    assert_eq!(r.code, 2, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("is not empty"), "{}", r.stderr);
+    assert_eq!(entries(&dir), ["notes.txt"], "init must not write anything");
+    assert_eq!(std::fs::read(dir.join("notes.txt")).unwrap(), b"keep me\n");
+}
+
+#[test]
+fn init_refuses_an_existing_site() {
+    let site = fixture_copy();
+    let before = read_tree(site.path());
+    let r = run(&["init".as_ref(), site.path().as_os_str()]);
+    assert_eq!(r.code, 2);
+    assert_eq!(read_tree(site.path()), before);
+}

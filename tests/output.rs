@@ -1,0 +1,421 @@
+//! What the built valid fixture contains: the three views of every page, the extra
+//! files, languages, alternates, derived zones and escaping.
+
+mod common;
+
+use common::*;
+
+const PAGES: [&str; 2] = ["index", "details"];
+
+/// Output file of a page in a view (`""`, `"ja/"`, `"en/"`).
+fn page_file(prefix: &str, page: &str) -> String {
+    if page == "index" {
+        format!("{prefix}index.html")
+    } else {
+        format!("{prefix}{page}/index.html")
+    }
+}
+
+const VIEWS: [(&str, &str); 3] = [("", "ja"), ("ja/", "ja"), ("en/", "en")];
+
+#[test]
+fn check_passes_on_the_valid_fixture() {
+    let (code, report) = check_json(&fixture_dir());
+    assert_eq!(code, 0, "{}", report.summary());
+    assert_eq!(report.errors, 0);
+    assert_eq!(report.warnings, 0);
+    assert!(report.diagnostics.is_empty(), "{}", report.summary());
+
+    let r = run(&[
+        "check".as_ref(),
+        "--root".as_ref(),
+        fixture_dir().as_os_str(),
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout.trim(), "ok: 2 pages, 1 runs, no errors");
+}
+
+#[test]
+fn every_page_exists_in_three_views_plus_extras() {
+    let b = Built::new();
+    let files = read_tree(&b.out);
+    let mut expected: Vec<String> = PAGES
+        .iter()
+        .flat_map(|p| VIEWS.iter().map(move |(prefix, _)| page_file(prefix, p)))
+        .collect();
+    expected.extend(
+        [
+            "404.html",
+            "sitemap.xml",
+            "evidence.json",
+            "static/style.css",
+        ]
+        .map(String::from),
+    );
+    expected.sort();
+    let actual: Vec<String> = files.keys().cloned().collect();
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn html_lang_follows_the_view() {
+    let b = Built::new();
+    for page in PAGES {
+        for (prefix, lang) in VIEWS {
+            let html = b.read(&page_file(prefix, page));
+            let view = match prefix {
+                "" => "bilingual",
+                "ja/" => "ja",
+                _ => "en",
+            };
+            let open = format!("<html lang=\"{lang}\" data-view=\"{view}\">");
+            assert!(
+                html.contains(&open),
+                "{prefix}{page}: no `{open}` in\n{}",
+                &html[..200.min(html.len())]
+            );
+        }
+    }
+}
+
+#[test]
+fn blocks_carry_their_language() {
+    let b = Built::new();
+    for page in PAGES {
+        assert_eq!(
+            block_langs(&b.read(&page_file("", page))),
+            ["ja", "en"],
+            "bilingual {page} interleaves ja then en"
+        );
+        assert_eq!(block_langs(&b.read(&page_file("ja/", page))), ["ja"]);
+        assert_eq!(block_langs(&b.read(&page_file("en/", page))), ["en"]);
+    }
+}
+
+#[test]
+fn single_language_views_hold_no_text_of_the_other_language() {
+    let b = Built::new();
+    for page in PAGES {
+        let ja = b.read(&page_file("ja/", page));
+        let en = b.read(&page_file("en/", page));
+        assert!(!ja.contains(" lang=\"en\""), "ja/{page} has an en element");
+        assert!(!en.contains(" lang=\"ja\""), "en/{page} has a ja element");
+        assert!(
+            !ja.contains("class=\"bi\""),
+            "ja/{page} has bilingual spans"
+        );
+        assert!(
+            !en.contains("class=\"bi\""),
+            "en/{page} has bilingual spans"
+        );
+    }
+    let ja = b.read("ja/index.html");
+    let en = b.read("en/index.html");
+    assert!(ja.contains("これはフィクスチャの日本語ブロック。"));
+    assert!(!ja.contains("This is the fixture English block."));
+    assert!(!ja.contains("What the fixture can show."));
+    assert!(en.contains("This is the fixture English block."));
+    assert!(!en.contains("これはフィクスチャの日本語ブロック。"));
+    assert!(!en.contains("フィクスチャで示せること。"));
+    let bi = b.read("index.html");
+    assert!(bi.contains("これはフィクスチャの日本語ブロック。"));
+    assert!(bi.contains("This is the fixture English block."));
+    assert!(bi.contains("<span class=\"bi\" lang=\"en\">What the fixture can show.</span>"));
+}
+
+#[test]
+fn hreflang_alternates_point_at_the_three_views() {
+    let b = Built::new();
+    let cases = [
+        (
+            "index.html",
+            ["index.html", "ja/index.html", "en/index.html"],
+        ),
+        (
+            "ja/details/index.html",
+            [
+                "../../details/index.html",
+                "../../ja/details/index.html",
+                "../../en/details/index.html",
+            ],
+        ),
+        (
+            "en/index.html",
+            ["../index.html", "../ja/index.html", "../en/index.html"],
+        ),
+    ];
+    for (file, [x, ja, en]) in cases {
+        let html = b.read(file);
+        for (hreflang, href) in [("x-default", x), ("ja", ja), ("en", en)] {
+            let link = format!("<link rel=\"alternate\" hreflang=\"{hreflang}\" href=\"{href}\">");
+            assert!(html.contains(&link), "{file}: missing {link}");
+        }
+    }
+}
+
+#[test]
+fn with_a_base_url_alternates_and_sitemap_are_absolute() {
+    let site = fixture_copy();
+    let mut cfg = std::fs::read_to_string(site.path().join("evidence.yaml")).unwrap();
+    cfg.push_str("base_url: \"https://fixture.invalid/sub/\"\n");
+    std::fs::write(site.path().join("evidence.yaml"), cfg).unwrap();
+    let out = site.path().join("out");
+    build_ok(site.path(), &out);
+    let html = std::fs::read_to_string(out.join("ja/details/index.html")).unwrap();
+    for (hreflang, href) in [
+        ("x-default", "https://fixture.invalid/sub/details/"),
+        ("ja", "https://fixture.invalid/sub/ja/details/"),
+        ("en", "https://fixture.invalid/sub/en/details/"),
+    ] {
+        let link = format!("<link rel=\"alternate\" hreflang=\"{hreflang}\" href=\"{href}\">");
+        assert!(html.contains(&link), "missing {link}");
+    }
+    let sitemap = std::fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    let locs: Vec<&str> = sitemap
+        .split("<loc>")
+        .skip(1)
+        .map(|s| &s[..s.find("</loc>").unwrap()])
+        .collect();
+    assert_eq!(
+        locs,
+        [
+            "https://fixture.invalid/sub/",
+            "https://fixture.invalid/sub/ja/",
+            "https://fixture.invalid/sub/en/",
+            "https://fixture.invalid/sub/details/",
+            "https://fixture.invalid/sub/ja/details/",
+            "https://fixture.invalid/sub/en/details/",
+        ]
+    );
+}
+
+#[test]
+fn sitemap_lists_every_view_with_alternates() {
+    let b = Built::new();
+    let sitemap = b.read("sitemap.xml");
+    assert!(sitemap.starts_with("<?xml"));
+    assert_eq!(sitemap.matches("<url>").count(), 6);
+    assert_eq!(
+        sitemap.matches("hreflang=\"x-default\"").count(),
+        6,
+        "every entry has its alternates"
+    );
+    for page in PAGES {
+        for (prefix, _) in VIEWS {
+            let loc = format!("<loc>{}</loc>", page_file(prefix, page));
+            assert!(sitemap.contains(&loc), "sitemap lacks {loc}");
+        }
+    }
+}
+
+#[test]
+fn not_found_page_and_stylesheet() {
+    let b = Built::new();
+    let html = b.read("404.html");
+    assert!(html.contains("<html lang=\"ja\""));
+    assert!(
+        html.contains("href=\"/static/style.css\""),
+        "404 links root-absolute"
+    );
+    let css = std::fs::read(b.out.join("static/style.css")).unwrap();
+    let builtin = std::fs::read(manifest_dir().join("static/style.css")).unwrap();
+    assert_eq!(css, builtin);
+}
+
+#[test]
+fn evidence_json_is_the_resolved_graph() {
+    let b = Built::new();
+    let json: serde_json::Value = serde_json::from_str(&b.read("evidence.json")).unwrap();
+    let bundles = json["bundle"].as_object().expect("bundle map");
+    assert_eq!(bundles.keys().collect::<Vec<_>>(), ["b1", "b2"]);
+    assert_eq!(json["bundle"]["b1"]["size_kb"], 12);
+    assert_eq!(json["claim"]["c1"]["constraint"], "obs1");
+    assert_eq!(json["run"]["r1"]["cases"][0]["prompt_eval_count"], 3);
+    assert_eq!(json["map"]["fixture_map"]["branches"][0]["bound"]["le"], 8);
+    assert_eq!(json["family"]["fam_small"]["name"], "SMALL");
+    assert_eq!(json["observer"]["obs1"]["as_of"], "2026-01-15");
+}
+
+#[test]
+fn run_table_shows_the_derived_zone_of_each_case() {
+    let b = Built::new();
+    let html = b.read("en/details/index.html");
+    let table = figure(&html, "run");
+    let rows: Vec<&str> = table.split("<tr>").skip(2).collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    assert!(rows[0].starts_with("<td><code>small</code></td>"));
+    assert!(
+        rows[0].contains(
+            "<span class=\"zone assessed\" title=\"fixture_map\"><span class=\"badge family-fam_small\">SMALL</span>"
+        ),
+        "{}",
+        rows[0]
+    );
+    assert!(rows[0].contains("<td>small side</td>"));
+    assert!(rows[1].starts_with("<td><code>large</code></td>"));
+    assert!(
+        rows[1].contains("<span class=\"badge family-fam_large\">LARGE</span>"),
+        "{}",
+        rows[1]
+    );
+    assert!(rows[1].contains("1.5 s"), "load duration in seconds");
+}
+
+#[test]
+fn values_and_links_in_blocks_are_resolved_per_view() {
+    let b = Built::new();
+    let en = b.read("en/index.html");
+    assert!(en.contains("Bundle b1 is <span class=\"value\">12</span> KB."));
+    assert!(en.contains("<a href=\"../en/details/index.html\">the details page</a>"));
+    let ja = b.read("ja/index.html");
+    assert!(ja.contains("<a href=\"../ja/details/index.html\">詳細ページ</a>"));
+    let bi = b.read("index.html");
+    assert!(bi.contains("<a href=\"details/index.html\">the details page</a>"));
+    assert!(bi.contains("<h2 id=\"ja-概要\">概要</h2>"));
+    assert!(bi.contains("<h2 id=\"en-overview\">Overview</h2>"));
+}
+
+#[test]
+fn script_in_data_and_markdown_is_escaped() {
+    let b = Built::new();
+    let files = read_tree(&b.out);
+    for (path, bytes) in &files {
+        if !(path.ends_with(".html") || path.ends_with(".xml")) {
+            continue;
+        }
+        let text = String::from_utf8(bytes.clone())
+            .unwrap()
+            .to_ascii_lowercase();
+        assert!(!text.contains("<script"), "{path} holds a raw <script> tag");
+    }
+    let en = b.read("en/details/index.html");
+    // In a data text (bundle role) and in a markdown block (inline and HTML block).
+    assert!(en.contains("Data text &lt;script&gt;alert('en')&lt;/script&gt; is text."));
+    assert!(en.contains("&lt;script&gt;alert(\"block-en\")&lt;/script&gt;"));
+    let en_home = b.read("en/index.html");
+    assert!(
+        en_home.contains("Raw HTML &lt;script&gt;alert(\"en\")&lt;/script&gt; is shown as text.")
+    );
+    // The data keeps its text as written; JSON is not HTML.
+    let json: serde_json::Value = serde_json::from_str(&b.read("evidence.json")).unwrap();
+    assert_eq!(
+        json["bundle"]["b2"]["role"]["en"],
+        "Data text <script>alert('en')</script> is text."
+    );
+}
+
+#[test]
+fn element_ids_are_unique_on_every_page() {
+    let b = Built::new();
+    for (path, bytes) in read_tree(&b.out) {
+        if !path.ends_with(".html") {
+            continue;
+        }
+        let html = String::from_utf8(bytes).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, _) in html.match_indices(" id=\"") {
+            let rest = &html[i + 5..];
+            let id = &rest[..rest.find('"').unwrap()];
+            assert!(seen.insert(id.to_string()), "{path}: duplicate id `{id}`");
+        }
+    }
+}
+
+#[test]
+#[ignore = "bug: `::run{id=…}` gets the figure id `latest-<id>`, the same as `::latest-run`"]
+fn run_and_latest_run_of_the_same_run_have_distinct_ids() {
+    let site = fixture_copy();
+    replace_once(
+        site.path(),
+        "content/details.md",
+        "::worklog\n",
+        "::worklog\n\n::latest-run{probe=\"fixture-probe\"}\n",
+    );
+    let out = site.path().join("out");
+    build_ok(site.path(), &out);
+    let html = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    let ids: Vec<&str> = figures(&html, "run")
+        .iter()
+        .map(|f| {
+            let rest = &f[f.find(" id=\"").unwrap() + 5..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert_ne!(ids[0], ids[1], "two figures share the id `{}`", ids[0]);
+}
+
+/// Every `href="…"` of `html` (a file at `path` in the output) that points into the site,
+/// resolved to an output path; `Err` when it climbs above the site root.
+fn internal_targets(path: &str, html: &str) -> Vec<(String, Result<String, String>)> {
+    let dir: Vec<&str> = path.split('/').collect();
+    let dir = &dir[..dir.len() - 1];
+    let mut out = Vec::new();
+    for (i, _) in html.match_indices("href=\"") {
+        let rest = &html[i + 6..];
+        let href = &rest[..rest.find('"').unwrap()];
+        if href.starts_with('#') || href.contains("://") || href.starts_with("mailto:") {
+            continue;
+        }
+        let target = href.split('#').next().unwrap();
+        let (mut parts, rel): (Vec<&str>, &str) = match target.strip_prefix('/') {
+            Some(abs) => (Vec::new(), abs),
+            None => (dir.to_vec(), target),
+        };
+        let mut ok = true;
+        for seg in rel.split('/') {
+            match seg {
+                "" | "." => {}
+                ".." => ok &= parts.pop().is_some(),
+                s => parts.push(s),
+            }
+        }
+        let mut resolved = parts.join("/");
+        if resolved.is_empty() || target.ends_with('/') {
+            resolved = format!("{resolved}/index.html")
+                .trim_start_matches('/')
+                .to_string();
+        }
+        out.push((
+            href.to_string(),
+            if ok {
+                Ok(resolved)
+            } else {
+                Err(format!("`{href}` leaves the site root"))
+            },
+        ));
+    }
+    out
+}
+
+fn assert_links_resolve(files: &std::collections::BTreeMap<String, Vec<u8>>, path: &str) {
+    let html = String::from_utf8(files[path].clone()).unwrap();
+    let targets = internal_targets(path, &html);
+    assert!(targets.len() >= 5, "{path}: too few links found to check");
+    for (href, target) in targets {
+        match target {
+            Ok(t) => assert!(
+                files.contains_key(&t),
+                "{path}: `{href}` points at `{t}`, which the build did not produce"
+            ),
+            Err(e) => panic!("{path}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn internal_links_of_every_page_resolve() {
+    let b = Built::new();
+    let files = read_tree(&b.out);
+    for path in files.keys().filter(|p| p.ends_with("index.html")) {
+        assert_links_resolve(&files, path);
+    }
+}
+
+#[test]
+#[ignore = "bug: 404.html links to `../404/index.html`, `../ja/404/index.html` and `../details/…` (depth 1 from the root)"]
+fn internal_links_of_the_404_page_resolve() {
+    let b = Built::new();
+    let files = read_tree(&b.out);
+    assert_links_resolve(&files, "404.html");
+}
