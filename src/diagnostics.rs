@@ -281,3 +281,16 @@ pub fn rel_path(root: &Path, path: &Path) -> String {
         .collect::<Vec<_>>()
         .join("/")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_messages_are_one_line() {
+        let mut d = Diagnostics::default();
+        d.push(Diagnostic::error("x", Span::new("a.yaml", 2, 3), "first\nsecond 100%"));
+        let out = render(&d, Format::Github, Path::new("."), false);
+        assert_eq!(out, "::error file=a.yaml,line=2,col=3,title=x::first%0Asecond 100%25\n");
+    }
+}

@@ -7,6 +7,7 @@ use crate::diagnostics::Diagnostics;
 use crate::load::{self, Sources};
 use crate::model::{self, Evidence};
 use crate::render::i18n::Messages;
+use crate::render::values::Values;
 use crate::render::{Renderer, Site};
 use std::path::Path;
 use std::sync::Arc;
@@ -55,12 +56,14 @@ pub fn run(root: &Path) -> Outcome {
     };
     let messages = Arc::new(Messages::load(&loaded.sources.theme));
     let mut diags = std::mem::take(&mut loaded.diagnostics);
-    check::check(&loaded.evidence, &messages, &mut diags);
+    let values = Values::new(&loaded.evidence);
+    check::check(&loaded.evidence, &messages, &values, root, &mut diags);
     let site = match Renderer::new(
         &loaded.evidence,
         &loaded.derived,
         &loaded.sources.theme,
         messages,
+        values,
     ) {
         Ok(r) => {
             let mut render_diags = Vec::new();

@@ -106,7 +106,7 @@ fn github_format_gives_whole_file_findings_line_one() {
 }
 
 #[test]
-fn github_format_escapes_newlines() {
+fn github_format_locates_template_errors() {
     let site = fixture_copy();
     write_file(
         site.path(),
@@ -121,7 +121,8 @@ fn github_format_escapes_newlines() {
         "one command per finding:\n{}",
         r.stdout
     );
-    assert!(r.stdout.contains("%0A"), "{}", r.stdout);
+    assert!(r.stdout.contains("file=templates/table.html,line=2,col=1"), "{}", r.stdout);
+    assert!(!r.stdout.trim_end().contains('\n'), "{}", r.stdout);
 }
 
 #[test]

@@ -413,7 +413,6 @@ fn internal_links_of_every_page_resolve() {
 }
 
 #[test]
-#[ignore = "bug: 404.html links to `../404/index.html`, `../ja/404/index.html` and `../details/…` (depth 1 from the root)"]
 fn internal_links_of_the_404_page_resolve() {
     let b = Built::new();
     let files = read_tree(&b.out);

@@ -11,6 +11,7 @@ footer-grounded = Every table on this site is generated from recorded observatio
 not-found = This page does not exist.
 back-home = Back to the home page.
 value-unknown = unknown
+page-revised = Revised
 
 ## Tables, shared
 table-source = Source:
@@ -149,6 +150,30 @@ residency-cold = cold
 residency-hot = hot
 engine-ollama = Ollama
 engine-llama-server = llama-server
+run-model-details = Model:
+run-model-file = file
+run-tensor-types = tensor types
+run-loaded = In VRAM (size_vram / size):
+run-request = Request:
+run-cache-defeat = Prompt cache kept out by:
+run-sweep = Prompt-token sweep
+run-sweep-hits = { $hits } targets hit exactly
+cache-defeat-nonce = unique nonce before the prompt
+cache-defeat-cold-start = cold start (unloaded first)
+cache-defeat-cache-prompt-off = cache_prompt: false
+cache-defeat-unknown = not recorded
+runs-delta-new = new case
+runs-delta-prompt = prompt eval
+runs-delta-eval = eval
+runs-only-previous = Cases only in { $run }:
+runs-compare-caption = Compared with the previous run:
+runs-compare-note = Each cell reads previous run ({ $run }) → this run. Repeated cases are compared by their median.
+runs-compare-map = Zones are read under map { $map }.
+runs-median-of = median of { $n }
+col-prompt-eval = Prompt eval time
+col-prompt-per-token = Per prompt token
+col-eval = Eval time
+col-zone-change = Derived zone
 
 ## Glossary, findings, quantization
 glossary-caption = Glossary
@@ -169,3 +194,33 @@ plan-caption = Order in which the map is broadened
 col-order = Step
 col-target = Target
 col-reason = Why
+
+## Figures
+figure-enlarge = Open full size
+figure-no-data = Nothing to plot yet: the run records no values for this figure.
+figure-unreachable = (never reached)
+figure-no-branches = This map has no branches.
+figure-dispatch-title = Dispatch flow of { $map }
+figure-diff-title = Where the dispatch maps differ, range by range
+figure-diff-legend = ≠ marks a range the maps route differently; the outlined cell is the one that departs from the others.
+figure-observers-title = What each observer tried and how it ended
+figure-as-of = status as of { $date }
+figure-chain-title = Library chain and what was observed of each component
+figure-chain-side = Boxes on the right are loaded via the library they point from.
+figure-chain-legend-loaded = dashed: only seen loaded (present in the process maps)
+figure-chain-legend-binary = solid: its binary or hsaco was confirmed as well
+figure-chain-others = Not in the chain
+figure-chain-none = No chain recorded yet: give components a `next` link in data/components.yaml.
+figure-proxy-title = Cases of run { $run } on the ne11 axis, over the zones of { $map }
+figure-proxy-title-nomap = Cases of run { $run } on the ne11 axis (no map assessed against)
+figure-proxy-axis = prompt tokens ≈ ne11 (log scale)
+figure-timing-title = Generate timings of run { $run }, case by case
+figure-timing-axis = seconds (log scale)
+figure-metric-load = load
+figure-metric-prompt-eval = prompt eval
+figure-metric-eval = eval
+figure-history-title = { $field } of case { $case } across runs of { $probe }
+figure-history-needs-two-runs = A history of { $field } for case { $case } needs two runs of { $probe } that record it; so far { $count ->
+    [one] one does
+   *[other] { $count } do
+  }.

@@ -167,6 +167,9 @@ fn load_data(root: &Path, diags: &mut Diagnostics) -> DataSet {
     let data_dir = root.join("data");
     for path in files_with_ext(&data_dir, "yaml") {
         let Some((rel, text)) = read(root, &path, diags) else {
+            let rel = rel_path(root, &path);
+            set.incomplete
+                .extend(kinds_of(rel.strip_prefix("data/").unwrap_or(&rel)));
             continue;
         };
         let under = rel.strip_prefix("data/").unwrap_or(&rel).to_string();
@@ -222,6 +225,32 @@ fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
         .collect()
 }
 
+/// The kinds a data file holds, by its path under `data/`.
+fn kinds_of(name: &str) -> Vec<Kind> {
+    if name.starts_with("runs/") {
+        return vec![Kind::Run];
+    }
+    match name {
+        "dispatch.yaml" => vec![Kind::Family, Kind::Map],
+        "quantization.yaml" => vec![
+            Kind::TensorType,
+            Kind::FileType,
+            Kind::Layer,
+            Kind::PlanStep,
+        ],
+        "bundles.yaml" => vec![Kind::Bundle],
+        "generations.yaml" => vec![Kind::Generation],
+        "components.yaml" => vec![Kind::Component],
+        "observers.yaml" => vec![Kind::Observer],
+        "worklog.yaml" => vec![Kind::Phase],
+        "claims.yaml" => vec![Kind::Claim],
+        "questions.yaml" => vec![Kind::Question],
+        "glossary.yaml" => vec![Kind::Term],
+        "findings.yaml" => vec![Kind::Finding],
+        _ => Vec::new(),
+    }
+}
+
 /// Sends one data file to the collection its name selects.
 fn route_data_file(
     name: &str,
@@ -231,50 +260,43 @@ fn route_data_file(
     diags: &mut Diagnostics,
 ) {
     macro_rules! list {
-        ($field:ident, $ty:ty, $kind:expr) => {
-            match parse_into::<Vec<$ty>>(file, text, diags) {
-                Some(v) => set.$field.extend(locate(file, v)),
-                None => {
-                    set.incomplete.insert($kind);
-                }
-            }
+        ($field:ident, $ty:ty) => {
+            parse_into::<Vec<$ty>>(file, text, diags).map(|v| set.$field.extend(locate(file, v)))
         };
     }
-    match name {
-        "dispatch.yaml" => match parse_into::<DispatchFile>(file, text, diags) {
-            Some(d) => {
-                set.families.extend(locate(file, d.families));
-                set.maps.extend(locate(file, d.maps));
-            }
-            None => set.incomplete.extend([Kind::Family, Kind::Map]),
-        },
-        "quantization.yaml" => match parse_into::<QuantizationFile>(file, text, diags) {
-            Some(q) => {
-                set.tensor_types.extend(locate(file, q.tensor_types));
-                set.file_types.extend(locate(file, q.file_types));
-                set.layers.extend(locate(file, q.layers));
-                set.plan.extend(locate(file, q.plan));
-            }
-            None => set
-                .incomplete
-                .extend([Kind::TensorType, Kind::FileType, Kind::Layer, Kind::PlanStep]),
-        },
-        "bundles.yaml" => list!(bundles, Bundle, Kind::Bundle),
-        "generations.yaml" => list!(generations, Generation, Kind::Generation),
-        "components.yaml" => list!(components, Component, Kind::Component),
-        "observers.yaml" => list!(observers, Observer, Kind::Observer),
-        "worklog.yaml" => list!(phases, Phase, Kind::Phase),
-        "claims.yaml" => list!(claims, Claim, Kind::Claim),
-        "questions.yaml" => list!(questions, Question, Kind::Question),
-        "glossary.yaml" => list!(terms, Term, Kind::Term),
-        "findings.yaml" => list!(findings, Finding, Kind::Finding),
-        other => diags.push(
-            Diagnostic::error("data-file", Span::file(file.to_string()), format!("unknown data file `{other}`"))
-                .with_hint(
-                    "data files are dispatch, bundles, generations, components, observers, worklog, claims, \
-                     questions, glossary, findings, quantization (.yaml) and runs/*.yaml",
-                ),
-        ),
+    let parsed = match name {
+        "dispatch.yaml" => parse_into::<DispatchFile>(file, text, diags).map(|d| {
+            set.families.extend(locate(file, d.families));
+            set.maps.extend(locate(file, d.maps));
+        }),
+        "quantization.yaml" => parse_into::<QuantizationFile>(file, text, diags).map(|q| {
+            set.tensor_types.extend(locate(file, q.tensor_types));
+            set.file_types.extend(locate(file, q.file_types));
+            set.layers.extend(locate(file, q.layers));
+            set.plan.extend(locate(file, q.plan));
+        }),
+        "bundles.yaml" => list!(bundles, Bundle),
+        "generations.yaml" => list!(generations, Generation),
+        "components.yaml" => list!(components, Component),
+        "observers.yaml" => list!(observers, Observer),
+        "worklog.yaml" => list!(phases, Phase),
+        "claims.yaml" => list!(claims, Claim),
+        "questions.yaml" => list!(questions, Question),
+        "glossary.yaml" => list!(terms, Term),
+        "findings.yaml" => list!(findings, Finding),
+        other => {
+            diags.push(
+                Diagnostic::error("data-file", Span::file(file.to_string()), format!("unknown data file `{other}`"))
+                    .with_hint(
+                        "data files are dispatch, bundles, generations, components, observers, worklog, claims, \
+                         questions, glossary, findings, quantization (.yaml) and runs/*.yaml",
+                    ),
+            );
+            Some(())
+        }
+    };
+    if parsed.is_none() {
+        set.incomplete.extend(kinds_of(name));
     }
 }
 

@@ -19,6 +19,9 @@ pub struct FrontMatter {
     /// Position in the navigation; lower comes first.
     #[serde(default = "default_order")]
     pub order: i64,
+    /// When the page was last revised, `YYYY-MM-DD`; positions are within the front matter.
+    #[serde(default)]
+    pub date: Option<crate::model::Id>,
 }
 
 fn default_order() -> i64 {
@@ -196,10 +199,18 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
             match rest.trim() {
                 "ja" => open = Some((Lang::Ja, line_no, Vec::new())),
                 "en" => open = Some((Lang::En, line_no, Vec::new())),
+                "" => diags.push(
+                    Diagnostic::error(
+                        "block",
+                        Span::new(file, line_no, indent(line) + 1),
+                        "`:::` closes a block, but no block is open here",
+                    )
+                    .with_hint("remove the line, or open a block above it with `:::ja` or `:::en`"),
+                ),
                 other => diags.push(
                     Diagnostic::error(
                         "block",
-                        Span::new(file, line_no, 4),
+                        Span::new(file, line_no, indent(line) + 4),
                         format!("unknown block language `{other}`"),
                     )
                     .with_hint("blocks are `:::ja` or `:::en`"),

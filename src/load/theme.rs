@@ -22,6 +22,10 @@ pub const BUILTIN: &[(&str, &[u8])] = &[
         include_bytes!("../../templates/table.html"),
     ),
     (
+        "templates/figure.html",
+        include_bytes!("../../templates/figure.html"),
+    ),
+    (
         "templates/404.html",
         include_bytes!("../../templates/404.html"),
     ),

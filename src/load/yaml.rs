@@ -51,7 +51,8 @@ fn to_diagnostic(
         .unwrap_or((1, 1));
     let raw = err.to_string();
     let message = clean_message(&raw);
-    let located = if path.is_empty() || path == "." {
+    // serde_path_to_error writes `?` for positions it could not name (syntax errors).
+    let located = if path.is_empty() || path == "." || path.contains('?') {
         message
     } else {
         format!("{message} (at `{path}`)")
@@ -74,7 +75,13 @@ fn clean_message(raw: &str) -> String {
         .find(" at line ")
         .map(|i| &first[..i])
         .unwrap_or(first);
-    cut.trim_end_matches(':').trim().to_string()
+    let cut = cut.trim_end_matches(':').trim();
+    // The parser's advice is for programmers ("set DuplicateKeyPolicy in Options").
+    if let Some(rest) = cut.strip_prefix("duplicate mapping key: ") {
+        let key = rest.split(", set ").next().unwrap_or(rest);
+        return format!("duplicate key `{key}`");
+    }
+    cut.to_string()
 }
 
 fn hint_for(raw: &str) -> Option<&'static str> {
@@ -130,6 +137,7 @@ mod tests {
     fn duplicate_keys_are_rejected() {
         let d = parse::<Doc>("d.yaml", "name: a\nname: b\nitems: []\n", 0).unwrap_err();
         assert_eq!(d.span.line, 2, "{}", d.message);
+        assert_eq!(d.message, "duplicate key `name`");
     }
 
     #[test]

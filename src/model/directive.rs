@@ -3,8 +3,8 @@
 //! A directive names a data view; [`parse`] checks its name, attributes and the ids it
 //! names, so that an unknown directive or a dangling id fails `check` at its line.
 
-use super::Evidence;
 use super::refs::Kind;
+use super::{Case, Evidence};
 use crate::load::page::Directive as Raw;
 use std::collections::BTreeMap;
 
@@ -46,6 +46,99 @@ pub enum Directive {
     FileTypes,
     Layers,
     Plan,
+    /// A diagram or plot, drawn as SVG by `render::figures`.
+    Figure(Figure),
+}
+
+/// What a figure directive draws.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Figure {
+    /// Dispatch-flow diagram of one map.
+    DispatchDiagram { map: String },
+    /// Where maps differ: ne11 ranges as rows, maps as columns (all maps when empty).
+    DispatchDiff { maps: Vec<String> },
+    /// Observers, what they tried, their outcome and as-of date.
+    ObserverMap,
+    /// The ROCm library chain (`next` links of components) with each status.
+    LibraryChain,
+    /// Phase-proxy cases of one run on a log ne11 axis, over the zones of its map.
+    ProxyPlot { run: RunChoice },
+    /// One proxy plot per run of a probe, oldest first.
+    ProxyPlots { probe: String },
+    /// Load, prompt-eval and eval durations of each case of a run.
+    TimingPlot { run: String },
+    /// One value of a case across the runs of a probe.
+    HistoryPlot {
+        probe: String,
+        case: String,
+        field: CaseField,
+    },
+}
+
+/// A run named directly, or the latest run of a probe.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunChoice {
+    Run(String),
+    Latest(String),
+}
+
+/// A numeric field of a probe case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaseField {
+    NumPredict,
+    PromptEvalCount,
+    EvalCount,
+    TotalDuration,
+    LoadDuration,
+    PromptEvalDuration,
+    EvalDuration,
+}
+
+impl CaseField {
+    pub const ALL: [CaseField; 7] = [
+        CaseField::NumPredict,
+        CaseField::PromptEvalCount,
+        CaseField::EvalCount,
+        CaseField::TotalDuration,
+        CaseField::LoadDuration,
+        CaseField::PromptEvalDuration,
+        CaseField::EvalDuration,
+    ];
+
+    /// The field's name in a run file.
+    pub fn name(self) -> &'static str {
+        match self {
+            CaseField::NumPredict => "num_predict",
+            CaseField::PromptEvalCount => "prompt_eval_count",
+            CaseField::EvalCount => "eval_count",
+            CaseField::TotalDuration => "total_duration_ns",
+            CaseField::LoadDuration => "load_duration_ns",
+            CaseField::PromptEvalDuration => "prompt_eval_duration_ns",
+            CaseField::EvalDuration => "eval_duration_ns",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<CaseField> {
+        CaseField::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Whether the field is a duration in nanoseconds.
+    pub fn is_duration(self) -> bool {
+        self.name().ends_with("_ns")
+    }
+
+    /// The field's value in a case.
+    pub fn get(self, c: &Case) -> Option<u64> {
+        match self {
+            CaseField::NumPredict => c.num_predict,
+            CaseField::PromptEvalCount => c.prompt_eval_count,
+            CaseField::EvalCount => c.eval_count,
+            CaseField::TotalDuration => c.total_duration_ns,
+            CaseField::LoadDuration => c.load_duration_ns,
+            CaseField::PromptEvalDuration => c.prompt_eval_duration_ns,
+            CaseField::EvalDuration => c.eval_duration_ns,
+        }
+    }
 }
 
 /// Name, allowed attributes, description: the directive reference (also for errors).
@@ -81,6 +174,30 @@ pub const SPECS: &[(&str, &[&str], &str)] = &[
     ("file-types", &[], "file-type labels and their tensor mixes"),
     ("layers", &[], "layers of the general map"),
     ("plan", &[], "plan for broadening the map"),
+    (
+        "dispatch-diagram",
+        &["map"],
+        "dispatch-flow diagram of one map",
+    ),
+    (
+        "dispatch-diff-diagram",
+        &["maps"],
+        "diagram of where dispatch maps differ",
+    ),
+    ("observer-map", &[], "observers, outcome and as-of date"),
+    ("library-chain", &[], "ROCm library chain and status"),
+    (
+        "proxy-plot",
+        &["probe", "run"],
+        "phase-proxy cases on a log ne11 axis",
+    ),
+    ("proxy-plots", &["probe"], "a proxy plot per run of a probe"),
+    ("timing-plot", &["run"], "load / prompt eval / eval timings"),
+    (
+        "history-plot",
+        &["probe", "case", "field"],
+        "a case value across runs of a probe",
+    ),
 ];
 
 /// Resolves a raw directive on page `page_id`. The error is a message for the directive line.
@@ -144,10 +261,60 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
         "tensor-types" => Directive::TensorTypes,
         "file-types" => Directive::FileTypes,
         "layers" => Directive::Layers,
-        _ => Directive::Plan,
+        "plan" => Directive::Plan,
+        _ => Directive::Figure(figure(raw, a)?),
     };
     validate(&d, ev)?;
     Ok(d)
+}
+
+/// The figure directives (every name in [`SPECS`] without a table).
+fn figure(raw: &Raw, a: &BTreeMap<String, String>) -> Result<Figure, String> {
+    let need = |key: &str| {
+        a.get(key)
+            .cloned()
+            .ok_or_else(|| format!("`::{}` needs `{key}=\"…\"`", raw.name))
+    };
+    Ok(match raw.name.as_str() {
+        "dispatch-diagram" => Figure::DispatchDiagram { map: need("map")? },
+        "dispatch-diff-diagram" => Figure::DispatchDiff {
+            maps: list(a, "maps"),
+        },
+        "observer-map" => Figure::ObserverMap,
+        "library-chain" => Figure::LibraryChain,
+        "proxy-plot" => Figure::ProxyPlot {
+            run: match (a.get("run"), a.get("probe")) {
+                (Some(r), None) => RunChoice::Run(r.clone()),
+                (None, Some(p)) => RunChoice::Latest(p.clone()),
+                _ => {
+                    return Err("`::proxy-plot` needs either `run=\"…\"` or `probe=\"…\"`".into());
+                }
+            },
+        },
+        "proxy-plots" => Figure::ProxyPlots {
+            probe: need("probe")?,
+        },
+        "timing-plot" => Figure::TimingPlot { run: need("run")? },
+        "history-plot" => {
+            let name = a
+                .get("field")
+                .map(String::as_str)
+                .unwrap_or("prompt_eval_count");
+            let field = CaseField::from_name(name).ok_or_else(|| {
+                let names: Vec<&str> = CaseField::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "`{name}` is not a numeric case field (one of: {})",
+                    names.join(", ")
+                )
+            })?;
+            Figure::HistoryPlot {
+                probe: need("probe")?,
+                case: need("case")?,
+                field,
+            }
+        }
+        other => return Err(format!("`::{other}` is not implemented")),
+    })
 }
 
 fn list(a: &BTreeMap<String, String>, key: &str) -> Vec<String> {
@@ -187,6 +354,51 @@ fn validate(d: &Directive, ev: &Evidence) -> Result<(), String> {
             page.as_deref().map_or(Ok(()), |p| must(Kind::Page, p))
         }
         Directive::Findings { ids } => ids.iter().try_for_each(|i| must(Kind::Finding, i)),
+        Directive::Figure(f) => validate_figure(f, ev),
         _ => Ok(()),
+    }
+}
+
+/// Checks the ids a figure directive names.
+fn validate_figure(f: &Figure, ev: &Evidence) -> Result<(), String> {
+    let must = |kind: Kind, id: &str| {
+        if ev.is_missing(kind, id) {
+            Err(format!("no {} with id `{id}`", kind.name()))
+        } else {
+            Ok(())
+        }
+    };
+    let probe = |p: &str| {
+        if ev.runs.iter().any(|r| r.probe == p) || ev.incomplete.contains(&Kind::Run) {
+            Ok(())
+        } else {
+            Err(format!("no run of probe `{p}`"))
+        }
+    };
+    match f {
+        Figure::DispatchDiagram { map } => must(Kind::Map, map),
+        Figure::DispatchDiff { maps } => maps.iter().try_for_each(|m| must(Kind::Map, m)),
+        Figure::ObserverMap | Figure::LibraryChain => Ok(()),
+        Figure::ProxyPlot {
+            run: RunChoice::Run(r),
+        }
+        | Figure::TimingPlot { run: r } => must(Kind::Run, r),
+        Figure::ProxyPlot {
+            run: RunChoice::Latest(p),
+        }
+        | Figure::ProxyPlots { probe: p } => probe(p),
+        Figure::HistoryPlot { probe: p, case, .. } => {
+            probe(p)?;
+            let known = ev
+                .runs
+                .iter()
+                .filter(|r| &r.probe == p)
+                .any(|r| r.cases.iter().any(|c| &c.id.value == case));
+            if known || ev.incomplete.contains(&Kind::Run) {
+                Ok(())
+            } else {
+                Err(format!("no run of probe `{p}` has a case `{case}`"))
+            }
+        }
     }
 }

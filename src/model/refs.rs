@@ -267,7 +267,11 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
         if let Some(v) = &c.loaded_via {
             r.bare(&c.file, Kind::Component, v);
         }
+        if let Some(n) = &c.next {
+            r.bare(&c.file, Kind::Component, n);
+        }
     }
+    chain_loops(ev, r.diags);
     for o in ev.observers.iter() {
         r.date(&o.file, &o.as_of);
         for p in &o.phases {
@@ -365,6 +369,44 @@ fn resolve_run(r: &mut Resolver, run: &crate::load::Located<super::Run>) {
         }
         if let Some(z) = c.assessment.as_ref().and_then(|a| a.zone.as_ref()) {
             r.bare(file, Kind::Family, z);
+        }
+    }
+}
+
+/// A `next` chain of components that comes back to where it started is reported once,
+/// at the `next` of the cycle's smallest id.
+fn chain_loops(ev: &Evidence, diags: &mut Diagnostics) {
+    for c in ev.components.iter() {
+        let start = c.id.value.as_str();
+        let mut cycle = vec![start];
+        let mut cur = c.next.as_ref().map(|n| n.value.as_str());
+        while let Some(id) = cur {
+            if id == start {
+                break;
+            }
+            if cycle.len() > ev.components.len() || cycle.contains(&id) {
+                cur = None;
+                break;
+            }
+            cycle.push(id);
+            cur = ev
+                .components
+                .get(id)
+                .and_then(|n| n.next.as_ref())
+                .map(|n| n.value.as_str());
+        }
+        let (Some(_), Some(next)) = (cur, &c.next) else {
+            continue;
+        };
+        if cycle.iter().all(|id| start <= *id) {
+            diags.push(
+                Diagnostic::error(
+                    "chain-loop",
+                    span_of(&c.file, next),
+                    format!("the component chain loops: {} → {start}", cycle.join(" → ")),
+                )
+                .with_hint("`next` names the following link of the chain; the last link has none"),
+            );
         }
     }
 }

@@ -220,6 +220,10 @@ pub struct Component {
     /// Component that loads this one, when the seeds say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loaded_via: Option<Id>,
+    /// The component this one links to next in the dependency chain (as `ldd` showed it),
+    /// so the chain's order is data, not prose. The first link is the one nothing points to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<Id>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
@@ -454,7 +458,89 @@ pub struct Run {
     /// Dispatch map the recorded assessments were made against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assessed_against: Option<Id>,
+    /// The model as the engine described it (`/api/show`, `/api/tags`, `/props`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_details: Option<ModelDetails>,
+    /// The loaded model's memory (`/api/ps`): how much of it sits in VRAM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loaded: Option<Loaded>,
+    /// The request settings every case of a probe run was sent with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<RequestSettings>,
+    /// The prompt-token sweep that produced the run's cases, if it was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<SweepSettings>,
     pub cases: Vec<Case>,
+}
+
+/// The model as the engine described it when the run was recorded.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ModelDetails {
+    /// `gguf`, as `/api/show` reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+    /// e.g. `7.6B`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameter_size: Option<String>,
+    /// e.g. `Q4_K_M`: the file-type label, not the type of every tensor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantization_level: Option<String>,
+    /// Content digest of the model (`sha256:…` or bare hex, as the engine gives it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// Path of the model file on the server (llama-server's `/props`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Tensor count per ggml tensor type (`Q4_K: 193`), when the engine lists tensors.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tensor_types: BTreeMap<String, u64>,
+}
+
+/// Memory of the loaded model, from `/api/ps`; `size_vram < size` means partial offload.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Loaded {
+    /// Bytes the loaded model takes in total.
+    pub size: u64,
+    /// Bytes of it in GPU memory.
+    pub size_vram: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_length: Option<u64>,
+}
+
+/// What every request of a probe run was sent with.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RequestSettings {
+    /// Always `false` for probes: the final response carries the counters.
+    pub stream: bool,
+    pub temperature: f64,
+    pub seed: u64,
+    /// Per-request time limit in seconds.
+    pub timeout_secs: u64,
+    /// Ollama `raw` (prompt sent without the model's template).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<bool>,
+    /// llama-server `cache_prompt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_prompt: Option<bool>,
+}
+
+/// The range a prompt-token sweep covered.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SweepSettings {
+    /// First and last target prompt token count, inclusive.
+    pub from: u64,
+    pub to: u64,
+    pub step: u64,
+    /// The word repeated to build the prompts.
+    pub word: String,
+    /// Calibration requests allowed per target.
+    pub max_tries: u32,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
@@ -490,6 +576,117 @@ pub struct Case {
     /// The investigator's reading of the case, checked against the derived zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assessment: Option<Assessment>,
+    /// Which repetition of which case this is (`evidence probe --repeat N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<Repeat>,
+    /// The sweep target this case was calibrated to (`evidence probe --sweep`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<SweepPoint>,
+    /// How the prompt cache was kept out of the measurement; absent when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_defeat: Option<CacheDefeat>,
+    /// The unique text put in front of the prompt (cache defeat `nonce`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<String>,
+    /// The prompt exactly as sent (nonce included); left out for sweep cases, whose
+    /// prompt is `sweep.words` times the sweep word after the nonce.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// When the request was sent (RFC 3339, UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    /// `created_at` of the engine's final response, as the engine wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// Wall-clock time of the request, measured by the probe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_duration_ns: Option<u64>,
+    /// The generated text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<String>,
+    /// llama-server's own fields, kept as it reported them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llama_server: Option<LlamaServerCase>,
+}
+
+/// Repetition `index` (from 1) of the case `of`.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Repeat {
+    pub of: String,
+    pub index: u32,
+}
+
+/// A sweep case: the token count aimed at and how the prompt was found.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SweepPoint {
+    /// Target prompt_eval_count.
+    pub target: u64,
+    /// How many times the sweep word was repeated.
+    pub words: u64,
+    /// Requests it took to find the prompt (the recorded one included).
+    pub tries: u32,
+    /// Whether prompt_eval_count reached the target exactly.
+    pub hit: bool,
+}
+
+/// How a probe kept the prompt cache from shrinking the work it measured.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum CacheDefeat {
+    /// A unique text at the start of each prompt (model resident).
+    Nonce,
+    /// The model was unloaded (`keep_alive: 0`) before the request.
+    ColdStart,
+    /// llama-server `cache_prompt: false`.
+    CachePromptOff,
+}
+
+/// What llama-server's `/completion` reported beyond the common counters.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LlamaServerCase {
+    /// `eos`, `limit`, `word` or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_evaluated: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_cached: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<bool>,
+    pub timings: LlamaTimings,
+}
+
+/// llama-server's `timings` object, as reported (milliseconds, tokens per second).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LlamaTimings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_n: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_n: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_per_token_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_per_second: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_n: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_per_token_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_per_second: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draft_n: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draft_n_accepted: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]

@@ -128,6 +128,9 @@ impl Messages {
         let missing = self.missing.lock().map(|m| m.clone()).unwrap_or_default();
         missing
             .into_iter()
+            // A key defined in the other language is reported once, by `check`, as a
+            // missing translation.
+            .filter(|(lang, key)| !self.bundle(lang.other()).keys.contains_key(key))
             .map(|(lang, key)| {
                 let file = format!("locales/{}/evidence.ftl", lang.code());
                 Diagnostic::error(
@@ -148,16 +151,17 @@ impl Messages {
             let there = self.bundle(lang.other());
             for (key, (file, line)) in &here.keys {
                 if !there.keys.contains_key(key) {
-                    let file = file.strip_prefix("(built-in) ").unwrap_or(file);
+                    // Point at the file that lacks the message: that is where it must go.
+                    let target = format!("locales/{}/evidence.ftl", lang.other().code());
                     diags.push(
                         Diagnostic::error(
                             "missing-translation",
-                            Span::new(file, *line, 1),
+                            Span::file(&target),
                             format!("message `{key}` has no {} translation", lang.other().code()),
                         )
                         .with_hint(format!(
-                            "add `{key} = …` to locales/{}/",
-                            lang.other().code()
+                            "add `{key} = …` to {target}; the {} text is at {file}:{line}",
+                            lang.code()
                         )),
                     );
                 }

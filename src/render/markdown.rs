@@ -5,11 +5,10 @@
 //! quotes a value from the data. Problems are reported at their line.
 
 use super::values::{QuoteError, Values};
-use super::view::{View, relative};
+use super::view::{PageIndex, View, relative};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::page::Lang;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
-use std::collections::HashSet;
 
 /// Where a piece of markdown sits, for links and error positions.
 pub struct Ctx<'a> {
@@ -17,7 +16,7 @@ pub struct Ctx<'a> {
     pub lang: Lang,
     /// Depth of the page being written, for relative links.
     pub depth: usize,
-    pub pages: &'a HashSet<String>,
+    pub pages: &'a PageIndex,
     pub values: &'a Values,
     /// File and line of the first markdown line; `None` for data texts (already checked).
     pub origin: Option<(&'a str, usize)>,
@@ -52,6 +51,12 @@ pub fn inline(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> String {
 
 /// File, line and column of `needle` at or after byte `from` in `md` (or of `from` itself).
 fn locate(md: &str, from: usize, needle: &str, ctx: &Ctx) -> Option<Span> {
+    locate_at(md, from, needle, ctx).map(|(span, _)| span)
+}
+
+/// Like [`locate`], also returning the byte offset just past the needle, so that a
+/// second identical needle is found at its own place.
+fn locate_at(md: &str, from: usize, needle: &str, ctx: &Ctx) -> Option<(Span, usize)> {
     let (file, first) = ctx.origin?;
     let from = from.min(md.len());
     let at = md[from..].find(needle).map(|i| from + i).unwrap_or(from);
@@ -63,7 +68,7 @@ fn locate(md: &str, from: usize, needle: &str, ctx: &Ctx) -> Option<Span> {
         .map(|l| l.chars().count())
         .unwrap_or(0)
         + 1;
-    Some(Span::new(file, line, col))
+    Some((Span::new(file, line, col), at + needle.len()))
 }
 
 fn transform<'a>(md: &'a str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Vec<Event<'a>> {
@@ -167,7 +172,9 @@ fn resolve_link<'a>(
     };
     let page = if page.is_empty() { "index" } else { page };
     if !ctx.pages.contains(page) {
-        if let Some(span) = locate(md, at, url, ctx) {
+        if ctx.pages.complete
+            && let Some(span) = locate(md, at, url, ctx)
+        {
             diags.push(
                 Diagnostic::error("broken-link", span, format!("link to unknown page `@/{rest}`"))
                     .with_hint("internal links name a page by its file name under content/, e.g. `@/observers`"),
@@ -194,28 +201,37 @@ fn expand_values<'a>(
     if !text.contains(":v[") {
         return vec![Event::Text(CowStr::from(text))];
     }
+    let hint = "quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`";
     let mut out = Vec::new();
     let mut rest = text.as_str();
+    let mut cursor = at;
     while let Some(start) = rest.find(":v[") {
         let Some(len) = rest[start + 3..].find(']') else {
+            if let Some(span) = locate(md, cursor, ":v[", ctx) {
+                diags.push(
+                    Diagnostic::error("bad-value", span, "`:v[` is not closed with `]`")
+                        .with_hint(hint),
+                );
+            }
             break;
         };
         out.push(Event::Text(CowStr::from(rest[..start].to_string())));
         let path = &rest[start + 3..start + 3 + len];
+        let needle = format!(":v[{path}]");
+        let found = locate_at(md, cursor, &needle, ctx);
+        if let Some((_, end)) = &found {
+            cursor = *end;
+        }
         match ctx.values.quote(path, ctx.lang) {
             Ok(v) => out.push(Event::Html(CowStr::from(format!(
                 "<span class=\"value\">{}</span>",
                 super::escape(&v)
             )))),
             Err(e) => {
-                if let (QuoteError::Bad(msg), Some(span)) =
-                    (e, locate(md, at, &format!(":v[{path}]"), ctx))
-                {
-                    diags.push(Diagnostic::error("bad-value", span, msg).with_hint(
-                        "quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`",
-                    ));
+                if let (QuoteError::Bad(msg), Some((span, _))) = (e, found) {
+                    diags.push(Diagnostic::error("bad-value", span, msg).with_hint(hint));
                 }
-                out.push(Event::Text(CowStr::from(format!(":v[{path}]"))));
+                out.push(Event::Text(CowStr::from(needle)));
             }
         }
         rest = &rest[start + 3 + len + 1..];
@@ -305,7 +321,7 @@ mod tests {
     use super::*;
 
     fn render(md: &str) -> (String, Vec<Diagnostic>) {
-        let pages: HashSet<String> = ["observers".to_string(), "index".to_string()].into();
+        let pages = PageIndex::from(["observers", "index"]);
         let values = Values::default();
         let ctx = Ctx {
             view: View::En,

@@ -1,6 +1,7 @@
 //! Stage 5: the in-memory site. Every page in three views, the 404 page, the sitemap,
 //! `evidence.json` and the static files.
 
+pub mod figures;
 pub mod i18n;
 pub mod markdown;
 pub mod scope;
@@ -19,11 +20,14 @@ use i18n::Messages;
 use scope::{Scope, join_langs};
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use tera::{Context, Tera};
 use values::Values;
 use view::{View, relative};
+
+/// Page id of the 404 page (it has no content file).
+const NOT_FOUND: &str = "404";
 
 /// The rendered site: output path → bytes, in path order.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -54,8 +58,10 @@ pub struct Renderer<'a> {
     pub msgs: Arc<Messages>,
     pub tera: Tera,
     pub values: Values,
-    pub pages: HashSet<String>,
+    pub pages: view::PageIndex,
     pub theme: &'a Theme,
+    /// Standalone figure files written while pages render (`figures/…svg`).
+    figure_files: RefCell<BTreeMap<String, Vec<u8>>>,
 }
 
 #[derive(Serialize)]
@@ -79,6 +85,7 @@ impl<'a> Renderer<'a> {
         derived: &'a Derived,
         theme: &'a Theme,
         msgs: Arc<Messages>,
+        values: Values,
     ) -> Result<Self, Diagnostic> {
         let tera = templates::load(theme, msgs.clone())?;
         Ok(Renderer {
@@ -86,9 +93,10 @@ impl<'a> Renderer<'a> {
             derived,
             msgs,
             tera,
-            values: Values::new(ev),
-            pages: ev.pages.iter().map(|p| p.id.clone()).collect(),
+            values,
+            pages: view::PageIndex::new(ev),
             theme,
+            figure_files: RefCell::new(BTreeMap::new()),
         })
     }
 
@@ -118,6 +126,7 @@ impl<'a> Renderer<'a> {
                 }
             }
         }
+        site.files.append(&mut self.figure_files.borrow_mut());
         self.extras(&mut site, diags);
         diags.extend(self.msgs.missing_diagnostics());
         site
@@ -147,8 +156,12 @@ impl<'a> Renderer<'a> {
                 Item::Block(_) => {}
                 Item::Directive(d) => {
                     // An invalid directive is reported by `check`; render the rest.
-                    if let Ok(dir) = directive::parse(d, &page.id, self.ev) {
-                        self.tables(&dir, &scope, &mut out, diags);
+                    match directive::parse(d, &page.id, self.ev) {
+                        Ok(directive::Directive::Figure(f)) => {
+                            self.figures(&f, &scope, &mut out, diags);
+                        }
+                        Ok(dir) => self.tables(&dir, &scope, &mut out, diags),
+                        Err(_) => {}
                     }
                 }
             }
@@ -178,6 +191,30 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// Draws the figures of one directive through `figure.html`; their standalone SVG
+    /// files are kept for the site.
+    fn figures(
+        &self,
+        f: &directive::Figure,
+        scope: &Scope,
+        out: &mut String,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        for fig in figures::build(f, scope) {
+            let p = figures::present(&fig, scope, scope.page_id);
+            let ctx = Context::from_serialize(&p.context).unwrap_or_default();
+            match self.tera.render("figure.html", &ctx) {
+                Ok(html) => out.push_str(&html),
+                Err(e) => diags.push(Diagnostic::error(
+                    "template",
+                    Span::file("templates/figure.html"),
+                    templates::flatten(&e),
+                )),
+            }
+            self.figure_files.borrow_mut().extend(p.files);
+        }
+    }
+
     fn page(
         &self,
         page: &PageSource,
@@ -185,7 +222,7 @@ impl<'a> Renderer<'a> {
         diags: &mut Vec<Diagnostic>,
     ) -> Result<String, Diagnostic> {
         let body = self.body(page, view, diags);
-        let mut ctx = self.base_context(&page.id, view);
+        let mut ctx = self.base_context(&page.id, view, &relative(view.depth(&page.id), ""));
         ctx.insert("page_id", &page.id);
         ctx.insert("title_html", &self.bi(view, &page.front.title));
         ctx.insert("title_text", &self.plain(view, &page.front.title));
@@ -205,6 +242,8 @@ impl<'a> Renderer<'a> {
                 .map(|d| self.bi(view, d))
                 .unwrap_or_default(),
         );
+        let date = page.front.date.as_ref().map(|d| d.value.as_str());
+        ctx.insert("date", &date.unwrap_or_default());
         ctx.insert("body", &body);
         self.tera.render("page.html", &ctx).map_err(|e| {
             Diagnostic::error(
@@ -216,7 +255,9 @@ impl<'a> Renderer<'a> {
     }
 
     /// Context shared by every page: site title, navigation, language switcher.
-    fn base_context(&self, page_id: &str, view: View) -> Context {
+    /// `prefix` leads from the page to the site root: `../../` for a page, or an absolute
+    /// root for the 404 page, which is served at any depth.
+    fn base_context(&self, page_id: &str, view: View, prefix: &str) -> Context {
         let depth = view.depth(page_id);
         let mut ctx = Context::new();
         let cfg = self.ev.config.as_ref();
@@ -232,8 +273,8 @@ impl<'a> Renderer<'a> {
             "langs",
             &view.langs().iter().map(|l| l.code()).collect::<Vec<_>>(),
         );
-        ctx.insert("root", &relative(depth, ""));
-        ctx.insert("home", &relative(depth, &view.file("index")));
+        ctx.insert("root", prefix);
+        ctx.insert("home", &format!("{prefix}{}", view.file("index")));
         let nav: Vec<NavItem> = self
             .ev
             .pages
@@ -241,13 +282,14 @@ impl<'a> Renderer<'a> {
             .filter(|p| p.id != "index")
             .map(|p| NavItem {
                 title: self.bi(view, &p.front.title),
-                href: relative(depth, &view.file(&p.id)),
+                href: format!("{prefix}{}", view.file(&p.id)),
                 current: p.id == page_id,
             })
             .collect();
         ctx.insert("nav", &nav);
         let alternates: Vec<Alternate> = View::ALL
             .iter()
+            .filter(|_| page_id != NOT_FOUND)
             .map(|&v| Alternate {
                 view: v,
                 hreflang: v.hreflang(),
@@ -294,9 +336,12 @@ impl<'a> Renderer<'a> {
 
     /// 404 page, sitemap, evidence.json and static files.
     fn extras(&self, site: &mut Site, diags: &mut Vec<Diagnostic>) {
-        let mut ctx = self.base_context("404", View::Bilingual);
-        ctx.insert("root", "/");
-        ctx.insert("home", "/index.html");
+        // Served for any missing path, so its links start from the site's root.
+        let root = match self.ev.config.as_ref().and_then(|c| c.base_url.as_deref()) {
+            Some(base) => format!("{}/", base.trim_end_matches('/')),
+            None => "/".to_string(),
+        };
+        let ctx = self.base_context(NOT_FOUND, View::Bilingual, &root);
         match self.tera.render("404.html", &ctx) {
             Ok(html) => {
                 site.files.insert("404.html".into(), html.into_bytes());

@@ -10,14 +10,13 @@ use crate::derive::Derived;
 use crate::diagnostics::Diagnostic;
 use crate::model::{Evidence, Text};
 use std::cell::RefCell;
-use std::collections::HashSet;
 
 pub struct Scope<'a> {
     pub ev: &'a Evidence,
     pub derived: &'a Derived,
     pub msgs: &'a Messages,
     pub values: &'a Values,
-    pub pages: &'a HashSet<String>,
+    pub pages: &'a super::view::PageIndex,
     pub view: View,
     pub page_id: &'a str,
     /// Problems found in data texts (they were schema-checked; links may still break).

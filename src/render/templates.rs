@@ -18,18 +18,7 @@ pub fn load(theme: &Theme, messages: Arc<Messages>) -> Result<Tera, Diagnostic> 
         .collect();
     if let Err(e) = tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
     {
-        let file = templates
-            .iter()
-            .map(|(n, _)| n)
-            .find(|n| e.to_string().contains(n.as_str()))
-            .and_then(|n| theme.files.get(&format!("templates/{n}")))
-            .map(|f| f.origin.clone())
-            .unwrap_or_else(|| "templates".into());
-        return Err(Diagnostic::error(
-            "template",
-            Span::file(file),
-            format!("template error: {}", flatten(&e)),
-        ));
+        return Err(located(theme, &e));
     }
     Ok(tera)
 }
@@ -44,4 +33,41 @@ pub fn flatten(e: &tera::Error) -> String {
         src = s.source();
     }
     msg
+}
+
+/// A template error at the file, line and column Tera names (`--> page.html:3:7`).
+fn located(theme: &Theme, e: &tera::Error) -> Diagnostic {
+    let msg = flatten(e);
+    let at = msg.split("--> ").nth(1).and_then(|rest| {
+        let loc = rest.split_whitespace().next()?;
+        let mut parts = loc.rsplitn(3, ':');
+        let col = parts.next()?.parse::<usize>().ok()?;
+        let line = parts.next()?.parse::<usize>().ok()?;
+        Some((parts.next()?.to_string(), line, col))
+    });
+    let origin = |name: &str| {
+        theme
+            .files
+            .get(&format!("templates/{name}"))
+            .map(|f| f.origin.clone())
+            .unwrap_or_else(|| format!("templates/{name}"))
+    };
+    let first_line = msg
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string();
+    match at {
+        Some((name, line, col)) => Diagnostic::error(
+            "template",
+            Span::new(origin(&name), line, col),
+            format!("template error: {first_line}"),
+        ),
+        None => Diagnostic::error(
+            "template",
+            Span::file("templates"),
+            format!("template error: {msg}"),
+        ),
+    }
 }

@@ -3,7 +3,10 @@
 //! Bilingual at `/<page>/`, Japanese at `/ja/<page>/`, English at `/en/<page>/`;
 //! the home page is `/`, `/ja/`, `/en/`.
 
-use crate::load::page::Lang;
+use crate::load::page::{Item, Lang};
+use crate::model::Evidence;
+use crate::model::directive::{self, Directive};
+use crate::model::refs::Kind;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -68,6 +71,90 @@ impl View {
     /// Depth of a page's folder below the site root, for relative URLs.
     pub fn depth(self, page_id: &str) -> usize {
         self.path(page_id).matches('/').count()
+    }
+}
+
+/// The site's pages: their ids, for link checks, and which page lists the records of
+/// each kind, so that a reference like `bundle:bundle_0030` links to its row there.
+#[derive(Debug, Default, Clone)]
+pub struct PageIndex {
+    ids: std::collections::HashSet<String>,
+    /// False when a page failed to load: links to unknown pages are then not reported,
+    /// since the page's own error already is.
+    pub complete: bool,
+    homes: std::collections::HashMap<Kind, String>,
+    map_homes: std::collections::HashMap<String, String>,
+}
+
+impl PageIndex {
+    pub fn new(ev: &Evidence) -> PageIndex {
+        let mut index = PageIndex {
+            ids: ev.pages.iter().map(|p| p.id.clone()).collect(),
+            complete: !ev.incomplete.contains(&Kind::Page),
+            ..PageIndex::default()
+        };
+        for page in &ev.pages {
+            for item in &page.items {
+                let Item::Directive(raw) = item else { continue };
+                let Ok(d) = directive::parse(raw, &page.id, ev) else {
+                    continue;
+                };
+                if let Directive::DispatchMap { id } = &d {
+                    index
+                        .map_homes
+                        .entry(id.clone())
+                        .or_insert_with(|| page.id.clone());
+                }
+                if let Some(kind) = listed_kind(&d) {
+                    index.homes.entry(kind).or_insert_with(|| page.id.clone());
+                }
+            }
+        }
+        index
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
+    }
+
+    /// The page whose table has a row (anchor `<kind>-<id>`) for the record.
+    pub fn home_of(&self, kind: Kind, id: &str) -> Option<&str> {
+        match kind {
+            Kind::Map => self.map_homes.get(id),
+            _ => self.homes.get(&kind),
+        }
+        .map(String::as_str)
+    }
+}
+
+/// The kind whose every record a directive lists with row anchors (unfiltered listings).
+fn listed_kind(d: &Directive) -> Option<Kind> {
+    Some(match d {
+        Directive::Bundles { ids, .. } if ids.is_empty() => Kind::Bundle,
+        Directive::Generations => Kind::Generation,
+        Directive::Components => Kind::Component,
+        Directive::Observers => Kind::Observer,
+        Directive::Worklog => Kind::Phase,
+        Directive::Runs => Kind::Run,
+        Directive::Questions { page: None, .. } => Kind::Question,
+        Directive::Glossary => Kind::Term,
+        Directive::Findings { ids } if ids.is_empty() => Kind::Finding,
+        Directive::TensorTypes => Kind::TensorType,
+        Directive::FileTypes => Kind::FileType,
+        Directive::Layers => Kind::Layer,
+        Directive::Plan => Kind::PlanStep,
+        Directive::ClaimLedger => Kind::Claim,
+        _ => return None,
+    })
+}
+
+impl<const N: usize> From<[&str; N]> for PageIndex {
+    fn from(ids: [&str; N]) -> Self {
+        PageIndex {
+            ids: ids.iter().map(|s| s.to_string()).collect(),
+            complete: true,
+            ..PageIndex::default()
+        }
     }
 }
 

@@ -149,7 +149,8 @@ pub fn questions(s: &Scope, status: Option<&str>, page: Option<&str>) -> Table {
                 ),
                 evidence,
             ]);
-            if page.is_none() && status.is_some() {
+            // Only the unfiltered-by-page listing carries anchors (see `PageIndex`).
+            if page.is_none() {
                 row.id(anchor(Kind::Question, &q.id.value))
             } else {
                 row

@@ -37,6 +37,8 @@ pub fn build(d: &Directive, s: &Scope) -> Vec<Table> {
         Directive::Run { id } => runs::run(s, id),
         Directive::LatestRun { probe } => runs::latest(s, probe),
         Directive::Runs => runs::index(s),
+        // Figures are drawn by `render::figures`, not as tables.
+        Directive::Figure(_) => Vec::new(),
     }
 }
 
@@ -91,32 +93,13 @@ pub fn anchor(kind: Kind, id: &str) -> String {
     format!("{}-{}", kind.name(), id)
 }
 
-/// The page that lists records of a kind (where references link to).
-pub fn home_page(kind: Kind) -> Option<&'static str> {
-    Some(match kind {
-        Kind::Phase => "worklog",
-        Kind::Bundle => "ggml-hip",
-        Kind::Generation => "ggml-hip",
-        Kind::TensorType | Kind::FileType | Kind::Layer | Kind::PlanStep => "ggml-hip",
-        Kind::Run => "runs",
-        Kind::Observer => "observers",
-        Kind::Component => "rocm-components",
-        Kind::Question => "worklog",
-        Kind::Finding => "kernel-selection",
-        Kind::Map | Kind::Family => "kernel-selection",
-        Kind::Claim => "claims",
-        Kind::Term => "glossary",
-        Kind::Page => return None,
-    })
-}
-
 /// A reference as a link to the record's row (or to the page, for `page:`).
 pub fn ref_link(s: &Scope, r: &Ref) -> String {
     let label = code(&r.to_string());
     if r.kind == Kind::Page {
         return s.record_link(&r.id, "top", &label);
     }
-    match home_page(r.kind) {
+    match s.pages.home_of(r.kind, &r.id) {
         Some(page) => s.record_link(page, &anchor(r.kind, &r.id), &label),
         None => label,
     }

@@ -79,7 +79,7 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
             if let Some(n) = &b.note {
                 role.push_str(&format!("<p class=\"note\">{}</p>", s.text(n)));
             }
-            Row::new(vec![
+            let row = Row::new(vec![
                 format!(
                     "{}<br><small>{}</small>",
                     code(&b.id.value),
@@ -107,8 +107,13 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
                 } else {
                     regs.join("<br>")
                 },
-            ])
-            .id(anchor(Kind::Bundle, &b.id.value))
+            ]);
+            // A listing filtered by ids is not where references link to (see `PageIndex`).
+            if ids.is_empty() {
+                row.id(anchor(Kind::Bundle, &b.id.value))
+            } else {
+                row
+            }
         })
         .collect();
     let caption = match arch {

@@ -1,13 +1,19 @@
-//! Probe runs: one run's cases with derived zones, the latest run of a probe (with deltas
-//! against the previous one), and the index of every run.
+//! Probe runs: one run's cases with derived zones and its environment, the latest run of a
+//! probe with a comparison against the previous run, and the index of every run.
+//!
+//! Cases of two runs are matched by case key: the case id, or for a repeated case
+//! (`repeat.of`) the id it repeats, whose values are then the median over its
+//! repetitions. Nothing here is stored; deltas and zones are computed on every build.
 
-use super::{anchor, code, num, seconds, source_line, unknown};
-use crate::derive::case_zone;
+use super::{anchor, code, group_digits, num, seconds, source_line, unknown};
+use crate::derive::{case_zone, zone};
 use crate::model::refs::Kind;
-use crate::model::{Case, Run};
+use crate::model::types::{CacheDefeat, Loaded, ModelDetails, RequestSettings, SweepSettings};
+use crate::model::{Case, DispatchMap, Run};
 use crate::render::escape;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
+use std::collections::BTreeMap;
 
 fn date(s: &Scope, r: &Run) -> String {
     match &r.date {
@@ -26,21 +32,15 @@ fn zone_cell(s: &Scope, run: &Run, case: &Case) -> String {
         let Some(z) = case_zone(m, case) else {
             continue;
         };
-        let name =
-            s.ev.families
-                .get(z)
-                .map(|f| f.name.clone())
-                .unwrap_or_else(|| z.to_string());
         let assessed = run
             .assessed_against
             .as_ref()
             .is_some_and(|a| a.value == m.id.value);
         let class = if assessed { " assessed" } else { "" };
         parts.push(format!(
-            "<span class=\"zone{class}\" title=\"{}\"><span class=\"badge family-{}\">{}</span> <small>{}</small></span>",
+            "<span class=\"zone{class}\" title=\"{}\">{} <small>{}</small></span>",
             escape(&m.id.value),
-            escape(z),
-            escape(&name),
+            family_badge(s, z),
             escape(&m.id.value)
         ));
     }
@@ -51,6 +51,19 @@ fn zone_cell(s: &Scope, run: &Run, case: &Case) -> String {
     }
 }
 
+fn family_badge(s: &Scope, z: &str) -> String {
+    let name =
+        s.ev.families
+            .get(z)
+            .map(|f| f.name.clone())
+            .unwrap_or_else(|| z.to_string());
+    format!(
+        "<span class=\"badge family-{}\">{}</span>",
+        escape(z),
+        escape(&name)
+    )
+}
+
 fn reading(s: &Scope, case: &Case) -> String {
     case.assessment
         .as_ref()
@@ -58,25 +71,168 @@ fn reading(s: &Scope, case: &Case) -> String {
         .unwrap_or_else(|| "—".into())
 }
 
-/// Per-case deltas against the same case of the previous run.
-fn delta(prev: Option<&Run>, case: &Case) -> String {
-    let Some(p) = prev.and_then(|p| p.cases.iter().find(|c| c.id.value == case.id.value)) else {
-        return "—".into();
+/// Mode, with the cache-defeat method under it when recorded.
+fn mode_cell(s: &Scope, c: &Case) -> String {
+    let mode = c
+        .mode
+        .map(|m| s.label("residency", &m))
+        .unwrap_or_else(|| "—".into());
+    match c.cache_defeat {
+        Some(d) => format!(
+            "{mode}<br><small class=\"cache-defeat\">{}</small>",
+            s.label("cache-defeat", &d)
+        ),
+        None => mode,
+    }
+}
+
+// ---------------------------------------------------------------- matching runs
+
+/// The key two runs' cases are matched by.
+fn case_key(c: &Case) -> &str {
+    c.repeat
+        .as_ref()
+        .map(|r| r.of.as_str())
+        .unwrap_or(c.id.value.as_str())
+}
+
+/// Median of the values present (the mean of the middle two for an even count).
+fn median(mut v: Vec<u64>) -> Option<u64> {
+    v.sort_unstable();
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some(((u128::from(v[n / 2 - 1]) + u128::from(v[n / 2])) / 2) as u64),
+    }
+}
+
+/// The cases of one key, summarized (medians over repetitions).
+#[derive(Debug, Clone, Default)]
+struct Summary {
+    n: usize,
+    prompt_eval_count: Option<u64>,
+    eval_count: Option<u64>,
+    prompt_eval_ns: Option<u64>,
+    eval_ns: Option<u64>,
+}
+
+impl Summary {
+    fn of(cases: &[&Case]) -> Summary {
+        let m = |f: fn(&Case) -> Option<u64>| median(cases.iter().filter_map(|c| f(c)).collect());
+        Summary {
+            n: cases.len(),
+            prompt_eval_count: m(|c| c.prompt_eval_count),
+            eval_count: m(|c| c.eval_count),
+            prompt_eval_ns: m(|c| c.prompt_eval_duration_ns),
+            eval_ns: m(|c| c.eval_duration_ns),
+        }
+    }
+
+    /// Prompt-eval time per prompt token, in ns.
+    fn per_token(&self) -> Option<f64> {
+        match (self.prompt_eval_ns, self.prompt_eval_count) {
+            (Some(t), Some(n)) if n > 0 => Some(t as f64 / n as f64),
+            _ => None,
+        }
+    }
+}
+
+/// Case keys in order of first appearance, with their cases.
+fn groups(run: &Run) -> Vec<(String, Vec<&Case>)> {
+    let mut order: Vec<(String, Vec<&Case>)> = Vec::new();
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in &run.cases {
+        let k = case_key(c);
+        match index.get(k) {
+            Some(&i) => order[i].1.push(c),
+            None => {
+                index.insert(k, order.len());
+                order.push((k.to_string(), vec![c]));
+            }
+        }
+    }
+    order
+}
+
+fn summaries(run: &Run) -> BTreeMap<String, Summary> {
+    groups(run)
+        .into_iter()
+        .map(|(k, cs)| (k, Summary::of(&cs)))
+        .collect()
+}
+
+/// The map deltas read zones under: the one either run was assessed against, else the
+/// first map.
+fn primary_map<'a>(s: &'a Scope, run: &Run, prev: &Run) -> Option<&'a DispatchMap> {
+    [&run.assessed_against, &prev.assessed_against]
+        .into_iter()
+        .flatten()
+        .find_map(|a| s.ev.maps.get(&a.value).map(|m| &m.value))
+        .or_else(|| s.ev.maps.iter().next().map(|m| &m.value))
+}
+
+/// `+12.5 %` (relative change), or `=` within 0.05 %.
+fn pct(a: f64, b: f64) -> Option<String> {
+    if !(a.is_finite() && b.is_finite()) || a <= 0.0 {
+        return None;
+    }
+    let p = (b - a) / a * 100.0;
+    Some(if p.abs() < 0.05 {
+        "±0 %".into()
+    } else {
+        format!("{p:+.1} %")
+    })
+}
+
+fn signed(a: u64, b: u64) -> String {
+    let d = i128::from(b) - i128::from(a);
+    if d == 0 {
+        "±0".into()
+    } else {
+        format!("{d:+}")
+    }
+}
+
+/// The delta cell of one case against the previous run's case of the same key.
+fn delta(
+    s: &Scope,
+    prev: &BTreeMap<String, Summary>,
+    map: Option<&DispatchMap>,
+    case: &Case,
+) -> String {
+    let Some(p) = prev.get(case_key(case)) else {
+        return format!("<span class=\"delta new\">{}</span>", s.ui("runs-delta-new"));
     };
-    let d = |a: Option<u64>, b: Option<u64>| match (a, b) {
-        (Some(a), Some(b)) if a != b => Some(format!("{:+}", b as i128 - a as i128)),
-        _ => None,
-    };
+    let now = Summary::of(&[case]);
     let mut parts = Vec::new();
-    if let Some(x) = d(p.prompt_eval_count, case.prompt_eval_count) {
-        parts.push(format!("prompt {x}"));
+    if let (Some(a), Some(b)) = (p.prompt_eval_count, now.prompt_eval_count)
+        && a != b
+    {
+        parts.push(format!("prompt_eval_count {}", signed(a, b)));
+        if let Some(m) = map {
+            let (za, zb) = (zone(m, a), zone(m, b));
+            if za != zb
+                && let (Some(za), Some(zb)) = (za, zb)
+            {
+                parts.push(format!("{} → {}", family_badge(s, za), family_badge(s, zb)));
+            }
+        }
     }
-    if let Some(x) = d(p.eval_count, case.eval_count) {
-        parts.push(format!("eval {x}"));
+    if let (Some(a), Some(b)) = (p.eval_count, now.eval_count)
+        && a != b
+    {
+        parts.push(format!("eval_count {}", signed(a, b)));
     }
-    if let (Some(a), Some(b)) = (p.prompt_eval_duration_ns, case.prompt_eval_duration_ns) {
-        let pct = (b as f64 - a as f64) / (a.max(1) as f64) * 100.0;
-        parts.push(format!("t_prompt {pct:+.1}%"));
+    if let (Some(a), Some(b)) = (p.prompt_eval_ns, now.prompt_eval_ns)
+        && let Some(x) = pct(a as f64, b as f64)
+    {
+        parts.push(format!("{} {x}", s.ui("runs-delta-prompt")));
+    }
+    if let (Some(a), Some(b)) = (p.eval_ns, now.eval_ns)
+        && let Some(x) = pct(a as f64, b as f64)
+    {
+        parts.push(format!("{} {x}", s.ui("runs-delta-eval")));
     }
     if parts.is_empty() {
         "=".into()
@@ -85,17 +241,19 @@ fn delta(prev: Option<&Run>, case: &Case) -> String {
     }
 }
 
+// ---------------------------------------------------------------- one run
+
 fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     let prev = s.derived.previous(s.ev, run);
+    let prev_summary = prev.map(summaries);
+    let map = prev.and_then(|p| primary_map(s, run, p));
     let rows = run
         .cases
         .iter()
         .map(|c| {
             let mut cells = vec![
                 code(&c.id.value),
-                c.mode
-                    .map(|m| s.label("residency", &m))
-                    .unwrap_or_else(|| "—".into()),
+                mode_cell(s, c),
                 num(s, c.num_predict),
                 num(s, c.prompt_eval_count),
                 num(s, c.eval_count),
@@ -108,8 +266,8 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
                 zone_cell(s, run, c),
                 reading(s, c),
             ];
-            if prev.is_some() {
-                cells.push(delta(prev, c));
+            if let Some(ps) = &prev_summary {
+                cells.push(delta(s, ps, map, c));
             }
             Row::new(cells)
         })
@@ -128,9 +286,22 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     .map(|k| s.ui(k))
     .collect();
     let mut notes = vec![run_meta(s, run)];
+    notes.extend(environment_notes(s, run));
     if let Some(p) = prev {
         columns.push(s.ui_with("col-delta", "run", p.id.value.clone()));
         notes.push(s.ui_with("runs-previous", "run", p.id.value.clone()));
+        let gone: Vec<String> = groups(p)
+            .into_iter()
+            .map(|(k, _)| k)
+            .filter(|k| !run.cases.iter().any(|c| case_key(c) == k))
+            .collect();
+        if !gone.is_empty() {
+            notes.push(format!(
+                "{} {}",
+                s.ui_with("runs-only-previous", "run", p.id.value.clone()),
+                gone.iter().map(|k| code(k)).collect::<Vec<_>>().join(", ")
+            ));
+        }
     }
     notes.push(s.ui("runs-zone-note"));
     Table {
@@ -174,6 +345,272 @@ fn run_meta(s: &Scope, run: &Run) -> String {
     format!("{}<br>{}", parts.join(" · "), s.text(&run.origin))
 }
 
+/// Notes on what a probe recorded about its environment: model details, offload,
+/// request settings, cache defeat, sweep. Absent facts add no note.
+fn environment_notes(s: &Scope, run: &Run) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(d) = &run.model_details
+        && let Some(n) = model_note(s, d)
+    {
+        notes.push(n);
+    }
+    if let Some(l) = &run.loaded {
+        notes.push(loaded_note(s, l));
+    }
+    if let Some(r) = &run.request {
+        notes.push(request_note(s, r));
+    }
+    let mut methods: BTreeMap<CacheDefeat, usize> = BTreeMap::new();
+    let mut unknown_n = 0;
+    for c in &run.cases {
+        match c.cache_defeat {
+            Some(d) => *methods.entry(d).or_default() += 1,
+            None => unknown_n += 1,
+        }
+    }
+    if !methods.is_empty() {
+        let mut list: Vec<String> = methods
+            .iter()
+            .map(|(d, n)| format!("{} × {n}", s.label("cache-defeat", d)))
+            .collect();
+        if unknown_n > 0 {
+            list.push(format!("{} × {unknown_n}", s.ui("cache-defeat-unknown")));
+        }
+        notes.push(format!("{} {}", s.ui("run-cache-defeat"), list.join(" · ")));
+    }
+    if let Some(sw) = &run.sweep {
+        notes.push(sweep_note(s, sw, run));
+    }
+    notes
+}
+
+fn model_note(s: &Scope, d: &ModelDetails) -> Option<String> {
+    let mut parts = Vec::new();
+    for v in [&d.family, &d.parameter_size, &d.quantization_level, &d.format]
+        .into_iter()
+        .flatten()
+    {
+        parts.push(code(v));
+    }
+    if let Some(dg) = &d.digest {
+        let short: String = dg.trim_start_matches("sha256:").chars().take(12).collect();
+        parts.push(format!(
+            "digest <code title=\"{}\">{}</code>",
+            escape(dg),
+            escape(&short)
+        ));
+    }
+    if let Some(f) = &d.file {
+        parts.push(format!("{} {}", s.ui("run-model-file"), code(f)));
+    }
+    if !d.tensor_types.is_empty() {
+        let census = d
+            .tensor_types
+            .iter()
+            .map(|(t, n)| format!("{} × {n}", code(t)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        parts.push(format!("{} {census}", s.ui("run-tensor-types")));
+    }
+    (!parts.is_empty()).then(|| format!("{} {}", s.ui("run-model-details"), parts.join(" · ")))
+}
+
+/// `4.7 GiB`, `98.4 MiB`.
+fn bytes(n: u64) -> String {
+    let n = n as f64;
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+    const MIB: f64 = 1024.0 * 1024.0;
+    if n >= GIB {
+        format!("{:.2} GiB", n / GIB)
+    } else if n >= MIB {
+        format!("{:.1} MiB", n / MIB)
+    } else {
+        format!("{} B", group_digits(n as u64))
+    }
+}
+
+fn loaded_note(s: &Scope, l: &Loaded) -> String {
+    let share = if l.size > 0 {
+        format!(" ({:.0} %)", l.size_vram as f64 / l.size as f64 * 100.0)
+    } else {
+        String::new()
+    };
+    let mut text = format!(
+        "{} <code title=\"size_vram {} / size {}\">{} / {}</code>{share}",
+        s.ui("run-loaded"),
+        group_digits(l.size_vram),
+        group_digits(l.size),
+        bytes(l.size_vram),
+        bytes(l.size)
+    );
+    if let Some(n) = l.context_length {
+        text.push_str(&format!(" · context_length {}", code(&n.to_string())));
+    }
+    text
+}
+
+fn request_note(s: &Scope, r: &RequestSettings) -> String {
+    let mut parts = vec![
+        format!("stream {}", code(&r.stream.to_string())),
+        format!("temperature {}", code(&r.temperature.to_string())),
+        format!("seed {}", code(&r.seed.to_string())),
+        format!("timeout {}", code(&format!("{} s", r.timeout_secs))),
+    ];
+    if let Some(raw) = r.raw {
+        parts.push(format!("raw {}", code(&raw.to_string())));
+    }
+    if let Some(c) = r.cache_prompt {
+        parts.push(format!("cache_prompt {}", code(&c.to_string())));
+    }
+    format!("{} {}", s.ui("run-request"), parts.join(" · "))
+}
+
+fn sweep_note(s: &Scope, sw: &SweepSettings, run: &Run) -> String {
+    let points: Vec<_> = run.cases.iter().filter_map(|c| c.sweep).collect();
+    let hits = points.iter().filter(|p| p.hit).count();
+    format!(
+        "{} {} · step {} · word {} · max_tries {} · {}",
+        s.ui("run-sweep"),
+        code(&format!("{}..{}", sw.from, sw.to)),
+        code(&sw.step.to_string()),
+        code(&sw.word),
+        code(&sw.max_tries.to_string()),
+        s.ui_with("run-sweep-hits", "hits", format!("{hits}/{}", points.len()))
+    )
+}
+
+// ---------------------------------------------------------------- comparison
+
+/// `prev → now` of two optional values.
+fn arrow(s: &Scope, a: Option<String>, b: Option<String>) -> String {
+    let u = || unknown(s);
+    format!("{} → {}", a.unwrap_or_else(u), b.unwrap_or_else(u))
+}
+
+/// The latest run against the previous one, case key by case key.
+fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) -> Table {
+    let now = summaries(run);
+    let before = summaries(prev);
+    let map = primary_map(s, run, prev);
+    let mut keys: Vec<String> = groups(run).into_iter().map(|(k, _)| k).collect();
+    for (k, _) in groups(prev) {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let ms = |ns: f64| format!("{:.3} ms", ns / 1e6);
+    let rows = keys
+        .iter()
+        .map(|k| {
+            let a = before.get(k);
+            let b = now.get(k);
+            let get = |x: Option<&Summary>, f: fn(&Summary) -> Option<u64>| x.and_then(f);
+            let counts = |f: fn(&Summary) -> Option<u64>| {
+                let (x, y) = (get(a, f), get(b, f));
+                let mut cell = arrow(s, x.map(group_digits), y.map(group_digits));
+                if let (Some(x), Some(y)) = (x, y)
+                    && x != y
+                {
+                    cell.push_str(&format!(" <small>({})</small>", signed(x, y)));
+                }
+                cell
+            };
+            let times = |x: Option<f64>, y: Option<f64>, fmt: &dyn Fn(f64) -> String| {
+                let mut cell = arrow(s, x.map(fmt), y.map(fmt));
+                if let (Some(x), Some(y)) = (x, y)
+                    && let Some(p) = pct(x, y)
+                {
+                    cell.push_str(&format!(" <small>({p})</small>"));
+                }
+                cell
+            };
+            let f = |v: Option<u64>| v.map(|n| n as f64);
+            let zone_of = |x: Option<&Summary>| {
+                map.zip(x.and_then(|x| x.prompt_eval_count))
+                    .and_then(|(m, n)| zone(m, n))
+                    .map(|z| family_badge(s, z))
+            };
+            let reps = match (a.map(|x| x.n), b.map(|x| x.n)) {
+                (Some(1) | None, Some(1) | None) => String::new(),
+                (x, y) => format!(
+                    " <small>{}</small>",
+                    s.ui_with(
+                        "runs-median-of",
+                        "n",
+                        format!("{}/{}", x.unwrap_or(0), y.unwrap_or(0))
+                    )
+                ),
+            };
+            Row::new(vec![
+                format!("{}{reps}", code(k)),
+                counts(|x| x.prompt_eval_count),
+                times(
+                    a.and_then(|x| f(x.prompt_eval_ns)),
+                    b.and_then(|x| f(x.prompt_eval_ns)),
+                    &|v| seconds(v.round() as u64),
+                ),
+                times(a.and_then(Summary::per_token), b.and_then(Summary::per_token), &ms),
+                counts(|x| x.eval_count),
+                times(
+                    a.and_then(|x| f(x.eval_ns)),
+                    b.and_then(|x| f(x.eval_ns)),
+                    &|v| seconds(v.round() as u64),
+                ),
+                arrow(s, zone_of(a), zone_of(b)),
+            ])
+        })
+        .collect();
+    let mut notes = vec![s.ui_with("runs-compare-note", "run", prev.id.value.clone())];
+    if let Some(m) = map {
+        notes.push(s.ui_with("runs-compare-map", "map", m.id.value.clone()));
+    }
+    Table {
+        id: format!("compare-{}", run.id.value),
+        class: "run compare".into(),
+        caption: format!(
+            "{} {} → {}",
+            s.ui("runs-compare-caption"),
+            code(&prev.id.value),
+            code(&run.id.value)
+        ),
+        source: source_line(s, [file, prev_file]),
+        columns: [
+            "col-case",
+            "col-prompt-eval-count",
+            "col-prompt-eval",
+            "col-prompt-per-token",
+            "col-eval-count",
+            "col-eval",
+            "col-zone-change",
+        ]
+        .iter()
+        .map(|k| s.ui(k))
+        .collect(),
+        rows,
+        empty: s.ui("table-empty"),
+        notes,
+    }
+}
+
+fn file_of(s: &Scope, run: &Run) -> String {
+    s.ev.runs
+        .get(&run.id.value)
+        .map(|r| r.file.to_string())
+        .unwrap_or_default()
+}
+
+/// The comparison of `run` with the previous run of its probe, when there is one.
+fn comparison(s: &Scope, run: &Run) -> Option<Table> {
+    let prev = s.derived.previous(s.ev, run)?;
+    Some(compare_table(
+        s,
+        run,
+        prev,
+        &file_of(s, run),
+        &file_of(s, prev),
+    ))
+}
+
 pub fn run(s: &Scope, id: &str) -> Vec<Table> {
     s.ev.runs
         .get(id)
@@ -181,25 +618,33 @@ pub fn run(s: &Scope, id: &str) -> Vec<Table> {
         .unwrap_or_default()
 }
 
+/// The latest run of a probe, then its comparison with the previous run.
 pub fn latest(s: &Scope, probe: &str) -> Vec<Table> {
     let Some(run) = s.derived.latest(s.ev, probe) else {
         return Vec::new();
     };
-    let file =
-        s.ev.runs
-            .get(&run.id.value)
-            .map(|r| r.file.to_string())
-            .unwrap_or_default();
+    let file = file_of(s, run);
     let mut t = run_table(s, run, &file, false);
     t.caption = format!(
         "{} {}",
         s.ui_with("latest-caption", "probe", probe.to_string()),
         t.caption
     );
-    vec![t]
+    let mut out = vec![t];
+    out.extend(comparison(s, run));
+    out
 }
 
-/// The index of every run, then each run in full.
+/// The engine version a run recorded (`ollama`, `llama-server`), if any.
+fn engine_version(run: &Run) -> Option<&str> {
+    ["ollama", "llama-server"]
+        .iter()
+        .find_map(|k| run.versions.get(*k))
+        .map(String::as_str)
+}
+
+/// The index of every run, then each run in full (the latest run of each probe followed
+/// by its comparison with the previous one).
 pub fn index(s: &Scope) -> Vec<Table> {
     let mut runs: Vec<_> = s.ev.runs.iter().collect();
     runs.sort_by(|a, b| {
@@ -209,19 +654,20 @@ pub fn index(s: &Scope) -> Vec<Table> {
             &b.id.value,
         ))
     });
+    let is_latest = |r: &Run| {
+        s.derived
+            .latest(s.ev, &r.probe)
+            .is_some_and(|l| l.id.value == r.id.value)
+    };
     let rows = runs
         .iter()
         .map(|r| {
-            let latest = s
-                .derived
-                .latest(s.ev, &r.probe)
-                .is_some_and(|l| l.id.value == r.id.value);
             let link = format!(
                 "<a href=\"#{}\">{}</a>",
                 anchor(Kind::Run, &r.id.value),
                 code(&r.id.value)
             );
-            let mark = if latest {
+            let mark = if is_latest(r) {
                 format!(
                     " <span class=\"badge latest\">{}</span>",
                     s.ui("runs-latest")
@@ -229,11 +675,15 @@ pub fn index(s: &Scope) -> Vec<Table> {
             } else {
                 String::new()
             };
+            let engine = match engine_version(r) {
+                Some(v) => format!("{} {}", s.label("engine", &r.engine), code(v)),
+                None => s.label("engine", &r.engine),
+            };
             Row::new(vec![
                 format!("{link}{mark}"),
                 date(s, r),
                 code(&r.probe),
-                s.label("engine", &r.engine),
+                engine,
                 r.model.as_deref().map(code).unwrap_or_else(|| unknown(s)),
                 r.cases.len().to_string(),
                 r.phase
@@ -264,6 +714,29 @@ pub fn index(s: &Scope) -> Vec<Table> {
         empty: s.ui("runs-none"),
         notes: Vec::new(),
     }];
-    tables.extend(runs.iter().map(|r| run_table(s, r, &r.file, true)));
+    for r in &runs {
+        tables.push(run_table(s, r, &r.file, true));
+        if is_latest(r) {
+            tables.extend(comparison(s, r));
+        }
+    }
     tables
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_and_changes() {
+        assert_eq!(median(vec![]), None);
+        assert_eq!(median(vec![5, 1, 3]), Some(3));
+        assert_eq!(median(vec![4, 1, 3, 2]), Some(2));
+        assert_eq!(pct(100.0, 112.5).as_deref(), Some("+12.5 %"));
+        assert_eq!(pct(100.0, 100.01).as_deref(), Some("±0 %"));
+        assert_eq!(pct(0.0, 1.0), None);
+        assert_eq!(signed(290, 11), "-279");
+        assert_eq!(bytes(5_137_025_024), "4.78 GiB");
+        assert_eq!(bytes(98_362_432), "93.8 MiB");
+    }
 }

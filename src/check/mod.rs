@@ -2,7 +2,10 @@
 //!
 //! Schema errors, duplicate ids and dangling references are found while loading and
 //! building the model; the rules here look at the whole: block pairs, directives,
-//! recorded assessments against derived zones, and the Fluent messages.
+//! recorded assessments against derived zones, the Fluent messages, and links and quoted
+//! values inside data texts.
+
+mod data_texts;
 
 use crate::derive;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
@@ -10,19 +13,43 @@ use crate::load::page::{Item, Lang, PageSource};
 use crate::load::span_of;
 use crate::model::{Evidence, directive};
 use crate::render::i18n::Messages;
+use crate::render::values::Values;
+use std::path::Path;
 
 /// Runs every rule.
-pub fn check(ev: &Evidence, messages: &Messages, diags: &mut Diagnostics) {
+pub fn check(
+    ev: &Evidence,
+    messages: &Messages,
+    values: &Values,
+    root: &Path,
+    diags: &mut Diagnostics,
+) {
     for page in &ev.pages {
         block_pairs(page, diags);
+        page_date(page, diags);
         directives(page, ev, diags);
     }
     assessments(ev, diags);
     messages.check(diags);
     home_page(ev, diags);
+    data_texts::check(ev, values, root, diags);
 }
 
 /// Every `:::ja` block is followed by its `:::en` pair, and every `:::en` follows one.
+/// A page date must be a calendar date. Its position is within the front matter, which
+/// starts on line 2 of the file.
+fn page_date(page: &PageSource, diags: &mut Diagnostics) {
+    if let Some(d) = &page.front.date
+        && !crate::model::refs::valid_date(&d.value)
+    {
+        let span = Span::new(&page.file, d.referenced.line() as usize + 1, d.referenced.column() as usize);
+        diags.push(
+            Diagnostic::error("bad-date", span, format!("`{}` is not a date", d.value))
+                .with_hint("write dates as YYYY-MM-DD"),
+        );
+    }
+}
+
 fn block_pairs(page: &PageSource, diags: &mut Diagnostics) {
     let blocks = &page.items;
     for (i, item) in blocks.iter().enumerate() {
@@ -106,7 +133,8 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
 }
 
 fn home_page(ev: &Evidence, diags: &mut Diagnostics) {
-    if ev.page("index").is_none() {
+    // A home page that failed to parse is reported by its own error.
+    if ev.page("index").is_none() && !ev.incomplete.contains(&crate::model::refs::Kind::Page) {
         diags.push(
             Diagnostic::error(
                 "no-home",

@@ -1,0 +1,370 @@
+//! The library chain: components joined by their `next` links (the dependency order `ldd`
+//! showed), top to bottom, each with its files and observed status. Components loaded via
+//! a chain member hang off it to the right; the rest are listed underneath.
+//!
+//! The border tells how far the observation went: dashed for a library only seen loaded,
+//! solid for one whose binary or hsaco was confirmed too.
+
+use super::svg::{self, Font, Svg, TextStyle};
+use super::{Content, Output, Words, files, joined, label, para, same, ui};
+use crate::load::Located;
+use crate::load::page::Lang;
+use crate::model::{Component, ComponentStatus};
+use crate::render::scope::Scope;
+use std::collections::BTreeSet;
+
+const WIDTH: f64 = 400.0;
+const PAD: f64 = 12.0;
+const MAIN_W: f64 = 236.0;
+const SIDE_X: f64 = PAD + MAIN_W + 28.0;
+const SIDE_W: f64 = WIDTH - PAD - SIDE_X;
+
+/// How far the observation of a component went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    /// Present in the process maps, nothing more.
+    Loaded,
+    /// Its binary (or hsaco) was confirmed as well.
+    Binary,
+    /// Not found where it was looked for.
+    Absent,
+}
+
+pub fn seen(status: ComponentStatus) -> Seen {
+    match status {
+        ComponentStatus::LoadConfirmed => Seen::Loaded,
+        ComponentStatus::Confirmed
+        | ComponentStatus::LoadAndBinaryConfirmed
+        | ComponentStatus::LoadAndHsacoConfirmed
+        | ComponentStatus::HsacoConfirmed => Seen::Binary,
+        ComponentStatus::AbsentFromMaps | ComponentStatus::AbsentFromMapsAndBundle => Seen::Absent,
+    }
+}
+
+fn card_class(status: ComponentStatus) -> &'static str {
+    match seen(status) {
+        Seen::Loaded => "card dash",
+        Seen::Binary => "card solid",
+        Seen::Absent => "card muted",
+    }
+}
+
+/// The chains: from each component nothing points to, following `next` until the end,
+/// a component already placed, or a loop. In file order.
+pub fn chains<'e>(s: &Scope<'e>) -> Vec<Vec<&'e Located<Component>>> {
+    let targets: BTreeSet<&str> =
+        s.ev.components
+            .iter()
+            .filter_map(|c| c.next.as_ref().map(|n| n.value.as_str()))
+            .collect();
+    let mut placed: BTreeSet<&str> = BTreeSet::new();
+    let mut out = Vec::new();
+    for head in s.ev.components.iter() {
+        if head.next.is_none() || targets.contains(head.id.value.as_str()) {
+            continue;
+        }
+        let mut chain = Vec::new();
+        let mut cur = Some(head);
+        while let Some(c) = cur {
+            if !placed.insert(c.id.value.as_str()) {
+                break;
+            }
+            chain.push(c);
+            cur = c.next.as_ref().and_then(|n| s.ev.components.get(&n.value));
+        }
+        out.push(chain);
+    }
+    out
+}
+
+/// Draws one component box; returns its height.
+fn node(svg: &mut Svg, s: &Scope, c: &Component, x: f64, y: f64, w: f64, small: bool) -> f64 {
+    let mut inner = Svg::new();
+    let max = w - 20.0;
+    let name_font = if small {
+        Font::sans(14).bold()
+    } else {
+        Font::sans(16).bold()
+    };
+    let mut cy = para(
+        &mut inner,
+        x + 10.0,
+        y + 6.0,
+        &same(s, c.name.clone()),
+        max,
+        TextStyle::new(name_font, ""),
+    );
+    if !small {
+        for f in &c.files {
+            cy = para(
+                &mut inner,
+                x + 10.0,
+                cy,
+                &same(s, f.clone()),
+                max,
+                TextStyle::new(Font::mono(13), "mu"),
+            );
+        }
+    }
+    let status = label(s, "component-status", &c.status);
+    cy = para(
+        &mut inner,
+        x + 10.0,
+        cy + 2.0,
+        &status,
+        max,
+        TextStyle::new(Font::sans(13), if small { "mu" } else { "" }),
+    );
+    let h = cy - y + 8.0;
+    svg.rect(x, y, w, h, 6.0, card_class(c.status));
+    svg.raw(&inner.finish());
+    h
+}
+
+/// Components loaded via `id`, in file order.
+fn loaded_via<'e>(s: &Scope<'e>, id: &str) -> Vec<&'e Located<Component>> {
+    s.ev.components
+        .iter()
+        .filter(|c| c.loaded_via.as_ref().is_some_and(|v| v.value == id))
+        .collect()
+}
+
+/// The legend: a dashed and a solid sample box with their meaning.
+fn legend(svg: &mut Svg, s: &Scope, y: f64) -> f64 {
+    let mut y = y;
+    for (class, key) in [
+        ("card dash", "figure-chain-legend-loaded"),
+        ("card solid", "figure-chain-legend-binary"),
+    ] {
+        svg.rect(PAD, y + 3.0, 26.0, 14.0, 3.0, class);
+        y = para(
+            svg,
+            PAD + 36.0,
+            y,
+            &ui(s, key),
+            WIDTH - PAD * 2.0 - 36.0,
+            TextStyle::new(Font::sans(13), "mu"),
+        ) + 4.0;
+    }
+    y
+}
+
+/// The library chain diagram.
+pub fn diagram(s: &Scope) -> Output {
+    let mut svg = Svg::new();
+    let mut y = PAD;
+    let mut drawn: BTreeSet<&str> = BTreeSet::new();
+    let mut desc_chains: Vec<Vec<&Located<Component>>> = Vec::new();
+    let all = chains(s);
+    for chain in &all {
+        for (i, c) in chain.iter().enumerate() {
+            drawn.insert(c.id.value.as_str());
+            let h_main = node(&mut svg, s, c, PAD, y, MAIN_W, false);
+            // Components loaded via this one, to the right.
+            let mut sy = y;
+            for side in loaded_via(s, &c.id.value) {
+                if drawn.contains(side.id.value.as_str()) || side.next.is_some() {
+                    continue;
+                }
+                drawn.insert(side.id.value.as_str());
+                let h = node(&mut svg, s, side, SIDE_X, sy, SIDE_W, true);
+                let my = sy + 16.0;
+                svg.line(SIDE_X - 2.0, my, PAD + MAIN_W + 2.0, my, "edge dash");
+                svg.arrow_head(SIDE_X - 1.0, my, 1.0, 0.0, "head");
+                sy += h + 8.0;
+            }
+            y += h_main.max(sy - y - 8.0);
+            if i + 1 < chain.len() {
+                let cx = PAD + 28.0;
+                svg.line(cx, y + 1.0, cx, y + 17.0, "edge");
+                svg.arrow_head(cx, y + 20.0, 0.0, 1.0, "head");
+                y += 22.0;
+            }
+        }
+        y += 16.0;
+        desc_chains.push(chain.clone());
+    }
+    if all.is_empty() {
+        y = para(
+            &mut svg,
+            PAD,
+            y,
+            &ui(s, "figure-chain-none"),
+            WIDTH - PAD * 2.0,
+            TextStyle::new(Font::sans(14), "mu"),
+        ) + 10.0;
+    } else {
+        // Side arrows read "loaded via".
+        y = para(
+            &mut svg,
+            PAD,
+            y - 6.0,
+            &ui(s, "figure-chain-side"),
+            WIDTH - PAD * 2.0,
+            TextStyle::new(Font::sans(13), "mu"),
+        ) + 4.0;
+    }
+    y = legend(&mut svg, s, y);
+    let rest: Vec<&Located<Component>> =
+        s.ev.components
+            .iter()
+            .filter(|c| !drawn.contains(c.id.value.as_str()))
+            .collect();
+    if !rest.is_empty() {
+        y += 8.0;
+        svg.line(PAD, y, WIDTH - PAD, y, "grid");
+        y = para(
+            &mut svg,
+            PAD,
+            y + 6.0,
+            &ui(s, "figure-chain-others"),
+            WIDTH - PAD * 2.0,
+            TextStyle::new(Font::sans(14).bold(), ""),
+        );
+        for c in &rest {
+            let status = label(s, "component-status", &c.status);
+            let font = Font::sans(13);
+            let max = WIDTH - PAD * 2.0 - 10.0;
+            let one = format!("{} — {}", c.name, joined(&status));
+            // One line with both languages when it fits, else a line per language.
+            let line: Words = if svg::text_width(&one, font) <= max {
+                vec![(status.first().map(|s| s.0).unwrap_or(Lang::En), one)]
+            } else {
+                status
+                    .iter()
+                    .map(|(l, t)| (*l, format!("{} — {t}", c.name)))
+                    .collect()
+            };
+            let cls = if seen(c.status) == Seen::Absent {
+                "mu"
+            } else {
+                ""
+            };
+            y = para(
+                &mut svg,
+                PAD + 10.0,
+                y,
+                &line,
+                WIDTH - PAD * 2.0 - 10.0,
+                TextStyle::new(Font::sans(13), cls),
+            );
+        }
+    }
+    let title = ui(s, "figure-chain-title");
+    let desc = title
+        .iter()
+        .map(|(l, t)| {
+            let chains: Vec<String> = desc_chains
+                .iter()
+                .map(|chain| {
+                    chain
+                        .iter()
+                        .map(|c| {
+                            let st = label(s, "component-status", &c.status);
+                            let st = st
+                                .iter()
+                                .find(|(sl, _)| sl == l)
+                                .or(st.first())
+                                .map(|(_, t)| t.clone())
+                                .unwrap_or_default();
+                            format!("{} ({st})", c.name)
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" → ")
+                })
+                .collect();
+            (*l, format!("{t}: {}", chains.join("; ")))
+        })
+        .collect();
+    Output {
+        name: "library-chain".into(),
+        kind: "library-chain",
+        title,
+        sources: files(s.ev.components.iter().map(|c| c.file.to_string())),
+        content: Content::Svg {
+            width: WIDTH,
+            height: y + PAD,
+            body: svg.finish(),
+            desc,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::*;
+    use crate::render::view::View;
+
+    fn draw(view: View) -> String {
+        standalone(&diagram(&scope(view)), view)
+    }
+
+    #[test]
+    fn chain_in_ldd_order() {
+        let s = scope(View::En);
+        let c = chains(&s);
+        assert_eq!(c.len(), 1);
+        let ids: Vec<&str> = c[0].iter().map(|c| c.id.value.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "ggml_hip",
+                "hipblas",
+                "rocblas",
+                "amdhip64",
+                "hsa_runtime64"
+            ]
+        );
+    }
+
+    #[test]
+    fn statuses_and_borders() {
+        let doc = draw(View::En);
+        let t = texts(&doc).join("\n");
+        for want in [
+            "ggml-hip",
+            "libggml-hip.so",
+            "hipBLAS",
+            "rocBLAS",
+            "HSA runtime",
+            "load confirmed",
+            "load and binary confirmed",
+            "hipBLASLt",
+            "MIOpen — absent from maps",
+        ] {
+            assert!(t.contains(want), "missing {want} in {t}");
+        }
+        assert!(doc.contains("class=\"card dash\""));
+        assert!(doc.contains("class=\"card solid\""));
+        assert_short_numbers(&doc);
+    }
+
+    #[test]
+    fn renders_are_identical() {
+        assert_eq!(draw(View::Bilingual), draw(View::Bilingual));
+    }
+
+    #[test]
+    fn a_loop_is_reported_and_drawn_without_hanging() {
+        let site = Site::load(|d| {
+            let mut back = d
+                .components
+                .iter()
+                .find_map(|c| c.value.next.clone())
+                .expect("a next link");
+            back.value = "ggml_hip".into();
+            for c in d.components.iter_mut() {
+                if c.value.id.value == "hsa_runtime64" {
+                    c.value.next = Some(back.clone());
+                }
+            }
+        });
+        assert!(site.problems.contains(&"chain-loop"), "{:?}", site.problems);
+        let s = site.scope(View::En);
+        // Every member points somewhere and is pointed at: no head, no chain.
+        assert!(chains(&s).is_empty());
+        let doc = standalone(&diagram(&s), View::En);
+        assert!(texts(&doc).iter().any(|t| t.starts_with("hipBLAS — ")));
+    }
+}

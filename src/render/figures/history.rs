@@ -1,0 +1,282 @@
+//! History plot: one value of one case across the runs of a probe, oldest run first, as
+//! points joined by a line on a linear axis from zero. Drawn once at least two runs record
+//! the case; before that the directive shows a short "needs two runs" note.
+
+use super::plot::{self, Role};
+use super::svg::{self, Anchor, Font, Svg, TextStyle};
+use super::{Content, Output, Words, files, ui_args};
+use crate::model::Run;
+use crate::model::directive::CaseField;
+use crate::render::scope::Scope;
+use plotters::prelude::*;
+
+const WIDTH: u32 = 400;
+const LEFT: u32 = 64;
+const RIGHT: u32 = 24;
+const TOP: u32 = 40;
+const PLOT_H: u32 = 200;
+
+/// The runs of `probe` (oldest first) that record `case`, with the field's value.
+pub fn series<'e>(s: &Scope<'e>, probe: &str, case: &str, field: CaseField) -> Vec<(&'e Run, u64)> {
+    s.derived
+        .runs_by_probe
+        .get(probe)
+        .into_iter()
+        .flatten()
+        .filter_map(|id| s.ev.runs.get(id))
+        .filter_map(|r| {
+            let c = r.cases.iter().find(|c| c.id.value == case)?;
+            Some((&r.value, field.get(c)?))
+        })
+        .collect()
+}
+
+/// A value in the axis unit: seconds for durations, the count otherwise.
+fn scaled(field: CaseField, v: u64) -> f64 {
+    if field.is_duration() {
+        v as f64 / 1e9
+    } else {
+        v as f64
+    }
+}
+
+fn value_label(field: CaseField, v: u64) -> String {
+    if field.is_duration() {
+        crate::render::tables::seconds(v)
+    } else {
+        crate::render::tables::group_digits(v)
+    }
+}
+
+/// The plot, or the note when fewer than two runs record the case.
+pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Output {
+    let points = series(s, probe, case, field);
+    let args = [
+        ("probe", probe.to_string()),
+        ("case", case.to_string()),
+        ("field", field.name().to_string()),
+        ("count", points.len().to_string()),
+    ];
+    let sources: Vec<String> = s
+        .derived
+        .runs_by_probe
+        .get(probe)
+        .into_iter()
+        .flatten()
+        .filter_map(|id| s.ev.runs.get(id))
+        .filter(|r| r.cases.iter().any(|c| c.id.value == case))
+        .map(|r| r.file.to_string())
+        .collect();
+    let mut out = Output {
+        name: super::slug(&format!("history-{probe}-{case}-{}", field.name())),
+        kind: "history-plot",
+        title: ui_args(s, "figure-history-title", &args),
+        sources: files(sources),
+        content: Content::Note(ui_args(s, "figure-history-needs-two-runs", &args)),
+    };
+    if points.len() < 2 {
+        return out;
+    }
+    let max = points
+        .iter()
+        .map(|(_, v)| scaled(field, *v))
+        .fold(0.0, f64::max);
+    let (step, top) = plot::linear_ticks(max);
+    let n = points.len() as f64;
+    let ticks: Vec<f64> = (0..=((top / step).round() as usize).min(20))
+        .map(|i| i as f64 * step)
+        .collect();
+    let col = (f64::from(WIDTH - LEFT - RIGHT) / n).max(1.0);
+    let label_font = Font::mono(12);
+    let run_lines: Vec<Vec<String>> = points
+        .iter()
+        .map(|(r, _)| {
+            let mut l = svg::wrap(&r.id.value, col - 4.0, label_font);
+            l.truncate(3);
+            if let Some(d) = &r.date {
+                l.push(d.value.chars().take(10).collect());
+            }
+            l
+        })
+        .collect();
+    let label_rows = run_lines.iter().map(Vec::len).max().unwrap_or(1);
+    let bottom = 14 + (label_rows as f64 * label_font.line_height()) as u32 + 8;
+    let height = TOP + PLOT_H + bottom;
+    let xy = |i: usize, v: u64| (i as f64 + 0.5, scaled(field, v));
+    let drawn = plot::render((WIDTH, height), |root| {
+        let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
+        let mut chart = ChartBuilder::on(root)
+            .margin_left(LEFT)
+            .margin_right(RIGHT)
+            .margin_top(TOP)
+            .margin_bottom(bottom)
+            .build_cartesian_2d(0f64..n, 0f64..top)
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(
+                ticks
+                    .iter()
+                    .map(|&t| PathElement::new(vec![(0.0, t), (n, t)], Role::Grid.color())),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(0.0, 0.0), (n, 0.0)],
+                Role::Axis.color(),
+            )))
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().enumerate().map(|(i, (_, v))| xy(i, *v)),
+                Role::Hue(0).color().stroke_width(2),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (_, v))| Circle::new(xy(i, *v), 6, Role::Hue(0).color().filled())),
+            )
+            .map_err(err)?;
+        Ok((
+            ticks
+                .iter()
+                .map(|&t| (t, chart.backend_coord(&(0.0, t)).1))
+                .collect::<Vec<_>>(),
+            points
+                .iter()
+                .enumerate()
+                .map(|(i, (_, v))| chart.backend_coord(&xy(i, *v)))
+                .collect::<Vec<_>>(),
+            chart.backend_coord(&(0.0, 0.0)).1,
+        ))
+    });
+    let Ok((shapes, (tick_y, point_xy, axis_y))) = drawn else {
+        return out;
+    };
+    let mut svg = Svg::new();
+    svg.raw(&shapes);
+    let unit = if field.is_duration() {
+        format!("{} (s)", field.name())
+    } else {
+        field.name().to_string()
+    };
+    svg.text(
+        12.0,
+        f64::from(TOP) - 16.0,
+        &unit,
+        &TextStyle::new(Font::mono(14).bold(), ""),
+    );
+    for (t, y) in &tick_y {
+        svg.text(
+            f64::from(LEFT) - 8.0,
+            f64::from(*y) + 4.5,
+            &plot::tick_label(*t, step),
+            &TextStyle::new(Font::sans(13), "mu").anchor(Anchor::End),
+        );
+    }
+    for (((_, v), (x, y)), lines) in points.iter().zip(&point_xy).zip(&run_lines) {
+        let (x, y) = (f64::from(*x), f64::from(*y));
+        svg.text(
+            x,
+            y - 12.0,
+            &value_label(field, *v),
+            &TextStyle::new(Font::mono(13).bold(), "").anchor(Anchor::Middle),
+        );
+        let mut ly = f64::from(axis_y) + 6.0;
+        for l in lines {
+            ly += label_font.line_height();
+            svg.text(
+                x,
+                ly,
+                l,
+                &TextStyle::new(label_font, "mu").anchor(Anchor::Middle),
+            );
+        }
+    }
+    let desc: Words = out
+        .title
+        .iter()
+        .map(|(l, t)| {
+            let items: Vec<String> = points
+                .iter()
+                .map(|(r, v)| format!("{} {}", r.id.value, value_label(field, *v)))
+                .collect();
+            (*l, format!("{t}: {}", items.join("; ")))
+        })
+        .collect();
+    out.content = Content::Svg {
+        width: f64::from(WIDTH),
+        height: f64::from(height),
+        body: svg.finish(),
+        desc,
+    };
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::*;
+    use crate::render::view::View;
+
+    #[test]
+    fn one_run_gives_a_note() {
+        let s = scope(View::En);
+        let o = plot(
+            &s,
+            "ollama-phase-proxy",
+            "short_np1",
+            CaseField::PromptEvalCount,
+        );
+        match &o.content {
+            Content::Note(w) => assert!(w[0].1.contains("short_np1"), "{w:?}"),
+            Content::Svg { .. } => panic!("expected a note"),
+        }
+    }
+
+    #[test]
+    fn two_runs_give_a_line() {
+        let site = Site::load(|d| {
+            let Some(mut again) = d
+                .runs
+                .iter()
+                .find(|r| r.value.id.value == "phase-f-resident")
+                .cloned()
+            else {
+                return;
+            };
+            again.value.id.value = "phase-f-again".into();
+            let mut date = again.value.cases[0].id.clone();
+            date.value = "2026-12-01".into();
+            again.value.date = Some(date);
+            again.value.cases[0].prompt_eval_count = Some(5);
+            again.value.cases[1].eval_duration_ns = Some(2_000_000_000);
+            d.runs.push(again);
+        });
+        let s = site.scope(View::En);
+        let o = plot(
+            &s,
+            "ollama-phase-proxy",
+            "short_np1",
+            CaseField::PromptEvalCount,
+        );
+        let doc = standalone(&o, View::En);
+        let t = texts(&doc);
+        for want in ["3", "5", "prompt_eval_count", "2026-12-01"] {
+            assert!(t.iter().any(|x| x == want), "missing {want} in {t:?}");
+        }
+        assert!(doc.contains("<polyline"));
+        assert_short_numbers(&doc);
+        assert_eq!(doc, standalone(&o, View::En));
+        // A duration field on a case only one run has a value for: still a note.
+        let d = plot(
+            &s,
+            "ollama-phase-proxy",
+            "medium_np1",
+            CaseField::EvalDuration,
+        );
+        assert!(matches!(d.content, Content::Note(_)));
+    }
+}

@@ -1,0 +1,377 @@
+//! Phase-proxy plot: the cases of one run as points on a log `prompt_eval_count` (≈ ne11)
+//! axis, one row per case, over the zone bands of the dispatch map the run was assessed
+//! against (bands from [`super::dispatch::reach`], zones from [`crate::derive::zone`]).
+//! Each point is labelled with its case id and value.
+
+use super::dispatch::{range_text, reach};
+use super::plot::{self, Role};
+use super::svg::{self, Anchor, Font, Svg, TextStyle};
+use super::{Content, Output, Words, family_hue, family_name, files, fit_lines, ui, ui_args};
+use crate::derive::zone;
+use crate::load::Located;
+use crate::model::{Bound, DispatchMap, Run};
+use crate::render::scope::Scope;
+use plotters::prelude::*;
+
+const WIDTH: u32 = 400;
+const LEFT: u32 = 16;
+const RIGHT: u32 = 16;
+const TOP: u32 = 52;
+const ROW: u32 = 36;
+/// Lowest value on the axis: just left of 1, so a count of 1 is not on the edge.
+const LO: f64 = 0.7;
+
+/// One zone band of the map on the axis.
+struct Band {
+    x0: f64,
+    x1: f64,
+    hue: usize,
+    name: String,
+    range: String,
+}
+
+fn bands(s: &Scope, map: &DispatchMap, hi: f64) -> Vec<Band> {
+    map.branches
+        .iter()
+        .zip(reach(map))
+        .filter_map(|(b, r)| {
+            let (lo_v, hi_v) = r?;
+            let x0 = (lo_v as f64 - 0.5).max(LO);
+            let x1 = hi_v.map(|h| h as f64 + 0.5).unwrap_or(hi).min(hi);
+            (x1 > x0).then(|| Band {
+                x0,
+                x1,
+                hue: family_hue(s, &b.family.value),
+                name: family_name(s, &b.family.value),
+                range: range_text(lo_v, hi_v),
+            })
+        })
+        .collect()
+}
+
+/// Pixel positions plotters computed, for the labels drawn afterwards.
+struct Placed {
+    axis_y: i32,
+    ticks: Vec<(f64, i32)>,
+    bands: Vec<(i32, i32)>,
+    points: Vec<(i32, i32)>,
+}
+
+/// The plot of one run.
+pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Output {
+    let map = run
+        .assessed_against
+        .as_ref()
+        .and_then(|m| s.ev.maps.get(&m.value));
+    let title = match map {
+        Some(m) => ui_args(
+            s,
+            "figure-proxy-title",
+            &[("run", run.id.value.clone()), ("map", m.id.value.clone())],
+        ),
+        None => ui_args(
+            s,
+            "figure-proxy-title-nomap",
+            &[("run", run.id.value.clone())],
+        ),
+    };
+    let mut sources = vec![file.to_string()];
+    sources.extend(map.map(|m| m.file.to_string()));
+    let points: Vec<(&str, u64)> = run
+        .cases
+        .iter()
+        .filter_map(|c| Some((c.id.value.as_str(), c.prompt_eval_count?)))
+        .collect();
+    let mut out = Output {
+        name: name.to_string(),
+        kind: "proxy-plot",
+        title,
+        sources: files(sources),
+        content: Content::Note(ui(s, "figure-no-data")),
+    };
+    if points.is_empty() {
+        return out;
+    }
+    let zone_of = |v: u64| map.and_then(|m| zone(m, v));
+    let max_v = points.iter().map(|p| p.1).max().unwrap_or(1) as f64;
+    let last_cut = map
+        .into_iter()
+        .flat_map(|m| m.branches.iter())
+        .filter_map(|b| match b.bound? {
+            Bound::Le(n) | Bound::Lt(n) => Some(n as f64),
+        })
+        .fold(1.0, f64::max);
+    let hi = plot::decade_above(max_v.max(last_cut + 1.0) * 2.0);
+    let bands = map.map(|m| bands(s, m, hi)).unwrap_or_default();
+    let axis_font = Font::sans(14);
+    let axis_lines = fit_lines(
+        &ui(s, "figure-proxy-axis"),
+        f64::from(WIDTH) - 32.0,
+        axis_font,
+    );
+    let n = points.len();
+    let bottom = 34 + (axis_lines.len() as f64 * axis_font.line_height()) as u32 + 8;
+    let rows_h = u32::try_from(n).unwrap_or(u32::MAX).saturating_mul(ROW);
+    let height = TOP.saturating_add(rows_h).saturating_add(bottom);
+    let rows = n as f64;
+    let ticks = plot::decades(LO, hi);
+    let drawn = plot::render((WIDTH, height), |root| {
+        let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
+        let mut chart = ChartBuilder::on(root)
+            .margin_left(LEFT)
+            .margin_right(RIGHT)
+            .margin_top(TOP)
+            .margin_bottom(bottom)
+            .build_cartesian_2d((LO..hi).log_scale(), 0f64..rows)
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(bands.iter().map(|b| {
+                Rectangle::new(
+                    [(b.x0, 0.0), (b.x1, rows)],
+                    Role::Tint(b.hue).color().filled(),
+                )
+            }))
+            .map_err(err)?;
+        chart
+            .draw_series(
+                ticks
+                    .iter()
+                    .map(|&t| PathElement::new(vec![(t, 0.0), (t, rows)], Role::Grid.color())),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(
+                bands
+                    .iter()
+                    .skip(1)
+                    .map(|b| PathElement::new(vec![(b.x0, 0.0), (b.x0, rows)], Role::Axis.color())),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(LO, 0.0), (hi, 0.0)],
+                Role::Axis.color(),
+            )))
+            .map_err(err)?;
+        let at = |i: usize, v: u64| ((v as f64).max(LO), rows - i as f64 - 0.5);
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (_, v))| Circle::new(at(i, *v), 8, Role::Bg.color().filled())),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(points.iter().enumerate().map(|(i, (_, v))| {
+                let role = match zone_of(*v) {
+                    Some(f) => Role::Hue(family_hue(s, f)),
+                    None => Role::Fg,
+                };
+                Circle::new(at(i, *v), 6, role.color().filled())
+            }))
+            .map_err(err)?;
+        Ok(Placed {
+            axis_y: chart.backend_coord(&(LO, 0.0)).1,
+            ticks: ticks
+                .iter()
+                .map(|&t| (t, chart.backend_coord(&(t, 0.0)).0))
+                .collect(),
+            bands: bands
+                .iter()
+                .map(|b| {
+                    (
+                        chart.backend_coord(&(b.x0, 0.0)).0,
+                        chart.backend_coord(&(b.x1, 0.0)).0,
+                    )
+                })
+                .collect(),
+            points: points
+                .iter()
+                .enumerate()
+                .map(|(i, (_, v))| chart.backend_coord(&at(i, *v)))
+                .collect(),
+        })
+    });
+    let Ok((shapes, placed)) = drawn else {
+        return out;
+    };
+    let mut svg = Svg::new();
+    svg.raw(&shapes);
+    labels(&mut svg, &bands, &points, &placed);
+    let axis_top = f64::from(placed.axis_y) + 26.0;
+    super::draw_lines(
+        &mut svg,
+        f64::from(WIDTH) / 2.0,
+        axis_top,
+        &axis_lines,
+        TextStyle::new(axis_font, "").anchor(Anchor::Middle),
+        axis_lines.len() > 1,
+    );
+    let desc: Words = out
+        .title
+        .iter()
+        .map(|(l, t)| {
+            let items: Vec<String> = points
+                .iter()
+                .map(|(id, v)| match zone_of(*v) {
+                    Some(f) => format!("{id} {v} → {}", family_name(s, f)),
+                    None => format!("{id} {v}"),
+                })
+                .collect();
+            (*l, format!("{t}: {}", items.join("; ")))
+        })
+        .collect();
+    out.content = Content::Svg {
+        width: f64::from(WIDTH),
+        height: f64::from(height),
+        body: svg.finish(),
+        desc,
+    };
+    out
+}
+
+/// Band names, tick labels and point labels.
+fn labels(svg: &mut Svg, bands: &[Band], points: &[(&str, u64)], p: &Placed) {
+    for (b, (x0, x1)) in bands.iter().zip(&p.bands) {
+        let (x0, x1) = (f64::from(*x0), f64::from(*x1));
+        let w = x1 - x0 - 4.0;
+        let cx = (x0 + x1) / 2.0;
+        let nf = Font::sans(15).bold();
+        svg.text(
+            cx,
+            f64::from(TOP) - 26.0,
+            &svg::ellipsize(&b.name, w, nf),
+            &TextStyle::new(nf, &format!("c-h{}", b.hue)).anchor(Anchor::Middle),
+        );
+        let rf = Font::sans(14);
+        svg.text(
+            cx,
+            f64::from(TOP) - 9.0,
+            &svg::ellipsize(&b.range, w, rf),
+            &TextStyle::new(rf, "mu").anchor(Anchor::Middle),
+        );
+    }
+    let ay = f64::from(p.axis_y);
+    for (t, x) in &p.ticks {
+        let x = f64::from(*x);
+        svg.line(x, ay, x, ay + 5.0, "axis");
+        let label = plot::count_label(*t);
+        let font = Font::sans(13);
+        let (tx, anchor) = plot::tick_x(x, &label, font, f64::from(WIDTH));
+        svg.text(
+            tx,
+            ay + 20.0,
+            &label,
+            &TextStyle::new(font, "mu").anchor(anchor),
+        );
+    }
+    let font = Font::mono(14);
+    for ((id, v), (x, y)) in points.iter().zip(&p.points) {
+        let (x, y) = (f64::from(*x), f64::from(*y));
+        let text = format!("{id} · {v}");
+        let w = svg::text_width(&text, font);
+        let (tx, anchor) = if x + 12.0 + w <= f64::from(WIDTH - RIGHT) {
+            (x + 12.0, Anchor::Start)
+        } else {
+            (x - 12.0, Anchor::End)
+        };
+        svg.text(tx, y + 4.5, &text, &TextStyle::new(font, "").anchor(anchor));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::*;
+    use crate::render::view::View;
+
+    fn draw(view: View, run: &str) -> String {
+        let s = scope(view);
+        let r = s.ev.runs.get(run).expect("run");
+        standalone(&plot(&s, r, &r.file, "proxy-test"), view)
+    }
+
+    #[test]
+    fn cases_bands_and_axis() {
+        let doc = draw(View::En, "phase-f-resident");
+        let t = texts(&doc).join("\n");
+        for want in [
+            "short_np1 · 3",
+            "medium_np1 · 11",
+            "long_np1 · 290",
+            "MMVQ",
+            "MMQ",
+            "BLAS",
+            "1–8",
+            "9–256",
+            "≥ 257",
+            "100",
+        ] {
+            assert!(t.contains(want), "missing {want} in {t}");
+        }
+        assert!(doc.contains("f-t0"), "MMVQ band drawn");
+        assert_short_numbers(&doc);
+    }
+
+    #[test]
+    fn bilingual_axis_title() {
+        let doc = draw(View::Bilingual, "observers-proxy-check");
+        let t = texts(&doc).join("\n");
+        assert!(t.contains("pec_7 · 7"));
+        // The axis title in both languages, each tagged with its language.
+        assert!(t.contains("prompt tokens"), "{t}");
+        assert!(t.contains("プロンプト"), "{t}");
+        assert!(doc.contains("xml:lang=\"en\""));
+    }
+
+    #[test]
+    fn renders_are_identical() {
+        assert_eq!(
+            draw(View::Ja, "phase-f-resident"),
+            draw(View::Ja, "phase-f-resident")
+        );
+    }
+
+    #[test]
+    fn a_changed_threshold_moves_the_bands() {
+        let site = Site::load(|d| {
+            for m in d.maps.iter_mut() {
+                if m.value.id.value == "phase_a_q4k" {
+                    m.value.branches[1].bound = Some(Bound::Le(64));
+                }
+            }
+        });
+        let s = site.scope(View::En);
+        let r = s.ev.runs.get("phase-f-resident").expect("run");
+        let after = standalone(&plot(&s, r, &r.file, "proxy-test"), View::En);
+        let before = draw(View::En, "phase-f-resident");
+        assert_ne!(before, after);
+        assert!(texts(&after).iter().any(|t| t == "9–64"));
+    }
+
+    #[test]
+    fn huge_zero_and_missing_values_do_not_panic() {
+        let site = Site::load(|d| {
+            for r in d.runs.iter_mut() {
+                if r.value.id.value == "phase-f-resident" {
+                    r.value.cases[0].prompt_eval_count = Some(0);
+                    r.value.cases[1].prompt_eval_count = Some(u64::MAX);
+                    r.value.cases[2].prompt_eval_count = None;
+                }
+                if r.value.id.value == "observers-proxy-check" {
+                    r.value.cases.clear();
+                }
+            }
+        });
+        let s = site.scope(View::En);
+        let r = s.ev.runs.get("phase-f-resident").expect("run");
+        let doc = standalone(&plot(&s, r, &r.file, "p"), View::En);
+        assert!(texts(&doc).iter().any(|t| t == "short_np1 · 0"));
+        let empty = s.ev.runs.get("observers-proxy-check").expect("run");
+        assert!(matches!(
+            plot(&s, empty, &empty.file, "p").content,
+            Content::Note(_)
+        ));
+    }
+}

@@ -1,0 +1,319 @@
+//! Timing plot: the load, prompt-eval and eval durations of each case of a run (cold
+//! versus hot for `phase-b-cold-hot`) as horizontal bars on a log seconds axis, one group
+//! per duration. A zero or missing duration has no bar, only its label.
+
+use super::plot::{self, Role};
+use super::svg::{self, Anchor, Font, Svg, TextStyle};
+use super::{Content, Output, Words, files, fit_lines, joined, label, ui, ui_args};
+use crate::load::Located;
+use crate::model::{Case, Run};
+use crate::render::scope::Scope;
+use crate::render::tables::seconds;
+use plotters::prelude::*;
+
+const WIDTH: u32 = 400;
+const TOP: u32 = 8;
+const RIGHT: u32 = 78;
+const ROW: f64 = 26.0;
+const HEAD: f64 = 26.0;
+
+/// Reads one duration of a case.
+type Getter = fn(&Case) -> Option<u64>;
+
+/// The durations drawn, with their Fluent label keys.
+const METRICS: [(&str, Getter); 3] = [
+    ("figure-metric-load", |c| c.load_duration_ns),
+    ("figure-metric-prompt-eval", |c| c.prompt_eval_duration_ns),
+    ("figure-metric-eval", |c| c.eval_duration_ns),
+];
+
+/// Series colours by case position: blue, orange, purple, green, …
+const HUES: [usize; 6] = [0, 2, 1, 3, 4, 5];
+
+/// The label of a case: its mode (`cold`, `hot`) when it has one, else its id.
+fn case_label(s: &Scope, c: &Case) -> String {
+    match c.mode {
+        Some(m) => joined(&label(s, "residency", &m)),
+        None => c.id.value.clone(),
+    }
+}
+
+/// Top of each group header and of each bar row, in pixels from the plot's top.
+fn layout(groups: usize, cases: usize) -> (Vec<f64>, Vec<Vec<f64>>, f64) {
+    let mut y = 0.0;
+    let mut heads = Vec::new();
+    let mut rows = Vec::new();
+    for _ in 0..groups {
+        heads.push(y);
+        y += HEAD;
+        rows.push((0..cases).map(|i| y + ROW * i as f64).collect::<Vec<f64>>());
+        y += ROW * cases as f64 + 8.0;
+    }
+    (heads, rows, y)
+}
+
+/// The plot of one run.
+pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Output {
+    let title = ui_args(s, "figure-timing-title", &[("run", run.id.value.clone())]);
+    let mut out = Output {
+        name: super::slug(&format!("timing-{}", run.id.value)),
+        kind: "timing-plot",
+        title,
+        sources: files([file]),
+        content: Content::Note(ui(s, "figure-no-data")),
+    };
+    let cases: Vec<&Case> = run.cases.iter().collect();
+    let values: Vec<f64> = cases
+        .iter()
+        .flat_map(|c| METRICS.iter().filter_map(|(_, get)| get(c)))
+        .filter(|ns| *ns > 0)
+        .map(|ns| ns as f64 / 1e9)
+        .collect();
+    if values.is_empty() {
+        return out;
+    }
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(0.0, f64::max);
+    let lo = plot::decade_below(min);
+    let mut hi = plot::decade_above(max.max(lo * 10.0) * 1.0001).max(lo * 100.0);
+    if hi <= max {
+        hi *= 10.0;
+    }
+    let labels: Vec<String> = cases.iter().map(|c| case_label(s, c)).collect();
+    let label_font = Font::sans(14);
+    let left = labels
+        .iter()
+        .map(|l| svg::text_width(l, label_font))
+        .fold(0.0, f64::max)
+        .clamp(30.0, 120.0)
+        + 24.0;
+    let axis_font = Font::sans(14);
+    let axis_lines = fit_lines(
+        &ui(s, "figure-timing-axis"),
+        f64::from(WIDTH) - 32.0,
+        axis_font,
+    );
+    let (heads, rows, plot_h) = layout(METRICS.len(), cases.len());
+    let bottom = 34 + (axis_lines.len() as f64 * axis_font.line_height()) as u32 + 8;
+    // `as` saturates: an absurd number of cases cannot overflow the height.
+    let height = TOP.saturating_add(plot_h as u32).saturating_add(bottom);
+    let ticks = plot::decades(lo, hi);
+    let drawn = plot::render((WIDTH, height), |root| {
+        let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
+        let mut chart = ChartBuilder::on(root)
+            .margin_left(left as u32)
+            .margin_right(RIGHT)
+            .margin_top(TOP)
+            .margin_bottom(bottom)
+            .build_cartesian_2d((lo..hi).log_scale(), plot_h..0f64)
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(
+                ticks
+                    .iter()
+                    .map(|&t| PathElement::new(vec![(t, 0.0), (t, plot_h)], Role::Grid.color())),
+            )
+            .map_err(err)?;
+        let mut bars = Vec::new();
+        for ((_, get), tops) in METRICS.iter().zip(&rows) {
+            for (i, (c, top)) in cases.iter().zip(tops).enumerate() {
+                if let Some(ns) = get(c).filter(|ns| *ns > 0) {
+                    let v = (ns as f64 / 1e9).clamp(lo, hi);
+                    bars.push(Rectangle::new(
+                        [(lo, top + 4.0), (v, top + ROW - 4.0)],
+                        Role::Hue(HUES[i % HUES.len()]).color().filled(),
+                    ));
+                }
+            }
+        }
+        chart.draw_series(bars).map_err(err)?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(lo, plot_h), (hi, plot_h)],
+                Role::Axis.color(),
+            )))
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(lo, 0.0), (lo, plot_h)],
+                Role::Axis.color(),
+            )))
+            .map_err(err)?;
+        let ends: Vec<Vec<i32>> = METRICS
+            .iter()
+            .map(|(_, get)| {
+                cases
+                    .iter()
+                    .map(|c| {
+                        let v = get(c).filter(|ns| *ns > 0).map(|ns| ns as f64 / 1e9);
+                        chart.backend_coord(&(v.unwrap_or(lo).clamp(lo, hi), 0.0)).0
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok((
+            chart.backend_coord(&(lo, plot_h)).1,
+            ticks
+                .iter()
+                .map(|&t| (t, chart.backend_coord(&(t, 0.0)).0))
+                .collect::<Vec<_>>(),
+            ends,
+        ))
+    });
+    let Ok((shapes, (axis_y, tick_x, ends))) = drawn else {
+        return out;
+    };
+    let mut svg = Svg::new();
+    svg.raw(&shapes);
+    let top = f64::from(TOP);
+    for (m, ((key, get), head)) in METRICS.iter().zip(&heads).enumerate() {
+        let metric = ui(s, key);
+        svg.text(
+            12.0,
+            top + head + 18.0,
+            &joined(&metric),
+            &TextStyle::new(Font::sans(15).bold(), ""),
+        );
+        for (i, c) in cases.iter().enumerate() {
+            let row = rows[m][i];
+            let y = top + row + ROW / 2.0 + 5.0;
+            svg.text(
+                left - 8.0,
+                y,
+                &labels[i],
+                &TextStyle::new(label_font, &format!("c-h{}", HUES[i % HUES.len()]))
+                    .anchor(Anchor::End),
+            );
+            let value = match get(c) {
+                Some(ns) => seconds(ns),
+                None => "—".into(),
+            };
+            let end = ends
+                .get(m)
+                .and_then(|e| e.get(i))
+                .map(|x| f64::from(*x))
+                .unwrap_or(left);
+            svg.text(end + 6.0, y, &value, &TextStyle::new(Font::mono(13), ""));
+        }
+    }
+    let ay = f64::from(axis_y);
+    for (t, x) in &tick_x {
+        let x = f64::from(*x);
+        svg.line(x, ay, x, ay + 5.0, "axis");
+        let label = plot::seconds_label(*t);
+        let font = Font::sans(13);
+        let (tx, anchor) = plot::tick_x(x, &label, font, f64::from(WIDTH));
+        svg.text(
+            tx,
+            ay + 20.0,
+            &label,
+            &TextStyle::new(font, "mu").anchor(anchor),
+        );
+    }
+    super::draw_lines(
+        &mut svg,
+        f64::from(WIDTH) / 2.0,
+        ay + 26.0,
+        &axis_lines,
+        TextStyle::new(axis_font, "").anchor(Anchor::Middle),
+        axis_lines.len() > 1,
+    );
+    let desc: Words = out
+        .title
+        .iter()
+        .map(|(l, t)| {
+            let parts: Vec<String> = METRICS
+                .iter()
+                .map(|(key, get)| {
+                    let name = s.msgs.format(*l, key, None);
+                    let vals: Vec<String> = cases
+                        .iter()
+                        .zip(&labels)
+                        .map(|(c, lab)| {
+                            format!("{lab} {}", get(c).map(seconds).unwrap_or("—".into()))
+                        })
+                        .collect();
+                    format!("{name}: {}", vals.join(", "))
+                })
+                .collect();
+            (*l, format!("{t}: {}", parts.join("; ")))
+        })
+        .collect();
+    out.content = Content::Svg {
+        width: f64::from(WIDTH),
+        height: f64::from(height),
+        body: svg.finish(),
+        desc,
+    };
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::*;
+    use crate::render::view::View;
+
+    fn draw(view: View) -> String {
+        let s = scope(view);
+        let r = s.ev.runs.get("phase-b-cold-hot").expect("run");
+        standalone(&plot(&s, r, &r.file), view)
+    }
+
+    #[test]
+    fn cold_and_hot_bars() {
+        let doc = draw(View::En);
+        let t = texts(&doc).join("\n");
+        for want in [
+            "cold",
+            "hot",
+            "load",
+            "prompt eval",
+            "eval",
+            "17.455 s",
+            "0.083 s",
+            "0.0238 s",
+            "0.149 s",
+            "1 s",
+            "10 s",
+        ] {
+            assert!(t.contains(want), "missing {want} in {t}");
+        }
+        assert_eq!(doc.matches("class=\"f-h0\"").count(), 3, "three cold bars");
+        assert_eq!(doc.matches("class=\"f-h2\"").count(), 3, "three hot bars");
+        assert_short_numbers(&doc);
+    }
+
+    #[test]
+    fn renders_are_identical() {
+        assert_eq!(draw(View::Bilingual), draw(View::Bilingual));
+    }
+
+    #[test]
+    fn zero_and_missing_durations() {
+        let site = Site::load(|d| {
+            for r in d.runs.iter_mut() {
+                if r.value.id.value == "phase-b-cold-hot" {
+                    r.value.cases[0].load_duration_ns = Some(0);
+                    r.value.cases[1].eval_duration_ns = None;
+                }
+                if r.value.id.value == "observers-proxy-check" {
+                    for c in r.value.cases.iter_mut() {
+                        c.eval_duration_ns = Some(0);
+                    }
+                }
+            }
+        });
+        let s = site.scope(View::En);
+        let r = s.ev.runs.get("phase-b-cold-hot").expect("run");
+        let doc = standalone(&plot(&s, r, &r.file), View::En);
+        let t = texts(&doc);
+        assert!(t.iter().any(|x| x == "0 s"));
+        assert!(t.iter().any(|x| x == "—"));
+        let zeros = s.ev.runs.get("observers-proxy-check").expect("run");
+        assert!(matches!(
+            plot(&s, zeros, &zeros.file).content,
+            Content::Note(_)
+        ));
+    }
+}
