@@ -97,43 +97,31 @@ fn print_diags(diags: &Diagnostics, root: &Path) {
 }
 
 fn build(root: &Path, out: &Path, check_only: bool) -> ExitCode {
+    if check_only {
+        return build_check(root, out);
+    }
     let start = Instant::now();
-    let outcome = pipeline::run(root);
-    print_diags(&outcome.diagnostics, root);
-    let Some(site) = outcome.site.filter(|_| !outcome.diagnostics.has_errors()) else {
+    let staging = match write::Staging::new(out) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot write next to {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+    };
+    let sink = staging.sink();
+    let counter = Counting::new(&sink);
+    let (_, diags, rendered) = pipeline::run_into(root, &counter);
+    let files = counter.count();
+    print_diags(&diags, root);
+    if !rendered || diags.has_errors() {
+        // Dropping the staging folder removes what was written; the output is untouched.
         eprintln!("error: build failed; nothing was written");
         return ExitCode::FAILURE;
-    };
-    if check_only {
-        let st = write::compare(&site, out);
-        if st.is_fresh() {
-            println!(
-                "{} is up to date ({} files)",
-                out.display(),
-                site.files.len()
-            );
-            return ExitCode::SUCCESS;
-        }
-        eprintln!(
-            "error: {} is stale; run `evidence build` and commit the result",
-            out.display()
-        );
-        for (what, list) in [
-            ("changed", &st.changed),
-            ("missing", &st.missing),
-            ("not produced by the build", &st.extra),
-        ] {
-            for f in list {
-                eprintln!("  {what}: {f}");
-            }
-        }
-        return ExitCode::FAILURE;
     }
-    match write::write(&site, out) {
+    match sink.finish().and_then(|()| staging.commit()) {
         Ok(()) => {
             println!(
-                "built {} files into {} in {} ms",
-                site.files.len(),
+                "built {files} files into {} in {} ms",
                 out.display(),
                 start.elapsed().as_millis()
             );
@@ -146,17 +134,74 @@ fn build(root: &Path, out: &Path, check_only: bool) -> ExitCode {
     }
 }
 
+/// `build --check`: render and compare with the output, writing nothing.
+fn build_check(root: &Path, out: &Path) -> ExitCode {
+    let sink = write::CompareSink::new(out);
+    let counter = Counting::new(&sink);
+    let (_, diags, rendered) = pipeline::run_into(root, &counter);
+    let files = counter.count();
+    print_diags(&diags, root);
+    if !rendered || diags.has_errors() {
+        eprintln!("error: build failed; nothing was written");
+        return ExitCode::FAILURE;
+    }
+    let st = sink.finish();
+    if st.is_fresh() {
+        println!("{} is up to date ({files} files)", out.display());
+        return ExitCode::SUCCESS;
+    }
+    eprintln!(
+        "error: {} is stale; run `evidence build` and commit the result",
+        out.display()
+    );
+    for (what, list) in [
+        ("changed", &st.changed),
+        ("missing", &st.missing),
+        ("not produced by the build", &st.extra),
+    ] {
+        for f in list {
+            eprintln!("  {what}: {f}");
+        }
+    }
+    ExitCode::FAILURE
+}
+
+/// Counts the files passing through to another sink, for the summary line.
+struct Counting<'a> {
+    inner: &'a dyn crate::render::Sink,
+    n: std::sync::atomic::AtomicUsize,
+}
+
+impl<'a> Counting<'a> {
+    fn new(inner: &'a dyn crate::render::Sink) -> Self {
+        Counting {
+            inner,
+            n: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.n.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl crate::render::Sink for Counting<'_> {
+    fn put(&self, path: String, bytes: Vec<u8>) {
+        self.n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.put(path, bytes);
+    }
+}
+
 fn check(root: &Path, format: Format) -> ExitCode {
-    let outcome = pipeline::run(root);
-    let diags = &outcome.diagnostics;
+    let (loaded, diags, _) = pipeline::run_into(root, &crate::render::NullSink);
+    let diags = &diags;
     let color = format == Format::Human && std::io::stdout().is_terminal();
     print!("{}", diagnostics::render(diags, format, root, color));
     if diags.has_errors() {
         ExitCode::FAILURE
     } else {
         if format == Format::Human {
-            let (pages, runs) = outcome
-                .loaded
+            let (pages, runs) = loaded
                 .as_ref()
                 .map(|l| (l.evidence.pages.len(), l.evidence.runs.len()))
                 .unwrap_or_default();

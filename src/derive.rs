@@ -4,7 +4,7 @@
 //! probe, the previous run (for deltas) and back-references (who cites a record).
 
 use crate::model::refs::{Kind, Ref};
-use crate::model::{Case, DispatchMap, Evidence, Run};
+use crate::model::{Bound, Case, DispatchMap, Evidence, Run};
 use std::collections::{BTreeMap, HashMap};
 
 /// The family a value of the map's variable routes to: the first branch whose bound holds.
@@ -13,6 +13,33 @@ pub fn zone(map: &DispatchMap, value: u64) -> Option<&str> {
         .iter()
         .find(|b| b.bound.is_none_or(|bound| bound.holds(value)))
         .map(|b| b.family.value.as_str())
+}
+
+/// Inclusive ranges over which every map routes one way, from 1 upward. Never overflows.
+pub fn segments(maps: &[&DispatchMap]) -> Vec<(u64, Option<u64>)> {
+    let mut cuts: Vec<u64> = maps
+        .iter()
+        .flat_map(|m| m.branches.iter())
+        .filter_map(|b| match b.bound? {
+            Bound::Le(n) => Some(n),
+            Bound::Lt(n) => n.checked_sub(1),
+        })
+        .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out = Vec::new();
+    let mut start = Some(1u64);
+    for c in cuts {
+        let Some(st) = start else { break };
+        if c >= st {
+            out.push((st, Some(c)));
+            start = c.checked_add(1);
+        }
+    }
+    if let Some(st) = start {
+        out.push((st, None));
+    }
+    out
 }
 
 /// The zone of one case under one map, when the case recorded a prompt_eval_count.

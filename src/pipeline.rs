@@ -8,7 +8,7 @@ use crate::load::{self, Sources};
 use crate::model::{self, Evidence};
 use crate::render::i18n::Messages;
 use crate::render::values::Values;
-use crate::render::{Renderer, Site};
+use crate::render::{MemorySink, Renderer, Sink, Site};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -44,21 +44,27 @@ pub fn evidence(root: &Path) -> Result<Loaded, Diagnostics> {
 
 /// Everything: load, check and render the site under `root` in memory.
 pub fn run(root: &Path) -> Outcome {
+    let sink = MemorySink::default();
+    let (loaded, diagnostics, rendered) = run_into(root, &sink);
+    Outcome {
+        loaded,
+        site: rendered.then(|| sink.into_site()),
+        diagnostics,
+    }
+}
+
+/// Load, check and render, handing each output file to `sink` as it is ready.
+/// Returns whether rendering ran (it does not when the sources or templates failed).
+pub fn run_into(root: &Path, sink: &dyn Sink) -> (Option<Loaded>, Diagnostics, bool) {
     let mut loaded = match evidence(root) {
         Ok(l) => l,
-        Err(diagnostics) => {
-            return Outcome {
-                loaded: None,
-                site: None,
-                diagnostics,
-            };
-        }
+        Err(diagnostics) => return (None, diagnostics, false),
     };
     let messages = Arc::new(Messages::load(&loaded.sources.theme));
     let mut diags = std::mem::take(&mut loaded.diagnostics);
     let values = Values::new(&loaded.evidence);
     check::check(&loaded.evidence, &messages, &values, root, &mut diags);
-    let site = match Renderer::new(
+    let rendered = match Renderer::new(
         &loaded.evidence,
         &loaded.derived,
         &loaded.sources.theme,
@@ -67,18 +73,14 @@ pub fn run(root: &Path) -> Outcome {
     ) {
         Ok(r) => {
             let mut render_diags = Vec::new();
-            let site = r.site(&mut render_diags);
+            r.render(sink, &mut render_diags);
             diags.extend(render_diags);
-            Some(site)
+            true
         }
         Err(d) => {
             diags.push(d);
-            None
+            false
         }
     };
-    Outcome {
-        loaded: Some(loaded),
-        site,
-        diagnostics: diags,
-    }
+    (Some(loaded), diags, rendered)
 }

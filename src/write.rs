@@ -1,49 +1,129 @@
 //! Stage 6: put the rendered site on disk, all or nothing, or compare it with what is there.
 //!
-//! The site is written into a temporary sibling folder, which then takes the place of the
-//! output folder by rename. A build that fails or is interrupted before the swap leaves
-//! the previous output as it was.
+//! Pages are written as they are rendered into a temporary sibling folder
+//! ([`Staging`]), which then takes the place of the output folder by rename. A build that
+//! fails or is interrupted before the swap leaves the previous output as it was.
 
-use crate::render::Site;
-use std::collections::BTreeSet;
+use crate::render::{Sink, Site};
+use std::collections::{BTreeSet, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Writes `site` to `out` atomically (from the point of view of readers of `out`).
 pub fn write(site: &Site, out: &Path) -> io::Result<()> {
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent)?;
-    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("site");
-    let tmp = unique(parent, &format!("{name}.tmp-"));
-    let result = write_tree(site, &tmp).and_then(|()| swap(&tmp, out, parent, name));
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
+    let staging = Staging::new(out)?;
+    let sink = staging.sink();
+    for (rel, bytes) in &site.files {
+        sink.put(rel.clone(), bytes.clone());
     }
-    result
+    sink.finish()?;
+    staging.commit()
 }
 
-fn write_tree(site: &Site, dir: &Path) -> io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let mut made: BTreeSet<PathBuf> = BTreeSet::new();
-    for (rel, bytes) in &site.files {
-        let path = dir.join(rel);
-        if let Some(p) = path.parent()
-            && made.insert(p.to_path_buf())
-        {
-            std::fs::create_dir_all(p)?;
-        }
-        std::fs::write(&path, bytes)?;
+/// A temporary folder next to the output that becomes the output on [`Staging::commit`];
+/// dropped without a commit, it is removed and the output stays as it was.
+pub struct Staging {
+    tmp: PathBuf,
+    out: PathBuf,
+    committed: bool,
+}
+
+impl Staging {
+    pub fn new(out: &Path) -> io::Result<Staging> {
+        let parent = parent_of(out);
+        std::fs::create_dir_all(parent)?;
+        let tmp = unique(parent, &format!("{}.tmp-", name_of(out)));
+        std::fs::create_dir_all(&tmp)?;
+        Ok(Staging {
+            tmp,
+            out: out.to_path_buf(),
+            committed: false,
+        })
     }
-    Ok(())
+
+    /// A sink that writes files into the temporary folder.
+    pub fn sink(&self) -> DirSink {
+        DirSink {
+            dir: self.tmp.clone(),
+            made: Mutex::new(HashSet::new()),
+            error: Mutex::new(None),
+        }
+    }
+
+    /// Swaps the temporary folder in place of the output.
+    pub fn commit(mut self) -> io::Result<()> {
+        swap(&self.tmp, &self.out)?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+fn parent_of(out: &Path) -> &Path {
+    out.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+fn name_of(out: &Path) -> &str {
+    out.file_name().and_then(|n| n.to_str()).unwrap_or("site")
+}
+
+/// Writes each file as it arrives; the first I/O error is kept for [`DirSink::finish`].
+pub struct DirSink {
+    dir: PathBuf,
+    made: Mutex<HashSet<PathBuf>>,
+    error: Mutex<Option<io::Error>>,
+}
+
+impl DirSink {
+    fn try_put(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
+        let path = self.dir.join(rel);
+        if let Some(p) = path.parent() {
+            let new = self
+                .made
+                .lock()
+                .map(|mut m| m.insert(p.to_path_buf()))
+                .unwrap_or(true);
+            if new {
+                std::fs::create_dir_all(p)?;
+            }
+        }
+        std::fs::write(&path, bytes)
+    }
+
+    /// The first write error, if any.
+    pub fn finish(self) -> io::Result<()> {
+        match self.error.into_inner().ok().flatten() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Sink for DirSink {
+    fn put(&self, path: String, bytes: Vec<u8>) {
+        if let Err(e) = self.try_put(&path, &bytes)
+            && let Ok(mut slot) = self.error.lock()
+            && slot.is_none()
+        {
+            *slot = Some(io::Error::new(e.kind(), format!("{path}: {e}")));
+        }
+    }
 }
 
 /// Moves the old output aside, the new one in, and removes the old one.
-fn swap(tmp: &Path, out: &Path, parent: &Path, name: &str) -> io::Result<()> {
+fn swap(tmp: &Path, out: &Path) -> io::Result<()> {
     if out.exists() {
-        let old = unique(parent, &format!(".{name}.old-"));
+        let old = unique(parent_of(out), &format!(".{}.old-", name_of(out)));
         std::fs::rename(out, &old)?;
         if let Err(e) = std::fs::rename(tmp, out) {
             let _ = std::fs::rename(&old, out);
@@ -81,20 +161,56 @@ impl Staleness {
 
 /// Compares `site` with the files under `out`.
 pub fn compare(site: &Site, out: &Path) -> Staleness {
-    let mut st = Staleness::default();
-    let on_disk: BTreeSet<String> = crate::load::files_under(out);
+    let sink = CompareSink::new(out);
     for (rel, bytes) in &site.files {
-        match std::fs::read(out.join(rel)) {
-            Ok(b) if &b == bytes => {}
-            Ok(_) => st.changed.push(rel.clone()),
-            Err(_) => st.missing.push(rel.clone()),
+        sink.put(rel.clone(), bytes.clone());
+    }
+    sink.finish()
+}
+
+/// Compares each file as it arrives with the same file under the output folder.
+pub struct CompareSink {
+    out: PathBuf,
+    seen: Mutex<(BTreeSet<String>, Staleness)>,
+}
+
+impl CompareSink {
+    pub fn new(out: &Path) -> CompareSink {
+        CompareSink {
+            out: out.to_path_buf(),
+            seen: Mutex::new(Default::default()),
         }
     }
-    st.extra = on_disk
-        .into_iter()
-        .filter(|f| !site.files.contains_key(f))
-        .collect();
-    st
+
+    /// What differs; files on disk that the build did not produce are `extra`.
+    pub fn finish(self) -> Staleness {
+        let (produced, mut st) = self.seen.into_inner().unwrap_or_default();
+        st.changed.sort();
+        st.missing.sort();
+        st.extra = crate::load::files_under(&self.out)
+            .into_iter()
+            .filter(|f| !produced.contains(f))
+            .collect();
+        st
+    }
+}
+
+impl Sink for CompareSink {
+    fn put(&self, path: String, bytes: Vec<u8>) {
+        let status = match std::fs::read(self.out.join(&path)) {
+            Ok(b) if b == bytes => None,
+            Ok(_) => Some(true),
+            Err(_) => Some(false),
+        };
+        if let Ok(mut seen) = self.seen.lock() {
+            match status {
+                Some(true) => seen.1.changed.push(path.clone()),
+                Some(false) => seen.1.missing.push(path.clone()),
+                None => {}
+            }
+            seen.0.insert(path);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -123,6 +239,19 @@ mod tests {
         assert!(!out.join("b.txt").exists());
         let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary folders remain");
+    }
+
+    #[test]
+    fn an_abandoned_staging_leaves_the_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        write(&site(&[("a.html", "old")]), &out).unwrap();
+        {
+            let staging = Staging::new(&out).unwrap();
+            staging.sink().put("a.html".into(), b"new".to_vec());
+        }
+        assert_eq!(std::fs::read_to_string(out.join("a.html")).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

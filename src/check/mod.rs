@@ -32,6 +32,7 @@ pub fn check(
     assessments(ev, diags);
     messages.check(diags);
     home_page(ev, diags);
+    views(ev, diags);
     data_texts::check(ev, values, root, diags);
 }
 
@@ -42,7 +43,11 @@ fn page_date(page: &PageSource, diags: &mut Diagnostics) {
     if let Some(d) = &page.front.date
         && !crate::model::refs::valid_date(&d.value)
     {
-        let span = Span::new(&page.file, d.referenced.line() as usize + 1, d.referenced.column() as usize);
+        let span = Span::new(
+            &page.file,
+            d.referenced.line() as usize + 1,
+            d.referenced.column() as usize,
+        );
         diags.push(
             Diagnostic::error("bad-date", span, format!("`{}` is not a date", d.value))
                 .with_hint("write dates as YYYY-MM-DD"),
@@ -142,6 +147,22 @@ fn home_page(ev: &Evidence, diags: &mut Diagnostics) {
                 "the site has no home page",
             )
             .with_hint("add content/index.md"),
+        );
+    }
+}
+
+/// A site publishes at least one view, each once.
+fn views(ev: &Evidence, diags: &mut Diagnostics) {
+    let Some(cfg) = &ev.config else { return };
+    let mut seen = std::collections::BTreeSet::new();
+    if cfg.views.is_empty() || !cfg.views.iter().all(|v| seen.insert(*v)) {
+        diags.push(
+            Diagnostic::error(
+                "views",
+                Span::file("evidence.yaml"),
+                "`views` must list each view at most once, and at least one",
+            )
+            .with_hint("use some of `bilingual`, `ja`, `en`, e.g. `views: [bilingual, ja, en]`"),
         );
     }
 }

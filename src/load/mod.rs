@@ -30,6 +30,13 @@ pub struct SiteConfig {
     /// Author or team shown in the footer.
     #[serde(default)]
     pub author: Option<Text>,
+    /// Views to publish, from `bilingual`, `ja`, `en` (default: all three).
+    #[serde(default = "all_views")]
+    pub views: Vec<crate::render::view::View>,
+}
+
+fn all_views() -> Vec<crate::render::view::View> {
+    crate::render::view::View::ALL.to_vec()
 }
 
 /// A value with the file it was read from.

@@ -138,6 +138,8 @@ pub struct Evidence {
     pub runs: Collection<Run>,
     /// Pages by id, in navigation order.
     pub pages: Vec<PageSource>,
+    /// Page id → position in `pages`.
+    page_index: HashMap<String, usize>,
     /// Kinds with a file that failed to load (see [`Evidence::is_missing`]).
     pub incomplete: std::collections::BTreeSet<Kind>,
 }
@@ -173,7 +175,7 @@ impl Evidence {
     }
 
     pub fn page(&self, id: &str) -> Option<&PageSource> {
-        self.pages.iter().find(|p| p.id == id)
+        self.page_index.get(id).map(|&i| &self.pages[i])
     }
 }
 
@@ -202,6 +204,11 @@ pub fn build(sources: &Sources) -> (Evidence, Diagnostics) {
         layers: index(Kind::Layer, d.layers, &mut diags),
         plan: index(Kind::PlanStep, d.plan, &mut diags),
         runs: index(Kind::Run, d.runs, &mut diags),
+        page_index: pages
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.clone(), i))
+            .collect(),
         pages,
         incomplete: d.incomplete,
     };

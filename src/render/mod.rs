@@ -35,6 +35,37 @@ pub struct Site {
     pub files: BTreeMap<String, Vec<u8>>,
 }
 
+/// Where rendered files go as soon as each is ready: memory ([`MemorySink`]), a folder
+/// or a comparison with a folder (`write`). Pages render in parallel, so sinks are `Sync`.
+pub trait Sink: Sync {
+    fn put(&self, path: String, bytes: Vec<u8>);
+}
+
+/// Discards every file (`check`: render for the diagnostics only).
+pub struct NullSink;
+
+impl Sink for NullSink {
+    fn put(&self, _: String, _: Vec<u8>) {}
+}
+
+/// Collects the site in memory (`serve`, tests).
+#[derive(Default)]
+pub struct MemorySink(std::sync::Mutex<Site>);
+
+impl Sink for MemorySink {
+    fn put(&self, path: String, bytes: Vec<u8>) {
+        if let Ok(mut site) = self.0.lock() {
+            site.files.insert(path, bytes);
+        }
+    }
+}
+
+impl MemorySink {
+    pub fn into_site(self) -> Site {
+        self.0.into_inner().unwrap_or_default()
+    }
+}
+
 /// HTML-escapes text for element content and quoted attributes.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -60,8 +91,6 @@ pub struct Renderer<'a> {
     pub values: Values,
     pub pages: view::PageIndex,
     pub theme: &'a Theme,
-    /// Standalone figure files written while pages render (`figures/…svg`).
-    figure_files: RefCell<BTreeMap<String, Vec<u8>>>,
 }
 
 #[derive(Serialize)]
@@ -96,7 +125,6 @@ impl<'a> Renderer<'a> {
             values,
             pages: view::PageIndex::new(ev),
             theme,
-            figure_files: RefCell::new(BTreeMap::new()),
         })
     }
 
@@ -113,27 +141,57 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// Renders the whole site.
+    /// The views this site publishes.
+    fn views(&self) -> &[View] {
+        self.ev
+            .config
+            .as_ref()
+            .map(|c| c.views.as_slice())
+            .unwrap_or(&View::ALL)
+    }
+
+    /// Renders the whole site into memory.
     pub fn site(&self, diags: &mut Vec<Diagnostic>) -> Site {
-        let mut site = Site::default();
-        for page in &self.ev.pages {
-            for view in View::ALL {
-                match self.page(page, view, diags) {
-                    Ok(html) => {
-                        site.files.insert(view.file(&page.id), html.into_bytes());
-                    }
-                    Err(d) => diags.push(d),
+        let sink = MemorySink::default();
+        self.render(&sink, diags);
+        sink.into_site()
+    }
+
+    /// Renders every page in its three views in parallel, handing each file to `sink` as
+    /// soon as it is ready, so no step holds the whole site in memory.
+    pub fn render(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
+        use rayon::prelude::*;
+        let views = self.views();
+        let jobs: Vec<(&PageSource, View)> = self
+            .ev
+            .pages
+            .iter()
+            .flat_map(|p| views.iter().map(move |&v| (p, v)))
+            .collect();
+        let found: Vec<Diagnostic> = jobs
+            .par_iter()
+            .flat_map_iter(|&(page, view)| {
+                let mut d = Vec::new();
+                match self.page(page, view, sink, &mut d) {
+                    Ok(html) => sink.put(view.file(&page.id), html.into_bytes()),
+                    Err(e) => d.push(e),
                 }
-            }
-        }
-        site.files.append(&mut self.figure_files.borrow_mut());
-        self.extras(&mut site, diags);
+                d
+            })
+            .collect();
+        diags.extend(found);
+        self.extras(sink, diags);
         diags.extend(self.msgs.missing_diagnostics());
-        site
     }
 
     /// The body of one view of a page: blocks of its languages, and directive tables.
-    fn body(&self, page: &PageSource, view: View, diags: &mut Vec<Diagnostic>) -> String {
+    fn body(
+        &self,
+        page: &PageSource,
+        view: View,
+        sink: &dyn Sink,
+        diags: &mut Vec<Diagnostic>,
+    ) -> String {
         let scope = self.scope(view, &page.id);
         let mut out = String::new();
         for item in &page.items {
@@ -158,7 +216,7 @@ impl<'a> Renderer<'a> {
                     // An invalid directive is reported by `check`; render the rest.
                     match directive::parse(d, &page.id, self.ev) {
                         Ok(directive::Directive::Figure(f)) => {
-                            self.figures(&f, &scope, &mut out, diags);
+                            self.figures(&f, &scope, sink, &mut out, diags);
                         }
                         Ok(dir) => self.tables(&dir, &scope, &mut out, diags),
                         Err(_) => {}
@@ -197,6 +255,7 @@ impl<'a> Renderer<'a> {
         &self,
         f: &directive::Figure,
         scope: &Scope,
+        sink: &dyn Sink,
         out: &mut String,
         diags: &mut Vec<Diagnostic>,
     ) {
@@ -211,7 +270,9 @@ impl<'a> Renderer<'a> {
                     templates::flatten(&e),
                 )),
             }
-            self.figure_files.borrow_mut().extend(p.files);
+            for (path, bytes) in p.files {
+                sink.put(path, bytes);
+            }
         }
     }
 
@@ -219,9 +280,10 @@ impl<'a> Renderer<'a> {
         &self,
         page: &PageSource,
         view: View,
+        sink: &dyn Sink,
         diags: &mut Vec<Diagnostic>,
     ) -> Result<String, Diagnostic> {
-        let body = self.body(page, view, diags);
+        let body = self.body(page, view, sink, diags);
         let mut ctx = self.base_context(&page.id, view, &relative(view.depth(&page.id), ""));
         ctx.insert("page_id", &page.id);
         ctx.insert("title_html", &self.bi(view, &page.front.title));
@@ -279,7 +341,9 @@ impl<'a> Renderer<'a> {
             .ev
             .pages
             .iter()
-            .filter(|p| p.id != "index")
+            // Top-level pages only: pages in folders (`docs/p00001`) are reached from
+            // their section, not listed on every page.
+            .filter(|p| p.id != "index" && !p.id.contains('/'))
             .map(|p| NavItem {
                 title: self.bi(view, &p.front.title),
                 href: format!("{prefix}{}", view.file(&p.id)),
@@ -287,7 +351,8 @@ impl<'a> Renderer<'a> {
             })
             .collect();
         ctx.insert("nav", &nav);
-        let alternates: Vec<Alternate> = View::ALL
+        let alternates: Vec<Alternate> = self
+            .views()
             .iter()
             .filter(|_| page_id != NOT_FOUND)
             .map(|&v| Alternate {
@@ -335,16 +400,17 @@ impl<'a> Renderer<'a> {
     }
 
     /// 404 page, sitemap, evidence.json and static files.
-    fn extras(&self, site: &mut Site, diags: &mut Vec<Diagnostic>) {
+    fn extras(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
         // Served for any missing path, so its links start from the site's root.
         let root = match self.ev.config.as_ref().and_then(|c| c.base_url.as_deref()) {
             Some(base) => format!("{}/", base.trim_end_matches('/')),
             None => "/".to_string(),
         };
-        let ctx = self.base_context(NOT_FOUND, View::Bilingual, &root);
+        let view = self.views().first().copied().unwrap_or(View::Bilingual);
+        let ctx = self.base_context(NOT_FOUND, view, &root);
         match self.tera.render("404.html", &ctx) {
             Ok(html) => {
-                site.files.insert("404.html".into(), html.into_bytes());
+                sink.put("404.html".into(), html.into_bytes());
             }
             Err(e) => diags.push(Diagnostic::error(
                 "template",
@@ -357,9 +423,10 @@ impl<'a> Renderer<'a> {
             .ev
             .pages
             .iter()
-            .flat_map(|p| View::ALL.iter().map(move |&v| (p, v)))
+            .flat_map(|p| self.views().iter().map(move |&v| (p, v)))
             .map(|(p, v)| {
-                let alts: Vec<serde_json::Value> = View::ALL
+                let alts: Vec<serde_json::Value> = self
+                    .views()
                     .iter()
                     .map(|&a| serde_json::json!({"hreflang": a.hreflang(), "href": self.url(0, &a.file(&p.id))}))
                     .collect();
@@ -369,7 +436,7 @@ impl<'a> Renderer<'a> {
         sm.insert("entries", &entries);
         match self.tera.render("sitemap.xml", &sm) {
             Ok(xml) => {
-                site.files.insert("sitemap.xml".into(), xml.into_bytes());
+                sink.put("sitemap.xml".into(), xml.into_bytes());
             }
             Err(e) => diags.push(Diagnostic::error(
                 "template",
@@ -379,9 +446,9 @@ impl<'a> Renderer<'a> {
         }
         let mut json = serde_json::to_string_pretty(self.values.json()).unwrap_or_default();
         json.push('\n');
-        site.files.insert("evidence.json".into(), json.into_bytes());
+        sink.put("evidence.json".into(), json.into_bytes());
         for (name, f) in self.theme.under("static/") {
-            site.files.insert(format!("static/{name}"), f.bytes.clone());
+            sink.put(format!("static/{name}"), f.bytes.clone());
         }
     }
 }

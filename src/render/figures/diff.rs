@@ -6,41 +6,14 @@
 use super::dispatch::range_text;
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Output, Words, family_hue, family_name, files, para, same, ui};
-use crate::derive::zone;
-use crate::model::{Bound, DispatchMap};
+use crate::derive::{segments, zone};
+use crate::model::DispatchMap;
 use crate::render::scope::Scope;
 
 const WIDTH: f64 = 400.0;
 const PAD: f64 = 12.0;
 const RANGE_W: f64 = 86.0;
 const ROW_H: f64 = 36.0;
-
-/// Inclusive ranges over which every map routes one way, from 1 upward. Never overflows.
-pub fn segments(maps: &[&DispatchMap]) -> Vec<(u64, Option<u64>)> {
-    let mut cuts: Vec<u64> = maps
-        .iter()
-        .flat_map(|m| m.branches.iter())
-        .filter_map(|b| match b.bound? {
-            Bound::Le(n) => Some(n),
-            Bound::Lt(n) => n.checked_sub(1),
-        })
-        .collect();
-    cuts.sort_unstable();
-    cuts.dedup();
-    let mut out = Vec::new();
-    let mut start = Some(1u64);
-    for c in cuts {
-        let Some(st) = start else { break };
-        if c >= st {
-            out.push((st, Some(c)));
-            start = c.checked_add(1);
-        }
-    }
-    if let Some(st) = start {
-        out.push((st, None));
-    }
-    out
-}
 
 /// Which cells of a row to outline: those that differ from a unique majority, or every
 /// cell when no value has a unique majority. Nothing when all agree.
@@ -234,6 +207,7 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Output {
 mod tests {
     use super::super::testkit::*;
     use super::*;
+    use crate::model::Bound;
     use crate::render::view::View;
 
     fn draw(view: View) -> String {

@@ -2,7 +2,7 @@
 
 use super::records::source_text;
 use super::{anchor, code, source_line};
-use crate::derive::zone;
+use crate::derive::{segments, zone};
 use crate::model::refs::Kind;
 use crate::model::{Bound, DispatchMap};
 use crate::render::escape;
@@ -112,31 +112,6 @@ pub fn map(s: &Scope, id: &str) -> Table {
         empty: s.ui("table-empty"),
         notes,
     }
-}
-
-/// Inclusive ranges of the variable over which every map routes one way.
-pub fn segments(maps: &[&DispatchMap]) -> Vec<(u64, Option<u64>)> {
-    let mut cuts: Vec<u64> = maps
-        .iter()
-        .flat_map(|m| m.branches.iter())
-        .filter_map(|b| b.bound)
-        .map(|b| match b {
-            Bound::Le(n) => n,
-            Bound::Lt(n) => n.saturating_sub(1),
-        })
-        .collect();
-    cuts.sort_unstable();
-    cuts.dedup();
-    let mut out = Vec::new();
-    let mut start = 1;
-    for c in cuts {
-        if c >= start {
-            out.push((start, Some(c)));
-            start = c + 1;
-        }
-    }
-    out.push((start, None));
-    out
 }
 
 pub fn compare(s: &Scope) -> Table {

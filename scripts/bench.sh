@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Benchmark of evidence on synthetic sites built from the peers' corpus (not a test).
+#
+#   scripts/bench.sh                 N = 1000 and 10000 pages per language
+#   N_LIST="1000" scripts/bench.sh   one size only
+#
+# For each N: a clean full build (the previous output removed, as for the peers), median
+# of 5 runs, wall time and peak RSS, for the ja+en views and for all three views; pages per
+# second; and `evidence check` alone. Then 100 runs x 1000 cases (100,000 probe cases):
+# load, derive zones and render the run tables. Results go to stdout and $WORK/results.tsv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N_LIST=${N_LIST:-"1000 10000"}
+REPEAT=${REPEAT:-5}
+WORK=${BENCH_DIR:-/tmp/evidence-bench}
+mkdir -p "$WORK"
+cargo build --release -q --bin evidence --example synth
+EV=$PWD/target/release/evidence
+SYNTH=$PWD/target/release/examples/synth
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "needs GNU time: apt-get install -y time" >&2; exit 2; }
+
+# median of the numbers on stdin
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# runs "$@" REPEAT times after removing $OUT; prints "median_seconds max_rss_mib"
+measure() {
+  local secs=() rss=()
+  for _ in $(seq "$REPEAT"); do
+    rm -rf "$OUT"
+    "$TIME" -f "%e %M" -o "$WORK/time.txt" "$@" >/dev/null
+    read -r s m < "$WORK/time.txt"
+    secs+=("$s"); rss+=("$m")
+  done
+  local ms; ms=$(printf '%s\n' "${secs[@]}" | median)
+  local mr; mr=$(printf '%s\n' "${rss[@]}" | sort -n | tail -1)
+  echo "$ms $((mr / 1024))"
+}
+
+printf 'what\tN\tseconds\tpeak_MiB\tpages_per_s\n' | tee "$WORK/results.tsv"
+for N in $N_LIST; do
+  PEERS=$WORK/peers-$N
+  [ -d "$PEERS/hugo" ] || python3 ../shared/bench/gen_peer_corpus.py "$N" "$PEERS" >/dev/null
+  SITE=$WORK/site-$N
+  rm -rf "$SITE"
+  "$SYNTH" "$PEERS/hugo/content/docs" "$SITE" >/dev/null
+  OUT=$WORK/out-$N
+  cp "$SITE/evidence.yaml" "$WORK/evidence-all.yaml"
+  printf 'views: [ja, en]\n' >> "$SITE/evidence.yaml"
+  read -r s m < <(measure "$EV" build --root "$SITE" --out "$OUT")
+  pages=$((2 * N))
+  printf 'build ja+en\t%s\t%s\t%s\t%.0f\n' "$N" "$s" "$m" "$(echo "$pages / $s" | bc -l)" | tee -a "$WORK/results.tsv"
+  cp "$WORK/evidence-all.yaml" "$SITE/evidence.yaml"
+  read -r s m < <(measure "$EV" build --root "$SITE" --out "$OUT")
+  pages=$((3 * N))
+  printf 'build 3 views\t%s\t%s\t%s\t%.0f\n' "$N" "$s" "$m" "$(echo "$pages / $s" | bc -l)" | tee -a "$WORK/results.tsv"
+  read -r s m < <(measure "$EV" check --root "$SITE")
+  printf 'check\t%s\t%s\t%s\t-\n' "$N" "$s" "$m" | tee -a "$WORK/results.tsv"
+done
+
+RUNS_SITE=$WORK/site-runs
+rm -rf "$RUNS_SITE"
+mkdir -p "$WORK/empty-docs"
+"$SYNTH" "$WORK/empty-docs" "$RUNS_SITE" --runs 100 --cases 1000 >/dev/null
+OUT=$WORK/out-runs
+read -r s m < <(measure "$EV" build --root "$RUNS_SITE" --out "$OUT")
+printf 'runs 100x1000 build\t0\t%s\t%s\t-\n' "$s" "$m" | tee -a "$WORK/results.tsv"
