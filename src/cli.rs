@@ -57,6 +57,22 @@ pub enum Command {
     },
     /// Create a new, minimal evidence site in DIR.
     Init { dir: PathBuf },
+    /// Preview the site with live reload (built in memory; site/ is not written).
+    Serve {
+        /// Folder holding evidence.yaml.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Port to listen on (0: any free port; the URL is printed).
+        #[arg(long, default_value_t = 1111)]
+        port: u16,
+        /// Address to listen on (default: loopback only).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+    },
+    /// Re-run a probe against a running engine and record a new run in data/runs/.
+    Probe(crate::probe::ProbeCommand),
+    /// Record responses captured elsewhere as a new run in data/runs/.
+    Import(crate::probe::ImportCommand),
 }
 
 /// Entry point of the binary.
@@ -75,6 +91,9 @@ pub fn main() -> ExitCode {
             format,
             exit_code,
         } => diff(&root, &base, head.as_deref(), format, exit_code),
+        Command::Serve { root, port, bind } => {
+            crate::serve::run(&crate::serve::Options { root, port, bind })
+        }
         Command::Init { dir } => match init::init(&dir) {
             Ok(()) => {
                 println!("created a new evidence site in {}", dir.display());
@@ -86,6 +105,8 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Probe(cmd) => crate::probe::main_probe(cmd),
+        Command::Import(cmd) => crate::probe::main_import(cmd),
     }
 }
 

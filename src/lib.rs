@@ -13,5 +13,7 @@ pub mod init;
 pub mod load;
 pub mod model;
 pub mod pipeline;
+pub mod probe;
 pub mod render;
+pub mod serve;
 pub mod write;

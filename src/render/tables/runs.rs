@@ -202,7 +202,10 @@ fn delta(
     case: &Case,
 ) -> String {
     let Some(p) = prev.get(case_key(case)) else {
-        return format!("<span class=\"delta new\">{}</span>", s.ui("runs-delta-new"));
+        return format!(
+            "<span class=\"delta new\">{}</span>",
+            s.ui("runs-delta-new")
+        );
     };
     let now = Summary::of(&[case]);
     let mut parts = Vec::new();
@@ -243,8 +246,19 @@ fn delta(
 
 // ---------------------------------------------------------------- one run
 
+/// The previous run of the same probe, when it shares at least one case key with `run`
+/// (runs with disjoint cases, such as transcriptions of different tables, are not
+/// compared).
+fn comparable_previous<'e>(s: &Scope<'e>, run: &Run) -> Option<&'e Run> {
+    let prev = s.derived.previous(s.ev, run)?;
+    prev.cases
+        .iter()
+        .any(|p| run.cases.iter().any(|c| case_key(c) == case_key(p)))
+        .then_some(prev)
+}
+
 fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
-    let prev = s.derived.previous(s.ev, run);
+    let prev = comparable_previous(s, run);
     let prev_summary = prev.map(summaries);
     let map = prev.and_then(|p| primary_map(s, run, p));
     let rows = run
@@ -386,9 +400,14 @@ fn environment_notes(s: &Scope, run: &Run) -> Vec<String> {
 
 fn model_note(s: &Scope, d: &ModelDetails) -> Option<String> {
     let mut parts = Vec::new();
-    for v in [&d.family, &d.parameter_size, &d.quantization_level, &d.format]
-        .into_iter()
-        .flatten()
+    for v in [
+        &d.family,
+        &d.parameter_size,
+        &d.quantization_level,
+        &d.format,
+    ]
+    .into_iter()
+    .flatten()
     {
         parts.push(code(v));
     }
@@ -549,7 +568,11 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                     b.and_then(|x| f(x.prompt_eval_ns)),
                     &|v| seconds(v.round() as u64),
                 ),
-                times(a.and_then(Summary::per_token), b.and_then(Summary::per_token), &ms),
+                times(
+                    a.and_then(Summary::per_token),
+                    b.and_then(Summary::per_token),
+                    &ms,
+                ),
                 counts(|x| x.eval_count),
                 times(
                     a.and_then(|x| f(x.eval_ns)),
@@ -601,7 +624,7 @@ fn file_of(s: &Scope, run: &Run) -> String {
 
 /// The comparison of `run` with the previous run of its probe, when there is one.
 fn comparison(s: &Scope, run: &Run) -> Option<Table> {
-    let prev = s.derived.previous(s.ev, run)?;
+    let prev = comparable_previous(s, run)?;
     Some(compare_table(
         s,
         run,

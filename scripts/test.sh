@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine: installs what the tests need, fetches and builds
+# the real test inputs (outside the repository), then runs `cargo test`.
+#
+#   - Debian's chromium and chromium-driver, for the browser tests;
+#   - llama.cpp's llama-server built from the llama-cpp-python source package, and the
+#     SmolLM2 GGUF, for the probe's end-to-end test (scripts/setup-llama-server.sh);
+#   - the real binaries of the binary-probe tests (scripts/fetch-binary-inputs.sh).
+#
+# Downloads and builds are cached in ${EVIDENCE_TEST_CACHE:-$HOME/.cache/evidence-tests};
+# a second run only runs the tests. With CI=true, a test whose input is missing fails
+# instead of skipping.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v chromium >/dev/null || need_apt+=(chromium)
+command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
+command -v cmake >/dev/null || need_apt+=(cmake)
+command -v /usr/bin/time >/dev/null || need_apt+=(time)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need_apt[@]}"
+  else
+    echo "test.sh: missing ${need_apt[*]} (install them, or run as root); their tests will skip" >&2
+  fi
+fi
+
+bash scripts/setup-llama-server.sh
+if [ -f scripts/fetch-binary-inputs.sh ]; then
+  bash scripts/fetch-binary-inputs.sh
+fi
+
+cargo test "$@"
+echo "browser screenshots: $PWD/target/screenshots/"

@@ -1,0 +1,523 @@
+//! Run records on disk: run ids and UTC times, the YAML text of a run, and the atomic,
+//! never-overwriting write into `data/runs/`.
+//!
+//! A run is serialized with serde-saphyr, read back with the loader's own YAML reader and
+//! serialized again; the two texts must agree before anything touches the disk. The text
+//! goes to a hidden temporary file in `data/runs/` (same folder, same file system), is
+//! synced, and is then hard-linked to `<id>.yaml`: linking fails when the name exists, so
+//! an existing run is never replaced, and readers never see a partial file. The temporary
+//! name is removed in every case.
+
+use super::{ProbeError, Written, new_id};
+use crate::diagnostics::Diagnostics;
+use crate::model::types::Run;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+// ---------------------------------------------------------------- time
+
+/// A UTC instant with second precision (what run ids and dates record).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Clock {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    pub secs: i64,
+}
+
+impl Clock {
+    pub fn now() -> Clock {
+        let secs = match SystemTime::now().duration_since(UNIX_EPOCH) {
+            Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+            Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
+        };
+        Clock { secs }
+    }
+
+    fn parts(&self) -> (i64, u32, u32, u32, u32, u32) {
+        let days = self.secs.div_euclid(86_400);
+        let rem = self.secs.rem_euclid(86_400);
+        let (y, m, d) = civil_from_days(days);
+        (
+            y,
+            m,
+            d,
+            (rem / 3600) as u32,
+            ((rem % 3600) / 60) as u32,
+            (rem % 60) as u32,
+        )
+    }
+
+    /// `2026-11-22T01:02:03Z`
+    pub fn rfc3339(&self) -> String {
+        let (y, mo, d, h, mi, s) = self.parts();
+        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+    }
+
+    /// `20261122T010203Z`, for run ids.
+    pub fn compact(&self) -> String {
+        let (y, mo, d, h, mi, s) = self.parts();
+        format!("{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z")
+    }
+
+    /// Parses an RFC 3339 time (`2023-08-04T19:22:45.499127Z`, `…-07:00`), as Ollama
+    /// writes `created_at`. Fractions of a second are dropped.
+    pub fn parse_rfc3339(s: &str) -> Option<Clock> {
+        let b = s.as_bytes();
+        if b.len() < 20 || !crate::model::refs::valid_date(s.get(..10)?) {
+            return None;
+        }
+        if !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
+            return None;
+        }
+        let num = |r: std::ops::Range<usize>| -> Option<i64> {
+            let t = s.get(r)?;
+            t.bytes()
+                .all(|c| c.is_ascii_digit())
+                .then(|| t.parse().ok())?
+        };
+        let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+        let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+        if h > 23 || mi > 59 || sec > 60 {
+            return None;
+        }
+        let mut rest = &s[19..];
+        if let Some(frac) = rest.strip_prefix('.') {
+            let n = frac.bytes().take_while(u8::is_ascii_digit).count();
+            if n == 0 {
+                return None;
+            }
+            rest = &frac[n..];
+        }
+        let offset = match rest {
+            "Z" | "z" => 0,
+            _ => {
+                let ob = rest.as_bytes();
+                if ob.len() != 6 || !matches!(ob[0], b'+' | b'-') || ob[3] != b':' {
+                    return None;
+                }
+                let oh: i64 = rest.get(1..3)?.parse().ok()?;
+                let om: i64 = rest.get(4..6)?.parse().ok()?;
+                let sign = if ob[0] == b'-' { -1 } else { 1 };
+                sign * (oh * 3600 + om * 60)
+            }
+        };
+        let days = days_from_civil(y, mo as u32, d as u32);
+        Some(Clock {
+            secs: days * 86_400 + h * 3600 + mi * 60 + sec - offset,
+        })
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (i64::from(m) + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+// ---------------------------------------------------------------- YAML text
+
+const HEADER: &str =
+    "# A probe run recorded by evidence. Runs are never rewritten: a new run is a new file.\n";
+
+/// The YAML text of a run, checked to read back to the same run.
+///
+/// Lists are indented under their key, as in the hand-written data files. Multi-line
+/// texts (a prompt with line breaks) are written as block scalars; should that ever fail
+/// to read back exactly, the run is written again with every string on one quoted line.
+pub fn to_yaml(run: &Run, file: &str) -> Result<String, ProbeError> {
+    let mut options = serde_saphyr::SerializerOptions::default();
+    options.compact_list_indent = false;
+    match checked_yaml(run, file, options.clone()) {
+        Ok(t) => Ok(t),
+        Err(_) => {
+            options.prefer_block_scalars = false;
+            checked_yaml(run, file, options)
+        }
+    }
+}
+
+fn checked_yaml(
+    run: &Run,
+    file: &str,
+    options: serde_saphyr::SerializerOptions,
+) -> Result<String, ProbeError> {
+    let ser = |r: &Run| {
+        serde_saphyr::to_string_with_options(r, options.clone()).map_err(|e| {
+            ProbeError::other(format!("cannot serialize run `{}`: {e}", run.id.value), "")
+        })
+    };
+    let body = ser(run)?;
+    let text = format!("{HEADER}{body}");
+    let back = crate::load::yaml::parse::<Run>(file, &text, 0).map_err(|d| {
+        ProbeError::other(
+            format!(
+                "run `{}` does not read back ({}:{}: {})",
+                run.id.value, d.span.file, d.span.line, d.message
+            ),
+            "this is a bug in evidence; please report it with the probe output",
+        )
+    })?;
+    if ser(&back)? != body {
+        return Err(ProbeError::other(
+            format!("run `{}` changes when read back", run.id.value),
+            "this is a bug in evidence; please report it with the probe output",
+        ));
+    }
+    Ok(text)
+}
+
+// ---------------------------------------------------------------- the site
+
+/// The site a run is recorded into.
+pub struct Site {
+    pub root: PathBuf,
+    pub runs_dir: PathBuf,
+    /// Ids of the runs already recorded.
+    existing: BTreeSet<String>,
+}
+
+/// Attempts at a free run id (`<id>`, `<id>-2`, …) before giving up.
+const MAX_ID_ATTEMPTS: u32 = 100;
+
+impl Site {
+    /// Opens the site at `root`: it must hold `evidence.yaml`. Reads the ids of the
+    /// recorded runs (a run file that does not parse still reserves its file name).
+    pub fn open(root: &Path) -> Result<Site, ProbeError> {
+        if !root.join("evidence.yaml").is_file() {
+            return Err(ProbeError::other(
+                format!("{} holds no evidence.yaml", root.display()),
+                "run evidence in the site folder, or pass --root DIR",
+            ));
+        }
+        let runs_dir = root.join("data").join("runs");
+        let mut existing = BTreeSet::new();
+        if let Ok(entries) = std::fs::read_dir(&runs_dir) {
+            for e in entries.flatten() {
+                let path = e.path();
+                if let Some(stem) = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(|n| n.strip_suffix(".yaml"))
+                {
+                    existing.insert(stem.to_string());
+                }
+                if let Ok(text) = std::fs::read_to_string(&path)
+                    && let Ok(run) = crate::load::yaml::parse::<RunId>("", &text, 0)
+                {
+                    existing.insert(run.id);
+                }
+            }
+        }
+        Ok(Site {
+            root: root.to_path_buf(),
+            runs_dir,
+            existing,
+        })
+    }
+
+    /// Gives `run` a fresh id `<probe>-<UTC time>` (with `-2`, `-3`… if taken), writes it
+    /// atomically, and checks the site with it.
+    pub fn write_run(&self, mut run: Run, probe: &str, at: &Clock) -> Result<Written, ProbeError> {
+        std::fs::create_dir_all(&self.runs_dir).map_err(|e| {
+            ProbeError::other(
+                format!("cannot create {}: {e}", self.runs_dir.display()),
+                "",
+            )
+        })?;
+        let base = format!("{probe}-{}", at.compact());
+        for attempt in 1..=MAX_ID_ATTEMPTS {
+            let id = if attempt == 1 {
+                base.clone()
+            } else {
+                format!("{base}-{attempt}")
+            };
+            if self.existing.contains(&id) {
+                continue;
+            }
+            run.id = new_id(&id);
+            let file = format!("data/runs/{id}.yaml");
+            let text = to_yaml(&run, &file)?;
+            let path = self.runs_dir.join(format!("{id}.yaml"));
+            match write_new(&self.runs_dir, &path, text.as_bytes()) {
+                Ok(()) => {
+                    let outcome = crate::pipeline::run(&self.root);
+                    let mut diagnostics = Diagnostics::default();
+                    diagnostics.extend(outcome.diagnostics.iter().cloned());
+                    return Ok(Written {
+                        id,
+                        path,
+                        diagnostics,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(ProbeError::other(
+                        format!("cannot write {}: {e}", path.display()),
+                        "nothing was recorded; check the folder's permissions and free space",
+                    ));
+                }
+            }
+        }
+        Err(ProbeError::other(
+            format!("no free run id after {MAX_ID_ATTEMPTS} attempts from `{base}`"),
+            "",
+        ))
+    }
+}
+
+/// Just the id of a run file (other fields are ignored).
+#[derive(serde::Deserialize)]
+struct RunId {
+    id: String,
+}
+
+/// Writes `bytes` to `path` atomically, failing with `AlreadyExists` when `path` exists.
+/// The data goes to a temporary file in `dir` first and is linked into place.
+pub fn write_new(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("run.yaml");
+    let mut tmp = None;
+    for n in 0..100u32 {
+        let candidate = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(f) => {
+                tmp = Some((candidate, f));
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    let Some((tmp_path, mut f)) = tmp else {
+        return Err(std::io::Error::other("no free temporary file name"));
+    };
+    let result = (|| {
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        match std::fs::hard_link(&tmp_path, path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
+            // No hard links on this file system: create the name exclusively instead
+            // (still never overwrites; a crash mid-write could leave a partial file).
+            Err(_) => {
+                let mut out = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)?;
+                out.write_all(bytes)?;
+                out.sync_all()
+            }
+        }
+    })();
+    let _ = std::fs::remove_file(&tmp_path);
+    if result.is_ok()
+        && let Ok(d) = std::fs::File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_formatting_and_parsing() {
+        let c = Clock {
+            secs: 1_691_176_965,
+        };
+        assert_eq!(c.rfc3339(), "2023-08-04T19:22:45Z");
+        assert_eq!(c.compact(), "20230804T192245Z");
+        assert_eq!(Clock::parse_rfc3339("2023-08-04T19:22:45.499127Z"), Some(c));
+        assert_eq!(
+            Clock::parse_rfc3339("2024-06-04T14:38:31.83753-07:00").map(|c| c.rfc3339()),
+            Some("2024-06-04T21:38:31Z".to_string())
+        );
+        assert_eq!(Clock { secs: 0 }.rfc3339(), "1970-01-01T00:00:00Z");
+        assert_eq!(
+            Clock::parse_rfc3339("2000-02-29T00:00:00Z").map(|c| c.rfc3339()),
+            Some("2000-02-29T00:00:00Z".to_string())
+        );
+        for odd in [
+            "2023-08-04T19:22:45é",
+            "2023-08-04T19:22:4é5Z",
+            "２０２３-08-04T19:22:45Z",
+            "2023-08-04T19:22:45.1+0é:00",
+        ] {
+            assert_eq!(Clock::parse_rfc3339(odd), None, "{odd}");
+        }
+        for bad in [
+            "",
+            "2023-08-04",
+            "2023-13-04T00:00:00Z",
+            "2023-08-04T25:00:00Z",
+            "2023-08-04T19:22:45",
+            "2023-08-04T19:22:45.Z",
+        ] {
+            assert_eq!(Clock::parse_rfc3339(bad), None, "{bad}");
+        }
+    }
+
+    /// A run with every optional field set and awkward strings.
+    pub fn sample_run() -> Run {
+        use crate::model::types::*;
+        use crate::probe::{blank_case, new_id};
+        let awkward = [
+            "river tiger lemon. Why is the sky blue?",
+            "line one\nline two: # not a comment 'q' \"dq\"",
+            "  leading and trailing  ",
+            "tab\there",
+            "NO",
+            "~",
+            "0.5.1",
+            "",
+            "- dash",
+            "crlf\r\nend\n\n",
+            "a long line with  two spaces and more words than eighty characters, repeated: the the the the the the",
+            "日本語のプロンプト。",
+        ];
+        let cases = awkward
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut c = blank_case(&format!("c{i}"));
+                c.mode = Some(Residency::Hot);
+                c.num_predict = Some(1);
+                c.prompt_eval_count = Some(12 + i as u64);
+                c.prompt_eval_duration_ns = Some(1_234_567);
+                c.prompt = Some(p.to_string());
+                c.response = Some(p.to_string());
+                c.cache_defeat = Some(CacheDefeat::Nonce);
+                c.nonce = Some("river tiger lemon. ".into());
+                c.started_at = Some("2026-11-22T01:02:03Z".into());
+                c.repeat = Some(Repeat {
+                    of: "c".into(),
+                    index: 1,
+                });
+                c.sweep = Some(SweepPoint {
+                    target: 12,
+                    words: 3,
+                    tries: 2,
+                    hit: true,
+                });
+                c.llama_server = Some(LlamaServerCase {
+                    stop_type: Some("limit".into()),
+                    tokens_evaluated: Some(4),
+                    tokens_cached: Some(0),
+                    truncated: Some(false),
+                    timings: LlamaTimings {
+                        prompt_ms: Some(1.5),
+                        cache_n: Some(0),
+                        prompt_per_second: Some(1_234.567_890_1),
+                        ..Default::default()
+                    },
+                });
+                c
+            })
+            .collect();
+        let mut versions = std::collections::BTreeMap::new();
+        versions.insert("ollama".to_string(), "0.5.1".to_string());
+        Run {
+            id: new_id("x-20261122T010203Z"),
+            probe: "x".into(),
+            date: Some(new_id("2026-11-22T01:02:03Z")),
+            engine: Engine::LlamaServer,
+            endpoint: Some("http://127.0.0.1:1".into()),
+            model: Some("m:latest".into()),
+            versions,
+            environment: Default::default(),
+            origin: Text {
+                ja: "記録 `a`".into(),
+                en: "Recorded: by `evidence probe`".into(),
+            },
+            phase: None,
+            assessed_against: None,
+            model_details: Some(ModelDetails {
+                family: Some("llama".into()),
+                tensor_types: [("Q4_K".to_string(), 3u64), ("F32".to_string(), 2)]
+                    .into_iter()
+                    .collect(),
+                ..Default::default()
+            }),
+            loaded: Some(Loaded {
+                size: 10,
+                size_vram: 5,
+                context_length: Some(4096),
+            }),
+            request: Some(RequestSettings {
+                stream: false,
+                temperature: 0.0,
+                seed: 42,
+                timeout_secs: 300,
+                raw: Some(false),
+                cache_prompt: None,
+            }),
+            sweep: Some(SweepSettings {
+                from: 1,
+                to: 9,
+                step: 8,
+                word: "the".into(),
+                max_tries: 8,
+            }),
+            cases,
+        }
+    }
+
+    #[test]
+    fn runs_read_back_exactly() {
+        let run = sample_run();
+        let text = to_yaml(&run, "data/runs/x.yaml").unwrap();
+        assert!(text.starts_with("# A probe run recorded by evidence."));
+        assert!(text.contains("\ncases:\n  - id: c0\n"), "{text}");
+        let back = crate::load::yaml::parse::<Run>("x", &text, 0).unwrap();
+        for (a, b) in run.cases.iter().zip(&back.cases) {
+            assert_eq!(a.prompt, b.prompt);
+            assert_eq!(a.response, b.response);
+        }
+        assert_eq!(back.loaded, run.loaded);
+        assert_eq!(back.model_details, run.model_details);
+    }
+
+    #[test]
+    fn write_new_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.yaml");
+        write_new(dir.path(), &p, b"one").unwrap();
+        let e = write_new(dir.path(), &p, b"two").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "one");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "no temporary file is left: {names:?}");
+    }
+}

@@ -1,0 +1,318 @@
+//! Request routing for the preview server: which key of the in-memory [`Site`] a request
+//! target names, with which status and content type.
+//!
+//! Everything here is a pure function of the request line and the site, so it is tested
+//! without a socket. The rules:
+//!
+//! - Only `GET` and `HEAD` are answered (anything else: 405).
+//! - The target is percent-decoded once and split into segments. A target that does not
+//!   start with `/`, that holds a `..` segment (literally or encoded, `%2e%2e`), a backslash
+//!   (literally or `%5c`), a NUL or another control character, or that is not UTF-8 after
+//!   decoding, is refused with 400. `.` and empty segments are dropped.
+//! - The remaining path is looked up as a key of the site map, and nothing else: the
+//!   server never touches the file system, so nothing outside the output can be served.
+//! - A folder URL (ending in `/`) serves its `index.html`, or the 404 page. A folder
+//!   without its trailing slash is redirected to it (relative links need the slash).
+//!   There is no directory listing.
+//! - A missing key gets the site's `404.html` with status 404.
+
+use crate::render::Site;
+
+/// What the router decided; `mod.rs` turns it into a tiny_http response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// Serve the site file with this key and status (200, or 404 for `404.html`).
+    File { key: String, status: u16 },
+    /// The server-sent events stream (`/__evidence/events`).
+    Events,
+    /// Redirect to this absolute path (a folder without its trailing slash).
+    Redirect(String),
+    /// No such file and no 404 page in the site.
+    NotFound,
+    /// The request target is refused (traversal, backslash, bad encoding…): 400.
+    BadRequest(&'static str),
+    /// A method other than GET or HEAD: 405.
+    MethodNotAllowed,
+}
+
+/// Path of the live-reload event stream.
+pub const EVENTS_PATH: &str = "/__evidence/events";
+
+/// Routes one request. `method` is the HTTP method as sent, `target` the raw request
+/// target (`/ja/observers/?x=1`).
+pub fn route(method: &str, target: &str, site: &Site) -> Route {
+    if method != "GET" && method != "HEAD" {
+        return Route::MethodNotAllowed;
+    }
+    let path = match normalise(target) {
+        Ok(p) => p,
+        Err(why) => return Route::BadRequest(why),
+    };
+    if method == "GET" && path == EVENTS_PATH.trim_start_matches('/') {
+        return Route::Events;
+    }
+    let key = if path.is_empty() || path.ends_with('/') {
+        format!("{path}index.html")
+    } else {
+        path.clone()
+    };
+    if site.files.contains_key(&key) {
+        return Route::File { key, status: 200 };
+    }
+    if !path.is_empty() && !path.ends_with('/') {
+        let folder_index = format!("{path}/index.html");
+        if site.files.contains_key(&folder_index) {
+            return Route::Redirect(format!("/{path}/"));
+        }
+    }
+    if site.files.contains_key("404.html") {
+        Route::File {
+            key: "404.html".into(),
+            status: 404,
+        }
+    } else {
+        Route::NotFound
+    }
+}
+
+/// Turns a request target into a site-relative path (no leading slash; a trailing slash
+/// kept for folders), or says why it is refused.
+pub fn normalise(target: &str) -> Result<String, &'static str> {
+    let raw = target.split(['?', '#']).next().unwrap_or("");
+    if !raw.starts_with('/') {
+        return Err("the request target must be an absolute path starting with `/`");
+    }
+    if raw.contains('\\') {
+        return Err("backslashes are not allowed in paths");
+    }
+    let bytes = percent_decode(raw).ok_or("malformed percent-encoding")?;
+    let decoded = String::from_utf8(bytes).map_err(|_| "the path is not UTF-8")?;
+    if decoded.contains('\\') {
+        return Err("backslashes are not allowed in paths");
+    }
+    if decoded.chars().any(char::is_control) {
+        return Err("control characters are not allowed in paths");
+    }
+    let folder = decoded.ends_with('/');
+    let mut segments = Vec::new();
+    for seg in decoded.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => return Err("`..` is not allowed in paths"),
+            s if s.contains(':') && segments.is_empty() && s.len() == 2 => {
+                // `C:` as a first segment: a Windows drive, never a site path.
+                return Err("absolute paths are not allowed");
+            }
+            s => segments.push(s),
+        }
+    }
+    let mut out = segments.join("/");
+    if folder && !out.is_empty() {
+        out.push('/');
+    }
+    Ok(out)
+}
+
+/// Decodes `%XX` escapes once. `None` for a `%` not followed by two hex digits.
+fn percent_decode(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hi = hex(*b.get(i + 1)?)?;
+            let lo = hex(*b.get(i + 2)?)?;
+            out.push(hi * 16 + lo);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+fn hex(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The `Content-Type` of a site key, by extension; text types carry `charset=utf-8`.
+pub fn content_type(key: &str) -> &'static str {
+    let ext = key
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "json" => "application/json; charset=utf-8",
+        "xml" => "application/xml; charset=utf-8",
+        "svg" => "image/svg+xml; charset=utf-8",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        "csv" => "text/csv; charset=utf-8",
+        "yaml" | "yml" => "application/yaml; charset=utf-8",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "avif" => "image/avif",
+        "ico" => "image/x-icon",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "pdf" => "application/pdf",
+        "wasm" => "application/wasm",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Whether responses of this content type get the reload script and the error overlay.
+pub fn is_html(content_type: &str) -> bool {
+    content_type.starts_with("text/html")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> Site {
+        let mut s = Site::default();
+        for k in [
+            "index.html",
+            "404.html",
+            "observers/index.html",
+            "ja/observers/index.html",
+            "static/style.css",
+            "figures/observers/map.en.svg",
+        ] {
+            s.files.insert(k.into(), b"x".to_vec());
+        }
+        s
+    }
+
+    fn file(key: &str) -> Route {
+        Route::File {
+            key: key.into(),
+            status: 200,
+        }
+    }
+
+    fn not_found() -> Route {
+        Route::File {
+            key: "404.html".into(),
+            status: 404,
+        }
+    }
+
+    #[test]
+    fn serves_keys_and_folder_indexes() {
+        let s = site();
+        assert_eq!(route("GET", "/", &s), file("index.html"));
+        assert_eq!(route("HEAD", "/index.html", &s), file("index.html"));
+        assert_eq!(
+            route("GET", "/observers/", &s),
+            file("observers/index.html")
+        );
+        assert_eq!(
+            route("GET", "/ja/observers/?v=1#top", &s),
+            file("ja/observers/index.html")
+        );
+        assert_eq!(
+            route("GET", "/static/style.css", &s),
+            file("static/style.css")
+        );
+        assert_eq!(
+            route("GET", "/observers", &s),
+            Route::Redirect("/observers/".into())
+        );
+        assert_eq!(
+            route("GET", "/%6Fbservers/", &s),
+            file("observers/index.html")
+        );
+        assert_eq!(
+            route("GET", "/./observers//", &s),
+            file("observers/index.html")
+        );
+    }
+
+    #[test]
+    fn no_directory_listing() {
+        let s = site();
+        assert_eq!(route("GET", "/static/", &s), not_found());
+        assert_eq!(route("GET", "/static", &s), not_found());
+        assert_eq!(route("GET", "/figures/", &s), not_found());
+        assert_eq!(route("GET", "/nope.html", &s), not_found());
+        let mut bare = site();
+        bare.files.remove("404.html");
+        assert_eq!(route("GET", "/nope", &bare), Route::NotFound);
+    }
+
+    #[test]
+    fn refuses_traversal() {
+        let s = site();
+        for t in [
+            "/../Cargo.toml",
+            "/static/../../Cargo.toml",
+            "/%2e%2e/Cargo.toml",
+            "/%2E%2E/Cargo.toml",
+            "/..%2fCargo.toml",
+            "/%2e%2e%2fCargo.toml",
+            "/static/..%5c..%5cCargo.toml",
+            "/static\\..\\Cargo.toml",
+            "/%5cetc%5cpasswd",
+            "/C:/Windows/win.ini",
+            "/c%3a/Windows/win.ini",
+            "http://localhost/../Cargo.toml",
+            "Cargo.toml",
+            "",
+            "/%00index.html",
+            "/%zz",
+            "/%ff%fe",
+            "/..",
+        ] {
+            assert!(
+                matches!(route("GET", t, &s), Route::BadRequest(_)),
+                "{t:?} → {:?}",
+                route("GET", t, &s)
+            );
+        }
+        // Decoded once only: a double-encoded `..` is a literal file name, not a key.
+        assert_eq!(route("GET", "/%252e%252e/Cargo.toml", &s), not_found());
+        // `//etc/passwd` is the site path `etc/passwd`, which is no key.
+        assert_eq!(route("GET", "//etc/passwd", &s), not_found());
+    }
+
+    #[test]
+    fn methods_and_events() {
+        let s = site();
+        assert_eq!(route("POST", "/", &s), Route::MethodNotAllowed);
+        assert_eq!(route("DELETE", "/index.html", &s), Route::MethodNotAllowed);
+        assert_eq!(route("GET", EVENTS_PATH, &s), Route::Events);
+        assert_eq!(route("GET", "/__evidence/events?x", &s), Route::Events);
+        assert_eq!(route("HEAD", EVENTS_PATH, &s), not_found());
+    }
+
+    #[test]
+    fn content_types() {
+        assert_eq!(content_type("a/index.html"), "text/html; charset=utf-8");
+        assert_eq!(content_type("static/style.css"), "text/css; charset=utf-8");
+        assert_eq!(content_type("f/x.SVG"), "image/svg+xml; charset=utf-8");
+        assert_eq!(
+            content_type("evidence.json"),
+            "application/json; charset=utf-8"
+        );
+        assert_eq!(
+            content_type("sitemap.xml"),
+            "application/xml; charset=utf-8"
+        );
+        assert_eq!(content_type("a.png"), "image/png");
+        assert_eq!(content_type("noext"), "application/octet-stream");
+        assert!(is_html(content_type("404.html")));
+        assert!(!is_html(content_type("a.svg")));
+    }
+}

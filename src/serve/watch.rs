@@ -1,0 +1,206 @@
+//! Watching the inputs of a site: `content/`, `data/`, `templates/`, `locales/`, `static/`
+//! and `evidence.yaml`, through notify and its full debouncer.
+//!
+//! The folders are watched recursively and the site root itself only at its top level
+//! (for `evidence.yaml` and for an input folder created after the server started), so a
+//! big `target/` or `.git/` next to the site costs nothing. Events are debounced (an
+//! editor's save is a burst of events) and filtered: reads (the build's own included),
+//! editor swap and backup files, and anything outside the inputs are ignored. What is left
+//! arrives on [`Watch::changes`] as the list of changed site-relative paths.
+
+use notify::{EventKind, RecursiveMode, event::AccessKind, event::AccessMode};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+/// Input folders of a site, watched recursively.
+pub const FOLDERS: [&str; 5] = ["content", "data", "templates", "locales", "static"];
+
+/// The site config, watched on its own.
+pub const CONFIG: &str = "evidence.yaml";
+
+/// How long a burst of events must be quiet before a rebuild starts.
+pub const DEBOUNCE: Duration = Duration::from_millis(60);
+
+/// A running watcher; dropping it stops watching.
+pub struct Watch {
+    debouncer: Debouncer<notify::RecommendedWatcher, RecommendedCache>,
+    root: PathBuf,
+    watched: BTreeSet<&'static str>,
+    /// Batches of changed paths, relative to the root, `/`-separated, sorted.
+    pub changes: Receiver<Vec<String>>,
+}
+
+impl Watch {
+    /// Starts watching the inputs of the site at `root` (an absolute path).
+    pub fn start(root: &Path) -> Result<Watch, String> {
+        let (tx, rx) = channel();
+        let filter_root = root.to_path_buf();
+        let handler = move |result: DebounceEventResult| {
+            // Watcher errors (a removed folder, an exhausted inotify limit) are not
+            // changes; the next event rebuilds whatever is there.
+            let Ok(events) = result else { return };
+            let mut changed = BTreeSet::new();
+            for e in &events {
+                if !is_change(&e.kind) {
+                    continue;
+                }
+                for p in &e.paths {
+                    if let Some(rel) = relevant(&filter_root, p) {
+                        changed.insert(rel);
+                    }
+                }
+            }
+            if !changed.is_empty() {
+                let _ = tx.send(changed.into_iter().collect());
+            }
+        };
+        let debouncer = new_debouncer(DEBOUNCE, None, handler)
+            .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+        let mut watch = Watch {
+            debouncer,
+            root: root.to_path_buf(),
+            watched: BTreeSet::new(),
+            changes: rx,
+        };
+        watch
+            .debouncer
+            .watch(root, RecursiveMode::NonRecursive)
+            .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+        watch.watch_new_folders();
+        Ok(watch)
+    }
+
+    /// Watches the input folders that exist now and were not watched yet (one created
+    /// after the server started). Returns their names.
+    pub fn watch_new_folders(&mut self) -> Vec<&'static str> {
+        let mut added = Vec::new();
+        for f in FOLDERS {
+            let dir = self.root.join(f);
+            if self.watched.contains(f) || !dir.is_dir() {
+                continue;
+            }
+            if self.debouncer.watch(&dir, RecursiveMode::Recursive).is_ok() {
+                self.watched.insert(f);
+                added.push(f);
+            }
+        }
+        added
+    }
+
+    /// The input folders being watched.
+    pub fn folders(&self) -> impl Iterator<Item = &&'static str> {
+        self.watched.iter()
+    }
+}
+
+/// Whether an event can change the inputs: reads and opens are not changes (every build
+/// opens every file), a write that closes is.
+fn is_change(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => false,
+        _ => true,
+    }
+}
+
+/// The site-relative path of `path` when it is an input, else `None`.
+fn relevant(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Vec<&str> = rel
+        .components()
+        .map(|c| match c {
+            Component::Normal(s) => s.to_str(),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let (first, last) = (*parts.first()?, *parts.last()?);
+    let input = if parts.len() == 1 {
+        first == CONFIG || FOLDERS.contains(&first)
+    } else {
+        FOLDERS.contains(&first)
+    };
+    if !input || is_noise(last) {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
+/// Editor droppings: hidden files, swap files, backups, vim's `4913` write test.
+fn is_noise(name: &str) -> bool {
+    name.starts_with('.')
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.ends_with(".tmp")
+        || name == "4913"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::{CreateKind, ModifyKind};
+
+    #[test]
+    fn keeps_inputs_only() {
+        let root = Path::new("/site");
+        let r = |p: &str| relevant(root, Path::new(p));
+        assert_eq!(r("/site/evidence.yaml").as_deref(), Some("evidence.yaml"));
+        assert_eq!(
+            r("/site/data/runs/a.yaml").as_deref(),
+            Some("data/runs/a.yaml")
+        );
+        assert_eq!(r("/site/content").as_deref(), Some("content"));
+        assert_eq!(
+            r("/site/static/style.css").as_deref(),
+            Some("static/style.css")
+        );
+        assert_eq!(r("/site/site/index.html"), None);
+        assert_eq!(r("/site/target/debug/x"), None);
+        assert_eq!(r("/site/README.md"), None);
+        assert_eq!(r("/site/content/.page.md.swp"), None);
+        assert_eq!(r("/site/content/page.md~"), None);
+        assert_eq!(r("/site/content/4913"), None);
+        assert_eq!(r("/elsewhere/content/a.md"), None);
+    }
+
+    #[test]
+    fn reads_are_not_changes() {
+        assert!(!is_change(&EventKind::Access(AccessKind::Open(
+            AccessMode::Any
+        ))));
+        assert!(!is_change(&EventKind::Access(AccessKind::Close(
+            AccessMode::Read
+        ))));
+        assert!(is_change(&EventKind::Access(AccessKind::Close(
+            AccessMode::Write
+        ))));
+        assert!(is_change(&EventKind::Modify(ModifyKind::Any)));
+        assert!(is_change(&EventKind::Create(CreateKind::File)));
+    }
+
+    #[test]
+    fn sees_an_edit() {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => panic!("tempdir: {e}"),
+        };
+        let root = match dir.path().canonicalize() {
+            Ok(r) => r,
+            Err(e) => panic!("canonicalize: {e}"),
+        };
+        std::fs::create_dir_all(root.join("data")).ok();
+        std::fs::write(root.join("data/a.yaml"), "a: 1\n").ok();
+        let watch = match Watch::start(&root) {
+            Ok(w) => w,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(watch.folders().copied().collect::<Vec<_>>(), ["data"]);
+        std::fs::write(root.join("data/a.yaml"), "a: 2\n").ok();
+        std::fs::write(root.join("README.md"), "x").ok();
+        let got = watch.changes.recv_timeout(Duration::from_secs(5));
+        assert_eq!(got.ok(), Some(vec!["data/a.yaml".to_string()]));
+    }
+}

@@ -1,0 +1,491 @@
+//! `evidence serve` without a browser: raw HTTP requests over TCP against the server
+//! running on a copy of the valid fixture. Content types, the 404 page, no directory
+//! listing, path traversal, the reload script (served, never written), the event stream,
+//! the error overlay over the last good site, and a clean exit on SIGINT.
+
+#[path = "browser/server.rs"]
+mod server;
+
+use server::{Served, copy_site};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid")
+}
+
+/// A copy of the valid fixture, with a secret next to it and one inside it that must
+/// never be served.
+fn site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let root = dir.path().join("site-root");
+    std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    copy_site(&fixture(), &root);
+    std::fs::write(dir.path().join("secret.txt"), "TOP-SECRET-OUTSIDE\n").ok();
+    std::fs::write(root.join("secret.txt"), "TOP-SECRET-ROOT\n").ok();
+    std::fs::write(root.join("data/secret.txt"), "TOP-SECRET-DATA\n").ok();
+    dir
+}
+
+fn root(dir: &tempfile::TempDir) -> PathBuf {
+    dir.path().join("site-root")
+}
+
+/// A reply read off the socket.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Sends `request` as is (so that no client normalises the path) and reads the reply.
+fn raw(origin: &str, request: &str) -> Reply {
+    let addr = origin.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+    s.write_all(request.as_bytes())
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    parse(&buf).unwrap_or_else(|| panic!("no HTTP reply to {request:?}: {buf:?}"))
+}
+
+fn parse(buf: &[u8]) -> Option<Reply> {
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&buf[..end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .collect();
+    Some(Reply {
+        status,
+        headers,
+        body: buf[end + 4..].to_vec(),
+    })
+}
+
+fn get(origin: &str, target: &str) -> Reply {
+    raw(
+        origin,
+        &format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"),
+    )
+}
+
+#[test]
+fn serves_files_with_their_content_types() {
+    let dir = site();
+    let srv = Served::start(&root(&dir));
+    let o = &srv.origin;
+    for (target, ct) in [
+        ("/", "text/html; charset=utf-8"),
+        ("/index.html", "text/html; charset=utf-8"),
+        ("/ja/", "text/html; charset=utf-8"),
+        ("/en/details/", "text/html; charset=utf-8"),
+        ("/static/style.css", "text/css; charset=utf-8"),
+        ("/evidence.json", "application/json; charset=utf-8"),
+        ("/sitemap.xml", "application/xml; charset=utf-8"),
+    ] {
+        let r = get(o, target);
+        assert_eq!(r.status, 200, "{target}");
+        assert_eq!(r.header("Content-Type"), Some(ct), "{target}");
+        assert_eq!(r.header("X-Content-Type-Options"), Some("nosniff"));
+        assert_eq!(
+            r.header("Content-Length").and_then(|l| l.parse().ok()),
+            Some(r.body.len()),
+            "{target}"
+        );
+    }
+    // Any SVG the site has is served as image/svg+xml.
+    let json = get(o, "/sitemap.xml").text();
+    assert!(json.contains("<urlset"));
+    // HEAD: headers without a body.
+    let r = raw(
+        o,
+        "HEAD /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(r.status, 200);
+    assert!(r.body.is_empty());
+    // Other methods are refused.
+    let r = raw(
+        o,
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("Allow"), Some("GET, HEAD"));
+}
+
+#[test]
+fn svg_files_are_image_svg_xml() {
+    // A figure directive makes the site write a standalone SVG.
+    let dir = site();
+    let r = root(&dir);
+    let details = r.join("content/details.md");
+    let mut text = std::fs::read_to_string(&details).unwrap_or_default();
+    text.push_str("\n::observer-map\n");
+    std::fs::write(&details, text).unwrap_or_else(|e| panic!("write: {e}"));
+    let outcome = evidence::pipeline::run(&r);
+    let Some(built) = outcome.site.filter(|_| !outcome.diagnostics.has_errors()) else {
+        panic!("the fixture with a figure builds")
+    };
+    let Some(svg) = built.files.keys().find(|k| k.ends_with(".svg")) else {
+        panic!("::observer-map writes an SVG file")
+    };
+    let srv = Served::start(&r);
+    let reply = get(&srv.origin, &format!("/{svg}"));
+    assert_eq!(reply.status, 200, "{svg}");
+    assert_eq!(
+        reply.header("Content-Type"),
+        Some("image/svg+xml; charset=utf-8")
+    );
+    assert!(reply.text().contains("<svg"));
+    assert!(!reply.text().contains("__evidence"), "no script in an SVG");
+}
+
+#[test]
+fn missing_files_get_the_404_page_and_folders_no_listing() {
+    let dir = site();
+    let srv = Served::start(&root(&dir));
+    let o = &srv.origin;
+    let page_404 = get(o, "/404.html");
+    assert_eq!(page_404.status, 200);
+    for target in [
+        "/no-such-page/",
+        "/no-such-file.html",
+        "/static/",
+        "/static",
+        "/ja/static/",
+        "/data/",
+        "/content/index.md",
+        "/evidence.yaml",
+        "/secret.txt",
+        "/data/secret.txt",
+    ] {
+        let r = get(o, target);
+        assert_eq!(r.status, 404, "{target}");
+        assert_eq!(r.header("Content-Type"), Some("text/html; charset=utf-8"));
+        let body = r.text();
+        assert!(
+            body.contains("<h1>404</h1>"),
+            "{target}: the site's 404 page"
+        );
+        assert_eq!(body, page_404.text(), "{target}: the 404 page, no listing");
+        assert!(!body.contains("TOP-SECRET"));
+    }
+    // A folder without its slash is sent to it, so that relative links work.
+    let r = get(o, "/details");
+    assert_eq!(r.status, 302);
+    assert_eq!(r.header("Location"), Some("/details/"));
+    assert_eq!(get(o, "/details/").status, 200);
+}
+
+#[test]
+fn path_traversal_is_refused() {
+    let dir = site();
+    let srv = Served::start(&root(&dir));
+    let o = &srv.origin;
+    for target in [
+        "/../Cargo.toml",
+        "/../secret.txt",
+        "/../../secret.txt",
+        "/static/../../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E/%2e%2e/secret.txt",
+        "/..%2fsecret.txt",
+        "/..%2f..%2fsecret.txt",
+        "/%2e%2e%2fsecret.txt",
+        "/static/..%5c..%5csecret.txt",
+        "/static\\..\\..\\secret.txt",
+        "/..\\secret.txt",
+        "/%5c..%5csecret.txt",
+        "/%252e%252e/secret.txt",
+        "//secret.txt",
+        "///etc/passwd",
+        "/etc/passwd",
+        "/C:/Windows/win.ini",
+        "/c%3a/Windows/win.ini",
+        "/%00/secret.txt",
+        "/secret.txt%00.html",
+        "/data/secret.txt",
+        "/..",
+        "/.%2e/secret.txt",
+        "secret.txt",
+        "http://127.0.0.1/../secret.txt",
+    ] {
+        let r = get(o, target);
+        assert!(
+            r.status == 400 || r.status == 404,
+            "{target}: status {}",
+            r.status
+        );
+        let body = r.text();
+        assert!(!body.contains("TOP-SECRET"), "{target} served a secret");
+        assert!(!body.contains("root:"), "{target} served /etc/passwd");
+        assert!(!body.contains("[package]"), "{target} served Cargo.toml");
+    }
+    // The server is still up and well.
+    assert_eq!(get(o, "/").status, 200);
+}
+
+#[test]
+fn reload_script_is_served_but_never_written() {
+    let dir = site();
+    let r = root(&dir);
+    let srv = Served::start(&r);
+    let html = get(&srv.origin, "/").text();
+    assert!(html.contains("/__evidence/events"), "script injected");
+    assert!(html.contains("EventSource"));
+    let pos_script = html.find("/__evidence/events").unwrap_or(0);
+    let pos_body = html.rfind("</body>").unwrap_or(0);
+    assert!(pos_script < pos_body, "the script sits inside <body>");
+    assert!(
+        !html.contains("evidence-error-overlay"),
+        "no errors, no overlay"
+    );
+    // Not in other types.
+    assert!(
+        !get(&srv.origin, "/static/style.css")
+            .text()
+            .contains("__evidence")
+    );
+    assert!(
+        !get(&srv.origin, "/evidence.json")
+            .text()
+            .contains("__evidence")
+    );
+    // Serving never wrote site/.
+    assert!(!r.join("site").exists(), "serve does not write site/");
+    drop(srv);
+    // And a build writes no script.
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["build", "--root"])
+        .arg(&r)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap_or_else(|e| panic!("build: {e}"));
+    assert!(status.success());
+    let mut html_files = 0;
+    for entry in walkdir::WalkDir::new(r.join("site")).into_iter().flatten() {
+        if entry.file_type().is_file() {
+            let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            assert!(
+                !text.contains("__evidence") && !text.contains("EventSource"),
+                "{} holds the reload script",
+                entry.path().display()
+            );
+            html_files += usize::from(entry.path().extension().is_some_and(|e| e == "html"));
+        }
+    }
+    assert!(html_files >= 6);
+}
+
+/// Reads from an open event stream until `want` shows up or `timeout` passes.
+fn read_until(s: &mut TcpStream, got: &mut String, want: &str, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    s.set_read_timeout(Some(Duration::from_millis(100))).ok();
+    let mut buf = [0u8; 4096];
+    while Instant::now() < deadline {
+        if got.contains(want) {
+            return true;
+        }
+        match s.read(&mut buf) {
+            Ok(0) => return got.contains(want),
+            Ok(n) => got.push_str(&String::from_utf8_lossy(&buf[..n])),
+            Err(_) => {}
+        }
+    }
+    got.contains(want)
+}
+
+/// The version an HTML page was served with (from its reload script).
+fn version_of(html: &str) -> String {
+    html.split("const v=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn rebuilds_on_change_shows_errors_over_the_last_good_site_then_recovers() {
+    let dir = site();
+    let r = root(&dir);
+    let srv = Served::start(&r);
+    let o = srv.origin.clone();
+    let first = get(&o, "/en/");
+    let v1 = version_of(&first.text());
+    assert!(
+        first
+            .text()
+            .contains("Bundle b1 is <span class=\"value\">12</span> KB")
+    );
+
+    // The event stream sends the current version at once.
+    let addr = o.trim_start_matches("http://");
+    let mut events = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect: {e}"));
+    events
+        .write_all(
+            b"GET /__evidence/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n",
+        )
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let mut stream = String::new();
+    assert!(read_until(
+        &mut events,
+        &mut stream,
+        &format!("data: {v1}\n\n"),
+        Duration::from_secs(5)
+    ));
+    assert!(stream.starts_with("HTTP/1.1 200 OK\r\n"));
+    assert!(stream.contains("Content-Type: text/event-stream"));
+
+    // A data edit: rebuilt, a new version is pushed, the page shows the new value.
+    let bundles = r.join("data/bundles.yaml");
+    let good = std::fs::read_to_string(&bundles).unwrap_or_default();
+    std::fs::write(&bundles, good.replacen("size_kb: 12", "size_kb: 13", 1))
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let line = srv.wait_line(|l| l.starts_with("rebuilt in "), Duration::from_secs(20));
+    assert!(
+        line.is_some(),
+        "no rebuild printed; stderr:\n{}",
+        srv.stderr_text()
+    );
+    let page = get(&o, "/en/").text();
+    let v2 = version_of(&page);
+    assert_ne!(v1, v2);
+    assert!(page.contains("Bundle b1 is <span class=\"value\">13</span> KB"));
+    assert!(read_until(
+        &mut events,
+        &mut stream,
+        &format!("data: {v2}\n\n"),
+        Duration::from_secs(5)
+    ));
+
+    // A type error: every page shows the located error; the last good site stays.
+    std::fs::write(
+        &bundles,
+        good.replacen("size_kb: 12", "size_kb: \"<b>twelve</b>\"", 1),
+    )
+    .unwrap_or_else(|e| panic!("write: {e}"));
+    let line = srv.wait_line(|l| l.starts_with("rebuild failed"), Duration::from_secs(20));
+    assert!(line.is_some(), "no failed rebuild printed");
+    for target in ["/en/", "/ja/details/", "/no-such-page/"] {
+        let page = get(&o, target).text();
+        assert!(page.contains("id=\"evidence-error-overlay\""), "{target}");
+        assert!(
+            page.contains("data/bundles.yaml"),
+            "{target}: the file is named"
+        );
+        assert!(
+            page.contains("&lt;b&gt;twelve&lt;/b&gt;"),
+            "{target}: the offending line is quoted, escaped"
+        );
+        assert!(
+            !page.contains("<b>twelve</b>"),
+            "{target}: the error text is escaped"
+        );
+    }
+    let under = get(&o, "/en/").text();
+    assert!(
+        under.contains("Bundle b1 is <span class=\"value\">13</span> KB"),
+        "the last good site is served"
+    );
+    assert!(
+        !get(&o, "/static/style.css")
+            .text()
+            .contains("evidence-error-overlay")
+    );
+    assert_eq!(get(&o, "/static/style.css").status, 200);
+
+    // Fixed: the overlay goes.
+    std::fs::write(&bundles, good.replacen("size_kb: 12", "size_kb: 14", 1))
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let line = srv.wait_line(|l| l.starts_with("rebuilt in "), Duration::from_secs(20));
+    assert!(line.is_some(), "no rebuild after the fix");
+    let page = get(&o, "/en/").text();
+    assert!(!page.contains("evidence-error-overlay"));
+    assert!(page.contains("Bundle b1 is <span class=\"value\">14</span> KB"));
+    assert!(!r.join("site").exists(), "serve does not write site/");
+}
+
+#[test]
+fn a_site_that_never_built_shows_the_error_page() {
+    let dir = site();
+    let r = root(&dir);
+    let bundles = r.join("data/bundles.yaml");
+    let good = std::fs::read_to_string(&bundles).unwrap_or_default();
+    std::fs::write(&bundles, good.replacen("size_kb: 12", "size_kb: [", 1)).ok();
+    let srv = Served::start(&r);
+    let page = get(&srv.origin, "/");
+    assert_eq!(page.status, 500);
+    let text = page.text();
+    assert!(text.contains("id=\"evidence-error-overlay\""));
+    assert!(text.contains("data/bundles.yaml"));
+    assert!(text.contains("/__evidence/events"), "it reloads when fixed");
+    std::fs::write(&bundles, good).ok();
+    assert!(
+        srv.wait_line(|l| l.starts_with("rebuilt in "), Duration::from_secs(20))
+            .is_some()
+    );
+    let page = get(&srv.origin, "/");
+    assert_eq!(page.status, 200);
+    assert!(!page.text().contains("evidence-error-overlay"));
+}
+
+#[test]
+fn sigint_stops_the_server_cleanly() {
+    let dir = site();
+    let mut srv = Served::start(&root(&dir));
+    // An open event stream must not hold the shutdown up.
+    let addr = srv.origin.trim_start_matches("http://").to_string();
+    let mut events = TcpStream::connect(&addr).unwrap_or_else(|e| panic!("connect: {e}"));
+    events
+        .write_all(b"GET /__evidence/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .ok();
+    let mut got = String::new();
+    assert!(read_until(
+        &mut events,
+        &mut got,
+        "data: ",
+        Duration::from_secs(5)
+    ));
+    let started = Instant::now();
+    let status = srv.interrupt(Duration::from_secs(10));
+    let Some(status) = status else {
+        panic!("serve did not exit within 10 s of SIGINT")
+    };
+    assert_eq!(status.code(), Some(0), "exit status after Ctrl-C");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(
+        srv.wait_line(|l| l == "stopped", Duration::from_secs(2))
+            .is_some()
+    );
+    assert!(TcpStream::connect(&addr).is_err(), "the port is closed");
+}
+
+#[test]
+fn not_an_evidence_site_is_an_error() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["serve", "--port", "0", "--root"])
+        .arg(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not an evidence site"));
+}
