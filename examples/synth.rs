@@ -26,13 +26,28 @@ fn parse_args() -> Result<Args, String> {
     let (mut runs, mut cases) = (0, 0);
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--runs" => runs = it.next().and_then(|v| v.parse().ok()).ok_or("--runs needs a number")?,
-            "--cases" => cases = it.next().and_then(|v| v.parse().ok()).ok_or("--cases needs a number")?,
+            "--runs" => {
+                runs = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--runs needs a number")?
+            }
+            "--cases" => {
+                cases = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--cases needs a number")?
+            }
             _ => pos.push(PathBuf::from(a)),
         }
     }
     match pos.as_slice() {
-        [docs, out] => Ok(Args { docs: docs.clone(), out: out.clone(), runs, cases }),
+        [docs, out] => Ok(Args {
+            docs: docs.clone(),
+            out: out.clone(),
+            runs,
+            cases,
+        }),
         _ => Err("usage: synth HUGO_DOCS_DIR OUT_SITE [--runs M] [--cases K]".into()),
     }
 }
@@ -43,9 +58,16 @@ fn split_hugo(text: &str) -> Option<(String, String, String)> {
     let end = rest.find("+++\n")?;
     let (front, body) = (&rest[..end], &rest[end + 4..]);
     let field = |name: &str| {
-        front.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().trim_matches('"').to_string())
+        front
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().trim_matches('"').to_string())
     };
-    Some((field("title = ")?, field("date = ")?, body.trim().to_string()))
+    Some((
+        field("title = ")?,
+        field("date = ")?,
+        body.trim().to_string(),
+    ))
 }
 
 /// Hugo links (`/docs/p00003/`) become evidence page links (`@/docs/p00003`).
@@ -67,13 +89,21 @@ fn write(path: &Path, text: &str) -> std::io::Result<()> {
 fn pages(args: &Args) -> std::io::Result<usize> {
     let mut names: Vec<String> = std::fs::read_dir(&args.docs)?
         .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".en.md")).map(String::from))
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(|n| n.strip_suffix(".en.md"))
+                .map(String::from)
+        })
         .filter(|n| n.starts_with('p'))
         .collect();
     names.sort();
     for name in &names {
-        let read = |lang: &str| std::fs::read_to_string(args.docs.join(format!("{name}.{lang}.md")));
-        let (Some((ja_t, date, ja)), Some((en_t, _, en))) = (split_hugo(&read("ja")?), split_hugo(&read("en")?)) else {
+        let read =
+            |lang: &str| std::fs::read_to_string(args.docs.join(format!("{name}.{lang}.md")));
+        let (Some((ja_t, date, ja)), Some((en_t, _, en))) =
+            (split_hugo(&read("ja")?), split_hugo(&read("en")?))
+        else {
             continue;
         };
         let text = format!(
@@ -109,7 +139,9 @@ maps:
 fn runs(args: &Args) -> std::io::Result<()> {
     let mut x: u64 = 42;
     let mut next = move || {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         x >> 33
     };
     for r in 0..args.runs {
@@ -142,7 +174,10 @@ fn main() -> std::process::ExitCode {
         }
     };
     let result = (|| -> std::io::Result<usize> {
-        write(&args.out.join("evidence.yaml"), "title: {ja: \"合成サイト\", en: Synthetic site}\n")?;
+        write(
+            &args.out.join("evidence.yaml"),
+            "title: {ja: \"合成サイト\", en: Synthetic site}\n",
+        )?;
         write(
             &args.out.join("content/index.md"),
             "---\ntitle: {ja: \"合成サイト\", en: Synthetic site}\norder: 0\n---\n\n:::ja\n性能測定用の合成サイト。\n:::\n\n:::en\nA synthetic site for benchmarks.\n:::\n",
@@ -159,7 +194,12 @@ fn main() -> std::process::ExitCode {
     })();
     match result {
         Ok(n) => {
-            println!("wrote {n} bilingual pages and {} runs of {} cases to {}", args.runs, args.cases, args.out.display());
+            println!(
+                "wrote {n} bilingual pages and {} runs of {} cases to {}",
+                args.runs,
+                args.cases,
+                args.out.display()
+            );
             std::process::ExitCode::SUCCESS
         }
         Err(e) => {

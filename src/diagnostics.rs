@@ -289,8 +289,15 @@ mod tests {
     #[test]
     fn github_messages_are_one_line() {
         let mut d = Diagnostics::default();
-        d.push(Diagnostic::error("x", Span::new("a.yaml", 2, 3), "first\nsecond 100%"));
+        d.push(Diagnostic::error(
+            "x",
+            Span::new("a.yaml", 2, 3),
+            "first\nsecond 100%",
+        ));
         let out = render(&d, Format::Github, Path::new("."), false);
-        assert_eq!(out, "::error file=a.yaml,line=2,col=3,title=x::first%0Asecond 100%25\n");
+        assert_eq!(
+            out,
+            "::error file=a.yaml,line=2,col=3,title=x::first%0Asecond 100%25\n"
+        );
     }
 }

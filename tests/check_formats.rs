@@ -121,7 +121,11 @@ fn github_format_locates_template_errors() {
         "one command per finding:\n{}",
         r.stdout
     );
-    assert!(r.stdout.contains("file=templates/table.html,line=2,col=1"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("file=templates/table.html,line=2,col=1"),
+        "{}",
+        r.stdout
+    );
     assert!(!r.stdout.trim_end().contains('\n'), "{}", r.stdout);
 }
 
