@@ -273,6 +273,19 @@ fn next_char_end(text: &str, start: usize) -> usize {
         .unwrap_or(start)
 }
 
+/// The span of byte `at` of `text`, whose first line is line `first_line` of `file`.
+pub fn span_at(file: &str, text: &str, at: usize, first_line: usize) -> Span {
+    let before = text.get(..at.min(text.len())).unwrap_or(text);
+    let line = first_line + before.matches('\n').count();
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    Span::new(file, line, col)
+}
+
 /// Turns a path under `root` into the `/`-separated relative form used in spans.
 pub fn rel_path(root: &Path, path: &Path) -> String {
     let rel: PathBuf = path.strip_prefix(root).unwrap_or(path).to_path_buf();

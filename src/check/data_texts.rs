@@ -63,7 +63,7 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
             let span = match at {
                 Some(i) => {
                     from = i + needle.len();
-                    position(&origin.file, &source, i)
+                    crate::diagnostics::span_at(&origin.file, &source, i, 1)
                 }
                 None => Span::new(&origin.file, origin.line, 1),
             };
@@ -139,16 +139,4 @@ fn line_start(source: &str, line: usize) -> usize {
         .nth(line - 2)
         .map(|(i, _)| i + 1)
         .unwrap_or(0)
-}
-
-fn position(file: &str, source: &str, at: usize) -> Span {
-    let before = &source[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    Span::new(file, line, col)
 }

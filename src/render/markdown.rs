@@ -60,15 +60,10 @@ fn locate_at(md: &str, from: usize, needle: &str, ctx: &Ctx) -> Option<(Span, us
     let (file, first) = ctx.origin?;
     let from = from.min(md.len());
     let at = md[from..].find(needle).map(|i| from + i).unwrap_or(from);
-    let before = &md[..at];
-    let line = first + before.matches('\n').count();
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    Some((Span::new(file, line, col), at + needle.len()))
+    Some((
+        crate::diagnostics::span_at(file, md, at, first),
+        at + needle.len(),
+    ))
 }
 
 fn transform<'a>(md: &'a str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Vec<Event<'a>> {

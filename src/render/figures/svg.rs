@@ -71,22 +71,10 @@ pub enum Anchor {
     End,
 }
 
-/// Escapes text for XML element content and double-quoted attributes.
+/// Escapes text for XML element content and double-quoted attributes (the same rules as
+/// the page's HTML, which also drop the control characters XML 1.0 forbids).
 pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters are not allowed in XML 1.0.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t') => {}
-            c => out.push(c),
-        }
-    }
-    out
+    crate::render::escape(s)
 }
 
 /// A coordinate with at most one decimal; non-finite values become 0, `-0` becomes `0`.

@@ -322,7 +322,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         id: if with_anchor {
             anchor(Kind::Run, &run.id.value)
         } else {
-            format!("latest-{}", run.id.value)
+            format!("run-table-{}", run.id.value)
         },
         class: "run".into(),
         caption: format!(
@@ -648,6 +648,7 @@ pub fn latest(s: &Scope, probe: &str) -> Vec<Table> {
     };
     let file = file_of(s, run);
     let mut t = run_table(s, run, &file, false);
+    t.id = format!("latest-{probe}");
     t.caption = format!(
         "{} {}",
         s.ui_with("latest-caption", "probe", probe.to_string()),
