@@ -110,7 +110,7 @@ col-questions = Questions left
 
 ## Dispatch
 dispatch-otherwise = otherwise
-dispatch-source = Source:
+dispatch-source = Read from:
 dispatch-applies-to = Applies to:
 col-condition = Condition
 col-family = Kernel family

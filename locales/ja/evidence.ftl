@@ -107,7 +107,7 @@ col-questions = 残った問い
 
 ## dispatch
 dispatch-otherwise = それ以外
-dispatch-source = 出典:
+dispatch-source = 読んだ場所:
 dispatch-applies-to = 適用範囲:
 col-condition = 条件
 col-family = kernel family

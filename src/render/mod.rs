@@ -20,7 +20,7 @@ use i18n::Messages;
 use scope::{Scope, join_langs};
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tera::{Context, Tera};
 use values::Values;
@@ -162,12 +162,25 @@ impl<'a> Renderer<'a> {
     /// Renders every page in its three views in parallel, handing each file to `sink` as
     /// soon as it is ready, so no step holds the whole site in memory.
     pub fn render(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
+        self.render_pages(None, sink, diags);
+    }
+
+    /// Like [`Renderer::render`], for the pages in `only` (every page when `None`): their
+    /// views and figures, and every file that belongs to no page (404, sitemap,
+    /// `evidence.json`, static files). `serve` re-renders the pages an edit reaches.
+    pub fn render_pages(
+        &self,
+        only: Option<&BTreeSet<String>>,
+        sink: &dyn Sink,
+        diags: &mut Vec<Diagnostic>,
+    ) {
         use rayon::prelude::*;
         let views = self.views();
         let jobs: Vec<(&PageSource, View)> = self
             .ev
             .pages
             .iter()
+            .filter(|p| only.is_none_or(|o| o.contains(&p.id)))
             .flat_map(|p| views.iter().map(move |&v| (p, v)))
             .collect();
         let found: Vec<Diagnostic> = jobs
@@ -239,7 +252,7 @@ impl<'a> Renderer<'a> {
         diags: &mut Vec<Diagnostic>,
     ) {
         for t in tables::build(dir, scope) {
-            let ctx = Context::from_serialize(&t).unwrap_or_default();
+            let ctx = Context::from_serialize(&t.context()).unwrap_or_default();
             match self.tera.render("table.html", &ctx) {
                 Ok(html) => out.push_str(&html),
                 Err(e) => diags.push(Diagnostic::error(

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// A data table: caption, source line, header cells and rows of HTML cells.
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Table {
     /// Anchor id of the figure.
     pub id: String,
@@ -47,5 +47,65 @@ impl Row {
     pub fn class(mut self, class: impl Into<String>) -> Row {
         self.class = Some(class.into());
         self
+    }
+}
+
+/// What `table.html` sees: the table with its rows already written as HTML, because a run
+/// table can have thousands of rows and a template loop over them costs more than the rest
+/// of the page together. The template still owns the frame (caption, header, notes).
+#[derive(Serialize)]
+pub struct TableContext<'a> {
+    pub id: &'a str,
+    pub class: &'a str,
+    pub caption: &'a str,
+    pub source: &'a str,
+    pub columns: &'a [String],
+    pub rows_html: String,
+    pub notes: &'a [String],
+}
+
+impl Table {
+    pub fn context(&self) -> TableContext<'_> {
+        TableContext {
+            id: &self.id,
+            class: &self.class,
+            caption: &self.caption,
+            source: &self.source,
+            columns: &self.columns,
+            rows_html: self.rows_html(),
+            notes: &self.notes,
+        }
+    }
+
+    /// `<tr>` rows (or the one "empty" row), one per line.
+    fn rows_html(&self) -> String {
+        use std::fmt::Write as _;
+        let esc = crate::render::escape;
+        let mut out = String::with_capacity(self.rows.len() * 160);
+        for row in &self.rows {
+            out.push_str("<tr");
+            if let Some(id) = &row.id {
+                let _ = write!(out, " id=\"{}\"", esc(id));
+            }
+            if let Some(class) = &row.class {
+                let _ = write!(out, " class=\"{}\"", esc(class));
+            }
+            out.push('>');
+            for cell in &row.cells {
+                out.push_str("<td>");
+                out.push_str(cell);
+                out.push_str("</td>");
+            }
+            out.push_str("</tr>\n");
+        }
+        if self.rows.is_empty() {
+            let _ = writeln!(
+                out,
+                "<tr><td colspan=\"{}\" class=\"empty\">{}</td></tr>",
+                self.columns.len(),
+                self.empty
+            );
+        }
+        out
     }
 }

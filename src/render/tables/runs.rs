@@ -251,9 +251,10 @@ fn delta(
 /// compared).
 fn comparable_previous<'e>(s: &Scope<'e>, run: &Run) -> Option<&'e Run> {
     let prev = s.derived.previous(s.ev, run)?;
+    let keys: std::collections::HashSet<&str> = run.cases.iter().map(case_key).collect();
     prev.cases
         .iter()
-        .any(|p| run.cases.iter().any(|c| case_key(c) == case_key(p)))
+        .any(|p| keys.contains(case_key(p)))
         .then_some(prev)
 }
 
@@ -304,10 +305,11 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     if let Some(p) = prev {
         columns.push(s.ui_with("col-delta", "run", p.id.value.clone()));
         notes.push(s.ui_with("runs-previous", "run", p.id.value.clone()));
+        let keys: std::collections::HashSet<&str> = run.cases.iter().map(case_key).collect();
         let gone: Vec<String> = groups(p)
             .into_iter()
             .map(|(k, _)| k)
-            .filter(|k| !run.cases.iter().any(|c| case_key(c) == k))
+            .filter(|k| !keys.contains(k.as_str()))
             .collect();
         if !gone.is_empty() {
             notes.push(format!(
