@@ -4,6 +4,7 @@
 //! [`load`] → [`model`] → [`check`] → [`derive`] → [`render`] → [`write`],
 //! driven by [`pipeline`]. [`diagnostics`] renders every located error in one place.
 
+pub mod binary;
 pub mod check;
 pub mod cli;
 pub mod derive;
