@@ -65,3 +65,7 @@ mkdir -p "$WORK/empty-docs"
 OUT=$WORK/out-runs
 read -r s m < <(measure "$EV" build --root "$RUNS_SITE" --out "$OUT")
 printf 'runs 100x1000 build\t0\t%s\t%s\t-\n' "$s" "$m" | tee -a "$WORK/results.tsv"
+
+# `evidence serve` after a one-line edit of content/observers.md on this repository's site:
+# full rebuild against incremental rebuild, median of 20 each.
+cargo run --release -q --example rebuild

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod derive;
 pub mod diagnostics;
 pub mod diff;
+pub mod incremental;
 pub mod init;
 pub mod load;
 pub mod model;

@@ -9,6 +9,7 @@ use crate::model::{self, Evidence};
 use crate::render::i18n::Messages;
 use crate::render::values::Values;
 use crate::render::{MemorySink, Renderer, Sink, Site};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -53,17 +54,52 @@ pub fn run(root: &Path) -> Outcome {
     }
 }
 
+/// Loaded and checked: what rendering needs, and every problem found before rendering.
+pub struct Checked {
+    pub loaded: Loaded,
+    pub messages: Arc<Messages>,
+    pub values: Values,
+    pub diagnostics: Diagnostics,
+}
+
+/// Load → model → derive → check. Fails only when the site cannot be read at all.
+pub fn checked(root: &Path) -> Result<Checked, Diagnostics> {
+    let mut loaded = evidence(root)?;
+    let messages = Arc::new(Messages::load(&loaded.sources.theme));
+    let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
+    let values = Values::new(&loaded.evidence);
+    check::check(&loaded.evidence, &messages, &values, root, &mut diagnostics);
+    Ok(Checked {
+        loaded,
+        messages,
+        values,
+        diagnostics,
+    })
+}
+
 /// Load, check and render, handing each output file to `sink` as it is ready.
 /// Returns whether rendering ran (it does not when the sources or templates failed).
 pub fn run_into(root: &Path, sink: &dyn Sink) -> (Option<Loaded>, Diagnostics, bool) {
-    let mut loaded = match evidence(root) {
-        Ok(l) => l,
-        Err(diagnostics) => return (None, diagnostics, false),
-    };
-    let messages = Arc::new(Messages::load(&loaded.sources.theme));
-    let mut diags = std::mem::take(&mut loaded.diagnostics);
-    let values = Values::new(&loaded.evidence);
-    check::check(&loaded.evidence, &messages, &values, root, &mut diags);
+    match checked(root) {
+        Ok(c) => render_into(c, None, sink),
+        Err(diagnostics) => (None, diagnostics, false),
+    }
+}
+
+/// Renders a checked site into `sink`: the pages in `only` (every page when `None`) and
+/// the files that belong to no page. Returns whether rendering ran (it does not when the
+/// templates failed).
+pub fn render_into(
+    checked: Checked,
+    only: Option<&BTreeSet<String>>,
+    sink: &dyn Sink,
+) -> (Option<Loaded>, Diagnostics, bool) {
+    let Checked {
+        loaded,
+        messages,
+        values,
+        mut diagnostics,
+    } = checked;
     let rendered = match Renderer::new(
         &loaded.evidence,
         &loaded.derived,
@@ -73,14 +109,14 @@ pub fn run_into(root: &Path, sink: &dyn Sink) -> (Option<Loaded>, Diagnostics, b
     ) {
         Ok(r) => {
             let mut render_diags = Vec::new();
-            r.render(sink, &mut render_diags);
-            diags.extend(render_diags);
+            r.render_pages(only, sink, &mut render_diags);
+            diagnostics.extend(render_diags);
             true
         }
         Err(d) => {
-            diags.push(d);
+            diagnostics.push(d);
             false
         }
     };
-    (Some(loaded), diags, rendered)
+    (Some(loaded), diagnostics, rendered)
 }

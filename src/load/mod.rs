@@ -232,8 +232,9 @@ fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
         .collect()
 }
 
-/// The kinds a data file holds, by its path under `data/`.
-fn kinds_of(name: &str) -> Vec<Kind> {
+/// The kinds a data file holds, by its path under `data/` (none for a file that is not
+/// a known data file).
+pub fn kinds_of(name: &str) -> Vec<Kind> {
     if name.starts_with("runs/") {
         return vec![Kind::Run];
     }

@@ -1,8 +1,9 @@
 //! `evidence serve`: a preview server with live reload.
 //!
-//! The site is built in memory by [`pipeline::run`], exactly as `build` does, and served
-//! from that map: nothing is written to `site/` and nothing is read from disk to answer a
-//! request. The pieces:
+//! The site is built in memory through the same pipeline as `build`, and served from that
+//! map: nothing is written to `site/` and nothing is read from disk to answer a request.
+//! A rebuild checks everything but re-renders only the pages the change reaches
+//! ([`incremental`]); its output is the same as a full build's. The pieces:
 //!
 //! - [`http`]: which site file a request names, its status and content type, and the
 //!   path rules (no traversal, no directory listing, the site's 404 page);
@@ -23,7 +24,7 @@ pub mod reload;
 pub mod watch;
 
 use crate::diagnostics::{self, Format, Severity};
-use crate::pipeline;
+use crate::incremental::{self, Previous};
 use crate::render::Site;
 use http::Route;
 use reload::Clients;
@@ -162,13 +163,14 @@ pub fn run(opts: &Options) -> ExitCode {
     });
 
     let start = Instant::now();
-    let (result, n) = build(&root);
+    let built = build(&root, &[], None);
     let ms = start.elapsed().as_millis();
-    match &result {
-        Ok(_) => println!("built {n} files in {ms} ms"),
+    match &built.result {
+        Ok(site) => println!("built {} files in {ms} ms", site.files.len()),
         Err(f) => println!("build failed in {ms} ms: {}", count(f.errors)),
     }
-    shared.store(result);
+    shared.store(built.result);
+    let previous = built.next;
 
     let addr = SocketAddr::new(opts.bind, opts.port);
     let server = match Server::http(addr) {
@@ -234,7 +236,7 @@ pub fn run(opts: &Options) -> ExitCode {
         let shared = shared.clone();
         thread::Builder::new()
             .name("serve-rebuild".into())
-            .spawn(move || rebuild_loop(watcher, &shared))
+            .spawn(move || rebuild_loop(watcher, &shared, previous))
     };
     match rebuilds {
         Ok(t) => threads.push(t),
@@ -261,20 +263,33 @@ pub fn run(opts: &Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Builds the site in memory: the site and its file count, or the rendered errors.
-/// Diagnostics (warnings included) are printed to the terminal as `check` prints them.
-fn build(root: &Path) -> (Result<Site, Failure>, usize) {
-    let outcome = pipeline::run(root);
+/// One build of the preview.
+struct Built {
+    /// The site, or the rendered errors.
+    result: Result<Site, Failure>,
+    /// What the next rebuild starts from.
+    next: Option<Previous>,
+    /// What was rendered, and out of how many pages.
+    scope: incremental::Scope,
+    pages: usize,
+}
+
+/// Builds the site in memory, re-rendering what `changed` reaches since `prev` (see
+/// [`incremental::rebuild`]). Diagnostics (warnings included) are printed to the terminal
+/// as `check` prints them.
+fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
+    let (outcome, next, scope) = incremental::rebuild(root, changed, prev);
+    let pages = outcome
+        .loaded
+        .as_ref()
+        .map_or(0, |l| l.evidence.pages.len());
     let diags = &outcome.diagnostics;
     if !diags.is_empty() {
         let color = std::io::stderr().is_terminal();
         eprint!("{}", diagnostics::render(diags, Format::Human, root, color));
     }
-    match outcome.site.filter(|_| !diags.has_errors()) {
-        Some(site) => {
-            let n = site.files.len();
-            (Ok(site), n)
-        }
+    let result = match outcome.site.filter(|_| !diags.has_errors()) {
+        Some(site) => Ok(site),
         None => {
             let errors = diags
                 .sorted()
@@ -283,8 +298,14 @@ fn build(root: &Path) -> (Result<Site, Failure>, usize) {
                 .count()
                 .max(1);
             let report = diagnostics::render(diags, Format::Human, root, false);
-            (Err(Failure { report, errors }), 0)
+            Err(Failure { report, errors })
         }
+    };
+    Built {
+        result,
+        next,
+        scope,
+        pages,
     }
 }
 
@@ -296,9 +317,13 @@ fn count(errors: usize) -> String {
     }
 }
 
-/// Waits for changes, rebuilds, and tells the open pages. Pings the event streams while
-/// nothing happens.
-fn rebuild_loop(mut watcher: Option<watch::Watch>, shared: &Shared) {
+/// Waits for changes, rebuilds what they reach since `previous`, and tells the open pages.
+/// Pings the event streams while nothing happens.
+fn rebuild_loop(
+    mut watcher: Option<watch::Watch>,
+    shared: &Shared,
+    mut previous: Option<Previous>,
+) {
     let mut last_ping = Instant::now();
     while !shared.stop.load(Ordering::SeqCst) {
         if last_ping.elapsed() >= PING {
@@ -332,16 +357,20 @@ fn rebuild_loop(mut watcher: Option<watch::Watch>, shared: &Shared) {
             [] => String::new(),
         };
         let start = Instant::now();
-        let (result, n) = build(&shared.root);
+        let built = build(&shared.root, &changed, previous.as_ref());
         let ms = start.elapsed().as_millis();
-        let line = match &result {
-            Ok(_) => format!("rebuilt in {ms} ms ({n} files; {what} changed)"),
+        previous = built.next;
+        let line = match &built.result {
+            Ok(_) => format!(
+                "rebuilt in {ms} ms ({}; {what} changed)",
+                built.scope.summary(built.pages)
+            ),
             Err(f) => format!(
                 "rebuild failed in {ms} ms: {} in {what}; the last good site is still served",
                 count(f.errors)
             ),
         };
-        if shared.store(result) {
+        if shared.store(built.result) {
             let pages = shared.clients.len();
             shared.clients.broadcast(&shared.snapshot().version);
             println!("{line}; reloading {pages} open page(s)");

@@ -1,0 +1,111 @@
+//! Benchmark of the `evidence serve` rebuild after a one-line edit of
+//! `content/observers.md` on this repository's site (not a test).
+//!
+//! ```sh
+//! cargo run --release --example rebuild [-- RUNS]
+//! ```
+//!
+//! Copies the site's inputs to a temporary folder, then times RUNS (default 20) full
+//! builds (what every rebuild was before) and RUNS incremental rebuilds, each after a
+//! one-line prose edit, and prints the median, minimum and maximum of each in ms.
+
+use evidence::incremental;
+use evidence::pipeline;
+use std::path::Path;
+use std::time::Instant;
+
+const PAGE: &str = "content/observers.md";
+const LINE: &str = "The difficulty is that looking in tends to change";
+
+fn main() {
+    let runs = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(20usize);
+    if let Err(e) = bench(runs) {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn bench(runs: usize) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let root = dir.path();
+    copy_site(Path::new(env!("CARGO_MANIFEST_DIR")), root)?;
+    let original = std::fs::read_to_string(root.join(PAGE)).map_err(|e| e.to_string())?;
+    if !original.contains(LINE) {
+        return Err(format!("{PAGE} no longer holds the edited line"));
+    }
+    let edit = |i: usize| {
+        let text = original.replacen(LINE, &format!("{LINE} ({i})"), 1);
+        std::fs::write(root.join(PAGE), text).map_err(|e| e.to_string())
+    };
+
+    let mut full = Vec::new();
+    for i in 0..runs {
+        edit(i)?;
+        let start = Instant::now();
+        let outcome = pipeline::run(root);
+        full.push(start.elapsed().as_secs_f64() * 1e3);
+        if outcome.site.is_none() || outcome.diagnostics.has_errors() {
+            return Err("the site does not build".into());
+        }
+    }
+
+    let (_, mut prev, _) = incremental::rebuild(root, &[], None);
+    let changed = [PAGE.to_string()];
+    let mut partial = Vec::new();
+    let mut summary = String::new();
+    for i in 0..runs {
+        edit(runs + i)?;
+        let start = Instant::now();
+        let (outcome, next, scope) = incremental::rebuild(root, &changed, prev.as_ref());
+        partial.push(start.elapsed().as_secs_f64() * 1e3);
+        let pages = outcome
+            .loaded
+            .as_ref()
+            .map_or(0, |l| l.evidence.pages.len());
+        summary = scope.summary(pages);
+        prev = Some(next.ok_or("the incremental rebuild failed")?);
+    }
+
+    println!("one-line edit of {PAGE}, {runs} runs, release build:");
+    println!("  full rebuild         {}", stats(&mut full));
+    println!("  incremental rebuild  {} ({summary})", stats(&mut partial));
+    Ok(())
+}
+
+/// `median X ms (min Y, max Z)`.
+fn stats(ms: &mut [f64]) -> String {
+    ms.sort_by(f64::total_cmp);
+    let n = ms.len();
+    let median = if n % 2 == 1 {
+        ms[n / 2]
+    } else {
+        (ms[n / 2 - 1] + ms[n / 2]) / 2.0
+    };
+    format!(
+        "median {median:.1} ms (min {:.1}, max {:.1})",
+        ms.first().copied().unwrap_or_default(),
+        ms.last().copied().unwrap_or_default()
+    )
+}
+
+/// Copies the site's inputs (not `site/`) from `from` to `to`.
+fn copy_site(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::copy(from.join("evidence.yaml"), to.join("evidence.yaml"))
+        .map_err(|e| format!("evidence.yaml: {e}"))?;
+    for folder in ["content", "data", "templates", "locales", "static"] {
+        for entry in walkdir::WalkDir::new(from.join(folder)) {
+            let entry = entry.map_err(|e| e.to_string())?;
+            let rel = entry.path().strip_prefix(from).map_err(|e| e.to_string())?;
+            let dest = to.join(rel);
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&dest).map_err(|e| e.to_string())?;
+            } else {
+                std::fs::copy(entry.path(), &dest).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,616 @@
+//! Incremental rebuilds for `evidence serve`: re-render only the pages an edit can reach.
+//!
+//! Loading, the model and every check run in full each time (they are fast, and the
+//! diagnostics must stay complete); only rendering is partial. [`rebuild`] compares the
+//! new sources with the [`Previous`] build and renders:
+//!
+//! - **everything** when there is no previous build, or it had any diagnostic; when the
+//!   check finds errors (so that the render-time ones are complete too); when a changed
+//!   path lies outside `content/` and `data/` (templates, locales, static files,
+//!   `evidence.yaml`), or is a data path that holds no known kind (a folder, a probe case
+//!   list); when the config or the theme differs; when a page was added or removed, or
+//!   what other pages see of one changed: its id, file, title, description, order, date
+//!   or directive list (navigation, `@/` links, the claim ledger and the links to a
+//!   record's row on the page that lists it are built from these);
+//! - otherwise **the pages whose source changed**, plus, for each changed data file, the
+//!   pages with a directive that reads one of its kinds ([`reads`]; a kind whose texts
+//!   quote another kind with `:v[…]` brings that one along) or whose blocks quote one of
+//!   them with `:v[kind:…]`.
+//!
+//! Why a page left alone is still right: its output depends only on its own source, the
+//! config, the theme, the page list with those visible parts, and the data its
+//! directives and quotes read, and each of these forces it to re-render when it changes.
+//! So are its diagnostics: the previous build had none, and its inputs are the same. The
+//! files that belong to no page (`404.html`, `sitemap.xml`, `evidence.json`, `static/`)
+//! are rendered every time; a page's files are its views and `figures/<page>/…`.
+//!
+//! Pages are compared by fingerprint, so a content edit is found whatever path the
+//! watcher reported for it; data edits are found by the changed paths (see
+//! [`crate::load::kinds_of`]). `tests/incremental.rs` checks that every kind of edit gives
+//! the same bytes as a full build.
+
+use crate::load::Theme;
+use crate::load::kinds_of;
+use crate::load::page::{Block, Item, PageSource};
+use crate::model::Evidence;
+use crate::model::directive::{self, Directive, Figure};
+use crate::model::refs::Kind;
+use crate::pipeline::{self, Outcome};
+use crate::render::values::Values;
+use crate::render::view::View;
+use crate::render::{MemorySink, Site};
+use std::cell::OnceCell;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::{self, Debug, Write as _};
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+
+/// What the next rebuild starts from: the last build that succeeded without a diagnostic.
+pub struct Previous {
+    site: Site,
+    state: State,
+}
+
+/// What a rebuild rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Every page.
+    Everything,
+    /// These pages (ids); the others' files were kept from the previous build.
+    Pages(BTreeSet<String>),
+}
+
+impl Scope {
+    /// The pages to render, `None` for all.
+    pub fn only(&self) -> Option<&BTreeSet<String>> {
+        match self {
+            Scope::Everything => None,
+            Scope::Pages(ids) => Some(ids),
+        }
+    }
+
+    /// `1 of 9 pages re-rendered`, or `all 9 pages re-rendered`.
+    pub fn summary(&self, total: usize) -> String {
+        let noun = if total == 1 { "page" } else { "pages" };
+        match self {
+            Scope::Everything => format!("all {total} {noun} re-rendered"),
+            Scope::Pages(ids) => format!("{} of {total} {noun} re-rendered", ids.len()),
+        }
+    }
+}
+
+/// Fingerprints of one build, compared by the next.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct State {
+    /// The config and every theme file.
+    global: u64,
+    /// Page id → its fingerprints.
+    pages: BTreeMap<String, Prints>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Prints {
+    /// What other pages see of the page.
+    visible: u64,
+    /// Its whole source.
+    source: u64,
+}
+
+impl State {
+    fn of(ev: &Evidence, theme: &Theme) -> State {
+        let mut h = DefaultHasher::new();
+        h.write_u64(digest(&ev.config));
+        for (path, f) in &theme.files {
+            (path, &f.origin, &f.bytes).hash(&mut h);
+        }
+        let pages = ev
+            .pages
+            .iter()
+            .map(|p| {
+                let prints = Prints {
+                    visible: visible(p),
+                    source: source(p),
+                };
+                (p.id.clone(), prints)
+            })
+            .collect();
+        State {
+            global: h.finish(),
+            pages,
+        }
+    }
+}
+
+/// A hash of what other pages see of a page (directive lines left out).
+fn visible(p: &PageSource) -> u64 {
+    let f = &p.front;
+    let directives: Vec<_> = p
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Directive(d) => Some((&d.name, &d.attrs)),
+            Item::Block(_) => None,
+        })
+        .collect();
+    let date = f.date.as_ref().map(|d| &d.value);
+    digest(&(
+        &p.id,
+        &p.file,
+        &f.title,
+        &f.description,
+        f.order,
+        date,
+        directives,
+    ))
+}
+
+/// A hash of a page's whole source. Blocks are hashed as bytes (their `Debug` form is slow
+/// to build for Japanese text); the patterns name every field, so a new one cannot be
+/// forgotten here.
+fn source(p: &PageSource) -> u64 {
+    let PageSource {
+        id,
+        file,
+        front,
+        items,
+    } = p;
+    let mut h = DefaultHasher::new();
+    (id, file, digest(front)).hash(&mut h);
+    for item in items {
+        match item {
+            Item::Block(Block {
+                lang,
+                markdown,
+                line,
+                body_line,
+            }) => (lang, markdown, line, body_line).hash(&mut h),
+            Item::Directive(d) => h.write_u64(digest(d)),
+        }
+    }
+    h.finish()
+}
+
+/// A hash of a value's `Debug` form (every field, in order), without building the string.
+fn digest(v: &impl Debug) -> u64 {
+    struct Sink(DefaultHasher);
+    impl fmt::Write for Sink {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0.write(s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut w = Sink(DefaultHasher::new());
+    // Writing into a hasher cannot fail.
+    let _ = write!(w, "{v:?}");
+    w.0.finish()
+}
+
+/// Loads and checks the site under `root` in full, then renders what `changed` (paths
+/// relative to the root, `/`-separated, as the watcher reports them) can reach since
+/// `prev`, or everything. Returns the outcome (its site byte-identical to a full build's),
+/// what the next rebuild starts from (`None` after a build with any diagnostic), and
+/// what was rendered.
+pub fn rebuild(
+    root: &Path,
+    changed: &[String],
+    prev: Option<&Previous>,
+) -> (Outcome, Option<Previous>, Scope) {
+    let checked = match pipeline::checked(root) {
+        Ok(c) => c,
+        Err(diagnostics) => {
+            let outcome = Outcome {
+                loaded: None,
+                site: None,
+                diagnostics,
+            };
+            return (outcome, None, Scope::Everything);
+        }
+    };
+    let ev = &checked.loaded.evidence;
+    let state = State::of(ev, &checked.loaded.sources.theme);
+    let scope = match prev {
+        Some(p) if !checked.diagnostics.has_errors() => {
+            let quoted = OnceCell::new();
+            let needs = |id: &str| {
+                let quoted = quoted.get_or_init(|| quoted_kinds(&checked.values));
+                ev.page(id)
+                    .map(|p| page_needs(p, ev, quoted))
+                    .unwrap_or_else(|| ALL.iter().copied().collect())
+            };
+            decide(changed, &p.state, &state, &needs)
+        }
+        _ => Scope::Everything,
+    };
+    let sink = MemorySink::default();
+    let (loaded, diagnostics, rendered) = pipeline::render_into(checked, scope.only(), &sink);
+    let fresh = sink.into_site();
+    let site = match (&scope, prev, &loaded) {
+        (Scope::Pages(ids), Some(p), Some(l)) => assemble(&p.site, fresh, ids, &l.evidence),
+        _ => fresh,
+    };
+    let next = (rendered && diagnostics.is_empty()).then(|| Previous {
+        site: site.clone(),
+        state,
+    });
+    let outcome = Outcome {
+        loaded,
+        site: rendered.then_some(site),
+        diagnostics,
+    };
+    (outcome, next, scope)
+}
+
+/// The decision rule (see the module documentation). `needs` gives the kinds a page reads.
+fn decide(
+    changed: &[String],
+    prev: &State,
+    now: &State,
+    needs: &dyn Fn(&str) -> BTreeSet<Kind>,
+) -> Scope {
+    if prev.global != now.global || prev.pages.len() != now.pages.len() {
+        return Scope::Everything;
+    }
+    let same_visible = now
+        .pages
+        .iter()
+        .all(|(id, p)| prev.pages.get(id).is_some_and(|q| q.visible == p.visible));
+    if !same_visible {
+        return Scope::Everything;
+    }
+    let mut kinds = BTreeSet::new();
+    for path in changed {
+        if path.starts_with("content/") {
+            continue; // pages are compared by fingerprint
+        }
+        let Some(name) = path.strip_prefix("data/") else {
+            return Scope::Everything;
+        };
+        let held = kinds_of(name);
+        if held.is_empty() {
+            return Scope::Everything;
+        }
+        kinds.extend(held);
+    }
+    let pages = now
+        .pages
+        .iter()
+        .filter(|(id, p)| {
+            let edited = prev.pages.get(*id).is_none_or(|q| q.source != p.source);
+            edited || (!kinds.is_empty() && !needs(id).is_disjoint(&kinds))
+        })
+        .map(|(id, _)| id.clone())
+        .collect();
+    Scope::Pages(pages)
+}
+
+/// Every kind of record: what a directive [`reads`] does not know reads.
+pub const ALL: &[Kind] = &[
+    Kind::Phase,
+    Kind::Bundle,
+    Kind::Run,
+    Kind::Observer,
+    Kind::Component,
+    Kind::Question,
+    Kind::Finding,
+    Kind::Map,
+    Kind::Family,
+    Kind::Generation,
+    Kind::Claim,
+    Kind::Term,
+    Kind::TensorType,
+    Kind::FileType,
+    Kind::Layer,
+    Kind::PlanStep,
+    Kind::Page,
+];
+
+/// The position of a kind in [`ALL`]. No `_` arm: a new kind fails to compile here until
+/// it is listed, here and in [`ALL`] (checked below).
+const fn position(k: Kind) -> usize {
+    match k {
+        Kind::Phase => 0,
+        Kind::Bundle => 1,
+        Kind::Run => 2,
+        Kind::Observer => 3,
+        Kind::Component => 4,
+        Kind::Question => 5,
+        Kind::Finding => 6,
+        Kind::Map => 7,
+        Kind::Family => 8,
+        Kind::Generation => 9,
+        Kind::Claim => 10,
+        Kind::Term => 11,
+        Kind::TensorType => 12,
+        Kind::FileType => 13,
+        Kind::Layer => 14,
+        Kind::PlanStep => 15,
+        Kind::Page => 16,
+    }
+}
+
+const _: () = {
+    let mut i = 0;
+    while i < ALL.len() {
+        assert!(position(ALL[i]) == i, "ALL must list every kind once");
+        i += 1;
+    }
+    assert!(position(Kind::Page) + 1 == ALL.len());
+};
+
+/// The kinds of record rendering a directive reads (records, derived facts of them, and
+/// the families or maps a table names). A directive this table does not know reads
+/// [`ALL`], so a new directive is correct before it is listed here.
+pub fn reads(d: &Directive) -> &'static [Kind] {
+    use Kind::*;
+    match d {
+        Directive::Claims { .. } | Directive::ClaimLedger => &[Claim, Observer],
+        Directive::Questions { .. } => &[Question],
+        Directive::Bundles { .. } => &[Bundle, Family],
+        Directive::Generations => &[Generation],
+        Directive::Components => &[Component],
+        Directive::Observers => &[Observer],
+        Directive::Worklog => &[Phase],
+        Directive::DispatchMap { .. } => &[Map, Family, Bundle, Component],
+        Directive::DispatchCompare => &[Map, Family],
+        Directive::Run { .. } | Directive::LatestRun { .. } | Directive::Runs => {
+            &[Run, Map, Family]
+        }
+        Directive::Glossary => &[Term],
+        Directive::Findings { .. } => &[Finding],
+        Directive::TensorTypes => &[TensorType, Family],
+        Directive::FileTypes => &[FileType, TensorType],
+        Directive::Layers => &[Layer],
+        Directive::Plan => &[PlanStep],
+        Directive::Figure(f) => figure_reads(f),
+        // Reachable once a directive is added to the model and not yet listed here.
+        #[allow(unreachable_patterns)]
+        _ => ALL,
+    }
+}
+
+/// The kinds drawing a figure reads.
+fn figure_reads(f: &Figure) -> &'static [Kind] {
+    use Kind::*;
+    match f {
+        Figure::DispatchDiagram { .. } => &[Map, Family, Bundle, Component],
+        Figure::DispatchDiff { .. } => &[Map, Family],
+        Figure::ObserverMap => &[Observer],
+        Figure::LibraryChain => &[Component],
+        Figure::ProxyPlot { .. }
+        | Figure::ProxyPlots { .. }
+        | Figure::TimingPlot { .. }
+        | Figure::HistoryPlot { .. } => &[Run, Map, Family],
+        #[allow(unreachable_patterns)]
+        _ => ALL,
+    }
+}
+
+/// The kinds a page's rendering reads: through its directives (with what their kinds'
+/// texts quote) and through `:v[…]` in its blocks.
+fn page_needs(
+    page: &PageSource,
+    ev: &Evidence,
+    quoted: &BTreeMap<Kind, BTreeSet<Kind>>,
+) -> BTreeSet<Kind> {
+    let mut needs = BTreeSet::new();
+    for item in &page.items {
+        match item {
+            Item::Block(b) => quotes(&b.markdown, &mut needs),
+            Item::Directive(raw) => {
+                let kinds = directive::parse(raw, &page.id, ev).map_or(ALL, |d| reads(&d));
+                for k in kinds {
+                    needs.insert(*k);
+                    needs.extend(quoted.get(k).into_iter().flatten());
+                }
+            }
+        }
+    }
+    needs
+}
+
+/// Kind → the kinds its records' texts quote with `:v[…]`.
+fn quoted_kinds(values: &Values) -> BTreeMap<Kind, BTreeSet<Kind>> {
+    let mut out = BTreeMap::new();
+    let Some(kinds) = values.json().as_object() else {
+        return out;
+    };
+    for (name, records) in kinds {
+        let mut found = BTreeSet::new();
+        strings(records, &mut |s| quotes(s, &mut found));
+        match Kind::from_name(name) {
+            Some(k) => {
+                out.insert(k, found);
+            }
+            // A collection no kind names: whoever reads it is unknown, so all kinds are.
+            None if !found.is_empty() => {
+                for k in ALL {
+                    out.entry(*k).or_insert_with(BTreeSet::new).extend(&found);
+                }
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// Calls `f` on every string in `v`.
+fn strings(v: &serde_json::Value, f: &mut dyn FnMut(&str)) {
+    match v {
+        serde_json::Value::String(s) => f(s),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, f)),
+        serde_json::Value::Object(m) => m.values().for_each(|x| strings(x, f)),
+        _ => {}
+    }
+}
+
+/// Adds the kinds `text` quotes with `:v[kind:…]`; [`ALL`] for one it cannot tell.
+fn quotes(text: &str, out: &mut BTreeSet<Kind>) {
+    for (i, _) in text.match_indices(":v[") {
+        let rest = &text[i + 3..];
+        let path = rest.split(']').next().unwrap_or(rest);
+        let name = path.split_once(':').map_or(path, |(k, _)| k);
+        match Kind::from_name(name) {
+            Some(k) => {
+                out.insert(k);
+            }
+            None => out.extend(ALL),
+        }
+    }
+}
+
+/// The new site of a partial render: `fresh` (the re-rendered pages and the files of no
+/// page) and, from `prev`, the files of the pages that were not re-rendered.
+fn assemble(prev: &Site, fresh: Site, rendered: &BTreeSet<String>, ev: &Evidence) -> Site {
+    let views: HashMap<String, &str> = ev
+        .pages
+        .iter()
+        .flat_map(|p| {
+            View::ALL
+                .iter()
+                .map(move |v| (v.file(&p.id), p.id.as_str()))
+        })
+        .collect();
+    let mut site = fresh;
+    for (path, bytes) in &prev.files {
+        let kept = owner(path, &views, ev).is_some_and(|id| !rendered.contains(id));
+        if kept {
+            site.files
+                .entry(path.clone())
+                .or_insert_with(|| bytes.clone());
+        }
+    }
+    site
+}
+
+/// The page a site file belongs to: one of its views, or `figures/<page>/<name>`.
+fn owner<'a>(path: &str, views: &HashMap<String, &'a str>, ev: &'a Evidence) -> Option<&'a str> {
+    if let Some(rest) = path.strip_prefix("figures/") {
+        let (page, _) = rest.rsplit_once('/')?;
+        return ev.page(page).map(|p| p.id.as_str());
+    }
+    views.get(path).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(pages: &[(&str, u64, u64)]) -> State {
+        State {
+            global: 1,
+            pages: pages
+                .iter()
+                .map(|&(id, visible, source)| (id.to_string(), Prints { visible, source }))
+                .collect(),
+        }
+    }
+
+    fn ids(list: &[&str]) -> Scope {
+        Scope::Pages(list.iter().map(|s| s.to_string()).collect())
+    }
+
+    /// `a` quotes bundles in its prose, `b` lists runs, `c` reads nothing.
+    fn needs(id: &str) -> BTreeSet<Kind> {
+        match id {
+            "a" => [Kind::Bundle].into(),
+            "b" => [Kind::Run, Kind::Map, Kind::Family].into(),
+            _ => BTreeSet::new(),
+        }
+    }
+
+    fn decide_on(changed: &[&str], prev: &State, now: &State) -> Scope {
+        let changed: Vec<String> = changed.iter().map(|s| s.to_string()).collect();
+        decide(&changed, prev, now, &needs)
+    }
+
+    #[test]
+    fn the_decision_rule() {
+        let prev = state(&[("a", 1, 1), ("b", 2, 2), ("c", 3, 3)]);
+        // A prose edit: that page alone, whatever the watcher reported.
+        let prose = state(&[("a", 1, 1), ("b", 2, 2), ("c", 3, 4)]);
+        assert_eq!(decide_on(&["content/c.md"], &prev, &prose), ids(&["c"]));
+        assert_eq!(decide_on(&["content"], &prev, &prose), Scope::Everything);
+        assert_eq!(decide_on(&[], &prev, &prose), ids(&["c"]));
+        // A title, order or directive change, a page added or removed: everything.
+        let title = state(&[("a", 1, 1), ("b", 2, 2), ("c", 5, 5)]);
+        assert_eq!(
+            decide_on(&["content/c.md"], &prev, &title),
+            Scope::Everything
+        );
+        let added = state(&[("a", 1, 1), ("b", 2, 2), ("c", 3, 3), ("d", 4, 4)]);
+        assert_eq!(
+            decide_on(&["content/d.md"], &prev, &added),
+            Scope::Everything
+        );
+        let renamed = state(&[("a", 1, 1), ("b", 2, 2), ("e", 3, 3)]);
+        assert_eq!(decide_on(&[], &prev, &renamed), Scope::Everything);
+        // Data: the pages that read the file's kinds.
+        assert_eq!(decide_on(&["data/bundles.yaml"], &prev, &prev), ids(&["a"]));
+        assert_eq!(
+            decide_on(&["data/runs/new.yaml"], &prev, &prev),
+            ids(&["b"])
+        );
+        assert_eq!(
+            decide_on(&["data/dispatch.yaml"], &prev, &prev),
+            ids(&["b"])
+        );
+        assert_eq!(decide_on(&["data/glossary.yaml"], &prev, &prev), ids(&[]));
+        assert_eq!(
+            decide_on(&["data/bundles.yaml", "content/c.md"], &prev, &prose),
+            ids(&["a", "c"])
+        );
+        // Not a known data file, or outside content/ and data/: everything.
+        for path in [
+            "data/runs",
+            "data/probes/cases.yaml",
+            "data/notes.txt",
+            "templates/page.html",
+            "locales/en/evidence.ftl",
+            "static/style.css",
+            "evidence.yaml",
+        ] {
+            assert_eq!(
+                decide_on(&[path], &prev, &prev),
+                Scope::Everything,
+                "{path}"
+            );
+        }
+        // A different config or theme, even unreported: everything.
+        let theme = State {
+            global: 2,
+            ..prev.clone()
+        };
+        assert_eq!(decide_on(&[], &prev, &theme), Scope::Everything);
+    }
+
+    #[test]
+    fn quotes_and_reads() {
+        let mut found = BTreeSet::new();
+        quotes(
+            "size :v[bundle:b1.size_kb] and :v[run:r.cases.c.load_duration_ns|s]",
+            &mut found,
+        );
+        assert_eq!(found, [Kind::Bundle, Kind::Run].into());
+        let mut unknown = BTreeSet::new();
+        quotes("broken :v[nokind:x] here", &mut unknown);
+        assert_eq!(unknown.len(), ALL.len());
+        assert_eq!(
+            reads(&Directive::Runs),
+            &[Kind::Run, Kind::Map, Kind::Family]
+        );
+        assert!(
+            reads(&Directive::Bundles {
+                arch: None,
+                ids: vec![]
+            })
+            .contains(&Kind::Bundle)
+        );
+    }
+
+    #[test]
+    fn summaries() {
+        assert_eq!(ids(&["observers"]).summary(9), "1 of 9 pages re-rendered");
+        assert_eq!(Scope::Everything.summary(9), "all 9 pages re-rendered");
+    }
+}

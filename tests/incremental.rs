@@ -1,0 +1,242 @@
+//! Incremental preview rebuilds (`evidence serve`) against full builds, on a copy of this
+//! repository's own investigation site: after every kind of edit, the files (and the
+//! diagnostics) of the incremental rebuild equal those of a fresh full build, byte for
+//! byte; a prose edit and a bundle edit re-render only the pages that depend on them.
+
+mod common;
+
+use common::{copy_dir, manifest_dir, replace_once, write_file};
+use evidence::incremental::{self, Previous, Scope};
+use evidence::pipeline;
+use std::collections::BTreeSet;
+use std::path::Path;
+use tempfile::TempDir;
+
+/// A copy of the repository's site (its inputs, not `site/`).
+fn investigation() -> TempDir {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let from = manifest_dir();
+    for folder in ["content", "data", "templates", "locales", "static"] {
+        copy_dir(&from.join(folder), &dir.path().join(folder));
+    }
+    let config = std::fs::read(from.join("evidence.yaml")).unwrap_or_else(|e| panic!("{e}"));
+    write_file(dir.path(), "evidence.yaml", &config);
+    dir
+}
+
+/// A rebuild after `changed`, checked against a full build; returns the next start.
+fn step(root: &Path, changed: &[&str], prev: Option<&Previous>) -> (Option<Previous>, Scope) {
+    let changed: Vec<String> = changed.iter().map(|s| s.to_string()).collect();
+    let (outcome, next, scope) = incremental::rebuild(root, &changed, prev);
+    let full = pipeline::run(root);
+    assert_eq!(
+        outcome.diagnostics.sorted(),
+        full.diagnostics.sorted(),
+        "diagnostics after {changed:?}"
+    );
+    let (got, want) = match (&outcome.site, &full.site) {
+        (Some(g), Some(w)) => (g, w),
+        (None, None) => return (next, scope),
+        _ => panic!("after {changed:?}: one build rendered, the other did not"),
+    };
+    let paths = |s: &evidence::render::Site| s.files.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(paths(got), paths(want), "file list after {changed:?}");
+    for (path, bytes) in &want.files {
+        assert!(
+            got.files.get(path) == Some(bytes),
+            "{path} differs from a full build after {changed:?} ({scope:?})"
+        );
+    }
+    (next, scope)
+}
+
+fn pages(ids: &[&str]) -> Scope {
+    Scope::Pages(ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>())
+}
+
+/// Runs `edit`, then a rebuild of `changed`, against a full build; returns the next start.
+fn edit(
+    root: &Path,
+    prev: Option<Previous>,
+    changed: &[&str],
+    edit: impl FnOnce(&Path),
+) -> (Option<Previous>, Scope) {
+    edit(root);
+    step(root, changed, prev.as_ref())
+}
+
+/// A page titled `title` whose blocks (or directive) are `body`.
+fn page(title: &str, body: &str) -> String {
+    let body = if body.starts_with("::") {
+        format!("{body}\n")
+    } else {
+        format!(":::ja\n{body}\n:::\n\n:::en\n{body}\n:::\n")
+    };
+    format!("---\ntitle: {{ja: \"{title}\", en: \"{title}\"}}\norder: 90\n---\n\n{body}")
+}
+
+#[test]
+fn every_edit_gives_the_bytes_of_a_full_build() {
+    let dir = investigation();
+    let r = dir.path();
+    let (prev, scope) = step(r, &[], None);
+    assert_eq!(scope, Scope::Everything);
+    assert!(prev.is_some(), "the investigation site builds cleanly");
+
+    // A one-line prose edit: that page alone.
+    let (prev, scope) = edit(r, prev, &["content/observers.md"], |r| {
+        replace_once(
+            r,
+            "content/observers.md",
+            "The difficulty is that looking in tends to change",
+            "The difficulty is that looking in often changes",
+        )
+    });
+    assert_eq!(scope, pages(&["observers"]));
+
+    // A bundle size: the bundle tables, the dispatch map and diagrams, the `:v[bundle:…]` quotes.
+    let (prev, scope) = edit(r, prev, &["data/bundles.yaml"], |r| {
+        replace_once(r, "data/bundles.yaml", "size_kb: 173", "size_kb: 174")
+    });
+    assert_eq!(scope, pages(&["ggml-hip", "index", "kernel-selection"]));
+
+    // A page title: the navigation of every page.
+    let (prev, scope) = edit(r, prev, &["content/glossary.md"], |r| {
+        replace_once(
+            r,
+            "content/glossary.md",
+            "en: \"Glossary\"",
+            "en: \"Terms\"",
+        )
+    });
+    assert_eq!(scope, Scope::Everything);
+
+    // A new run: the run tables and plots (it is the latest of its probe).
+    let run = "id: 2026-12-01-resident\nprobe: ollama-phase-proxy\ndate: \"2026-12-01\"\n\
+        engine: ollama\nmodel: \"deepseek-r1-distill-qwen-7b:q4_k_m\"\n\
+        origin: {ja: \"手で実行した記録\", en: \"Recorded by hand\"}\n\
+        assessed_against: phase_a_q4k\ncases:\n  - id: short_np1\n    mode: hot\n\
+        \x20   prompt_eval_count: 3\n    eval_count: 1\n";
+    let (prev, scope) = edit(r, prev, &["data/runs/2026-12-01-resident.yaml"], |r| {
+        write_file(r, "data/runs/2026-12-01-resident.yaml", run.as_bytes())
+    });
+    assert!(matches!(&scope, Scope::Pages(p) if p.contains("runs") && !p.contains("glossary")));
+
+    // A recorded count.
+    let (prev, _) = edit(r, prev, &["data/runs/phase-f-resident.yaml"], |r| {
+        replace_once(
+            r,
+            "data/runs/phase-f-resident.yaml",
+            "prompt_eval_count: 290",
+            "prompt_eval_count: 300",
+        )
+    });
+
+    // A dispatch threshold (of a map no recorded reading is assessed against).
+    let (prev, scope) = edit(r, prev, &["data/dispatch.yaml"], |r| {
+        replace_once(
+            r,
+            "data/dispatch.yaml",
+            "bound: {lt: 64}",
+            "bound: {lt: 48}",
+        )
+    });
+    assert!(matches!(&scope, Scope::Pages(p) if p.contains("kernel-selection")));
+
+    // A broken link: the same error as a full build; then fixed.
+    let (prev, _) = edit(r, prev, &["content/observers.md"], |r| {
+        replace_once(
+            r,
+            "content/observers.md",
+            "## The question",
+            "## The question\n\nSee [nowhere](@/nowhere).",
+        )
+    });
+    assert!(prev.is_none(), "a failed build is no start for the next");
+    let (prev, scope) = edit(r, prev, &["content/observers.md"], |r| {
+        replace_once(
+            r,
+            "content/observers.md",
+            "See [nowhere](@/nowhere).",
+            "See [the glossary](@/glossary).",
+        )
+    });
+    assert_eq!(scope, Scope::Everything);
+
+    // A Fluent message: every page.
+    let (prev, scope) = edit(r, prev, &["locales/en/evidence.ftl"], |r| {
+        replace_once(
+            r,
+            "locales/en/evidence.ftl",
+            "table-source = Source:",
+            "table-source = From:",
+        )
+    });
+    assert_eq!(scope, Scope::Everything);
+
+    // A directive added to a page: everything (records may now link to it).
+    let (prev, scope) = edit(r, prev, &["content/glossary.md"], |r| {
+        replace_once(
+            r,
+            "content/glossary.md",
+            "::glossary",
+            "::glossary\n\n::observers",
+        )
+    });
+    assert_eq!(scope, Scope::Everything);
+
+    // Pages added: everything. One quotes a bundle, one lists it, one draws a map.
+    let quote = page("Quote", ":v[bundle:bundle_0012.size_kb] KB");
+    let table = page("Table", "::bundles{ids=\"bundle_0012\"}");
+    let diagram = page("Diagram", "::dispatch-diagram{map=\"phase_a_q4k\"}");
+    let (prev, scope) = edit(
+        r,
+        prev,
+        &[
+            "content/x-quote.md",
+            "content/x-table.md",
+            "content/x-diagram.md",
+        ],
+        |r| {
+            write_file(r, "content/x-quote.md", quote.as_bytes());
+            write_file(r, "content/x-table.md", table.as_bytes());
+            write_file(r, "content/x-diagram.md", diagram.as_bytes());
+        },
+    );
+    assert_eq!(scope, Scope::Everything);
+
+    // A bundle edit reaches each of them.
+    let (prev, scope) = edit(r, prev, &["data/bundles.yaml"], |r| {
+        replace_once(r, "data/bundles.yaml", "size_kb: 174", "size_kb: 175")
+    });
+    assert_eq!(
+        scope,
+        pages(&[
+            "ggml-hip",
+            "index",
+            "kernel-selection",
+            "x-diagram",
+            "x-quote",
+            "x-table"
+        ])
+    );
+
+    // A data text that quotes a bundle: its table then reads bundles too.
+    let (prev, _) = edit(r, prev, &["data/observers.yaml"], |r| {
+        replace_once(
+            r,
+            "data/observers.yaml",
+            "en: \"Started `ollama serve` as a child of `rocprofv3`.\"",
+            "en: \"Started `ollama serve` as a child of `rocprofv3` (:v[bundle:bundle_0012.size_kb] KB).\"",
+        )
+    });
+    let (prev, scope) = edit(r, prev, &["data/bundles.yaml"], |r| {
+        replace_once(r, "data/bundles.yaml", "size_kb: 175", "size_kb: 176")
+    });
+    assert!(matches!(&scope, Scope::Pages(p) if p.contains("observers")));
+
+    // A file reported without a change: the pages that read it, nothing else.
+    let (prev, scope) = edit(r, prev, &["data/generations.yaml"], |_| {});
+    assert_eq!(scope, pages(&["ggml-hip"]));
+    assert!(prev.is_some());
+}
