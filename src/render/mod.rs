@@ -92,6 +92,10 @@ pub struct Renderer<'a> {
     pub tera: Tera,
     pub values: Values,
     pub pages: view::PageIndex,
+    /// The pages in the navigation bar: top-level pages only, since pages in folders
+    /// (`docs/p00001`) are reached from their section, not listed on every page. Found
+    /// once, so a site with thousands of pages does not scan them all for every page.
+    nav: Vec<&'a PageSource>,
     pub theme: &'a Theme,
 }
 
@@ -126,6 +130,11 @@ impl<'a> Renderer<'a> {
             tera,
             values,
             pages: view::PageIndex::new(ev),
+            nav: ev
+                .pages
+                .iter()
+                .filter(|p| p.id != "index" && !p.id.contains('/'))
+                .collect(),
             theme,
         })
     }
@@ -353,12 +362,8 @@ impl<'a> Renderer<'a> {
         ctx.insert("root", prefix);
         ctx.insert("home", &format!("{prefix}{}", view.file("index")));
         let nav: Vec<NavItem> = self
-            .ev
-            .pages
+            .nav
             .iter()
-            // Top-level pages only: pages in folders (`docs/p00001`) are reached from
-            // their section, not listed on every page.
-            .filter(|p| p.id != "index" && !p.id.contains('/'))
             .map(|p| NavItem {
                 title: self.bi(view, &p.front.title),
                 href: format!("{prefix}{}", view.file(&p.id)),
