@@ -4,7 +4,7 @@
 //! diagnostics must stay complete); only rendering is partial. [`rebuild`] compares the
 //! new sources with the [`Previous`] build and renders:
 //!
-//! - **everything** when there is no previous build, or it had any diagnostic; when the
+//! - **everything** when there is no previous build, or it had an error; when the
 //!   check finds errors (so that the render-time ones are complete too); when a changed
 //!   path lies outside `content/` and `data/` (templates, locales, static files,
 //!   `evidence.yaml`), or is a data path that holds no known kind (a folder, a probe case
@@ -189,7 +189,7 @@ fn digest(v: &impl Debug) -> u64 {
 /// Loads and checks the site under `root` in full, then renders what `changed` (paths
 /// relative to the root, `/`-separated, as the watcher reports them) can reach since
 /// `prev`, or everything. Returns the outcome (its site byte-identical to a full build's),
-/// what the next rebuild starts from (`None` after a build with any diagnostic), and
+/// what the next rebuild starts from (`None` after a build with an error), and
 /// what was rendered.
 pub fn rebuild(
     root: &Path,
@@ -229,7 +229,9 @@ pub fn rebuild(
         (Scope::Pages(ids), Some(p), Some(l)) => assemble(&p.site, fresh, ids, &l.evidence),
         _ => fresh,
     };
-    let next = (rendered && diagnostics.is_empty()).then(|| Previous {
+    // Warnings come from `check`, which always runs in full, so a build with warnings
+    // only is as good a base as a clean one; render-time findings are errors.
+    let next = (rendered && !diagnostics.has_errors()).then(|| Previous {
         site: site.clone(),
         state,
     });
@@ -347,8 +349,8 @@ pub fn reads(d: &Directive) -> &'static [Kind] {
         Directive::Claims { .. } | Directive::ClaimLedger => &[Claim, Observer],
         Directive::Questions { .. } => &[Question],
         Directive::Bundles { .. } => &[Bundle, Family],
-        Directive::Generations => &[Generation],
-        Directive::Components => &[Component],
+        Directive::Generations => &[Generation, Run],
+        Directive::Components => &[Component, Run],
         Directive::Observers => &[Observer],
         Directive::Worklog => &[Phase],
         Directive::DispatchMap { .. } => &[Map, Family, Bundle, Component],
@@ -359,6 +361,8 @@ pub fn reads(d: &Directive) -> &'static [Kind] {
         Directive::Glossary => &[Term],
         Directive::Findings { .. } => &[Finding],
         Directive::TensorTypes => &[TensorType, Family],
+        Directive::FatbinTargets => &[Run],
+        Directive::TensorMix => &[Run, TensorType, Family],
         Directive::FileTypes => &[FileType, TensorType],
         Directive::Layers => &[Layer],
         Directive::Plan => &[PlanStep],

@@ -150,6 +150,7 @@ residency-cold = cold
 residency-hot = hot
 engine-ollama = Ollama
 engine-llama-server = llama-server
+engine-none = none (file read)
 run-model-details = Model:
 run-model-file = file
 run-tensor-types = tensor types
@@ -224,3 +225,27 @@ figure-history-needs-two-runs = A history of { $field } for case { $case } needs
     [one] one does
    *[other] { $count } do
   }.
+
+# binary probe tables
+binary-input = file
+binary-no-run = No `{ $probe }` run yet: run `evidence probe { $probe } FILE`.
+binary-unclassified = unclassified
+binary-type-unrecorded = not in quantization.yaml
+fatbin-targets-caption = gfx targets in the latest fatbin probe run
+tensor-mix-caption = Tensor types in the latest gguf probe run
+col-bundles = Bundles
+col-code-object-version = Code object
+col-kernels = Kernels
+col-kernels-per-family = Kernels per family
+col-sgpr = SGPR
+col-vgpr = VGPR
+col-tensors = Tensors
+col-bytes = Bytes
+col-example-tensors = Example tensors
+col-latest-fatbin = Latest fatbin run
+col-latest-maps = Latest maps run
+run-found = found
+run-not-found = not found
+run-mapped = mapped
+run-not-mapped = not mapped
+run-none-yet = no run yet

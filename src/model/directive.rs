@@ -43,6 +43,10 @@ pub enum Directive {
         ids: Vec<String>,
     },
     TensorTypes,
+    /// `::fatbin-targets`
+    FatbinTargets,
+    /// `::tensor-mix`
+    TensorMix,
     FileTypes,
     Layers,
     Plan,
@@ -172,6 +176,16 @@ pub const SPECS: &[(&str, &[&str], &str)] = &[
         "tensor types and their kernel families",
     ),
     ("file-types", &[], "file-type labels and their tensor mixes"),
+    (
+        "fatbin-targets",
+        &[],
+        "gfx targets found by the latest fatbin probe run",
+    ),
+    (
+        "tensor-mix",
+        &[],
+        "tensor types found by the latest gguf probe run",
+    ),
     ("layers", &[], "layers of the general map"),
     ("plan", &[], "plan for broadening the map"),
     (
@@ -259,6 +273,8 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
             ids: list(a, "ids"),
         },
         "tensor-types" => Directive::TensorTypes,
+        "fatbin-targets" => Directive::FatbinTargets,
+        "tensor-mix" => Directive::TensorMix,
         "file-types" => Directive::FileTypes,
         "layers" => Directive::Layers,
         "plan" => Directive::Plan,

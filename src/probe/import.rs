@@ -216,6 +216,10 @@ pub fn import_ollama(opts: &Options) -> Result<Written, ProbeError> {
         request: None,
         sweep: None,
         cases,
+        input: None,
+        fatbin: None,
+        gguf: None,
+        maps: None,
     };
     site.write_run(
         run,

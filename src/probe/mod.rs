@@ -13,6 +13,7 @@
 //! and the atomic write). This module holds the error type, the engine interface, the
 //! command-line arguments and the driver that ties them together.
 
+pub mod binary;
 pub mod cases;
 pub mod http;
 pub mod import;
@@ -245,6 +246,34 @@ pub enum ProbeEngine {
         #[command(flatten)]
         common: ProbeArgs,
     },
+    /// Read a host library's HIP offload bundles (targets, kernel families, registers).
+    Fatbin {
+        /// The library, e.g. `libggml-hip.so`.
+        file: PathBuf,
+        /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Read a GGUF model file's header, file type and tensor type census.
+    Gguf {
+        /// The model file.
+        file: PathBuf,
+        /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Read the libraries and model files a process maps (/proc/PID/maps).
+    Maps {
+        /// The process id.
+        #[arg(conflicts_with = "file", required_unless_present = "file")]
+        pid: Option<u32>,
+        /// A saved copy of a /proc/PID/maps file instead of a live process.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
 }
 
 /// Options every probe takes.
@@ -355,6 +384,11 @@ pub fn main_probe(cmd: ProbeCommand) -> ExitCode {
                 run_probe(&mut engine, &common)
             });
             (r, root)
+        }
+        ProbeEngine::Fatbin { file, root } => (binary::probe_fatbin(&file, &root), root),
+        ProbeEngine::Gguf { file, root } => (binary::probe_gguf(&file, &root), root),
+        ProbeEngine::Maps { pid, file, root } => {
+            (binary::probe_maps(pid, file.as_deref(), &root), root)
         }
     };
     report(result, &root)
@@ -529,6 +563,10 @@ pub fn run_probe(engine: &mut dyn Engine, args: &ProbeArgs) -> Result<Written, P
             max_tries: s.max_tries,
         }),
         cases: recorded,
+        input: None,
+        fatbin: None,
+        gguf: None,
+        maps: None,
     };
     let written = site.write_run(run, &probe_name, &started)?;
     print_summary(&written);
@@ -567,6 +605,7 @@ pub fn engine_slug(kind: EngineKind) -> &'static str {
     match kind {
         EngineKind::Ollama => "ollama",
         EngineKind::LlamaServer => "llama-server",
+        EngineKind::None => "none",
     }
 }
 

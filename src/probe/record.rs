@@ -487,6 +487,10 @@ mod tests {
                 max_tries: 8,
             }),
             cases,
+            input: None,
+            fatbin: None,
+            gguf: None,
+            maps: None,
         }
     }
 

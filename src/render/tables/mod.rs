@@ -1,6 +1,7 @@
 //! Directive → tables. One file per group of directives; each builder reads typed records
 //! and returns [`Table`]s resolved for the scope's view.
 
+pub mod binary;
 mod claims;
 mod dispatch;
 mod records;
@@ -28,6 +29,8 @@ pub fn build(d: &Directive, s: &Scope) -> Vec<Table> {
         Directive::Glossary => vec![records::glossary(s)],
         Directive::Findings { ids } => vec![records::findings(s, ids)],
         Directive::TensorTypes => vec![records::tensor_types(s)],
+        Directive::FatbinTargets => vec![binary::fatbin_targets(s)],
+        Directive::TensorMix => vec![binary::tensor_mix(s)],
         Directive::FileTypes => vec![records::file_types(s)],
         Directive::Layers => vec![records::layers(s)],
         Directive::Plan => vec![records::plan(s)],

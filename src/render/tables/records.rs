@@ -166,7 +166,7 @@ pub fn generations(s: &Scope) -> Table {
                     badge(
                         &format!("target-{}", enum_key(&g.fatbin_targets)),
                         s.label("target", &g.fatbin_targets),
-                    ),
+                    ) + &super::binary::generation_note(s, &g.gfx).unwrap_or_default(),
                     s.text(&g.custom_kernels),
                     s.text(&g.implication),
                 ])
@@ -225,7 +225,7 @@ pub fn components(s: &Scope) -> Table {
                     badge(
                         &format!("status-{}", enum_key(&c.status)),
                         s.label("component-status", &c.status),
-                    ),
+                    ) + &super::binary::component_note(s, &c.files).unwrap_or_default(),
                     c.detail.as_ref().map(|d| s.text(d)).unwrap_or_default(),
                 ])
                 .id(anchor(Kind::Component, &c.id.value))
@@ -378,7 +378,7 @@ pub fn findings(s: &Scope, ids: &[String]) -> Table {
     )
 }
 
-fn family_names(s: &Scope, ids: &[crate::model::Id]) -> String {
+pub(super) fn family_names(s: &Scope, ids: &[crate::model::Id]) -> String {
     let names: Vec<String> = ids
         .iter()
         .filter_map(|f| s.ev.families.get(&f.value))

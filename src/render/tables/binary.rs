@@ -1,0 +1,275 @@
+//! Tables from the latest binary probe runs: `::fatbin-targets` and `::tensor-mix`, and the
+//! run columns the generations and components tables show beside the recorded status.
+
+use super::records::family_names;
+use super::{code, group_digits, source_line};
+use crate::binary::fatbin::Range;
+use crate::model::types::Run;
+use crate::render::escape;
+use crate::render::scope::Scope;
+use crate::render::table::{Row, Table};
+
+/// The latest run of `probe` with its data file.
+fn latest<'e>(s: &Scope<'e>, probe: &str) -> Option<(&'e Run, String)> {
+    let run = s.derived.latest(s.ev, probe)?;
+    let file =
+        s.ev.runs
+            .get(&run.id.value)
+            .map(|r| r.file.to_string())
+            .unwrap_or_default();
+    Some((run, file))
+}
+
+/// "Source: data/runs/….yaml · run `id` · file `name`".
+fn run_source(s: &Scope, run: &Run, file: &str) -> String {
+    let input = run
+        .input
+        .as_ref()
+        .map(|i| format!(" · {} {}", s.ui("binary-input"), code(&i.name)))
+        .unwrap_or_default();
+    format!(
+        "{} · {} {}{input}",
+        source_line(s, [file]),
+        s.ui("run-caption"),
+        code(&run.id.value)
+    )
+}
+
+fn range(r: Option<Range>) -> String {
+    match r {
+        Some(r) if r.min == r.max => r.min.to_string(),
+        Some(r) => format!("{}–{}", r.min, r.max),
+        None => "—".into(),
+    }
+}
+
+fn no_run(id: &str, s: &Scope, caption: String, probe: &str, columns: Vec<String>) -> Table {
+    Table {
+        id: id.into(),
+        class: id.into(),
+        caption,
+        source: s.ui_with("binary-no-run", "probe", probe.to_string()),
+        columns,
+        rows: Vec::new(),
+        empty: s.ui_with("binary-no-run", "probe", probe.to_string()),
+        notes: Vec::new(),
+    }
+}
+
+/// `::fatbin-targets`: per gfx target of the latest `fatbin` run.
+pub fn fatbin_targets(s: &Scope) -> Table {
+    let columns: Vec<String> = [
+        "col-gfx",
+        "col-bundles",
+        "col-code-object-version",
+        "col-kernels",
+        "col-kernels-per-family",
+        "col-sgpr",
+        "col-vgpr",
+    ]
+    .iter()
+    .map(|k| s.ui(k))
+    .collect();
+    let caption = s.ui("fatbin-targets-caption");
+    let Some((run, file)) = latest(s, "fatbin") else {
+        return no_run("fatbin-targets", s, caption, "fatbin", columns);
+    };
+    let Some(fb) = &run.fatbin else {
+        return no_run("fatbin-targets", s, caption, "fatbin", columns);
+    };
+    let rows = fb
+        .targets
+        .iter()
+        .map(|t| {
+            let bundles = fb
+                .bundles
+                .iter()
+                .filter(|b| b.summary.targets.iter().any(|x| x == &t.target))
+                .count() as u64;
+            let versions = t
+                .code_object_versions
+                .iter()
+                .map(|v| format!("v{v}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut families: Vec<String> = t
+                .kernels
+                .families
+                .iter()
+                .map(|(f, n)| format!("{} {}", code(f), group_digits(*n)))
+                .collect();
+            if t.kernels.unclassified > 0 {
+                families.push(format!(
+                    "{} {}",
+                    s.ui("binary-unclassified"),
+                    group_digits(t.kernels.unclassified)
+                ));
+            }
+            Row::new(vec![
+                code(&t.target),
+                group_digits(bundles),
+                if versions.is_empty() {
+                    "—".into()
+                } else {
+                    versions
+                },
+                group_digits(t.kernels.count),
+                families.join("<br>"),
+                range(t.kernels.sgpr),
+                range(t.kernels.vgpr),
+            ])
+            .id(format!("fatbin-target-{}", t.target))
+        })
+        .collect();
+    Table {
+        id: "fatbin-targets".into(),
+        class: "fatbin-targets".into(),
+        caption,
+        source: run_source(s, run, &file),
+        columns,
+        rows,
+        empty: s.ui("table-empty"),
+        notes: Vec::new(),
+    }
+}
+
+/// `::tensor-mix`: per ggml type of the latest `gguf` run.
+pub fn tensor_mix(s: &Scope) -> Table {
+    let columns: Vec<String> = [
+        "col-tensor-type",
+        "col-tensors",
+        "col-bytes",
+        "col-example-tensors",
+        "col-families",
+    ]
+    .iter()
+    .map(|k| s.ui(k))
+    .collect();
+    let caption = s.ui("tensor-mix-caption");
+    let Some((run, file)) = latest(s, "gguf") else {
+        return no_run("tensor-mix", s, caption, "gguf", columns);
+    };
+    let Some(g) = &run.gguf else {
+        return no_run("tensor-mix", s, caption, "gguf", columns);
+    };
+    let mut files = vec![file.clone()];
+    let rows = g
+        .census
+        .iter()
+        .map(|c| {
+            let name = c
+                .ggml_type
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("#{}", c.ggml_type.id));
+            let known =
+                s.ev.tensor_types
+                    .iter()
+                    .find(|t| t.ggml_id == c.ggml_type.id);
+            if let Some(t) = known {
+                files.push(t.file.to_string());
+            }
+            let families = match known {
+                Some(t) => family_names(s, &t.families),
+                None => s.ui("binary-type-unrecorded"),
+            };
+            Row::new(vec![
+                code(&name),
+                group_digits(c.count),
+                group_digits(c.bytes),
+                c.examples
+                    .iter()
+                    .map(|e| code(e))
+                    .collect::<Vec<_>>()
+                    .join("<br>"),
+                families,
+            ])
+            .id(format!("tensor-mix-{}", escape(&name)))
+        })
+        .collect();
+    let file_type = g
+        .file_type
+        .as_ref()
+        .and_then(|f| f.name.clone())
+        .map(|n| format!(" · {}", code(&n)))
+        .unwrap_or_default();
+    Table {
+        id: "tensor-mix".into(),
+        class: "tensor-mix".into(),
+        caption: format!("{caption}{file_type}"),
+        source: format!(
+            "{} · {} {}{}",
+            source_line(s, &files),
+            s.ui("run-caption"),
+            code(&run.id.value),
+            run.input
+                .as_ref()
+                .map(|i| format!(" · {} {}", s.ui("binary-input"), code(&i.name)))
+                .unwrap_or_default()
+        ),
+        columns,
+        rows,
+        empty: s.ui("table-empty"),
+        notes: Vec::new(),
+    }
+}
+
+/// Whether the latest `fatbin` run found `gfx` (ignoring target features), when there is
+/// such a run.
+pub fn fatbin_has(run: &Run, gfx: &str) -> Option<bool> {
+    let fb = run.fatbin.as_ref()?;
+    Some(
+        fb.targets
+            .iter()
+            .any(|t| t.target.split(':').next() == Some(gfx)),
+    )
+}
+
+/// Whether a `maps` run saw any of `files` mapped (by file name, a soname matching its
+/// versioned file), or `None` when the run has no maps or the component lists no files.
+pub fn maps_has(run: &Run, files: &[String]) -> Option<bool> {
+    let m = run.maps.as_ref()?;
+    if files.is_empty() {
+        return None;
+    }
+    let names = m
+        .shared_libraries
+        .iter()
+        .chain(&m.models)
+        .map(|p| p.rsplit('/').next().unwrap_or(p));
+    let mut seen = false;
+    for n in names {
+        if files
+            .iter()
+            .any(|f| n == f || n.starts_with(f.as_str()) || f.starts_with(n))
+        {
+            seen = true;
+            break;
+        }
+    }
+    Some(seen)
+}
+
+/// The note a generation's fatbin cell gets from the latest `fatbin` run, if any.
+pub fn generation_note(s: &Scope, gfx: &str) -> Option<String> {
+    let (run, _) = latest(s, "fatbin")?;
+    let found = fatbin_has(run, gfx)?;
+    Some(format!(
+        "<br><small>{} {}: {}</small>",
+        s.ui("col-latest-fatbin"),
+        code(&run.id.value),
+        s.ui(if found { "run-found" } else { "run-not-found" })
+    ))
+}
+
+/// The note a component's status cell gets from the latest `maps` run, if any.
+pub fn component_note(s: &Scope, files: &[String]) -> Option<String> {
+    let (run, _) = latest(s, "maps")?;
+    let seen = maps_has(run, files)?;
+    Some(format!(
+        "<br><small>{} {}: {}</small>",
+        s.ui("col-latest-maps"),
+        code(&run.id.value),
+        s.ui(if seen { "run-mapped" } else { "run-not-mapped" })
+    ))
+}
