@@ -130,15 +130,10 @@ fn build(root: &Path, out: &Path, check_only: bool) -> ExitCode {
         }
     };
     let sink = staging.sink();
-    let counter = Counting::new(&sink);
-    let (_, diags, rendered) = pipeline::run_into(root, &counter);
-    let files = counter.count();
-    print_diags(&diags, root);
-    if !rendered || diags.has_errors() {
-        // Dropping the staging folder removes what was written; the output is untouched.
-        eprintln!("error: build failed; nothing was written");
+    // On failure, dropping the staging folder removes what was written.
+    let Some(files) = render_clean(root, &sink) else {
         return ExitCode::FAILURE;
-    }
+    };
     match sink.finish().and_then(|()| staging.commit()) {
         Ok(()) => {
             println!(
@@ -158,14 +153,9 @@ fn build(root: &Path, out: &Path, check_only: bool) -> ExitCode {
 /// `build --check`: render and compare with the output, writing nothing.
 fn build_check(root: &Path, out: &Path) -> ExitCode {
     let sink = write::CompareSink::new(out);
-    let counter = Counting::new(&sink);
-    let (_, diags, rendered) = pipeline::run_into(root, &counter);
-    let files = counter.count();
-    print_diags(&diags, root);
-    if !rendered || diags.has_errors() {
-        eprintln!("error: build failed; nothing was written");
+    let Some(files) = render_clean(root, &sink) else {
         return ExitCode::FAILURE;
-    }
+    };
     let st = sink.finish();
     if st.is_fresh() {
         println!("{} is up to date ({files} files)", out.display());
@@ -185,6 +175,19 @@ fn build_check(root: &Path, out: &Path) -> ExitCode {
         }
     }
     ExitCode::FAILURE
+}
+
+/// Runs the pipeline into `sink` and prints its findings. Returns the number of files
+/// rendered, or `None` (after saying so) when the build has errors.
+fn render_clean(root: &Path, sink: &dyn crate::render::Sink) -> Option<usize> {
+    let counter = Counting::new(sink);
+    let (_, diags, rendered) = pipeline::run_into(root, &counter);
+    print_diags(&diags, root);
+    if !rendered || diags.has_errors() {
+        eprintln!("error: build failed; nothing was written");
+        return None;
+    }
+    Some(counter.count())
 }
 
 /// Counts the files passing through to another sink, for the summary line.

@@ -323,6 +323,16 @@ fn drift(
     out
 }
 
+/// How a record changed between the sides; `None` when it is the same (or on neither).
+fn change_of(old: Option<&Value>, new: Option<&Value>) -> Option<Change> {
+    match (old, new) {
+        (None, Some(_)) => Some(Change::Added),
+        (Some(_), None) => Some(Change::Removed),
+        (Some(a), Some(b)) if a != b => Some(Change::Changed),
+        _ => None,
+    }
+}
+
 /// Records of one kind on both sides, by id.
 fn kind<'v>(v: &'v View, kind: &str) -> BTreeMap<&'v str, &'v Value> {
     v.json
@@ -356,11 +366,8 @@ fn records(base: &View, head: &View) -> Vec<RecordChange> {
         let ids: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
         for id in ids {
             let (o, n) = (a.get(id).copied(), b.get(id).copied());
-            let change = match (o, n) {
-                (None, Some(_)) => Change::Added,
-                (Some(_), None) => Change::Removed,
-                _ if o == n => continue,
-                _ => Change::Changed,
+            let Some(change) = change_of(o, n) else {
+                continue;
             };
             let (fields, drift) = if change == Change::Changed {
                 fields(o, n)
@@ -428,11 +435,8 @@ fn claims(base: &View, head: &View) -> Vec<ClaimChange> {
     let mut out = Vec::new();
     for id in ids {
         let (o, n) = (a.get(id).copied(), b.get(id).copied());
-        let change = match (o, n) {
-            (None, Some(_)) => Change::Added,
-            (Some(_), None) => Change::Removed,
-            _ if o == n => continue,
-            _ => Change::Changed,
+        let Some(change) = change_of(o, n) else {
+            continue;
         };
         let side = if change == Change::Removed {
             base.ev
@@ -594,11 +598,8 @@ fn maps(base: &View, head: &View) -> Vec<MapChange> {
     let mut out = Vec::new();
     for id in ids {
         let (o, n) = (a.get(id).copied(), b.get(id).copied());
-        let change = match (o, n) {
-            (None, Some(_)) => Change::Added,
-            (Some(_), None) => Change::Removed,
-            _ if o == n => continue,
-            _ => Change::Changed,
+        let Some(change) = change_of(o, n) else {
+            continue;
         };
         let (fields, _) = if change == Change::Changed {
             fields(o, n)
