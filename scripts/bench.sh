@@ -65,6 +65,10 @@ mkdir -p "$WORK/empty-docs"
 OUT=$WORK/out-runs
 read -r s m < <(measure "$EV" build --root "$RUNS_SITE" --out "$OUT")
 printf 'runs 100x1000 build\t0\t%s\t%s\t-\n' "$s" "$m" | tee -a "$WORK/results.tsv"
+read -r s m < <(measure "$EV" check --root "$RUNS_SITE")
+printf 'runs 100x1000 check\t0\t%s\t%s\t-\n' "$s" "$m" | tee -a "$WORK/results.tsv"
+# Where the time goes: load (YAML), derive, render (no writing), one run.
+"$EV" check --root "$RUNS_SITE" --timings 2>&1 >/dev/null | grep '^timings:' || true
 
 # `evidence serve` after a one-line edit of content/observers.md on this repository's site:
 # full rebuild against incremental rebuild, median of 20 each.

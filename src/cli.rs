@@ -33,6 +33,9 @@ pub enum Command {
         /// Write nothing; fail if the output differs from a fresh build.
         #[arg(long)]
         check: bool,
+        /// Print how long each stage took.
+        #[arg(long)]
+        timings: bool,
     },
     /// Validate data, content, templates and messages; exit 1 on errors.
     Check {
@@ -40,6 +43,9 @@ pub enum Command {
         root: PathBuf,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+        /// Print how long each stage took (to stderr).
+        #[arg(long)]
+        timings: bool,
     },
     /// Show what the evidence says differently between two revisions or folders.
     Diff {
@@ -79,11 +85,20 @@ pub enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Build { root, out, check } => {
+        Command::Build {
+            root,
+            out,
+            check,
+            timings,
+        } => {
             let out = out.unwrap_or_else(|| root.join("site"));
-            build(&root, &out, check)
+            with_timings(timings, || build(&root, &out, check))
         }
-        Command::Check { root, format } => check(&root, format),
+        Command::Check {
+            root,
+            format,
+            timings,
+        } => with_timings(timings, || check(&root, format)),
         Command::Diff {
             base,
             head,
@@ -110,6 +125,18 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Runs a command, then prints its stage timings to stderr when asked to.
+fn with_timings(on: bool, run: impl FnOnce() -> ExitCode) -> ExitCode {
+    if on {
+        crate::timings::enable();
+    }
+    let code = run();
+    if let Some(r) = crate::timings::report() {
+        eprintln!("timings: {r}");
+    }
+    code
+}
+
 fn print_diags(diags: &Diagnostics, root: &Path) {
     if !diags.is_empty() {
         let color = std::io::stderr().is_terminal();
@@ -134,7 +161,7 @@ fn build(root: &Path, out: &Path, check_only: bool) -> ExitCode {
     let Some(files) = render_clean(root, &sink) else {
         return ExitCode::FAILURE;
     };
-    match sink.finish().and_then(|()| staging.commit()) {
+    match crate::timings::time("write", || sink.finish().and_then(|()| staging.commit())) {
         Ok(()) => {
             println!(
                 "built {files} files into {} in {} ms",
@@ -227,7 +254,10 @@ fn check(root: &Path, format: Format) -> ExitCode {
         if format == Format::Human {
             let (pages, runs) = loaded
                 .as_ref()
-                .map(|l| (l.evidence.pages.len(), l.evidence.runs.len()))
+                .map(|l| {
+                    let written = l.evidence.pages.iter().filter(|p| !p.generated).count();
+                    (written, l.evidence.runs.len())
+                })
                 .unwrap_or_default();
             println!("ok: {pages} pages, {runs} runs, no errors");
         }

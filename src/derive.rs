@@ -52,6 +52,8 @@ pub fn case_zone<'m>(map: &'m DispatchMap, case: &Case) -> Option<&'m str> {
 pub struct Derived {
     /// Runs of each probe, oldest first (by date, undated first, then id).
     pub runs_by_probe: BTreeMap<String, Vec<String>>,
+    /// Run id → its position in `runs_by_probe`, so finding neighbours is not a scan.
+    run_position: HashMap<String, usize>,
     /// Who cites each record: target → citing records.
     pub cited_by: HashMap<Ref, Vec<Ref>>,
 }
@@ -63,12 +65,29 @@ impl Derived {
         ev.runs.get(id).map(|r| &r.value)
     }
 
-    /// The run before `run_id` of the same probe, for deltas.
+    /// The run before `run` of the same probe, for deltas.
     pub fn previous<'e>(&self, ev: &'e Evidence, run: &Run) -> Option<&'e Run> {
-        let ids = self.runs_by_probe.get(&run.probe)?;
-        let pos = ids.iter().position(|i| *i == run.id.value)?;
-        let prev = ids.get(pos.checked_sub(1)?)?;
-        ev.runs.get(prev).map(|r| &r.value)
+        self.neighbours(ev, run).0
+    }
+
+    /// The runs of the same probe just before and just after `run`.
+    pub fn neighbours<'e>(
+        &self,
+        ev: &'e Evidence,
+        run: &Run,
+    ) -> (Option<&'e Run>, Option<&'e Run>) {
+        let Some(ids) = self.runs_by_probe.get(&run.probe) else {
+            return (None, None);
+        };
+        let Some(&pos) = self.run_position.get(&run.id.value) else {
+            return (None, None);
+        };
+        let at = |i: Option<usize>| {
+            i.and_then(|i| ids.get(i))
+                .and_then(|id| ev.runs.get(id))
+                .map(|r| &r.value)
+        };
+        (at(pos.checked_sub(1)), at(pos.checked_add(1)))
     }
 
     pub fn citations(&self, target: &Ref) -> &[Ref] {
@@ -85,7 +104,7 @@ pub fn derive(ev: &Evidence) -> Derived {
             .or_default()
             .push(&r.value);
     }
-    let runs_by_probe = runs_by_probe
+    let runs_by_probe: BTreeMap<String, Vec<String>> = runs_by_probe
         .into_iter()
         .map(|(probe, mut runs)| {
             runs.sort_by(|a, b| run_order(a).cmp(&run_order(b)));
@@ -95,8 +114,13 @@ pub fn derive(ev: &Evidence) -> Derived {
             )
         })
         .collect();
+    let run_position = runs_by_probe
+        .values()
+        .flat_map(|ids| ids.iter().enumerate().map(|(i, id)| (id.clone(), i)))
+        .collect();
     Derived {
         runs_by_probe,
+        run_position,
         cited_by: citations(ev),
     }
 }

@@ -154,9 +154,10 @@ fn source(p: &PageSource) -> u64 {
         file,
         front,
         items,
+        generated,
     } = p;
     let mut h = DefaultHasher::new();
-    (id, file, digest(front)).hash(&mut h);
+    (id, file, digest(front), generated).hash(&mut h);
     for item in items {
         match item {
             Item::Block(Block {
@@ -208,7 +209,7 @@ pub fn rebuild(
         }
     };
     let ev = &checked.loaded.evidence;
-    let state = State::of(ev, &checked.loaded.sources.theme);
+    let state = State::of(ev, &checked.loaded.theme);
     let scope = match prev {
         Some(p) if !checked.diagnostics.has_errors() => {
             let quoted = OnceCell::new();
@@ -358,6 +359,7 @@ pub fn reads(d: &Directive) -> &'static [Kind] {
         Directive::Run { .. } | Directive::LatestRun { .. } | Directive::Runs => {
             &[Run, Map, Family]
         }
+        Directive::RunPage { .. } => &[Run, Map, Family, TensorType],
         Directive::Glossary => &[Term],
         Directive::Findings { .. } => &[Finding],
         Directive::TensorTypes => &[TensorType, Family],

@@ -18,4 +18,5 @@ pub mod pipeline;
 pub mod probe;
 pub mod render;
 pub mod serve;
+pub mod timings;
 pub mod write;

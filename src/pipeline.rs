@@ -4,18 +4,20 @@
 use crate::check;
 use crate::derive::{self, Derived};
 use crate::diagnostics::Diagnostics;
-use crate::load::{self, Sources};
+use crate::load::{self, Sources, Theme};
 use crate::model::{self, Evidence};
 use crate::render::i18n::Messages;
 use crate::render::values::Values;
 use crate::render::{MemorySink, Renderer, Sink, Site};
+use crate::timings;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
 /// The evidence of a site, loaded, resolved and derived, with what was found on the way.
 pub struct Loaded {
-    pub sources: Sources,
+    /// The templates, messages and static files (the rest of the sources is in `evidence`).
+    pub theme: Theme,
     pub evidence: Evidence,
     pub derived: Derived,
     pub diagnostics: Diagnostics,
@@ -31,12 +33,19 @@ pub struct Outcome {
 /// Load → model → derive: the graph alone, as `diff` and `probe` need it.
 /// Fails only when the site cannot be read at all (no or broken `evidence.yaml`).
 pub fn evidence(root: &Path) -> Result<Loaded, Diagnostics> {
-    let (sources, mut diagnostics) = load::load(root)?;
-    let (evidence, model_diags) = model::build(&sources);
+    let (sources, mut diagnostics) = timings::time("load", || load::load(root))?;
+    let Sources {
+        config,
+        data,
+        pages,
+        theme,
+        ..
+    } = sources;
+    let (evidence, model_diags) = timings::time("model", || model::build(config, data, pages));
     diagnostics.extend(model_diags);
-    let derived = derive::derive(&evidence);
+    let derived = timings::time("derive", || derive::derive(&evidence));
     Ok(Loaded {
-        sources,
+        theme,
         evidence,
         derived,
         diagnostics,
@@ -65,10 +74,12 @@ pub struct Checked {
 /// Load → model → derive → check. Fails only when the site cannot be read at all.
 pub fn checked(root: &Path) -> Result<Checked, Diagnostics> {
     let mut loaded = evidence(root)?;
-    let messages = Arc::new(Messages::load(&loaded.sources.theme));
+    let messages = Arc::new(Messages::load(&loaded.theme));
     let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
     let values = Values::new(&loaded.evidence);
-    check::check(&loaded.evidence, &messages, &values, root, &mut diagnostics);
+    timings::time("check", || {
+        check::check(&loaded.evidence, &messages, &values, root, &mut diagnostics)
+    });
     Ok(Checked {
         loaded,
         messages,
@@ -103,13 +114,13 @@ pub fn render_into(
     let rendered = match Renderer::new(
         &loaded.evidence,
         &loaded.derived,
-        &loaded.sources.theme,
+        &loaded.theme,
         messages,
         values,
     ) {
         Ok(r) => {
             let mut render_diags = Vec::new();
-            r.render_pages(only, sink, &mut render_diags);
+            timings::time("render", || r.render_pages(only, sink, &mut render_diags));
             diagnostics.extend(render_diags);
             true
         }

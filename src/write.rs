@@ -129,11 +129,28 @@ fn swap(tmp: &Path, out: &Path) -> io::Result<()> {
             let _ = std::fs::rename(&old, out);
             return Err(e);
         }
-        std::fs::remove_dir_all(&old)?;
+        remove_tree(&old)?;
     } else {
         std::fs::rename(tmp, out)?;
     }
     Ok(())
+}
+
+/// Removes a folder tree, its top-level entries in parallel: on a file system that
+/// discards freed blocks each folder's removal waits on the disk, and the waits overlap.
+fn remove_tree(dir: &Path) -> io::Result<()> {
+    use rayon::prelude::*;
+    let entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<io::Result<_>>()?;
+    entries.par_iter().try_for_each(|p| {
+        if p.is_dir() && !p.is_symlink() {
+            std::fs::remove_dir_all(p)
+        } else {
+            std::fs::remove_file(p)
+        }
+    })?;
+    std::fs::remove_dir(dir)
 }
 
 /// A path in `dir` starting with `prefix` that does not exist yet.

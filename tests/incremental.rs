@@ -123,7 +123,7 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     });
     assert_eq!(scope, Scope::Everything);
 
-    // A new run: the run tables and plots (it is the latest of its probe).
+    // A new run brings its own page, so the page list changes: everything.
     let run = "id: 2026-12-01-resident\nprobe: ollama-phase-proxy\ndate: \"2026-12-01\"\n\
         engine: ollama\nmodel: \"deepseek-r1-distill-qwen-7b:q4_k_m\"\n\
         origin: {ja: \"手で実行した記録\", en: \"Recorded by hand\"}\n\
@@ -132,10 +132,10 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     let (prev, scope) = edit(r, prev, &["data/runs/2026-12-01-resident.yaml"], |r| {
         write_file(r, "data/runs/2026-12-01-resident.yaml", run.as_bytes())
     });
-    assert!(matches!(&scope, Scope::Pages(p) if p.contains("runs") && !p.contains("glossary")));
+    assert_eq!(scope, Scope::Everything);
 
-    // A recorded count.
-    let (prev, _) = edit(r, prev, &["data/runs/phase-f-resident.yaml"], |r| {
+    // A recorded count: the pages that read runs (the index, every run's page), not others.
+    let (prev, scope) = edit(r, prev, &["data/runs/phase-f-resident.yaml"], |r| {
         replace_once(
             r,
             "data/runs/phase-f-resident.yaml",
@@ -143,6 +143,10 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "prompt_eval_count: 300",
         )
     });
+    assert!(matches!(&scope, Scope::Pages(p) if p.contains("runs")
+        && p.contains("runs/phase-f-resident")
+        && p.contains("runs/2026-12-01-resident")
+        && !p.contains("glossary")));
 
     // A dispatch threshold (of a map no recorded reading is assessed against).
     let (prev, scope) = edit(r, prev, &["data/dispatch.yaml"], |r| {

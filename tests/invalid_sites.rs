@@ -589,3 +589,12 @@ fn identical_bad_values_on_one_line_are_both_reported() {
         .collect();
     assert_eq!(columns, [14, 39], "{}", report.summary());
 }
+
+// ------------------------------------------------------------------ generated pages
+
+case!(content_page_in_the_place_of_a_run_page:
+    [
+        Replace("content/details.md", "::run{id=\"r1\"}\n", "::run{id=\"r1\"}\n\n::runs\n"),
+        Write("content/details/r1.md", b"---\ntitle: {ja: jikkou, en: Run}\n---\n"),
+    ]
+    => "content/details/r1.md":1:1 ["page-collision"] "page of run `r1`", errors = 1);

@@ -421,3 +421,89 @@ fn internal_links_of_the_404_page_resolve() {
     let files = read_tree(&b.out);
     assert_links_resolve(&files, "404.html");
 }
+
+/// The valid fixture with `::runs` on the details page and a second run of its probe.
+fn with_runs_index() -> (tempfile::TempDir, std::path::PathBuf) {
+    let site = fixture_copy();
+    let root = site.path();
+    replace_once(
+        root,
+        "content/details.md",
+        "::run{id=\"r1\"}\n",
+        "::run{id=\"r1\"}\n\n::runs\n",
+    );
+    let r2 = std::fs::read_to_string(root.join("data/runs/r1.yaml"))
+        .unwrap()
+        .replace("id: r1", "id: r2")
+        .replace("2026-01-20", "2026-01-21")
+        .replace("prompt_eval_count: 40", "prompt_eval_count: 41");
+    write_file(root, "data/runs/r2.yaml", r2.as_bytes());
+    let out = root.join("site");
+    build_ok(root, &out);
+    (site, out)
+}
+
+#[test]
+fn every_run_gets_a_page_below_the_runs_index() {
+    let (_site, out) = with_runs_index();
+    let read = |p: &str| std::fs::read_to_string(out.join(p)).unwrap_or_default();
+    for (prefix, lang) in VIEWS {
+        for run in ["r1", "r2"] {
+            let html = read(&format!("{prefix}details/{run}/index.html"));
+            assert!(
+                html.contains(&format!("<html lang=\"{lang}\"")),
+                "{prefix}{run}"
+            );
+            assert!(html.contains(&format!("id=\"run-{run}\"")), "{prefix}{run}");
+        }
+    }
+    // The index: a row per run, linking to its page, with cases per zone.
+    let index = read("en/details/index.html");
+    let table = figure(&index, "runs-index");
+    assert!(
+        table.contains("href=\"../../en/details/r1/index.html\""),
+        "{table}"
+    );
+    assert!(
+        table.contains("href=\"../../en/details/r2/index.html\""),
+        "{table}"
+    );
+    assert!(table.contains("SMALL</span> 1 <span"), "{table}");
+    assert!(
+        !index.contains("id=\"run-table-r2\""),
+        "cases stay on the run pages"
+    );
+    // Neighbours: r1 links forward, r2 back; only the latest has the comparison table.
+    let r1 = read("en/details/r1/index.html");
+    let r2 = read("en/details/r2/index.html");
+    assert!(r1.contains("Run after it: <a href=\"../../../en/details/r2/index.html\">"));
+    assert!(!r1.contains("Run before it"));
+    assert!(r2.contains("Run before it: <a href=\"../../../en/details/r1/index.html\">"));
+    assert!(r2.contains("id=\"compare-r2\""));
+    assert!(!r1.contains("id=\"compare-r1\""));
+    assert!(r2.contains("All runs</a>"));
+    // A `run:` reference links to the run's page, at its table.
+    let claims = read("en/index.html");
+    assert!(
+        claims.contains("href=\"../en/details/r1/index.html#run-r1\""),
+        "run reference"
+    );
+    // The sitemap lists the run pages.
+    assert!(read("sitemap.xml").contains("details/r2/index.html"));
+}
+
+#[test]
+fn a_run_page_can_be_linked_with_at_slash() {
+    let (site, _) = with_runs_index();
+    let root = site.path();
+    replace_once(
+        root,
+        "content/details.md",
+        "::runs\n",
+        "::runs\n\n:::ja\n[r2](@/details/r2)\n:::\n\n:::en\n[r2](@/details/r2)\n:::\n",
+    );
+    let out = root.join("site");
+    build_ok(root, &out);
+    let html = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    assert!(html.contains("href=\"../../en/details/r2/index.html\""));
+}

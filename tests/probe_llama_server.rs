@@ -259,7 +259,9 @@ fn llama_server_end_to_end() {
     );
     let runs_html = std::fs::read_to_string(out.join("en/runs/index.html")).unwrap();
     assert!(runs_html.contains(&format!("id=\"run-{}\"", first.id.value)));
-    assert!(runs_html.contains("cache_prompt: false"));
+    let page = format!("en/runs/{}/index.html", first.id.value);
+    let run_html = std::fs::read_to_string(out.join(page)).expect("the run's own page");
+    assert!(run_html.contains("cache_prompt: false"));
 
     // Second run: the tables compare it with the first.
     std::thread::sleep(Duration::from_millis(1100));

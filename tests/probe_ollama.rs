@@ -257,6 +257,15 @@ fn probe_records_a_run_with_its_environment() {
     assert!(html.contains("4.78 GiB / 4.78 GiB"), "offload shown");
     let runs_html = std::fs::read_to_string(out.join("en/runs/index.html")).unwrap();
     assert!(runs_html.contains(&format!("id=\"run-{}\"", run.id.value)));
+    let link = format!("en/runs/{}/index.html\"", run.id.value);
+    assert!(
+        runs_html.contains(&link),
+        "the index links to the run's page"
+    );
+    let page = std::fs::read_to_string(out.join(format!("en/runs/{}/index.html", run.id.value)))
+        .expect("the run has its own page");
+    assert!(page.contains(&format!("id=\"run-{}\"", run.id.value)));
+    assert!(page.contains("unique nonce before the prompt"));
 }
 
 #[test]

@@ -650,8 +650,15 @@ fn flips(
 // ------------------------------------------------------------------ pages and prose
 
 fn pages(base: &Evidence, head: &Evidence) -> PagesChange {
-    let a: BTreeSet<&str> = base.pages.iter().map(|p| p.id.as_str()).collect();
-    let b: BTreeSet<&str> = head.pages.iter().map(|p| p.id.as_str()).collect();
+    // A run's page comes and goes with the run, which the report names already.
+    let ids = |ev: &Evidence| -> BTreeSet<String> {
+        ev.pages
+            .iter()
+            .filter(|p| !p.generated)
+            .map(|p| p.id.clone())
+            .collect()
+    };
+    let (a, b) = (ids(base), ids(head));
     PagesChange {
         added: b.difference(&a).map(|s| s.to_string()).collect(),
         removed: a.difference(&b).map(|s| s.to_string()).collect(),

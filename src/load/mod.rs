@@ -112,9 +112,24 @@ pub fn load(root: &Path) -> Result<(Sources, Diagnostics), Diagnostics> {
         ds.push(*d);
         ds
     })?;
-    let mut data = load_data(root, &mut diags);
-    let pages = load_pages(root, &mut diags, &mut data);
-    let theme = Theme::load(root, &mut diags);
+    // The data (large run files) and the pages with the theme load side by side.
+    let ((mut data, data_diags), (pages, theme, page_diags, pages_incomplete)) = rayon::join(
+        || {
+            let mut d = Diagnostics::default();
+            (load_data(root, &mut d), d)
+        },
+        || {
+            let mut d = Diagnostics::default();
+            let (pages, incomplete) = load_pages(root, &mut d);
+            let theme = Theme::load(root, &mut d);
+            (pages, theme, d, incomplete)
+        },
+    );
+    diags.extend(data_diags);
+    diags.extend(page_diags);
+    if pages_incomplete {
+        data.incomplete.insert(Kind::Page);
+    }
     let sources = Sources {
         root: root.to_path_buf(),
         config,
@@ -170,30 +185,45 @@ fn read(root: &Path, path: &Path, diags: &mut Diagnostics) -> Option<(String, St
 }
 
 fn load_data(root: &Path, diags: &mut Diagnostics) -> DataSet {
+    use rayon::prelude::*;
     let mut set = DataSet::default();
     let data_dir = root.join("data");
-    for path in files_with_ext(&data_dir, "yaml") {
-        let Some((rel, text)) = read(root, &path, diags) else {
-            let rel = rel_path(root, &path);
-            set.incomplete
-                .extend(kinds_of(rel.strip_prefix("data/").unwrap_or(&rel)));
-            continue;
-        };
-        let under = rel.strip_prefix("data/").unwrap_or(&rel).to_string();
-        if under.starts_with("probes/") {
-            continue; // probe inputs (case lists), read by `evidence probe`
-        }
-        let file: Arc<str> = Arc::from(rel.as_str());
-        if under.starts_with("runs/") {
-            match parse_into::<Run>(&file, &text, diags) {
-                Some(run) => set.runs.push(Located { file, value: run }),
-                None => {
-                    set.incomplete.insert(Kind::Run);
-                }
+    // Files are read and parsed in parallel (a sweep's run file is megabytes of YAML),
+    // then merged in path order, so records and diagnostics keep a stable order.
+    // Largest first, so that one big run file does not start last and finish alone.
+    let mut files: Vec<(u64, usize, PathBuf)> = files_with_ext(&data_dir, "yaml")
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0), i, p))
+        .collect();
+    files.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut parsed: Vec<(usize, String, Result<Parsed, Diagnostic>)> = files
+        .par_iter()
+        .filter_map(|(_, i, path)| {
+            let rel = rel_path(root, path);
+            let under = rel.strip_prefix("data/").unwrap_or(&rel).to_string();
+            // Probe inputs (case lists) are read by `evidence probe`, not here.
+            if under.starts_with("probes/") {
+                return None;
             }
-            continue;
+            let result = std::fs::read_to_string(path)
+                .map_err(|e| {
+                    Diagnostic::error("io", Span::file(&rel), format!("cannot read file: {e}"))
+                })
+                .and_then(|text| parse_data_file(&under, &rel, &text));
+            Some((*i, rel, result))
+        })
+        .collect();
+    parsed.sort_by_key(|(i, ..)| *i);
+    for (_, rel, result) in parsed {
+        let under = rel.strip_prefix("data/").unwrap_or(&rel);
+        match result {
+            Ok(p) => p.merge_into(Arc::from(rel.as_str()), &mut set),
+            Err(d) => {
+                diags.push(d);
+                set.incomplete.extend(kinds_of(under));
+            }
         }
-        route_data_file(&under, &file, &text, &mut set, diags);
     }
     for path in files_with_ext(&data_dir, "yml") {
         diags.push(
@@ -206,20 +236,6 @@ fn load_data(root: &Path, diags: &mut Diagnostics) -> DataSet {
         );
     }
     set
-}
-
-fn parse_into<T: serde::de::DeserializeOwned>(
-    file: &str,
-    text: &str,
-    diags: &mut Diagnostics,
-) -> Option<T> {
-    match yaml::parse::<T>(file, text, 0) {
-        Ok(v) => Some(v),
-        Err(d) => {
-            diags.push(*d);
-            None
-        }
-    }
 }
 
 fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
@@ -259,77 +275,122 @@ pub fn kinds_of(name: &str) -> Vec<Kind> {
     }
 }
 
-/// Sends one data file to the collection its name selects.
-fn route_data_file(
-    name: &str,
-    file: &Arc<str>,
-    text: &str,
-    set: &mut DataSet,
-    diags: &mut Diagnostics,
-) {
-    macro_rules! list {
-        ($field:ident, $ty:ty) => {
-            parse_into::<Vec<$ty>>(file, text, diags).map(|v| set.$field.extend(locate(file, v)))
+/// One data file, parsed: the records of the collection its name selects.
+enum Parsed {
+    // Boxed: a run is large and the other variants small.
+    Run(Box<Run>),
+    Dispatch(DispatchFile),
+    Quantization(QuantizationFile),
+    Bundles(Vec<Bundle>),
+    Generations(Vec<Generation>),
+    Components(Vec<Component>),
+    Observers(Vec<Observer>),
+    Phases(Vec<Phase>),
+    Claims(Vec<Claim>),
+    Questions(Vec<Question>),
+    Terms(Vec<Term>),
+    Findings(Vec<Finding>),
+}
+
+/// Parses one data file (`name` is its path under `data/`) by the collection its name selects.
+fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnostic> {
+    let parse =
+        |f: fn(&str, &str) -> Result<Parsed, Box<Diagnostic>>| f(file, text).map_err(|d| *d);
+    macro_rules! of {
+        ($variant:ident) => {
+            parse(|f, t| yaml::parse(f, t, 0).map(Parsed::$variant))
         };
     }
-    let parsed = match name {
-        "dispatch.yaml" => parse_into::<DispatchFile>(file, text, diags).map(|d| {
-            set.families.extend(locate(file, d.families));
-            set.maps.extend(locate(file, d.maps));
-        }),
-        "quantization.yaml" => parse_into::<QuantizationFile>(file, text, diags).map(|q| {
-            set.tensor_types.extend(locate(file, q.tensor_types));
-            set.file_types.extend(locate(file, q.file_types));
-            set.layers.extend(locate(file, q.layers));
-            set.plan.extend(locate(file, q.plan));
-        }),
-        "bundles.yaml" => list!(bundles, Bundle),
-        "generations.yaml" => list!(generations, Generation),
-        "components.yaml" => list!(components, Component),
-        "observers.yaml" => list!(observers, Observer),
-        "worklog.yaml" => list!(phases, Phase),
-        "claims.yaml" => list!(claims, Claim),
-        "questions.yaml" => list!(questions, Question),
-        "glossary.yaml" => list!(terms, Term),
-        "findings.yaml" => list!(findings, Finding),
-        other => {
-            diags.push(
-                Diagnostic::error("data-file", Span::file(file.to_string()), format!("unknown data file `{other}`"))
-                    .with_hint(
-                        "data files are dispatch, bundles, generations, components, observers, worklog, claims, \
-                         questions, glossary, findings, quantization (.yaml) and runs/*.yaml",
-                    ),
-            );
-            Some(())
-        }
-    };
-    if parsed.is_none() {
-        set.incomplete.extend(kinds_of(name));
+    if name.starts_with("runs/") {
+        return parse(|f, t| yaml::parse(f, t, 0).map(|r| Parsed::Run(Box::new(r))));
+    }
+    match name {
+        "dispatch.yaml" => of!(Dispatch),
+        "quantization.yaml" => of!(Quantization),
+        "bundles.yaml" => of!(Bundles),
+        "generations.yaml" => of!(Generations),
+        "components.yaml" => of!(Components),
+        "observers.yaml" => of!(Observers),
+        "worklog.yaml" => of!(Phases),
+        "claims.yaml" => of!(Claims),
+        "questions.yaml" => of!(Questions),
+        "glossary.yaml" => of!(Terms),
+        "findings.yaml" => of!(Findings),
+        other => Err(Diagnostic::error(
+            "data-file",
+            Span::file(file),
+            format!("unknown data file `{other}`"),
+        )
+        .with_hint(
+            "data files are dispatch, bundles, generations, components, observers, worklog, claims, \
+             questions, glossary, findings, quantization (.yaml) and runs/*.yaml",
+        )),
     }
 }
 
-fn load_pages(root: &Path, diags: &mut Diagnostics, set: &mut DataSet) -> Vec<PageSource> {
-    let content = root.join("content");
-    let mut pages = Vec::new();
-    for path in files_with_ext(&content, "md") {
-        let Some((rel, text)) = read(root, &path, diags) else {
-            continue;
-        };
-        let id = rel
-            .strip_prefix("content/")
-            .and_then(|r| r.strip_suffix(".md"))
-            .unwrap_or(&rel)
-            .to_string();
-        let (page, ds) = page::parse(&id, &rel, &text);
-        diags.extend(ds);
-        match page {
-            Some(p) => pages.push(p),
-            None => {
-                set.incomplete.insert(Kind::Page);
+impl Parsed {
+    /// Adds the records to their collections, each knowing `file`.
+    fn merge_into(self, file: Arc<str>, set: &mut DataSet) {
+        let f = &file;
+        match self {
+            Parsed::Run(run) => set.runs.push(Located { file, value: *run }),
+            Parsed::Dispatch(d) => {
+                set.families.extend(locate(f, d.families));
+                set.maps.extend(locate(f, d.maps));
             }
+            Parsed::Quantization(q) => {
+                set.tensor_types.extend(locate(f, q.tensor_types));
+                set.file_types.extend(locate(f, q.file_types));
+                set.layers.extend(locate(f, q.layers));
+                set.plan.extend(locate(f, q.plan));
+            }
+            Parsed::Bundles(v) => set.bundles.extend(locate(f, v)),
+            Parsed::Generations(v) => set.generations.extend(locate(f, v)),
+            Parsed::Components(v) => set.components.extend(locate(f, v)),
+            Parsed::Observers(v) => set.observers.extend(locate(f, v)),
+            Parsed::Phases(v) => set.phases.extend(locate(f, v)),
+            Parsed::Claims(v) => set.claims.extend(locate(f, v)),
+            Parsed::Questions(v) => set.questions.extend(locate(f, v)),
+            Parsed::Terms(v) => set.terms.extend(locate(f, v)),
+            Parsed::Findings(v) => set.findings.extend(locate(f, v)),
         }
     }
-    pages
+}
+
+/// The pages under `content/`, and whether one of them failed to parse.
+fn load_pages(root: &Path, diags: &mut Diagnostics) -> (Vec<PageSource>, bool) {
+    use rayon::prelude::*;
+    let content = root.join("content");
+    // Parsed in parallel, merged in path order (see `load_data`).
+    let parsed: Vec<_> = files_with_ext(&content, "md")
+        .par_iter()
+        .map(|path| {
+            let mut ds = Diagnostics::default();
+            let page = read(root, path, &mut ds).map(|(rel, text)| {
+                let id = rel
+                    .strip_prefix("content/")
+                    .and_then(|r| r.strip_suffix(".md"))
+                    .unwrap_or(&rel)
+                    .to_string();
+                let (page, found) = page::parse(&id, &rel, &text);
+                ds.extend(found);
+                // A page that did not parse leaves the page list incomplete.
+                page.ok_or(())
+            });
+            (page, ds)
+        })
+        .collect();
+    let mut pages = Vec::with_capacity(parsed.len());
+    let mut incomplete = false;
+    for (page, ds) in parsed {
+        diags.extend(ds);
+        match page {
+            Some(Ok(p)) => pages.push(p),
+            Some(Err(())) => incomplete = true,
+            None => {}
+        }
+    }
+    (pages, incomplete)
 }
 
 /// Every file under `dir`, as `/`-separated paths relative to it.

@@ -94,6 +94,9 @@ pub struct PageSource {
     pub file: String,
     pub front: FrontMatter,
     pub items: Vec<Item>,
+    /// Made from the data (a run's own page, see `model::generated`), not read from
+    /// `content/`; `file` is then the data file it was made from.
+    pub generated: bool,
 }
 
 /// Parses one content file. Errors are collected; a page with errors is still returned
@@ -125,6 +128,7 @@ pub fn parse(id: &str, file: &str, text: &str) -> (Option<PageSource>, Vec<Diagn
         file: file.to_string(),
         front,
         items,
+        generated: false,
     };
     (Some(page), diags)
 }

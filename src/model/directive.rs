@@ -30,6 +30,10 @@ pub enum Directive {
     Run {
         id: String,
     },
+    /// Everything one run recorded: the content of the run's generated page.
+    RunPage {
+        id: String,
+    },
     LatestRun {
         probe: String,
     },
@@ -161,6 +165,11 @@ pub const SPECS: &[(&str, &[&str], &str)] = &[
     ("dispatch-map", &["id"], "branches of a dispatch map"),
     ("dispatch-compare", &[], "dispatch maps side by side"),
     ("run", &["id"], "cases of one run"),
+    (
+        "run-page",
+        &["id"],
+        "one run in full: cases, comparison with the run before, binary tables",
+    ),
     ("latest-run", &["probe"], "latest run of a probe"),
     ("runs", &[], "index of all runs"),
     (
@@ -260,6 +269,7 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
         "dispatch-map" => Directive::DispatchMap { id: need("id")? },
         "dispatch-compare" => Directive::DispatchCompare,
         "run" => Directive::Run { id: need("id")? },
+        "run-page" => Directive::RunPage { id: need("id")? },
         "latest-run" => Directive::LatestRun {
             probe: need("probe")?,
         },
@@ -352,7 +362,7 @@ fn validate(d: &Directive, ev: &Evidence) -> Result<(), String> {
         Directive::Claims { page } => must(Kind::Page, page),
         Directive::Bundles { ids, .. } => ids.iter().try_for_each(|i| must(Kind::Bundle, i)),
         Directive::DispatchMap { id } => must(Kind::Map, id),
-        Directive::Run { id } => must(Kind::Run, id),
+        Directive::Run { id } | Directive::RunPage { id } => must(Kind::Run, id),
         Directive::LatestRun { probe } => {
             if ev.runs.iter().any(|r| &r.probe == probe) || ev.incomplete.contains(&Kind::Run) {
                 Ok(())

@@ -4,12 +4,13 @@
 //! a dangling reference or a malformed `kind:id` is reported at the place it was written.
 
 pub mod directive;
+pub mod generated;
 pub mod refs;
 pub mod types;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::load::page::PageSource;
-use crate::load::{Located, SiteConfig, Sources, span_of};
+use crate::load::{DataSet, Located, SiteConfig, span_of};
 use refs::{Kind, Ref};
 use std::collections::HashMap;
 pub use types::*;
@@ -181,13 +182,18 @@ impl Evidence {
 
 /// Builds the graph from loaded sources. Reference problems are reported, never fatal,
 /// so one `check` lists them all.
-pub fn build(sources: &Sources) -> (Evidence, Diagnostics) {
+pub fn build(
+    config: SiteConfig,
+    d: DataSet,
+    mut pages: Vec<PageSource>,
+) -> (Evidence, Diagnostics) {
     let mut diags = Diagnostics::default();
-    let d = sources.data.clone();
-    let mut pages = sources.pages.clone();
     pages.sort_by(|a, b| (a.front.order, &a.id).cmp(&(b.front.order, &b.id)));
+    let runs = index(Kind::Run, d.runs, &mut diags);
+    let run_pages = generated::run_pages(&pages, &runs, &mut diags);
+    pages.extend(run_pages);
     let ev = Evidence {
-        config: Some(sources.config.clone()),
+        config: Some(config),
         families: index(Kind::Family, d.families, &mut diags),
         maps: index(Kind::Map, d.maps, &mut diags),
         bundles: index(Kind::Bundle, d.bundles, &mut diags),
@@ -203,7 +209,7 @@ pub fn build(sources: &Sources) -> (Evidence, Diagnostics) {
         file_types: index(Kind::FileType, d.file_types, &mut diags),
         layers: index(Kind::Layer, d.layers, &mut diags),
         plan: index(Kind::PlanStep, d.plan, &mut diags),
-        runs: index(Kind::Run, d.runs, &mut diags),
+        runs,
         page_index: pages
             .iter()
             .enumerate()

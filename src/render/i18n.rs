@@ -25,6 +25,9 @@ struct LangBundle {
 /// Fluent bundles for ja and en.
 pub struct Messages {
     bundles: Vec<LangBundle>,
+    /// Every message defined in both languages, formatted without arguments once: a
+    /// table of a thousand runs asks for the same labels hundreds of thousands of times.
+    plain: std::collections::HashMap<String, Text>,
     missing: Mutex<BTreeSet<(Lang, String)>>,
     load_errors: Vec<Diagnostic>,
 }
@@ -60,11 +63,20 @@ impl Messages {
             }
             bundles.push(LangBundle { id, bundle, keys });
         }
-        Messages {
+        let mut messages = Messages {
             bundles,
+            plain: Default::default(),
             missing: Mutex::new(BTreeSet::new()),
             load_errors,
-        }
+        };
+        messages.plain = messages
+            .bundle(Lang::Ja)
+            .keys
+            .keys()
+            .filter(|k| messages.bundle(Lang::En).keys.contains_key(*k))
+            .map(|k| (k.clone(), messages.text(k)))
+            .collect();
+        messages
     }
 
     fn bundle(&self, lang: Lang) -> &LangBundle {
@@ -93,6 +105,9 @@ impl Messages {
 
     /// A message in both languages.
     pub fn text(&self, key: &str) -> Text {
+        if let Some(t) = self.plain.get(key) {
+            return t.clone();
+        }
         Text {
             ja: self.format(Lang::Ja, key, None),
             en: self.format(Lang::En, key, None),

@@ -192,19 +192,28 @@ impl<'a> Renderer<'a> {
             .filter(|p| only.is_none_or(|o| o.contains(&p.id)))
             .flat_map(|p| views.iter().map(move |&v| (p, v)))
             .collect();
-        let found: Vec<Diagnostic> = jobs
-            .par_iter()
-            .flat_map_iter(|&(page, view)| {
+        // The files of no page (404, sitemap, evidence.json) render beside the pages.
+        let (found, extra) = rayon::join(
+            || {
+                jobs.par_iter()
+                    .flat_map_iter(|&(page, view)| {
+                        let mut d = Vec::new();
+                        match self.page(page, view, sink, &mut d) {
+                            Ok(html) => sink.put(view.file(&page.id), html.into_bytes()),
+                            Err(e) => d.push(e),
+                        }
+                        d
+                    })
+                    .collect::<Vec<Diagnostic>>()
+            },
+            || {
                 let mut d = Vec::new();
-                match self.page(page, view, sink, &mut d) {
-                    Ok(html) => sink.put(view.file(&page.id), html.into_bytes()),
-                    Err(e) => d.push(e),
-                }
+                self.extras(sink, &mut d);
                 d
-            })
-            .collect();
+            },
+        );
         diags.extend(found);
-        self.extras(sink, diags);
+        diags.extend(extra);
         diags.extend(self.msgs.missing_diagnostics());
     }
 
@@ -367,7 +376,11 @@ impl<'a> Renderer<'a> {
             .map(|p| NavItem {
                 title: self.bi(view, &p.front.title),
                 href: format!("{prefix}{}", view.file(&p.id)),
-                current: p.id == page_id,
+                // A page in a folder (a run's page) belongs to the section above it.
+                current: p.id == page_id
+                    || page_id
+                        .strip_prefix(p.id.as_str())
+                        .is_some_and(|rest| rest.starts_with('/')),
             })
             .collect();
         ctx.insert("nav", &nav);

@@ -86,6 +86,10 @@ pub struct PageIndex {
     pub complete: bool,
     homes: std::collections::HashMap<Kind, String>,
     map_homes: std::collections::HashMap<String, String>,
+    /// Run id → the run's own page.
+    run_homes: std::collections::HashMap<String, String>,
+    /// The page with the index of every run (`::runs`).
+    runs_index: Option<String>,
 }
 
 impl PageIndex {
@@ -101,11 +105,16 @@ impl PageIndex {
                 let Ok(d) = directive::parse(raw, &page.id, ev) else {
                     continue;
                 };
-                if let Directive::DispatchMap { id } = &d {
-                    index
-                        .map_homes
-                        .entry(id.clone())
-                        .or_insert_with(|| page.id.clone());
+                let single = match &d {
+                    Directive::DispatchMap { id } => Some((&mut index.map_homes, id)),
+                    Directive::RunPage { id } => Some((&mut index.run_homes, id)),
+                    _ => None,
+                };
+                if matches!(d, Directive::Runs) && index.runs_index.is_none() {
+                    index.runs_index = Some(page.id.clone());
+                }
+                if let Some((homes, id)) = single {
+                    homes.entry(id.clone()).or_insert_with(|| page.id.clone());
                 }
                 if let Some(kind) = listed_kind(&d) {
                     index.homes.entry(kind).or_insert_with(|| page.id.clone());
@@ -115,14 +124,21 @@ impl PageIndex {
         index
     }
 
+    /// The page with the index of every run, if any.
+    pub fn runs_index(&self) -> Option<&str> {
+        self.runs_index.as_deref()
+    }
+
     pub fn contains(&self, id: &str) -> bool {
         self.ids.contains(id)
     }
 
-    /// The page whose table has a row (anchor `<kind>-<id>`) for the record.
+    /// The page whose table has a row (anchor `<kind>-<id>`) for the record; for a run, the
+    /// run's own page, whose case table has that anchor.
     pub fn home_of(&self, kind: Kind, id: &str) -> Option<&str> {
         match kind {
             Kind::Map => self.map_homes.get(id),
+            Kind::Run => self.run_homes.get(id),
             _ => self.homes.get(&kind),
         }
         .map(String::as_str)
@@ -137,7 +153,6 @@ fn listed_kind(d: &Directive) -> Option<Kind> {
         Directive::Components => Kind::Component,
         Directive::Observers => Kind::Observer,
         Directive::Worklog => Kind::Phase,
-        Directive::Runs => Kind::Run,
         Directive::Questions { page: None, .. } => Kind::Question,
         Directive::Glossary => Kind::Term,
         Directive::Findings { ids } if ids.is_empty() => Kind::Finding,

@@ -523,9 +523,9 @@ pub(crate) mod testkit {
             let root = Path::new(env!("CARGO_MANIFEST_DIR"));
             let (mut sources, _) = crate::load::load(root).expect("repository site loads");
             edit(&mut sources.data);
-            let (ev, diags) = model::build(&sources);
-            let problems = diags.iter().map(|d| d.code).collect();
             let msgs = Messages::load(&sources.theme);
+            let (ev, diags) = model::build(sources.config, sources.data, sources.pages);
+            let problems = diags.iter().map(|d| d.code).collect();
             let derived = derive::derive(&ev);
             let values = Values::new(&ev);
             let pages = PageIndex::new(&ev);

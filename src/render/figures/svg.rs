@@ -82,10 +82,21 @@ pub fn num(v: f64) -> String {
     if !v.is_finite() {
         return "0".into();
     }
-    let r = (v * 10.0).round() / 10.0;
-    let r = if r == 0.0 { 0.0 } else { r };
-    let s = format!("{r:.1}");
-    s.strip_suffix(".0").map(String::from).unwrap_or(s)
+    // In whole tenths: float formatting took a tenth of drawing the figures.
+    let tenths = (v * 10.0).round();
+    if tenths.abs() >= 1e15 {
+        let r = tenths / 10.0;
+        let s = format!("{r:.1}");
+        return s.strip_suffix(".0").map(String::from).unwrap_or(s);
+    }
+    let t = tenths as i64;
+    let sign = if t < 0 { "-" } else { "" };
+    let (whole, frac) = (t.unsigned_abs() / 10, t.unsigned_abs() % 10);
+    match frac {
+        0 if whole == 0 => "0".into(),
+        0 => format!("{sign}{whole}"),
+        f => format!("{sign}{whole}.{f}"),
+    }
 }
 
 /// Whether a character is drawn full width (CJK ideographs, kana, full-width forms).
@@ -487,6 +498,11 @@ mod tests {
         assert_eq!(num(f64::NAN), "0");
         assert_eq!(num(f64::INFINITY), "0");
         assert_eq!(num(12.345), "12.3");
+        assert_eq!(num(-1.25), "-1.3");
+        assert_eq!(num(-0.5), "-0.5");
+        assert_eq!(num(-12.0), "-12");
+        assert_eq!(num(0.04), "0");
+        assert_eq!(num(1e20), "100000000000000000000");
     }
 
     #[test]

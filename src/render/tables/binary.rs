@@ -58,6 +58,11 @@ fn no_run(id: &str, s: &Scope, caption: String, probe: &str, columns: Vec<String
 
 /// `::fatbin-targets`: per gfx target of the latest `fatbin` run.
 pub fn fatbin_targets(s: &Scope) -> Table {
+    fatbin_targets_of(s, latest(s, "fatbin"))
+}
+
+/// Per gfx target of one `fatbin` run (with its data file), or a note that there is none.
+pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
     let columns: Vec<String> = [
         "col-gfx",
         "col-bundles",
@@ -71,7 +76,7 @@ pub fn fatbin_targets(s: &Scope) -> Table {
     .map(|k| s.ui(k))
     .collect();
     let caption = s.ui("fatbin-targets-caption");
-    let Some((run, file)) = latest(s, "fatbin") else {
+    let Some((run, file)) = found else {
         return no_run("fatbin-targets", s, caption, "fatbin", columns);
     };
     let Some(fb) = &run.fatbin else {
@@ -135,6 +140,11 @@ pub fn fatbin_targets(s: &Scope) -> Table {
 
 /// `::tensor-mix`: per ggml type of the latest `gguf` run.
 pub fn tensor_mix(s: &Scope) -> Table {
+    tensor_mix_of(s, latest(s, "gguf"))
+}
+
+/// Per ggml type of one `gguf` run (with its data file), or a note that there is none.
+pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
     let columns: Vec<String> = [
         "col-tensor-type",
         "col-tensors",
@@ -146,7 +156,7 @@ pub fn tensor_mix(s: &Scope) -> Table {
     .map(|k| s.ui(k))
     .collect();
     let caption = s.ui("tensor-mix-caption");
-    let Some((run, file)) = latest(s, "gguf") else {
+    let Some((run, file)) = found else {
         return no_run("tensor-mix", s, caption, "gguf", columns);
     };
     let Some(g) = &run.gguf else {

@@ -38,6 +38,7 @@ pub fn build(d: &Directive, s: &Scope) -> Vec<Table> {
         Directive::DispatchMap { id } => vec![dispatch::map(s, id)],
         Directive::DispatchCompare => vec![dispatch::compare(s)],
         Directive::Run { id } => runs::run(s, id),
+        Directive::RunPage { id } => runs::page(s, id),
         Directive::LatestRun { probe } => runs::latest(s, probe),
         Directive::Runs => runs::index(s),
         // Figures are drawn by `render::figures`, not as tables.
@@ -75,11 +76,17 @@ pub fn group_digits(n: u64) -> String {
 }
 
 /// Nanoseconds as seconds with up to four decimals (`17.455 s`).
+/// Rounded half up in integers: float formatting was a tenth of rendering a sweep.
 pub fn seconds(ns: u64) -> String {
-    let s = ns as f64 / 1e9;
-    let text = format!("{s:.4}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    format!("{text} s")
+    let tenths_of_ms = ns / 100_000 + u64::from(ns % 100_000 >= 50_000);
+    let (whole, frac) = (tenths_of_ms / 10_000, tenths_of_ms % 10_000);
+    let frac = format!("{frac:04}");
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        format!("{whole} s")
+    } else {
+        format!("{whole}.{frac} s")
+    }
 }
 
 /// The "Source: …" line naming the data files a table was built from.
@@ -128,5 +135,10 @@ mod tests {
         assert_eq!(seconds(17_455_000_000), "17.455 s");
         assert_eq!(seconds(23_800_000), "0.0238 s");
         assert_eq!(seconds(147_900_000), "0.1479 s");
+        assert_eq!(seconds(0), "0 s");
+        assert_eq!(seconds(2_000_000_000), "2 s");
+        assert_eq!(seconds(999_960_000), "1 s");
+        assert_eq!(seconds(30_229_026), "0.0302 s");
+        assert_eq!(seconds(u64::MAX), "18446744073.7096 s");
     }
 }

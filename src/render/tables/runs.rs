@@ -5,7 +5,7 @@
 //! (`repeat.of`) the id it repeats, whose values are then the median over its
 //! repetitions. Nothing here is stored; deltas and zones are computed on every build.
 
-use super::{anchor, code, group_digits, num, seconds, source_line, unknown};
+use super::{anchor, binary, code, group_digits, seconds, source_line, unknown};
 use crate::derive::{case_zone, zone};
 use crate::model::refs::Kind;
 use crate::model::types::{CacheDefeat, Loaded, ModelDetails, RequestSettings, SweepSettings};
@@ -13,7 +13,8 @@ use crate::model::{Case, DispatchMap, Run};
 use crate::render::escape;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 fn date(s: &Scope, r: &Run) -> String {
     match &r.date {
@@ -22,13 +23,55 @@ fn date(s: &Scope, r: &Run) -> String {
     }
 }
 
-fn dur(s: &Scope, ns: Option<u64>) -> String {
-    ns.map(seconds).unwrap_or_else(|| unknown(s))
+/// The fragments every row of a run table repeats (labels, badges), each made once per
+/// table: a sweep has thousands of rows, and a Fluent lookup per cell was most of the cost.
+struct Words<'a, 'e> {
+    s: &'a Scope<'e>,
+    memo: RefCell<HashMap<String, String>>,
 }
 
-fn zone_cell(s: &Scope, run: &Run, case: &Case) -> String {
+impl<'a, 'e> Words<'a, 'e> {
+    fn new(s: &'a Scope<'e>) -> Self {
+        Words {
+            s,
+            memo: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The fragment under `key`, made by `make` the first time.
+    fn get(&self, key: &str, make: impl FnOnce(&Scope) -> String) -> String {
+        if let Some(v) = self.memo.borrow().get(key) {
+            return v.clone();
+        }
+        let v = make(self.s);
+        self.memo.borrow_mut().insert(key.to_string(), v.clone());
+        v
+    }
+
+    fn ui(&self, key: &str) -> String {
+        self.get(key, |s| s.ui(key))
+    }
+
+    fn unknown(&self) -> String {
+        self.get("value-unknown", unknown)
+    }
+
+    fn num(&self, n: Option<u64>) -> String {
+        n.map(group_digits).unwrap_or_else(|| self.unknown())
+    }
+
+    fn dur(&self, ns: Option<u64>) -> String {
+        ns.map(seconds).unwrap_or_else(|| self.unknown())
+    }
+
+    fn badge(&self, family: &str) -> String {
+        self.get(&format!("badge {family}"), |s| family_badge(s, family))
+    }
+}
+
+fn zone_cell(w: &Words, run: &Run, case: &Case) -> String {
     let mut parts = Vec::new();
-    for m in s.ev.maps.iter() {
+    for m in w.s.ev.maps.iter() {
         let Some(z) = case_zone(m, case) else {
             continue;
         };
@@ -36,13 +79,15 @@ fn zone_cell(s: &Scope, run: &Run, case: &Case) -> String {
             .assessed_against
             .as_ref()
             .is_some_and(|a| a.value == m.id.value);
-        let class = if assessed { " assessed" } else { "" };
-        parts.push(format!(
-            "<span class=\"zone{class}\" title=\"{}\">{} <small>{}</small></span>",
-            escape(&m.id.value),
-            family_badge(s, z),
-            escape(&m.id.value)
-        ));
+        parts.push(w.get(&format!("zone {} {z} {assessed}", m.id.value), |s| {
+            let class = if assessed { " assessed" } else { "" };
+            format!(
+                "<span class=\"zone{class}\" title=\"{}\">{} <small>{}</small></span>",
+                escape(&m.id.value),
+                family_badge(s, z),
+                escape(&m.id.value)
+            )
+        }));
     }
     if parts.is_empty() {
         "—".into()
@@ -72,18 +117,20 @@ fn reading(s: &Scope, case: &Case) -> String {
 }
 
 /// Mode, with the cache-defeat method under it when recorded.
-fn mode_cell(s: &Scope, c: &Case) -> String {
-    let mode = c
-        .mode
-        .map(|m| s.label("residency", &m))
-        .unwrap_or_else(|| "—".into());
-    match c.cache_defeat {
-        Some(d) => format!(
-            "{mode}<br><small class=\"cache-defeat\">{}</small>",
-            s.label("cache-defeat", &d)
-        ),
-        None => mode,
-    }
+fn mode_cell(w: &Words, c: &Case) -> String {
+    w.get(&format!("mode {:?} {:?}", c.mode, c.cache_defeat), |s| {
+        let mode = c
+            .mode
+            .map(|m| s.label("residency", &m))
+            .unwrap_or_else(|| "—".into());
+        match c.cache_defeat {
+            Some(d) => format!(
+                "{mode}<br><small class=\"cache-defeat\">{}</small>",
+                s.label("cache-defeat", &d)
+            ),
+            None => mode,
+        }
+    })
 }
 
 // ---------------------------------------------------------------- matching runs
@@ -118,6 +165,17 @@ struct Summary {
 }
 
 impl Summary {
+    /// One case as it is (no repetitions to take the median of).
+    fn one(c: &Case) -> Summary {
+        Summary {
+            n: 1,
+            prompt_eval_count: c.prompt_eval_count,
+            eval_count: c.eval_count,
+            prompt_eval_ns: c.prompt_eval_duration_ns,
+            eval_ns: c.eval_duration_ns,
+        }
+    }
+
     fn of(cases: &[&Case]) -> Summary {
         let m = |f: fn(&Case) -> Option<u64>| median(cases.iter().filter_map(|c| f(c)).collect());
         Summary {
@@ -139,27 +197,31 @@ impl Summary {
 }
 
 /// Case keys in order of first appearance, with their cases.
-fn groups(run: &Run) -> Vec<(String, Vec<&Case>)> {
-    let mut order: Vec<(String, Vec<&Case>)> = Vec::new();
-    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+fn groups(run: &Run) -> Vec<(&str, Vec<&Case>)> {
+    let mut order: Vec<(&str, Vec<&Case>)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
     for c in &run.cases {
         let k = case_key(c);
         match index.get(k) {
             Some(&i) => order[i].1.push(c),
             None => {
                 index.insert(k, order.len());
-                order.push((k.to_string(), vec![c]));
+                order.push((k, vec![c]));
             }
         }
     }
     order
 }
 
-fn summaries(run: &Run) -> BTreeMap<String, Summary> {
-    groups(run)
+/// The summary of each case key of a run, and the keys in order of first appearance.
+fn summaries(run: &Run) -> (HashMap<&str, Summary>, Vec<&str>) {
+    let groups = groups(run);
+    let keys = groups.iter().map(|(k, _)| *k).collect();
+    let map = groups
         .into_iter()
         .map(|(k, cs)| (k, Summary::of(&cs)))
-        .collect()
+        .collect();
+    (map, keys)
 }
 
 /// The map deltas read zones under: the one either run was assessed against, else the
@@ -196,18 +258,20 @@ fn signed(a: u64, b: u64) -> String {
 
 /// The delta cell of one case against the previous run's case of the same key.
 fn delta(
-    s: &Scope,
-    prev: &BTreeMap<String, Summary>,
+    w: &Words,
+    prev: &HashMap<&str, Summary>,
     map: Option<&DispatchMap>,
     case: &Case,
 ) -> String {
     let Some(p) = prev.get(case_key(case)) else {
-        return format!(
-            "<span class=\"delta new\">{}</span>",
-            s.ui("runs-delta-new")
-        );
+        return w.get("delta new", |s| {
+            format!(
+                "<span class=\"delta new\">{}</span>",
+                s.ui("runs-delta-new")
+            )
+        });
     };
-    let now = Summary::of(&[case]);
+    let now = Summary::one(case);
     let mut parts = Vec::new();
     if let (Some(a), Some(b)) = (p.prompt_eval_count, now.prompt_eval_count)
         && a != b
@@ -218,7 +282,7 @@ fn delta(
             if za != zb
                 && let (Some(za), Some(zb)) = (za, zb)
             {
-                parts.push(format!("{} → {}", family_badge(s, za), family_badge(s, zb)));
+                parts.push(format!("{} → {}", w.badge(za), w.badge(zb)));
             }
         }
     }
@@ -230,12 +294,12 @@ fn delta(
     if let (Some(a), Some(b)) = (p.prompt_eval_ns, now.prompt_eval_ns)
         && let Some(x) = pct(a as f64, b as f64)
     {
-        parts.push(format!("{} {x}", s.ui("runs-delta-prompt")));
+        parts.push(format!("{} {x}", w.ui("runs-delta-prompt")));
     }
     if let (Some(a), Some(b)) = (p.eval_ns, now.eval_ns)
         && let Some(x) = pct(a as f64, b as f64)
     {
-        parts.push(format!("{} {x}", s.ui("runs-delta-eval")));
+        parts.push(format!("{} {x}", w.ui("runs-delta-eval")));
     }
     if parts.is_empty() {
         "=".into()
@@ -260,29 +324,30 @@ fn comparable_previous<'e>(s: &Scope<'e>, run: &Run) -> Option<&'e Run> {
 
 fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     let prev = comparable_previous(s, run);
-    let prev_summary = prev.map(summaries);
+    let prev_summary = prev.map(|p| summaries(p).0);
     let map = prev.and_then(|p| primary_map(s, run, p));
+    let w = Words::new(s);
     let rows = run
         .cases
         .iter()
         .map(|c| {
             let mut cells = vec![
                 code(&c.id.value),
-                mode_cell(s, c),
-                num(s, c.num_predict),
-                num(s, c.prompt_eval_count),
-                num(s, c.eval_count),
+                mode_cell(&w, c),
+                w.num(c.num_predict),
+                w.num(c.prompt_eval_count),
+                w.num(c.eval_count),
                 format!(
                     "{} / {} / {}",
-                    dur(s, c.load_duration_ns),
-                    dur(s, c.prompt_eval_duration_ns),
-                    dur(s, c.eval_duration_ns)
+                    w.dur(c.load_duration_ns),
+                    w.dur(c.prompt_eval_duration_ns),
+                    w.dur(c.eval_duration_ns)
                 ),
-                zone_cell(s, run, c),
+                zone_cell(&w, run, c),
                 reading(s, c),
             ];
             if let Some(ps) = &prev_summary {
-                cells.push(delta(s, ps, map, c));
+                cells.push(delta(&w, ps, map, c));
             }
             Row::new(cells)
         })
@@ -305,11 +370,11 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     if let Some(p) = prev {
         columns.push(s.ui_with("col-delta", "run", p.id.value.clone()));
         notes.push(s.ui_with("runs-previous", "run", p.id.value.clone()));
-        let keys: std::collections::HashSet<&str> = run.cases.iter().map(case_key).collect();
-        let gone: Vec<String> = groups(p)
+        let keys: HashSet<&str> = run.cases.iter().map(case_key).collect();
+        let gone: Vec<&str> = groups(p)
             .into_iter()
             .map(|(k, _)| k)
-            .filter(|k| !keys.contains(k.as_str()))
+            .filter(|k| !keys.contains(k))
             .collect();
         if !gone.is_empty() {
             notes.push(format!(
@@ -510,15 +575,10 @@ fn arrow(s: &Scope, a: Option<String>, b: Option<String>) -> String {
 
 /// The latest run against the previous one, case key by case key.
 fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) -> Table {
-    let now = summaries(run);
-    let before = summaries(prev);
+    let (now, mut keys) = summaries(run);
+    let (before, prev_keys) = summaries(prev);
     let map = primary_map(s, run, prev);
-    let mut keys: Vec<String> = groups(run).into_iter().map(|(k, _)| k).collect();
-    for (k, _) in groups(prev) {
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
+    keys.extend(prev_keys.into_iter().filter(|k| !now.contains_key(k)));
     let ms = |ns: f64| format!("{:.3} ms", ns / 1e6);
     let rows = keys
         .iter()
@@ -669,8 +729,65 @@ fn engine_version(run: &Run) -> Option<&str> {
         .map(String::as_str)
 }
 
-/// The index of every run, then each run in full (the latest run of each probe followed
-/// by its comparison with the previous one).
+/// A link to a run's own page (its id alone when it has none).
+fn run_link(s: &Scope, run: &Run) -> String {
+    let label = code(&run.id.value);
+    match s.pages.home_of(Kind::Run, &run.id.value) {
+        Some(page) => format!("<a href=\"{}\">{label}</a>", escape(&s.href(page, None))),
+        None => label,
+    }
+}
+
+/// The runs of the same probe before and after `run`, and the index of all runs.
+fn neighbours_note(s: &Scope, run: &Run) -> String {
+    let (prev, next) = s.derived.neighbours(s.ev, run);
+    let mut parts = Vec::new();
+    if let Some(p) = prev {
+        parts.push(format!("{} {}", s.ui("run-nav-previous"), run_link(s, p)));
+    }
+    if let Some(n) = next {
+        parts.push(format!("{} {}", s.ui("run-nav-next"), run_link(s, n)));
+    }
+    if let Some(index) = s.pages.runs_index() {
+        parts.push(format!(
+            "<a href=\"{}\">{}</a>",
+            escape(&s.href(index, None)),
+            s.ui("run-nav-index")
+        ));
+    }
+    parts.join(" · ")
+}
+
+/// `::run-page`: one run in full, as its own page shows it. Its cases (with the
+/// neighbouring runs of the probe), for the latest run of a probe the comparison with the
+/// run before it, and the targets or tensor types a binary probe run found.
+pub fn page(s: &Scope, id: &str) -> Vec<Table> {
+    let Some(located) = s.ev.runs.get(id) else {
+        return Vec::new();
+    };
+    let run = &located.value;
+    let file = located.file.to_string();
+    let mut main = run_table(s, run, &file, true);
+    main.notes.insert(0, neighbours_note(s, run));
+    let mut out = vec![main];
+    // The delta column compares every run with the one before; the latest also gets the
+    // case-by-case comparison table, as `::latest-run` shows it.
+    if s.derived
+        .latest(s.ev, &run.probe)
+        .is_some_and(|l| l.id.value == run.id.value)
+    {
+        out.extend(comparison(s, run));
+    }
+    if run.fatbin.is_some() {
+        out.push(binary::fatbin_targets_of(s, Some((run, file.clone()))));
+    }
+    if run.gguf.is_some() {
+        out.push(binary::tensor_mix_of(s, Some((run, file))));
+    }
+    out
+}
+
+/// `::runs`: one row per run, linking to the run's own page, where its cases are.
 pub fn index(s: &Scope) -> Vec<Table> {
     let mut runs: Vec<_> = s.ev.runs.iter().collect();
     runs.sort_by(|a, b| {
@@ -688,11 +805,6 @@ pub fn index(s: &Scope) -> Vec<Table> {
     let rows = runs
         .iter()
         .map(|r| {
-            let link = format!(
-                "<a href=\"#{}\">{}</a>",
-                anchor(Kind::Run, &r.id.value),
-                code(&r.id.value)
-            );
             let mark = if is_latest(r) {
                 format!(
                     " <span class=\"badge latest\">{}</span>",
@@ -706,20 +818,22 @@ pub fn index(s: &Scope) -> Vec<Table> {
                 None => s.label("engine", &r.engine),
             };
             Row::new(vec![
-                format!("{link}{mark}"),
+                format!("{}{mark}", run_link(s, r)),
                 date(s, r),
                 code(&r.probe),
                 engine,
                 r.model.as_deref().map(code).unwrap_or_else(|| unknown(s)),
                 r.cases.len().to_string(),
+                zone_counts(s, r),
                 r.phase
                     .as_ref()
                     .map(|p| code(&p.value))
                     .unwrap_or_else(|| "—".into()),
             ])
+            .id(anchor(Kind::Run, &r.id.value))
         })
         .collect();
-    let mut tables = vec![Table {
+    vec![Table {
         id: "runs-index".into(),
         class: "runs-index".into(),
         caption: s.ui("runs-caption"),
@@ -731,6 +845,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
             "col-engine",
             "col-model",
             "col-cases",
+            "col-zones",
             "col-phase",
         ]
         .iter()
@@ -739,14 +854,37 @@ pub fn index(s: &Scope) -> Vec<Table> {
         rows,
         empty: s.ui("runs-none"),
         notes: Vec::new(),
-    }];
-    for r in &runs {
-        tables.push(run_table(s, r, &r.file, true));
-        if is_latest(r) {
-            tables.extend(comparison(s, r));
+    }]
+}
+
+/// How many of a run's cases fall in each family under the map the run was assessed
+/// against: `MMVQ 2 · MMQ 1`, in branch order ("—" without such a map or cases).
+fn zone_counts(s: &Scope, run: &Run) -> String {
+    let Some(map) = run
+        .assessed_against
+        .as_ref()
+        .and_then(|a| s.ev.maps.get(&a.value))
+    else {
+        return "—".into();
+    };
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for c in &run.cases {
+        let Some(z) = case_zone(map, c) else { continue };
+        match counts.iter_mut().find(|(f, _)| *f == z) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((z, 1)),
         }
     }
-    tables
+    if counts.is_empty() {
+        return "—".into();
+    }
+    let order = |f: &str| map.branches.iter().position(|b| b.family.value == f);
+    counts.sort_by_key(|(f, _)| order(f));
+    counts
+        .iter()
+        .map(|(f, n)| format!("{} {n}", family_badge(s, f)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

@@ -1,0 +1,99 @@
+//! Pages made from the data rather than from `content/`: one page per probe run.
+//!
+//! The page that lists the runs (`::runs`) shows one summary row per run; each run's
+//! cases, comparison and binary tables go on the run's own page below it
+//! (`runs/<run-id>/`). One page per run keeps each page small however many runs and
+//! cases a probe records, and lets the pages render in parallel.
+
+use super::Collection;
+use super::types::Run;
+use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::load::page::{Directive, FrontMatter, Item, PageSource};
+use crate::model::Text;
+use std::collections::{BTreeMap, HashMap};
+
+/// Name of the directive that fills a run's page.
+pub const RUN_PAGE: &str = "run-page";
+
+/// The folder run pages go in: below the page with `::runs`, or `runs/` when that is the
+/// home page. `None` when no page lists the runs.
+pub fn run_folder(pages: &[PageSource]) -> Option<String> {
+    let home = pages.iter().find(|p| {
+        p.items
+            .iter()
+            .any(|i| matches!(i, Item::Directive(d) if d.name == "runs"))
+    })?;
+    Some(match home.id.as_str() {
+        "index" => "runs".to_string(),
+        id => id.to_string(),
+    })
+}
+
+/// The page of each run whose id can name a folder, after the content pages. A content
+/// page that takes a run page's place is an error, and the run then has no page.
+pub fn run_pages(
+    pages: &[PageSource],
+    runs: &Collection<Run>,
+    diags: &mut Diagnostics,
+) -> Vec<PageSource> {
+    let Some(folder) = run_folder(pages) else {
+        return Vec::new();
+    };
+    let taken: HashMap<&str, &str> = pages
+        .iter()
+        .map(|p| (p.id.as_str(), p.file.as_str()))
+        .collect();
+    let order = pages
+        .iter()
+        .find(|p| p.id == folder || (folder == "runs" && p.id == "index"))
+        .map(|p| p.front.order)
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for run in runs.iter() {
+        let id = &run.id.value;
+        // `bad-id` reports ids that cannot be a path segment; they get no page.
+        if !crate::model::refs::valid_id(id) || id.starts_with('.') {
+            continue;
+        }
+        let page_id = format!("{folder}/{id}");
+        if let Some(file) = taken.get(page_id.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    "page-collision",
+                    Span::new(*file, 1, 1),
+                    format!("this page takes the place of the page of run `{id}`"),
+                )
+                .with_hint(format!(
+                    "each run gets a page at `{folder}/<run-id>/`; rename the content file"
+                )),
+            );
+            continue;
+        }
+        out.push(run_page(&page_id, &run.file, run, order));
+    }
+    out
+}
+
+fn run_page(page_id: &str, file: &str, run: &Run, order: i64) -> PageSource {
+    let title = Text {
+        ja: run.id.value.clone(),
+        en: run.id.value.clone(),
+    };
+    PageSource {
+        id: page_id.to_string(),
+        file: file.to_string(),
+        front: FrontMatter {
+            title,
+            // The origin is markdown; the run table's notes show it rendered.
+            description: None,
+            order,
+            date: None,
+        },
+        items: vec![Item::Directive(Directive {
+            name: RUN_PAGE.to_string(),
+            attrs: BTreeMap::from([("id".to_string(), run.id.value.clone())]),
+            line: 1,
+        })],
+        generated: true,
+    }
+}
