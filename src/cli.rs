@@ -237,6 +237,10 @@ impl<'a> Counting<'a> {
 }
 
 impl crate::render::Sink for Counting<'_> {
+    fn prepare(&self, folders: &[String]) {
+        self.inner.prepare(folders);
+    }
+
     fn put(&self, path: String, bytes: Vec<u8>) {
         self.n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.inner.put(path, bytes);

@@ -1,7 +1,8 @@
 //! Incremental rebuilds for `evidence serve`: re-render only the pages an edit can reach.
 //!
 //! Loading, the model and every check run in full each time (they are fast, and the
-//! diagnostics must stay complete); only rendering is partial. [`rebuild`] compares the
+//! diagnostics must stay complete), except that data files whose text is unchanged are
+//! not parsed again; only rendering is partial. [`rebuild`] compares the
 //! new sources with the [`Previous`] build and renders:
 //!
 //! - **everything** when there is no previous build, or it had an error; when the
@@ -50,6 +51,8 @@ use std::path::Path;
 pub struct Previous {
     site: Site,
     state: State,
+    /// Its data files, parsed: only the files an edit changed are parsed again.
+    parsed: crate::load::ParseCache,
 }
 
 /// What a rebuild rendered.
@@ -197,7 +200,9 @@ pub fn rebuild(
     changed: &[String],
     prev: Option<&Previous>,
 ) -> (Outcome, Option<Previous>, Scope) {
-    let checked = match pipeline::checked(root) {
+    let empty = crate::load::ParseCache::default();
+    let cache = prev.map(|p| &p.parsed).unwrap_or(&empty);
+    let mut checked = match pipeline::checked_with(root, Some(cache)) {
         Ok(c) => c,
         Err(diagnostics) => {
             let outcome = Outcome {
@@ -208,6 +213,7 @@ pub fn rebuild(
             return (outcome, None, Scope::Everything);
         }
     };
+    let parsed = checked.loaded.parsed.take().unwrap_or_default();
     let ev = &checked.loaded.evidence;
     let state = State::of(ev, &checked.loaded.theme);
     let scope = match prev {
@@ -235,6 +241,7 @@ pub fn rebuild(
     let next = (rendered && !diagnostics.has_errors()).then(|| Previous {
         site: site.clone(),
         state,
+        parsed,
     });
     let outcome = Outcome {
         loaded,

@@ -4,7 +4,7 @@
 use crate::check;
 use crate::derive::{self, Derived};
 use crate::diagnostics::Diagnostics;
-use crate::load::{self, Sources, Theme};
+use crate::load::{self, ParseCache, Sources, Theme};
 use crate::model::{self, Evidence};
 use crate::render::i18n::Messages;
 use crate::render::values::Values;
@@ -21,6 +21,8 @@ pub struct Loaded {
     pub evidence: Evidence,
     pub derived: Derived,
     pub diagnostics: Diagnostics,
+    /// The parsed data files, when loaded with a cache (`serve`'s next rebuild reuses them).
+    pub parsed: Option<ParseCache>,
 }
 
 /// What one full pass produced. `site` is `None` when the sources could not be loaded.
@@ -33,12 +35,18 @@ pub struct Outcome {
 /// Load → model → derive: the graph alone, as `diff` and `probe` need it.
 /// Fails only when the site cannot be read at all (no or broken `evidence.yaml`).
 pub fn evidence(root: &Path) -> Result<Loaded, Diagnostics> {
-    let (sources, mut diagnostics) = timings::time("load", || load::load(root))?;
+    evidence_with(root, None)
+}
+
+/// [`evidence`], reusing the data files `cache` holds parsed (see [`load::load_with`]).
+pub fn evidence_with(root: &Path, cache: Option<&ParseCache>) -> Result<Loaded, Diagnostics> {
+    let (sources, mut diagnostics) = timings::time("load", || load::load_with(root, cache))?;
     let Sources {
         config,
         data,
         pages,
         theme,
+        parsed,
         ..
     } = sources;
     let (evidence, model_diags) = timings::time("model", || model::build(config, data, pages));
@@ -49,6 +57,7 @@ pub fn evidence(root: &Path) -> Result<Loaded, Diagnostics> {
         evidence,
         derived,
         diagnostics,
+        parsed,
     })
 }
 
@@ -73,7 +82,12 @@ pub struct Checked {
 
 /// Load → model → derive → check. Fails only when the site cannot be read at all.
 pub fn checked(root: &Path) -> Result<Checked, Diagnostics> {
-    let mut loaded = evidence(root)?;
+    checked_with(root, None)
+}
+
+/// [`checked`], reusing the data files `cache` holds parsed.
+pub fn checked_with(root: &Path, cache: Option<&ParseCache>) -> Result<Checked, Diagnostics> {
+    let mut loaded = evidence_with(root, cache)?;
     let messages = Arc::new(Messages::load(&loaded.theme));
     let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
     let values = Values::new(&loaded.evidence);

@@ -101,11 +101,22 @@ pub struct Sources {
     pub data: DataSet,
     pub pages: Vec<PageSource>,
     pub theme: Theme,
+    /// The parsed data files, kept when loading with a cache ([`load_with`]).
+    pub parsed: Option<ParseCache>,
 }
 
 /// Reads a whole site. Fails outright only when the config is missing or broken;
 /// other problems come back as diagnostics next to what could be read.
 pub fn load(root: &Path) -> Result<(Sources, Diagnostics), Diagnostics> {
+    load_with(root, None)
+}
+
+/// [`load`], reusing the data files `cache` holds parsed when their text is unchanged;
+/// `Sources::parsed` is then the cache for the next load.
+pub fn load_with(
+    root: &Path,
+    cache: Option<&ParseCache>,
+) -> Result<(Sources, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::default();
     let config = load_config(root).map_err(|d| {
         let mut ds = Diagnostics::default();
@@ -113,18 +124,20 @@ pub fn load(root: &Path) -> Result<(Sources, Diagnostics), Diagnostics> {
         ds
     })?;
     // The data (large run files) and the pages with the theme load side by side.
-    let ((mut data, data_diags), (pages, theme, page_diags, pages_incomplete)) = rayon::join(
-        || {
-            let mut d = Diagnostics::default();
-            (load_data(root, &mut d), d)
-        },
-        || {
-            let mut d = Diagnostics::default();
-            let (pages, incomplete) = load_pages(root, &mut d);
-            let theme = Theme::load(root, &mut d);
-            (pages, theme, d, incomplete)
-        },
-    );
+    let ((mut data, parsed, data_diags), (pages, theme, page_diags, pages_incomplete)) =
+        rayon::join(
+            || {
+                let mut d = Diagnostics::default();
+                let (data, parsed) = load_data(root, &mut d, cache);
+                (data, parsed, d)
+            },
+            || {
+                let mut d = Diagnostics::default();
+                let (pages, incomplete) = load_pages(root, &mut d);
+                let theme = Theme::load(root, &mut d);
+                (pages, theme, d, incomplete)
+            },
+        );
     diags.extend(data_diags);
     diags.extend(page_diags);
     if pages_incomplete {
@@ -136,6 +149,7 @@ pub fn load(root: &Path) -> Result<(Sources, Diagnostics), Diagnostics> {
         data,
         pages,
         theme,
+        parsed,
     };
     Ok((sources, diags))
 }
@@ -184,7 +198,25 @@ fn read(root: &Path, path: &Path, diags: &mut Diagnostics) -> Option<(String, St
     }
 }
 
-fn load_data(root: &Path, diags: &mut Diagnostics) -> DataSet {
+/// Data files parsed by an earlier load, by path, with a hash of their text: `serve`
+/// parses again only the files an edit changed (a run file, once written, never does).
+#[derive(Debug, Clone, Default)]
+pub struct ParseCache(std::collections::HashMap<String, (u64, Parsed)>);
+
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// Reads the data files; with a cache, reuses what it holds for unchanged files and
+/// returns the cache for the next load.
+fn load_data(
+    root: &Path,
+    diags: &mut Diagnostics,
+    cache: Option<&ParseCache>,
+) -> (DataSet, Option<ParseCache>) {
     use rayon::prelude::*;
     let mut set = DataSet::default();
     let data_dir = root.join("data");
@@ -197,7 +229,8 @@ fn load_data(root: &Path, diags: &mut Diagnostics) -> DataSet {
         .map(|(i, p)| (std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0), i, p))
         .collect();
     files.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut parsed: Vec<(usize, String, Result<Parsed, Diagnostic>)> = files
+    type One = (usize, String, Result<Parsed, Diagnostic>, u64);
+    let mut parsed: Vec<One> = files
         .par_iter()
         .filter_map(|(_, i, path)| {
             let rel = rel_path(root, path);
@@ -206,19 +239,34 @@ fn load_data(root: &Path, diags: &mut Diagnostics) -> DataSet {
             if under.starts_with("probes/") {
                 return None;
             }
-            let result = std::fs::read_to_string(path)
-                .map_err(|e| {
-                    Diagnostic::error("io", Span::file(&rel), format!("cannot read file: {e}"))
-                })
-                .and_then(|text| parse_data_file(&under, &rel, &text));
-            Some((*i, rel, result))
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    let d =
+                        Diagnostic::error("io", Span::file(&rel), format!("cannot read file: {e}"));
+                    return Some((*i, rel, Err(d), 0));
+                }
+            };
+            let hash = cache.map(|_| text_hash(&text)).unwrap_or(0);
+            let known = cache
+                .and_then(|c| c.0.get(&rel))
+                .filter(|(h, _)| *h == hash)
+                .map(|(_, p)| Ok(p.clone()));
+            let result = known.unwrap_or_else(|| parse_data_file(&under, &rel, &text));
+            Some((*i, rel, result, hash))
         })
         .collect();
     parsed.sort_by_key(|(i, ..)| *i);
-    for (_, rel, result) in parsed {
+    let mut next = cache.map(|_| ParseCache::default());
+    for (_, rel, result, hash) in parsed {
         let under = rel.strip_prefix("data/").unwrap_or(&rel);
         match result {
-            Ok(p) => p.merge_into(Arc::from(rel.as_str()), &mut set),
+            Ok(p) => {
+                if let Some(n) = next.as_mut() {
+                    n.0.insert(rel.clone(), (hash, p.clone()));
+                }
+                p.merge_into(Arc::from(rel.as_str()), &mut set)
+            }
             Err(d) => {
                 diags.push(d);
                 set.incomplete.extend(kinds_of(under));
@@ -235,7 +283,7 @@ fn load_data(root: &Path, diags: &mut Diagnostics) -> DataSet {
             .with_hint("rename the file to .yaml"),
         );
     }
-    set
+    (set, next)
 }
 
 fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
@@ -276,6 +324,7 @@ pub fn kinds_of(name: &str) -> Vec<Kind> {
 }
 
 /// One data file, parsed: the records of the collection its name selects.
+#[derive(Debug, Clone)]
 enum Parsed {
     // Boxed: a run is large and the other variants small.
     Run(Box<Run>),

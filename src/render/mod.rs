@@ -39,6 +39,9 @@ pub struct Site {
 /// or a comparison with a folder (`write`). Pages render in parallel, so sinks are `Sync`.
 pub trait Sink: Sync {
     fn put(&self, path: String, bytes: Vec<u8>);
+
+    /// Told, before rendering starts, the folders the pages will go in (`ja/observers`).
+    fn prepare(&self, _folders: &[String]) {}
 }
 
 /// Discards every file (`check`: render for the diagnostics only).
@@ -192,6 +195,12 @@ impl<'a> Renderer<'a> {
             .filter(|p| only.is_none_or(|o| o.contains(&p.id)))
             .flat_map(|p| views.iter().map(move |&v| (p, v)))
             .collect();
+        let folders: Vec<String> = jobs
+            .iter()
+            .map(|(page, view)| view.path(&page.id).trim_end_matches('/').to_string())
+            .filter(|f| !f.is_empty())
+            .collect();
+        sink.prepare(&folders);
         // The files of no page (404, sitemap, evidence.json) render beside the pages.
         let (found, extra) = rayon::join(
             || {
