@@ -3,6 +3,8 @@
 #
 #   scripts/bench.sh                 N = 1000 and 10000 pages per language
 #   N_LIST="1000" scripts/bench.sh   one size only
+#   BENCH_DIR=/dev/shm/evidence-bench scripts/bench.sh   on tmpfs, away from a noisy disk
+#                                    (give scripts/bench-peers.sh the same BENCH_DIR)
 #
 # For each N: a clean full build (the previous output removed, as for the peers), median
 # of 5 runs, wall time and peak RSS, for the ja+en views and for all three views; pages per
