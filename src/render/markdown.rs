@@ -20,6 +20,78 @@ pub struct Ctx<'a> {
     pub values: &'a Values,
     /// File and line of the first markdown line; `None` for data texts (already checked).
     pub origin: Option<(&'a str, usize)>,
+    /// Set for a [`portable`] rendering: `@/` link targets are collected here and left as
+    /// markers, as are heading-id prefixes, for [`Portable::localize`] to fill per view.
+    pub links: Option<&'a std::cell::RefCell<Vec<String>>>,
+}
+
+/// Marks a link target (its index in the link list on both sides) in a portable block;
+/// `escape_href` writes U+E000 as `%EE%80%80`.
+const LINK_MARK: &str = "%EE%80%80";
+/// Marks where a heading id takes the view's language prefix.
+const ID_MARK: char = '\u{E001}';
+
+/// A block rendered once per language for every view: [`Portable::localize`] makes the
+/// HTML of one view, as [`block`] would have, without parsing the markdown again.
+pub struct Portable {
+    html: String,
+    links: Vec<String>,
+}
+
+/// Renders a block for every view of its language, or `None` when its text holds one of
+/// the markers (then each view renders it with [`block`]). `ctx.view` and `ctx.depth`
+/// are ignored.
+pub fn portable(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Portable> {
+    if md.contains(LINK_MARK) || md.contains('\u{E000}') || md.contains(ID_MARK) {
+        return None;
+    }
+    let links = std::cell::RefCell::new(Vec::new());
+    let ctx = Ctx {
+        links: Some(&links),
+        ..*ctx
+    };
+    let html = block(md, &ctx, diags);
+    Some(Portable {
+        html,
+        links: links.into_inner(),
+    })
+}
+
+impl Portable {
+    /// The block's HTML in `view`, on a page `depth` folders deep.
+    pub fn localize(&self, view: View, lang: Lang, depth: usize) -> String {
+        let prefix = match view {
+            View::Bilingual => format!("{}-", lang.code()),
+            _ => String::new(),
+        };
+        let html = self.html.replace(ID_MARK, &prefix);
+        if self.links.is_empty() {
+            return html;
+        }
+        let mut out = String::with_capacity(html.len());
+        let mut rest = html.as_str();
+        while let Some(i) = rest.find(LINK_MARK) {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + LINK_MARK.len()..];
+            let Some(j) = after.find(LINK_MARK) else {
+                out.push_str(&rest[i..]);
+                rest = "";
+                break;
+            };
+            let page = after[..j]
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| self.links.get(n));
+            if let Some(page) = page {
+                let target = relative(depth, &view.file(page));
+                // As pulldown-cmark escapes an href; cannot fail on a String.
+                let _ = pulldown_cmark_escape::escape_href(&mut out, &target);
+            }
+            rest = &after[j + LINK_MARK.len()..];
+        }
+        out.push_str(rest);
+        out
+    }
 }
 
 fn options() -> Options {
@@ -177,7 +249,14 @@ fn resolve_link<'a>(
         }
         return CowStr::from("#");
     }
-    let mut target = relative(ctx.depth, &ctx.view.file(page));
+    let mut target = match ctx.links {
+        Some(links) => {
+            let mut l = links.borrow_mut();
+            l.push(page.to_string());
+            format!("\u{E000}{}\u{E000}", l.len() - 1)
+        }
+        None => relative(ctx.depth, &ctx.view.file(page)),
+    };
     if let Some(f) = frag {
         target.push('#');
         target.push_str(f);
@@ -256,9 +335,10 @@ fn heading_ids<'a>(events: Vec<Event<'a>>, ctx: &Ctx) -> Vec<Event<'a>> {
                 j += 1;
             }
             let slug = slug(&text);
-            let id = match ctx.view {
-                View::Bilingual => format!("{}-{slug}", ctx.lang.code()),
-                _ => slug,
+            let id = match (ctx.links, ctx.view) {
+                (Some(_), _) => format!("{ID_MARK}{slug}"),
+                (None, View::Bilingual) => format!("{}-{slug}", ctx.lang.code()),
+                (None, _) => slug,
             };
             out.push(Event::Start(Tag::Heading {
                 level: shift(*level),
@@ -325,6 +405,7 @@ mod tests {
             pages: &pages,
             values: &values,
             origin: Some(("content/p.md", 10)),
+            links: None,
         };
         let mut d = Vec::new();
         let html = block(md, &ctx, &mut d);
@@ -374,5 +455,52 @@ mod tests {
     fn slugs_keep_japanese() {
         assert_eq!(slug("観測 ポイント"), "観測-ポイント");
         assert_eq!(slug("!!"), "section");
+    }
+
+    /// A block rendered once and localized gives, in every view, what rendering it in
+    /// that view gives: links (with fragments and odd characters) and heading ids.
+    #[test]
+    fn portable_blocks_localize_to_what_each_view_renders() {
+        let pages = PageIndex::from(["observers", "index", "runs/r-1", "ünï"]);
+        let values = Values::default();
+        let md = "## Heading `x`\n\nSee [o](@/observers#step), [h](@/), [r](@/runs/r-1),\n\
+                  [u](@/ünï) and [gone](@/nope) and [web](https://example.org/a?b=1&c=2).\n\n\
+                  ### Second\n\n| a |\n|---|\n| [o](@/observers) |\n";
+        for lang in [Lang::Ja, Lang::En] {
+            let base = Ctx {
+                view: View::Bilingual,
+                lang,
+                depth: 0,
+                pages: &pages,
+                values: &values,
+                origin: Some(("content/p.md", 1)),
+                links: None,
+            };
+            let mut d = Vec::new();
+            let p = portable(md, &base, &mut d).expect("no markers in the text");
+            for view in View::ALL {
+                for depth in [0, 1, 3] {
+                    let ctx = Ctx {
+                        view,
+                        depth,
+                        ..base
+                    };
+                    let direct = block(md, &ctx, &mut Vec::new());
+                    assert_eq!(p.localize(view, lang, depth), direct, "{view:?} {depth}");
+                }
+            }
+        }
+        let marked = "text with \u{E001} in it";
+        let ctx = Ctx {
+            view: View::Ja,
+            lang: Lang::Ja,
+            depth: 1,
+            pages: &pages,
+            values: &values,
+            origin: None,
+            links: None,
+        };
+        assert!(portable(marked, &ctx, &mut Vec::new()).is_none());
+        assert!(portable("a %EE%80%80 b", &ctx, &mut Vec::new()).is_none());
     }
 }

@@ -87,6 +87,9 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// A page's blocks rendered for every view (by item index), while its views render.
+type Blocks = std::collections::HashMap<usize, Option<markdown::Portable>>;
+
 /// Everything rendering needs, prepared once per build.
 pub struct Renderer<'a> {
     pub ev: &'a Evidence,
@@ -188,28 +191,33 @@ impl<'a> Renderer<'a> {
     ) {
         use rayon::prelude::*;
         let views = self.views();
-        let jobs: Vec<(&PageSource, View)> = self
+        let jobs: Vec<&PageSource> = self
             .ev
             .pages
             .iter()
             .filter(|p| only.is_none_or(|o| o.contains(&p.id)))
-            .flat_map(|p| views.iter().map(move |&v| (p, v)))
             .collect();
         let folders: Vec<String> = jobs
             .iter()
-            .map(|(page, view)| view.path(&page.id).trim_end_matches('/').to_string())
+            .flat_map(|page| views.iter().map(|v| v.path(&page.id)))
+            .map(|f| f.trim_end_matches('/').to_string())
             .filter(|f| !f.is_empty())
             .collect();
         sink.prepare(&folders);
         // The files of no page (404, sitemap, evidence.json) render beside the pages.
         let (found, extra) = rayon::join(
             || {
+                // One job renders a page in every view, so that each block's markdown is
+                // parsed once per language, not once per view.
                 jobs.par_iter()
-                    .flat_map_iter(|&(page, view)| {
+                    .flat_map_iter(|&page| {
                         let mut d = Vec::new();
-                        match self.page(page, view, sink, &mut d) {
-                            Ok(html) => sink.put(view.file(&page.id), html.into_bytes()),
-                            Err(e) => d.push(e),
+                        let mut blocks = Blocks::new();
+                        for &view in views {
+                            match self.page(page, view, &mut blocks, sink, &mut d) {
+                                Ok(html) => sink.put(view.file(&page.id), html.into_bytes()),
+                                Err(e) => d.push(e),
+                            }
                         }
                         d
                     })
@@ -231,12 +239,13 @@ impl<'a> Renderer<'a> {
         &self,
         page: &PageSource,
         view: View,
+        blocks: &mut Blocks,
         sink: &dyn Sink,
         diags: &mut Vec<Diagnostic>,
     ) -> String {
         let scope = self.scope(view, &page.id);
         let mut out = String::new();
-        for item in &page.items {
+        for (i, item) in page.items.iter().enumerate() {
             match item {
                 Item::Block(b) if view.langs().contains(&b.lang) => {
                     let ctx = markdown::Ctx {
@@ -246,8 +255,15 @@ impl<'a> Renderer<'a> {
                         pages: &self.pages,
                         values: &self.values,
                         origin: Some((&page.file, b.body_line)),
+                        links: None,
                     };
-                    let html = markdown::block(&b.markdown, &ctx, diags);
+                    let portable = blocks
+                        .entry(i)
+                        .or_insert_with(|| markdown::portable(&b.markdown, &ctx, diags));
+                    let html = match portable {
+                        Some(p) => p.localize(view, b.lang, ctx.depth),
+                        None => markdown::block(&b.markdown, &ctx, diags),
+                    };
                     out.push_str(&format!(
                         "<div class=\"block\" lang=\"{}\">\n{html}</div>\n",
                         b.lang.code()
@@ -322,10 +338,11 @@ impl<'a> Renderer<'a> {
         &self,
         page: &PageSource,
         view: View,
+        blocks: &mut Blocks,
         sink: &dyn Sink,
         diags: &mut Vec<Diagnostic>,
     ) -> Result<String, Diagnostic> {
-        let body = self.body(page, view, sink, diags);
+        let body = self.body(page, view, blocks, sink, diags);
         let mut ctx = self.base_context(&page.id, view, &relative(view.depth(&page.id), ""));
         ctx.insert("page_id", &page.id);
         ctx.insert("title_html", &self.bi(view, &page.front.title));

@@ -42,6 +42,7 @@ impl<'a> Scope<'a> {
                     pages: self.pages,
                     values: self.values,
                     origin: None,
+                    links: None,
                 };
                 (
                     lang,

@@ -165,6 +165,7 @@ pub fn text(s: &Scope, t: &Text) -> Words {
                 pages: s.pages,
                 values: s.values,
                 origin: None,
+                links: None,
             };
             let html = markdown::inline(lang.pick(t), &ctx, &mut s.diags.borrow_mut());
             (lang, plain(&html))
