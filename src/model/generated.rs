@@ -15,18 +15,21 @@ use std::collections::{BTreeMap, HashMap};
 /// Name of the directive that fills a run's page.
 pub const RUN_PAGE: &str = "run-page";
 
-/// The folder run pages go in: below the page with `::runs`, or `runs/` when that is the
-/// home page. `None` when no page lists the runs.
-pub fn run_folder(pages: &[PageSource]) -> Option<String> {
-    let home = pages.iter().find(|p| {
+/// The page that lists the runs (the first with `::runs`), if any.
+pub fn runs_index(pages: &[PageSource]) -> Option<&PageSource> {
+    pages.iter().find(|p| {
         p.items
             .iter()
             .any(|i| matches!(i, Item::Directive(d) if d.name == "runs"))
-    })?;
-    Some(match home.id.as_str() {
+    })
+}
+
+/// The folder run pages go in: below the runs index, or `runs/` when that is the home page.
+fn run_folder(index: &PageSource) -> String {
+    match index.id.as_str() {
         "index" => "runs".to_string(),
         id => id.to_string(),
-    })
+    }
 }
 
 /// The page of each run whose id can name a folder, after the content pages. A content
@@ -36,18 +39,15 @@ pub fn run_pages(
     runs: &Collection<Run>,
     diags: &mut Diagnostics,
 ) -> Vec<PageSource> {
-    let Some(folder) = run_folder(pages) else {
+    let Some(index) = runs_index(pages) else {
         return Vec::new();
     };
+    let folder = run_folder(index);
     let taken: HashMap<&str, &str> = pages
         .iter()
         .map(|p| (p.id.as_str(), p.file.as_str()))
         .collect();
-    let order = pages
-        .iter()
-        .find(|p| p.id == folder || (folder == "runs" && p.id == "index"))
-        .map(|p| p.front.order)
-        .unwrap_or_default();
+    let order = index.front.order;
     let mut out = Vec::new();
     for run in runs.iter() {
         let id = &run.id.value;

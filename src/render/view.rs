@@ -97,6 +97,7 @@ impl PageIndex {
         let mut index = PageIndex {
             ids: ev.pages.iter().map(|p| p.id.clone()).collect(),
             complete: !ev.incomplete.contains(&Kind::Page),
+            runs_index: crate::model::generated::runs_index(&ev.pages).map(|p| p.id.clone()),
             ..PageIndex::default()
         };
         for page in &ev.pages {
@@ -110,9 +111,6 @@ impl PageIndex {
                     Directive::RunPage { id } => Some((&mut index.run_homes, id)),
                     _ => None,
                 };
-                if matches!(d, Directive::Runs) && index.runs_index.is_none() {
-                    index.runs_index = Some(page.id.clone());
-                }
                 if let Some((homes, id)) = single {
                     homes.entry(id.clone()).or_insert_with(|| page.id.clone());
                 }

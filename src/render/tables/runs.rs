@@ -729,6 +729,13 @@ fn engine_version(run: &Run) -> Option<&str> {
         .map(String::as_str)
 }
 
+/// Whether `run` is the latest run of its probe.
+fn is_latest(s: &Scope, run: &Run) -> bool {
+    s.derived
+        .latest(s.ev, &run.probe)
+        .is_some_and(|l| l.id.value == run.id.value)
+}
+
 /// A link to a run's own page (its id alone when it has none).
 fn run_link(s: &Scope, run: &Run) -> String {
     let label = code(&run.id.value);
@@ -772,10 +779,7 @@ pub fn page(s: &Scope, id: &str) -> Vec<Table> {
     let mut out = vec![main];
     // The delta column compares every run with the one before; the latest also gets the
     // case-by-case comparison table, as `::latest-run` shows it.
-    if s.derived
-        .latest(s.ev, &run.probe)
-        .is_some_and(|l| l.id.value == run.id.value)
-    {
+    if is_latest(s, run) {
         out.extend(comparison(s, run));
     }
     if run.fatbin.is_some() {
@@ -797,15 +801,10 @@ pub fn index(s: &Scope) -> Vec<Table> {
             &b.id.value,
         ))
     });
-    let is_latest = |r: &Run| {
-        s.derived
-            .latest(s.ev, &r.probe)
-            .is_some_and(|l| l.id.value == r.id.value)
-    };
     let rows = runs
         .iter()
         .map(|r| {
-            let mark = if is_latest(r) {
+            let mark = if is_latest(s, r) {
                 format!(
                     " <span class=\"badge latest\">{}</span>",
                     s.ui("runs-latest")
