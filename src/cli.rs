@@ -2,6 +2,7 @@
 //! output and an exit code.
 
 use crate::diagnostics::{self, Diagnostics, Format};
+use crate::load::{Reuse, cache::DiskCache};
 use crate::{init, pipeline, write};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -33,6 +34,9 @@ pub enum Command {
         /// Write nothing; fail if the output differs from a fresh build.
         #[arg(long)]
         check: bool,
+        /// Parse every data file, without reading or writing the parse cache.
+        #[arg(long)]
+        no_cache: bool,
         /// Print how long each stage took.
         #[arg(long)]
         timings: bool,
@@ -43,6 +47,9 @@ pub enum Command {
         root: PathBuf,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+        /// Parse every data file, without reading the parse cache.
+        #[arg(long)]
+        no_cache: bool,
         /// Print how long each stage took (to stderr).
         #[arg(long)]
         timings: bool,
@@ -89,16 +96,22 @@ pub fn main() -> ExitCode {
             root,
             out,
             check,
+            no_cache,
             timings,
         } => {
             let out = out.unwrap_or_else(|| root.join("site"));
-            with_timings(timings, || build(&root, &out, check))
+            let cache = disk_cache(&root, no_cache);
+            with_timings(timings, || build(&root, &out, check, cache))
         }
         Command::Check {
             root,
             format,
+            no_cache,
             timings,
-        } => with_timings(timings, || check(&root, format)),
+        } => {
+            let cache = disk_cache(&root, no_cache);
+            with_timings(timings, || check(&root, format, cache.as_ref()))
+        }
         Command::Diff {
             base,
             head,
@@ -125,6 +138,11 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The parse cache of the site at `root`, unless turned off.
+fn disk_cache(root: &Path, off: bool) -> Option<DiskCache> {
+    if off { None } else { DiskCache::open(root) }
+}
+
 /// Runs a command, then prints its stage timings to stderr when asked to.
 fn with_timings(on: bool, run: impl FnOnce() -> ExitCode) -> ExitCode {
     if on {
@@ -144,9 +162,9 @@ fn print_diags(diags: &Diagnostics, root: &Path) {
     }
 }
 
-fn build(root: &Path, out: &Path, check_only: bool) -> ExitCode {
+fn build(root: &Path, out: &Path, check_only: bool, cache: Option<DiskCache>) -> ExitCode {
     if check_only {
-        return build_check(root, out);
+        return build_check(root, out, cache.as_ref());
     }
     let start = Instant::now();
     let staging = match write::Staging::new(out) {
@@ -158,11 +176,17 @@ fn build(root: &Path, out: &Path, check_only: bool) -> ExitCode {
     };
     let sink = staging.sink();
     // On failure, dropping the staging folder removes what was written.
-    let Some(files) = render_clean(root, &sink) else {
+    let Some(files) = render_clean(root, cache.as_ref(), &sink) else {
         return ExitCode::FAILURE;
     };
     match crate::timings::time("write", || sink.finish().and_then(|()| staging.commit())) {
         Ok(()) => {
+            // The cache only saves time: failing to write it fails nothing.
+            if let Some(c) = cache
+                && let Err(e) = c.store()
+            {
+                eprintln!("warning: cannot write the parse cache: {e}");
+            }
             println!(
                 "built {files} files into {} in {} ms",
                 out.display(),
@@ -178,9 +202,9 @@ fn build(root: &Path, out: &Path, check_only: bool) -> ExitCode {
 }
 
 /// `build --check`: render and compare with the output, writing nothing.
-fn build_check(root: &Path, out: &Path) -> ExitCode {
+fn build_check(root: &Path, out: &Path, cache: Option<&DiskCache>) -> ExitCode {
     let sink = write::CompareSink::new(out);
-    let Some(files) = render_clean(root, &sink) else {
+    let Some(files) = render_clean(root, cache, &sink) else {
         return ExitCode::FAILURE;
     };
     let st = sink.finish();
@@ -206,9 +230,17 @@ fn build_check(root: &Path, out: &Path) -> ExitCode {
 
 /// Runs the pipeline into `sink` and prints its findings. Returns the number of files
 /// rendered, or `None` (after saying so) when the build has errors.
-fn render_clean(root: &Path, sink: &dyn crate::render::Sink) -> Option<usize> {
+fn render_clean(
+    root: &Path,
+    cache: Option<&DiskCache>,
+    sink: &dyn crate::render::Sink,
+) -> Option<usize> {
     let counter = Counting::new(sink);
-    let (_, diags, rendered) = pipeline::run_into(root, &counter);
+    let reuse = Reuse {
+        memory: None,
+        disk: cache,
+    };
+    let (_, diags, rendered) = pipeline::run_reusing(root, reuse, &counter);
     print_diags(&diags, root);
     if !rendered || diags.has_errors() {
         eprintln!("error: build failed; nothing was written");
@@ -247,8 +279,12 @@ impl crate::render::Sink for Counting<'_> {
     }
 }
 
-fn check(root: &Path, format: Format) -> ExitCode {
-    let (loaded, diags, _) = pipeline::run_into(root, &crate::render::NullSink);
+fn check(root: &Path, format: Format, cache: Option<&DiskCache>) -> ExitCode {
+    let reuse = Reuse {
+        memory: None,
+        disk: cache,
+    };
+    let (loaded, diags, _) = pipeline::run_reusing(root, reuse, &crate::render::NullSink);
     let diags = &diags;
     let color = format == Format::Human && std::io::stdout().is_terminal();
     print!("{}", diagnostics::render(diags, format, root, color));

@@ -202,7 +202,13 @@ pub fn rebuild(
 ) -> (Outcome, Option<Previous>, Scope) {
     let empty = crate::load::ParseCache::default();
     let cache = prev.map(|p| &p.parsed).unwrap_or(&empty);
-    let mut checked = match pipeline::checked_with(root, Some(cache)) {
+    let mut checked = match pipeline::checked_with(
+        root,
+        crate::load::Reuse {
+            memory: Some(cache),
+            disk: None,
+        },
+    ) {
         Ok(c) => c,
         Err(diagnostics) => {
             let outcome = Outcome {

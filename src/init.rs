@@ -52,6 +52,8 @@ pub fn init(dir: &Path) -> io::Result<()> {
         ("evidence.yaml", CONFIG),
         ("content/index.md", INDEX),
         ("data/claims.yaml", CLAIMS),
+        // The parse cache is local to each machine.
+        (".gitignore", "/.evidence-cache/\n"),
     ] {
         let p = dir.join(path);
         if let Some(parent) = p.parent() {

@@ -4,7 +4,7 @@
 use crate::check;
 use crate::derive::{self, Derived};
 use crate::diagnostics::Diagnostics;
-use crate::load::{self, ParseCache, Sources, Theme};
+use crate::load::{self, ParseCache, Reuse, Sources, Theme};
 use crate::model::{self, Evidence};
 use crate::render::i18n::Messages;
 use crate::render::values::Values;
@@ -35,12 +35,12 @@ pub struct Outcome {
 /// Load → model → derive: the graph alone, as `diff` and `probe` need it.
 /// Fails only when the site cannot be read at all (no or broken `evidence.yaml`).
 pub fn evidence(root: &Path) -> Result<Loaded, Diagnostics> {
-    evidence_with(root, None)
+    evidence_with(root, Reuse::default())
 }
 
-/// [`evidence`], reusing the data files `cache` holds parsed (see [`load::load_with`]).
-pub fn evidence_with(root: &Path, cache: Option<&ParseCache>) -> Result<Loaded, Diagnostics> {
-    let (sources, mut diagnostics) = timings::time("load", || load::load_with(root, cache))?;
+/// [`evidence`], reusing data files parsed before (see [`load::load_with`]).
+pub fn evidence_with(root: &Path, reuse: Reuse) -> Result<Loaded, Diagnostics> {
+    let (sources, mut diagnostics) = timings::time("load", || load::load_with(root, reuse))?;
     let Sources {
         config,
         data,
@@ -82,17 +82,24 @@ pub struct Checked {
 
 /// Load → model → derive → check. Fails only when the site cannot be read at all.
 pub fn checked(root: &Path) -> Result<Checked, Diagnostics> {
-    checked_with(root, None)
+    checked_with(root, Reuse::default())
 }
 
-/// [`checked`], reusing the data files `cache` holds parsed.
-pub fn checked_with(root: &Path, cache: Option<&ParseCache>) -> Result<Checked, Diagnostics> {
-    let mut loaded = evidence_with(root, cache)?;
+/// [`checked`], reusing data files parsed before.
+pub fn checked_with(root: &Path, reuse: Reuse) -> Result<Checked, Diagnostics> {
+    let mut loaded = evidence_with(root, reuse)?;
     let messages = Arc::new(Messages::load(&loaded.theme));
     let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
-    let values = Values::new(&loaded.evidence);
+    let values = timings::time("values", || Values::new(&loaded.evidence));
     timings::time("check", || {
-        check::check(&loaded.evidence, &messages, &values, root, &mut diagnostics)
+        check::check(
+            &loaded.evidence,
+            &loaded.derived,
+            &messages,
+            &values,
+            root,
+            &mut diagnostics,
+        )
     });
     Ok(Checked {
         loaded,
@@ -105,7 +112,16 @@ pub fn checked_with(root: &Path, cache: Option<&ParseCache>) -> Result<Checked, 
 /// Load, check and render, handing each output file to `sink` as it is ready.
 /// Returns whether rendering ran (it does not when the sources or templates failed).
 pub fn run_into(root: &Path, sink: &dyn Sink) -> (Option<Loaded>, Diagnostics, bool) {
-    match checked(root) {
+    run_reusing(root, Reuse::default(), sink)
+}
+
+/// [`run_into`], reusing data files parsed before.
+pub fn run_reusing(
+    root: &Path,
+    reuse: Reuse,
+    sink: &dyn Sink,
+) -> (Option<Loaded>, Diagnostics, bool) {
+    match checked_with(root, reuse) {
         Ok(c) => render_into(c, None, sink),
         Err(diagnostics) => (None, diagnostics, false),
     }
@@ -125,13 +141,16 @@ pub fn render_into(
         values,
         mut diagnostics,
     } = checked;
-    let rendered = match Renderer::new(
-        &loaded.evidence,
-        &loaded.derived,
-        &loaded.theme,
-        messages,
-        values,
-    ) {
+    let renderer = timings::time("render", || {
+        Renderer::new(
+            &loaded.evidence,
+            &loaded.derived,
+            &loaded.theme,
+            messages,
+            values,
+        )
+    });
+    let rendered = match renderer {
         Ok(r) => {
             let mut render_diags = Vec::new();
             timings::time("render", || r.render_pages(only, sink, &mut render_diags));

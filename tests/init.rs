@@ -16,7 +16,12 @@ fn init_creates_a_site_that_checks_and_builds() {
         "{}",
         r.stdout
     );
-    for f in ["evidence.yaml", "content/index.md", "data/claims.yaml"] {
+    for f in [
+        "evidence.yaml",
+        "content/index.md",
+        "data/claims.yaml",
+        ".gitignore",
+    ] {
         assert!(dir.join(f).is_file(), "init did not write {f}");
     }
 

@@ -19,6 +19,7 @@ use std::path::Path;
 /// Runs every rule.
 pub fn check(
     ev: &Evidence,
+    derived: &derive::Derived,
     messages: &Messages,
     values: &Values,
     root: &Path,
@@ -30,7 +31,7 @@ pub fn check(
         directives(page, ev, diags);
     }
     assessments(ev, diags);
-    binary_runs(ev, diags);
+    binary_runs(ev, derived, diags);
     messages.check(diags);
     home_page(ev, diags);
     views(ev, diags);
@@ -140,10 +141,9 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
 
 /// Hand-recorded facts the latest binary probe runs disagree with: warnings, since a run's
 /// library or process may be another build than the one the record describes.
-fn binary_runs(ev: &Evidence, diags: &mut Diagnostics) {
+fn binary_runs(ev: &Evidence, derived: &derive::Derived, diags: &mut Diagnostics) {
     use crate::model::types::TargetStatus;
     use crate::render::tables::binary::{fatbin_has, maps_has};
-    let derived = derive::derive(ev);
     if let Some(run) = derived.latest(ev, "fatbin") {
         let input = run.input.as_ref().map(|i| i.name.as_str()).unwrap_or("?");
         for g in ev.generations.iter() {

@@ -3,6 +3,7 @@
 //! Output is [`Sources`]: typed but unresolved records, each knowing its file, plus every
 //! problem found so far. Loading goes on past a bad file so `check` can report them all.
 
+pub mod cache;
 pub mod page;
 pub mod theme;
 pub mod yaml;
@@ -108,15 +109,21 @@ pub struct Sources {
 /// Reads a whole site. Fails outright only when the config is missing or broken;
 /// other problems come back as diagnostics next to what could be read.
 pub fn load(root: &Path) -> Result<(Sources, Diagnostics), Diagnostics> {
-    load_with(root, None)
+    load_with(root, Reuse::default())
 }
 
-/// [`load`], reusing the data files `cache` holds parsed when their text is unchanged;
-/// `Sources::parsed` is then the cache for the next load.
-pub fn load_with(
-    root: &Path,
-    cache: Option<&ParseCache>,
-) -> Result<(Sources, Diagnostics), Diagnostics> {
+/// What a load may reuse instead of parsing a data file again.
+#[derive(Clone, Copy, Default)]
+pub struct Reuse<'a> {
+    /// An earlier load in this process (`serve`): `Sources::parsed` is then the cache
+    /// for the next load.
+    pub memory: Option<&'a ParseCache>,
+    /// The parse cache on disk.
+    pub disk: Option<&'a cache::DiskCache>,
+}
+
+/// [`load`], reusing the data files `reuse` holds parsed when their text is unchanged.
+pub fn load_with(root: &Path, reuse: Reuse) -> Result<(Sources, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::default();
     let config = load_config(root).map_err(|d| {
         let mut ds = Diagnostics::default();
@@ -128,7 +135,7 @@ pub fn load_with(
         rayon::join(
             || {
                 let mut d = Diagnostics::default();
-                let (data, parsed) = load_data(root, &mut d, cache);
+                let (data, parsed) = load_data(root, &mut d, reuse);
                 (data, parsed, d)
             },
             || {
@@ -210,13 +217,10 @@ fn text_hash(text: &str) -> u64 {
     h.finish()
 }
 
-/// Reads the data files; with a cache, reuses what it holds for unchanged files and
-/// returns the cache for the next load.
-fn load_data(
-    root: &Path,
-    diags: &mut Diagnostics,
-    cache: Option<&ParseCache>,
-) -> (DataSet, Option<ParseCache>) {
+/// Reads the data files, reusing what `reuse` holds for unchanged files; with a memory
+/// cache, returns the cache for the next load.
+fn load_data(root: &Path, diags: &mut Diagnostics, reuse: Reuse) -> (DataSet, Option<ParseCache>) {
+    let cache = reuse.memory;
     use rayon::prelude::*;
     let mut set = DataSet::default();
     let data_dir = root.join("data");
@@ -252,7 +256,11 @@ fn load_data(
                 .and_then(|c| c.0.get(&rel))
                 .filter(|(h, _)| *h == hash)
                 .map(|(_, p)| Ok(p.clone()));
-            let result = known.unwrap_or_else(|| parse_data_file(&under, &rel, &text));
+            let parse = || parse_data_file(&under, &rel, &text);
+            let result = known.unwrap_or_else(|| match reuse.disk {
+                Some(disk) => disk.parse(&rel, &text, parse),
+                None => parse(),
+            });
             Some((*i, rel, result, hash))
         })
         .collect();
@@ -324,8 +332,8 @@ pub fn kinds_of(name: &str) -> Vec<Kind> {
 }
 
 /// One data file, parsed: the records of the collection its name selects.
-#[derive(Debug, Clone)]
-enum Parsed {
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Parsed {
     // Boxed: a run is large and the other variants small.
     Run(Box<Run>),
     Dispatch(DispatchFile),

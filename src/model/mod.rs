@@ -5,6 +5,7 @@
 
 pub mod directive;
 pub mod generated;
+pub mod id;
 pub mod refs;
 pub mod types;
 

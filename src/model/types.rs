@@ -6,11 +6,9 @@
 //! that a dangling or duplicate id is reported at its own line and column.
 
 use serde::{Deserialize, Serialize};
-use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
 
-/// A string with its source position (line and column of the YAML node).
-pub type Id = Spanned<String>;
+pub use super::id::{Id, Pos};
 
 /// A human text in both languages, each holding inline markdown.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -731,7 +729,7 @@ pub struct SweepPoint {
 }
 
 /// How a probe kept the prompt cache from shrinking the work it measured.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[serde(rename_all = "kebab-case")]
 pub enum CacheDefeat {
     /// A unique text at the start of each prompt (model resident).
@@ -786,7 +784,7 @@ pub struct LlamaTimings {
     pub draft_n_accepted: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Residency {
     Cold,

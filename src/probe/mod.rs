@@ -206,11 +206,7 @@ pub fn blank_case(id: &str) -> Case {
 
 /// An [`Id`] written by the program (no source position).
 pub fn new_id(s: &str) -> Id {
-    Id::new(
-        s.to_string(),
-        serde_saphyr::Location::UNKNOWN,
-        serde_saphyr::Location::UNKNOWN,
-    )
+    Id::unplaced(s)
 }
 
 // ---------------------------------------------------------------- command line

@@ -15,6 +15,9 @@ pub struct Table {
     pub source: String,
     pub columns: Vec<String>,
     pub rows: Vec<Row>,
+    /// Rows already written as HTML (`<tr>…</tr>` lines), after `rows`: a run table has
+    /// thousands of rows, and a string per cell cost more than writing them.
+    pub rows_html: String,
     /// Shown instead of the rows when there are none.
     pub empty: String,
     /// Notes under the table (HTML).
@@ -72,16 +75,16 @@ impl Table {
             caption: &self.caption,
             source: &self.source,
             columns: &self.columns,
-            rows_html: self.rows_html(),
+            rows_html: self.body_html(),
             notes: &self.notes,
         }
     }
 
     /// `<tr>` rows (or the one "empty" row), one per line.
-    fn rows_html(&self) -> String {
+    fn body_html(&self) -> String {
         use std::fmt::Write as _;
         let esc = crate::render::escape;
-        let mut out = String::with_capacity(self.rows.len() * 160);
+        let mut out = String::with_capacity(self.rows.len() * 160 + self.rows_html.len());
         for row in &self.rows {
             out.push_str("<tr");
             if let Some(id) = &row.id {
@@ -98,7 +101,8 @@ impl Table {
             }
             out.push_str("</tr>\n");
         }
-        if self.rows.is_empty() {
+        out.push_str(&self.rows_html);
+        if self.rows.is_empty() && self.rows_html.is_empty() {
             let _ = writeln!(
                 out,
                 "<tr><td colspan=\"{}\" class=\"empty\">{}</td></tr>",

@@ -28,17 +28,21 @@ impl From<String> for QuoteError {
     }
 }
 
-fn keyed<'a, T: Serialize + crate::model::Record + 'a>(
+/// The records of one kind by id. Converted in parallel: a site with many probe runs
+/// holds hundreds of thousands of cases.
+fn keyed<'a, T: Serialize + Sync + crate::model::Record + 'a>(
     items: impl Iterator<Item = &'a T>,
 ) -> Value {
-    let mut m = Map::new();
-    for item in items {
-        m.insert(
-            item.id().value.clone(),
-            serde_json::to_value(item).unwrap_or(Value::Null),
-        );
-    }
-    Value::Object(m)
+    use rayon::prelude::*;
+    let items: Vec<&T> = items.collect();
+    let values: Vec<(String, Value)> = items
+        .par_iter()
+        .map(|item| {
+            let v = serde_json::to_value(item).unwrap_or(Value::Null);
+            (item.id().value.clone(), v)
+        })
+        .collect();
+    Value::Object(values.into_iter().collect())
 }
 
 impl Values {

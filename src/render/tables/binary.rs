@@ -53,6 +53,7 @@ fn no_run(id: &str, s: &Scope, caption: String, probe: &str, columns: Vec<String
         rows: Vec::new(),
         empty: s.ui_with("binary-no-run", "probe", probe.to_string()),
         notes: Vec::new(),
+        rows_html: String::new(),
     }
 }
 
@@ -135,6 +136,7 @@ pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
+        rows_html: String::new(),
     }
 }
 
@@ -221,6 +223,7 @@ pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
+        rows_html: String::new(),
     }
 }
 

@@ -75,6 +75,7 @@ pub fn page_claims(s: &Scope, page: &str) -> Table {
         rows: claims.iter().map(|c| claim_row(s, c, false)).collect(),
         empty: s.ui("table-empty"),
         notes: vec![s.ui("claims-note")],
+        rows_html: String::new(),
     }
 }
 
@@ -104,6 +105,7 @@ pub fn ledger(s: &Scope) -> Vec<Table> {
             rows: claims.iter().map(|c| claim_row(s, c, true)).collect(),
             empty: s.ui("table-empty"),
             notes: Vec::new(),
+            rows_html: String::new(),
         });
     }
     tables
@@ -175,5 +177,6 @@ pub fn questions(s: &Scope, status: Option<&str>, page: Option<&str>) -> Table {
         rows,
         empty: s.ui("questions-none"),
         notes: Vec::new(),
+        rows_html: String::new(),
     }
 }

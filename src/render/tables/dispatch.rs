@@ -111,6 +111,7 @@ pub fn map(s: &Scope, id: &str) -> Table {
         rows,
         empty: s.ui("table-empty"),
         notes,
+        rows_html: String::new(),
     }
 }
 
@@ -155,5 +156,6 @@ pub fn compare(s: &Scope) -> Table {
         rows,
         empty: s.ui("table-empty"),
         notes: vec![s.ui("compare-note")],
+        rows_html: String::new(),
     }
 }

@@ -64,29 +64,61 @@ pub fn unknown(s: &Scope) -> String {
 }
 
 pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
     let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+    write_digits(&mut out, n);
+    out
+}
+
+/// [`group_digits`], appending to `out`.
+pub fn write_digits(out: &mut String, n: u64) {
+    write_padded(out, n, 0, true);
+}
+
+/// Writes `n` in decimal, at least `width` digits (zero-padded), with thousands
+/// separators when `group`. By hand: `write!` was a tenth of rendering a sweep.
+fn write_padded(out: &mut String, mut n: u64, width: usize, group: bool) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 && buf.len() - i >= width {
+            break;
+        }
+    }
+    let digits = &buf[i..];
+    for (k, d) in digits.iter().enumerate() {
+        if group && k > 0 && (digits.len() - k) % 3 == 0 {
             out.push(',');
         }
-        out.push(c);
+        out.push(char::from(*d));
     }
-    out
 }
 
 /// Nanoseconds as seconds with up to four decimals (`17.455 s`).
 /// Rounded half up in integers: float formatting was a tenth of rendering a sweep.
 pub fn seconds(ns: u64) -> String {
+    let mut out = String::new();
+    write_seconds(&mut out, ns);
+    out
+}
+
+/// [`seconds`], appending to `out`.
+pub fn write_seconds(out: &mut String, ns: u64) {
     let tenths_of_ms = ns / 100_000 + u64::from(ns % 100_000 >= 50_000);
-    let (whole, frac) = (tenths_of_ms / 10_000, tenths_of_ms % 10_000);
-    let frac = format!("{frac:04}");
-    let frac = frac.trim_end_matches('0');
-    if frac.is_empty() {
-        format!("{whole} s")
-    } else {
-        format!("{whole}.{frac} s")
+    let (whole, mut frac) = (tenths_of_ms / 10_000, tenths_of_ms % 10_000);
+    write_padded(out, whole, 0, false);
+    if frac > 0 {
+        let mut places = 4;
+        while frac % 10 == 0 {
+            frac /= 10;
+            places -= 1;
+        }
+        out.push('.');
+        write_padded(out, frac, places, false);
     }
+    out.push_str(" s");
 }
 
 /// The "Source: …" line naming the data files a table was built from.

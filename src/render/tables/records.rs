@@ -39,6 +39,7 @@ fn table(
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
+        rows_html: String::new(),
     }
 }
 

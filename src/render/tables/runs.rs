@@ -5,16 +5,21 @@
 //! (`repeat.of`) the id it repeats, whose values are then the median over its
 //! repetitions. Nothing here is stored; deltas and zones are computed on every build.
 
-use super::{anchor, binary, code, group_digits, seconds, source_line, unknown};
-use crate::derive::{case_zone, zone};
+use super::{
+    anchor, binary, code, group_digits, seconds, source_line, unknown, write_digits, write_seconds,
+};
+use crate::derive::{Summaries, Summary, case_key, case_zone, zone};
 use crate::model::refs::Kind;
-use crate::model::types::{CacheDefeat, Loaded, ModelDetails, RequestSettings, SweepSettings};
+use crate::model::types::{
+    CacheDefeat, Loaded, ModelDetails, RequestSettings, Residency, SweepSettings,
+};
 use crate::model::{Case, DispatchMap, Run};
-use crate::render::escape;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
+use crate::render::{escape, escape_into};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 fn date(s: &Scope, r: &Run) -> String {
     match &r.date {
@@ -23,55 +28,77 @@ fn date(s: &Scope, r: &Run) -> String {
     }
 }
 
+/// A fragment a run table repeats from row to row.
+#[derive(Hash, PartialEq, Eq)]
+enum Frag<'k> {
+    Ui(&'static str),
+    Unknown,
+    DeltaNew,
+    Badge(&'k str),
+    /// Map id, zone, whether the run was assessed against the map.
+    Zone(&'k str, &'k str, bool),
+    Mode(Option<Residency>, Option<CacheDefeat>),
+}
+
 /// The fragments every row of a run table repeats (labels, badges), each made once per
-/// table: a sweep has thousands of rows, and a Fluent lookup per cell was most of the cost.
+/// table and written straight into the rows: a sweep has thousands of rows, and a Fluent
+/// lookup or a string per cell was most of the cost.
 struct Words<'a, 'e> {
     s: &'a Scope<'e>,
-    memo: RefCell<HashMap<String, String>>,
+    // Looked up several times per row: a fast hash, as the keys are our own.
+    memo: RefCell<rustc_hash::FxHashMap<Frag<'e>, String>>,
 }
 
 impl<'a, 'e> Words<'a, 'e> {
     fn new(s: &'a Scope<'e>) -> Self {
         Words {
             s,
-            memo: RefCell::new(HashMap::new()),
+            memo: RefCell::new(rustc_hash::FxHashMap::default()),
         }
     }
 
-    /// The fragment under `key`, made by `make` the first time.
-    fn get(&self, key: &str, make: impl FnOnce(&Scope) -> String) -> String {
-        if let Some(v) = self.memo.borrow().get(key) {
-            return v.clone();
+    /// Writes the fragment under `key`, made by `make` the first time.
+    fn put(&self, out: &mut String, key: Frag<'e>, make: impl FnOnce(&Scope) -> String) {
+        if let Some(v) = self.memo.borrow().get(&key) {
+            out.push_str(v);
+            return;
         }
         let v = make(self.s);
-        self.memo.borrow_mut().insert(key.to_string(), v.clone());
-        v
+        out.push_str(&v);
+        self.memo.borrow_mut().insert(key, v);
     }
 
-    fn ui(&self, key: &str) -> String {
-        self.get(key, |s| s.ui(key))
+    fn ui(&self, out: &mut String, key: &'static str) {
+        self.put(out, Frag::Ui(key), |s| s.ui(key));
     }
 
-    fn unknown(&self) -> String {
-        self.get("value-unknown", unknown)
+    fn unknown(&self, out: &mut String) {
+        self.put(out, Frag::Unknown, unknown);
     }
 
-    fn num(&self, n: Option<u64>) -> String {
-        n.map(group_digits).unwrap_or_else(|| self.unknown())
+    fn num(&self, out: &mut String, n: Option<u64>) {
+        match n {
+            Some(n) => write_digits(out, n),
+            None => self.unknown(out),
+        }
     }
 
-    fn dur(&self, ns: Option<u64>) -> String {
-        ns.map(seconds).unwrap_or_else(|| self.unknown())
+    fn dur(&self, out: &mut String, ns: Option<u64>) {
+        match ns {
+            Some(ns) => write_seconds(out, ns),
+            None => self.unknown(out),
+        }
     }
 
-    fn badge(&self, family: &str) -> String {
-        self.get(&format!("badge {family}"), |s| family_badge(s, family))
+    fn badge(&self, out: &mut String, family: &'e str) {
+        self.put(out, Frag::Badge(family), |s| family_badge(s, family));
     }
 }
 
-fn zone_cell(w: &Words, run: &Run, case: &Case) -> String {
-    let mut parts = Vec::new();
-    for m in w.s.ev.maps.iter() {
+fn zone_cell(out: &mut String, w: &Words, run: &Run, case: &Case) {
+    let mut first = true;
+    let ev = w.s.ev;
+    for m in ev.maps.iter() {
         let Some(z) = case_zone(m, case) else {
             continue;
         };
@@ -79,7 +106,11 @@ fn zone_cell(w: &Words, run: &Run, case: &Case) -> String {
             .assessed_against
             .as_ref()
             .is_some_and(|a| a.value == m.id.value);
-        parts.push(w.get(&format!("zone {} {z} {assessed}", m.id.value), |s| {
+        if !first {
+            out.push_str("<br>");
+        }
+        first = false;
+        w.put(out, Frag::Zone(&m.id.value, z, assessed), |s| {
             let class = if assessed { " assessed" } else { "" };
             format!(
                 "<span class=\"zone{class}\" title=\"{}\">{} <small>{}</small></span>",
@@ -87,12 +118,10 @@ fn zone_cell(w: &Words, run: &Run, case: &Case) -> String {
                 family_badge(s, z),
                 escape(&m.id.value)
             )
-        }));
+        });
     }
-    if parts.is_empty() {
-        "—".into()
-    } else {
-        parts.join("<br>")
+    if first {
+        out.push('—');
     }
 }
 
@@ -117,8 +146,8 @@ fn reading(s: &Scope, case: &Case) -> String {
 }
 
 /// Mode, with the cache-defeat method under it when recorded.
-fn mode_cell(w: &Words, c: &Case) -> String {
-    w.get(&format!("mode {:?} {:?}", c.mode, c.cache_defeat), |s| {
+fn mode_cell(out: &mut String, w: &Words, c: &Case) {
+    w.put(out, Frag::Mode(c.mode, c.cache_defeat), |s| {
         let mode = c
             .mode
             .map(|m| s.label("residency", &m))
@@ -135,95 +164,6 @@ fn mode_cell(w: &Words, c: &Case) -> String {
 
 // ---------------------------------------------------------------- matching runs
 
-/// The key two runs' cases are matched by.
-fn case_key(c: &Case) -> &str {
-    c.repeat
-        .as_ref()
-        .map(|r| r.of.as_str())
-        .unwrap_or(c.id.value.as_str())
-}
-
-/// Median of the values present (the mean of the middle two for an even count).
-fn median(mut v: Vec<u64>) -> Option<u64> {
-    v.sort_unstable();
-    let n = v.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(v[n / 2]),
-        _ => Some(((u128::from(v[n / 2 - 1]) + u128::from(v[n / 2])) / 2) as u64),
-    }
-}
-
-/// The cases of one key, summarized (medians over repetitions).
-#[derive(Debug, Clone, Default)]
-struct Summary {
-    n: usize,
-    prompt_eval_count: Option<u64>,
-    eval_count: Option<u64>,
-    prompt_eval_ns: Option<u64>,
-    eval_ns: Option<u64>,
-}
-
-impl Summary {
-    /// One case as it is (no repetitions to take the median of).
-    fn one(c: &Case) -> Summary {
-        Summary {
-            n: 1,
-            prompt_eval_count: c.prompt_eval_count,
-            eval_count: c.eval_count,
-            prompt_eval_ns: c.prompt_eval_duration_ns,
-            eval_ns: c.eval_duration_ns,
-        }
-    }
-
-    fn of(cases: &[&Case]) -> Summary {
-        let m = |f: fn(&Case) -> Option<u64>| median(cases.iter().filter_map(|c| f(c)).collect());
-        Summary {
-            n: cases.len(),
-            prompt_eval_count: m(|c| c.prompt_eval_count),
-            eval_count: m(|c| c.eval_count),
-            prompt_eval_ns: m(|c| c.prompt_eval_duration_ns),
-            eval_ns: m(|c| c.eval_duration_ns),
-        }
-    }
-
-    /// Prompt-eval time per prompt token, in ns.
-    fn per_token(&self) -> Option<f64> {
-        match (self.prompt_eval_ns, self.prompt_eval_count) {
-            (Some(t), Some(n)) if n > 0 => Some(t as f64 / n as f64),
-            _ => None,
-        }
-    }
-}
-
-/// Case keys in order of first appearance, with their cases.
-fn groups(run: &Run) -> Vec<(&str, Vec<&Case>)> {
-    let mut order: Vec<(&str, Vec<&Case>)> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for c in &run.cases {
-        let k = case_key(c);
-        match index.get(k) {
-            Some(&i) => order[i].1.push(c),
-            None => {
-                index.insert(k, order.len());
-                order.push((k, vec![c]));
-            }
-        }
-    }
-    order
-}
-
-/// The summary of each case key of a run, and the keys in order of first appearance.
-fn summaries(run: &Run) -> (HashMap<&str, Summary>, Vec<&str>) {
-    let groups = groups(run);
-    let keys = groups.iter().map(|(k, _)| *k).collect();
-    let map = groups
-        .into_iter()
-        .map(|(k, cs)| (k, Summary::of(&cs)))
-        .collect();
-    (map, keys)
-}
-
 /// The map deltas read zones under: the one either run was assessed against, else the
 /// first map.
 fn primary_map<'a>(s: &'a Scope, run: &Run, prev: &Run) -> Option<&'a DispatchMap> {
@@ -234,124 +174,142 @@ fn primary_map<'a>(s: &'a Scope, run: &Run, prev: &Run) -> Option<&'a DispatchMa
         .or_else(|| s.ev.maps.iter().next().map(|m| &m.value))
 }
 
-/// `+12.5 %` (relative change), or `=` within 0.05 %.
-fn pct(a: f64, b: f64) -> Option<String> {
+/// `+12.5 %` (relative change), or `±0 %` within 0.05 %; nothing when `a` is not a
+/// positive number.
+fn pct(out: &mut String, a: f64, b: f64) -> bool {
     if !(a.is_finite() && b.is_finite()) || a <= 0.0 {
-        return None;
+        return false;
     }
     let p = (b - a) / a * 100.0;
-    Some(if p.abs() < 0.05 {
-        "±0 %".into()
+    if p.abs() < 0.05 {
+        out.push_str("±0 %");
     } else {
-        format!("{p:+.1} %")
-    })
+        let _ = write!(out, "{p:+.1} %");
+    }
+    true
 }
 
-fn signed(a: u64, b: u64) -> String {
+fn pct_text(a: f64, b: f64) -> Option<String> {
+    let mut out = String::new();
+    pct(&mut out, a, b).then_some(out)
+}
+
+fn signed_text(a: u64, b: u64) -> String {
+    let mut out = String::new();
+    signed(&mut out, a, b);
+    out
+}
+
+fn signed(out: &mut String, a: u64, b: u64) {
     let d = i128::from(b) - i128::from(a);
     if d == 0 {
-        "±0".into()
+        out.push_str("±0");
     } else {
-        format!("{d:+}")
+        let _ = write!(out, "{d:+}");
     }
 }
 
-/// The delta cell of one case against the previous run's case of the same key.
-fn delta(
-    w: &Words,
-    prev: &HashMap<&str, Summary>,
-    map: Option<&DispatchMap>,
+/// The delta cell of one case against the previous run's case of the same key: one
+/// line per value that changed, `=` when none did.
+fn delta<'e>(
+    out: &mut String,
+    w: &Words<'_, 'e>,
+    prev: &Summaries,
+    map: Option<&'e DispatchMap>,
     case: &Case,
-) -> String {
+) {
     let Some(p) = prev.get(case_key(case)) else {
-        return w.get("delta new", |s| {
+        w.put(out, Frag::DeltaNew, |s| {
             format!(
                 "<span class=\"delta new\">{}</span>",
                 s.ui("runs-delta-new")
             )
         });
+        return;
     };
     let now = Summary::one(case);
-    let mut parts = Vec::new();
+    let start = out.len();
+    let line = |out: &mut String| {
+        if out.len() > start {
+            out.push_str("<br>");
+        }
+    };
     if let (Some(a), Some(b)) = (p.prompt_eval_count, now.prompt_eval_count)
         && a != b
     {
-        parts.push(format!("prompt_eval_count {}", signed(a, b)));
-        if let Some(m) = map {
-            let (za, zb) = (zone(m, a), zone(m, b));
-            if za != zb
-                && let (Some(za), Some(zb)) = (za, zb)
-            {
-                parts.push(format!("{} → {}", w.badge(za), w.badge(zb)));
-            }
+        out.push_str("prompt_eval_count ");
+        signed(out, a, b);
+        if let Some(m) = map
+            && let (Some(za), Some(zb)) = (zone(m, a), zone(m, b))
+            && za != zb
+        {
+            out.push_str("<br>");
+            w.badge(out, za);
+            out.push_str(" → ");
+            w.badge(out, zb);
         }
     }
     if let (Some(a), Some(b)) = (p.eval_count, now.eval_count)
         && a != b
     {
-        parts.push(format!("eval_count {}", signed(a, b)));
+        line(out);
+        out.push_str("eval_count ");
+        signed(out, a, b);
     }
-    if let (Some(a), Some(b)) = (p.prompt_eval_ns, now.prompt_eval_ns)
-        && let Some(x) = pct(a as f64, b as f64)
-    {
-        parts.push(format!("{} {x}", w.ui("runs-delta-prompt")));
+    for (key, a, b) in [
+        ("runs-delta-prompt", p.prompt_eval_ns, now.prompt_eval_ns),
+        ("runs-delta-eval", p.eval_ns, now.eval_ns),
+    ] {
+        if let (Some(a), Some(b)) = (a, b) {
+            let mark = out.len();
+            line(out);
+            w.ui(out, key);
+            out.push(' ');
+            if !pct(out, a as f64, b as f64) {
+                out.truncate(mark);
+            }
+        }
     }
-    if let (Some(a), Some(b)) = (p.eval_ns, now.eval_ns)
-        && let Some(x) = pct(a as f64, b as f64)
-    {
-        parts.push(format!("{} {x}", w.ui("runs-delta-eval")));
-    }
-    if parts.is_empty() {
-        "=".into()
-    } else {
-        parts.join("<br>")
+    if out.len() == start {
+        out.push('=');
     }
 }
 
 // ---------------------------------------------------------------- one run
 
-/// The previous run of the same probe, when it shares at least one case key with `run`
-/// (runs with disjoint cases, such as transcriptions of different tables, are not
-/// compared).
-fn comparable_previous<'e>(s: &Scope<'e>, run: &Run) -> Option<&'e Run> {
-    let prev = s.derived.previous(s.ev, run)?;
-    let keys: std::collections::HashSet<&str> = run.cases.iter().map(case_key).collect();
-    prev.cases
-        .iter()
-        .any(|p| keys.contains(case_key(p)))
-        .then_some(prev)
-}
-
 fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
-    let prev = comparable_previous(s, run);
-    let prev_summary = prev.map(|p| summaries(p).0);
+    let prev = s.derived.comparable_previous(s.ev, run);
+    let prev_summary = prev.map(|p| s.derived.summaries(p));
     let map = prev.and_then(|p| primary_map(s, run, p));
     let w = Words::new(s);
-    let rows = run
-        .cases
-        .iter()
-        .map(|c| {
-            let mut cells = vec![
-                code(&c.id.value),
-                mode_cell(&w, c),
-                w.num(c.num_predict),
-                w.num(c.prompt_eval_count),
-                w.num(c.eval_count),
-                format!(
-                    "{} / {} / {}",
-                    w.dur(c.load_duration_ns),
-                    w.dur(c.prompt_eval_duration_ns),
-                    w.dur(c.eval_duration_ns)
-                ),
-                zone_cell(&w, run, c),
-                reading(s, c),
-            ];
-            if let Some(ps) = &prev_summary {
-                cells.push(delta(&w, ps, map, c));
-            }
-            Row::new(cells)
-        })
-        .collect();
+    let mut html = String::with_capacity(run.cases.len() * 400);
+    for c in &run.cases {
+        let td = |out: &mut String| out.push_str("</td><td>");
+        html.push_str("<tr><td><code>");
+        escape_into(&mut html, &c.id.value);
+        html.push_str("</code>");
+        td(&mut html);
+        mode_cell(&mut html, &w, c);
+        for n in [c.num_predict, c.prompt_eval_count, c.eval_count] {
+            td(&mut html);
+            w.num(&mut html, n);
+        }
+        td(&mut html);
+        w.dur(&mut html, c.load_duration_ns);
+        html.push_str(" / ");
+        w.dur(&mut html, c.prompt_eval_duration_ns);
+        html.push_str(" / ");
+        w.dur(&mut html, c.eval_duration_ns);
+        td(&mut html);
+        zone_cell(&mut html, &w, run, c);
+        td(&mut html);
+        html.push_str(&reading(s, c));
+        if let Some(ps) = prev_summary {
+            td(&mut html);
+            delta(&mut html, &w, ps, map, c);
+        }
+        html.push_str("</td></tr>\n");
+    }
     let mut columns: Vec<String> = [
         "col-case",
         "col-mode",
@@ -370,11 +328,12 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     if let Some(p) = prev {
         columns.push(s.ui_with("col-delta", "run", p.id.value.clone()));
         notes.push(s.ui_with("runs-previous", "run", p.id.value.clone()));
-        let keys: HashSet<&str> = run.cases.iter().map(case_key).collect();
-        let gone: Vec<&str> = groups(p)
-            .into_iter()
-            .map(|(k, _)| k)
-            .filter(|k| !keys.contains(k))
+        let now = s.derived.summaries(run);
+        let gone: Vec<&str> = s
+            .derived
+            .summaries(p)
+            .keys()
+            .filter(|k| !now.contains(k))
             .collect();
         if !gone.is_empty() {
             notes.push(format!(
@@ -400,9 +359,10 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         ),
         source: source_line(s, [file]),
         columns,
-        rows,
+        rows_html: html,
         empty: s.ui("table-empty"),
         notes,
+        ..Table::default()
     }
 }
 
@@ -575,10 +535,10 @@ fn arrow(s: &Scope, a: Option<String>, b: Option<String>) -> String {
 
 /// The latest run against the previous one, case key by case key.
 fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) -> Table {
-    let (now, mut keys) = summaries(run);
-    let (before, prev_keys) = summaries(prev);
+    let (now, before) = (s.derived.summaries(run), s.derived.summaries(prev));
+    let mut keys: Vec<&str> = now.keys().collect();
     let map = primary_map(s, run, prev);
-    keys.extend(prev_keys.into_iter().filter(|k| !now.contains_key(k)));
+    keys.extend(before.keys().filter(|k| !now.contains(k)));
     let ms = |ns: f64| format!("{:.3} ms", ns / 1e6);
     let rows = keys
         .iter()
@@ -592,14 +552,14 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                 if let (Some(x), Some(y)) = (x, y)
                     && x != y
                 {
-                    cell.push_str(&format!(" <small>({})</small>", signed(x, y)));
+                    cell.push_str(&format!(" <small>({})</small>", signed_text(x, y)));
                 }
                 cell
             };
             let times = |x: Option<f64>, y: Option<f64>, fmt: &dyn Fn(f64) -> String| {
                 let mut cell = arrow(s, x.map(fmt), y.map(fmt));
                 if let (Some(x), Some(y)) = (x, y)
-                    && let Some(p) = pct(x, y)
+                    && let Some(p) = pct_text(x, y)
                 {
                     cell.push_str(&format!(" <small>({p})</small>"));
                 }
@@ -674,6 +634,7 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
         rows,
         empty: s.ui("table-empty"),
         notes,
+        rows_html: String::new(),
     }
 }
 
@@ -686,7 +647,7 @@ fn file_of(s: &Scope, run: &Run) -> String {
 
 /// The comparison of `run` with the previous run of its probe, when there is one.
 fn comparison(s: &Scope, run: &Run) -> Option<Table> {
-    let prev = comparable_previous(s, run)?;
+    let prev = s.derived.comparable_previous(s.ev, run)?;
     Some(compare_table(
         s,
         run,
@@ -853,6 +814,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
         rows,
         empty: s.ui("runs-none"),
         notes: Vec::new(),
+        rows_html: String::new(),
     }]
 }
 
@@ -892,13 +854,10 @@ mod tests {
 
     #[test]
     fn medians_and_changes() {
-        assert_eq!(median(vec![]), None);
-        assert_eq!(median(vec![5, 1, 3]), Some(3));
-        assert_eq!(median(vec![4, 1, 3, 2]), Some(2));
-        assert_eq!(pct(100.0, 112.5).as_deref(), Some("+12.5 %"));
-        assert_eq!(pct(100.0, 100.01).as_deref(), Some("±0 %"));
-        assert_eq!(pct(0.0, 1.0), None);
-        assert_eq!(signed(290, 11), "-279");
+        assert_eq!(pct_text(100.0, 112.5).as_deref(), Some("+12.5 %"));
+        assert_eq!(pct_text(100.0, 100.01).as_deref(), Some("±0 %"));
+        assert_eq!(pct_text(0.0, 1.0), None);
+        assert_eq!(signed_text(290, 11), "-279");
         assert_eq!(bytes(5_137_025_024), "4.78 GiB");
         assert_eq!(bytes(98_362_432), "93.8 MiB");
     }

@@ -63,5 +63,6 @@ pub fn worklog(s: &Scope) -> Table {
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
+        rows_html: String::new(),
     }
 }

@@ -3,8 +3,11 @@
 //! The dispatch zone of every probe case under every dispatch map, the latest run of each
 //! probe, the previous run (for deltas) and back-references (who cites a record).
 
+pub mod matching;
+
 use crate::model::refs::{Kind, Ref};
 use crate::model::{Bound, Case, DispatchMap, Evidence, Run};
+pub use matching::{Summaries, Summary, case_key};
 use std::collections::{BTreeMap, HashMap};
 
 /// The family a value of the map's variable routes to: the first branch whose bound holds.
@@ -56,6 +59,8 @@ pub struct Derived {
     run_position: HashMap<String, usize>,
     /// Who cites each record: target → citing records.
     pub cited_by: HashMap<Ref, Vec<Ref>>,
+    /// Each run's cases by case key (run id → summaries).
+    summaries: HashMap<String, Summaries>,
 }
 
 impl Derived {
@@ -90,6 +95,22 @@ impl Derived {
         (at(pos.checked_sub(1)), at(pos.checked_add(1)))
     }
 
+    /// The case keys of `run` and their summaries.
+    pub fn summaries(&self, run: &Run) -> &Summaries {
+        static NONE: std::sync::OnceLock<Summaries> = std::sync::OnceLock::new();
+        self.summaries
+            .get(&run.id.value)
+            .unwrap_or_else(|| NONE.get_or_init(Summaries::default))
+    }
+
+    /// The run before `run` of the same probe, when the two share a case key.
+    pub fn comparable_previous<'e>(&self, ev: &'e Evidence, run: &Run) -> Option<&'e Run> {
+        let prev = self.previous(ev, run)?;
+        self.summaries(run)
+            .shares_a_key(self.summaries(prev))
+            .then_some(prev)
+    }
+
     pub fn citations(&self, target: &Ref) -> &[Ref] {
         self.cited_by.get(target).map(Vec::as_slice).unwrap_or(&[])
     }
@@ -118,10 +139,18 @@ pub fn derive(ev: &Evidence) -> Derived {
         .values()
         .flat_map(|ids| ids.iter().enumerate().map(|(i, id)| (id.clone(), i)))
         .collect();
+    let summaries = {
+        use rayon::prelude::*;
+        let runs: Vec<&Run> = ev.runs.iter().map(|r| &r.value).collect();
+        runs.par_iter()
+            .map(|r| (r.id.value.clone(), Summaries::of(r)))
+            .collect()
+    };
     Derived {
         runs_by_probe,
         run_position,
         cited_by: citations(ev),
+        summaries,
     }
 }
 

@@ -1,0 +1,123 @@
+//! Matching the cases of runs of one probe: by case key (the case id, or for a repeated
+//! case the id it repeats), each key summarized as the medians over its repetitions.
+//!
+//! Computed once per build for every run: a run's page, the deltas on the next run's
+//! page, the comparison table and the index read them in every view.
+
+use crate::model::{Case, Run};
+
+/// The key two runs' cases are matched by.
+pub fn case_key(c: &Case) -> &str {
+    c.repeat
+        .as_ref()
+        .map(|r| r.of.as_str())
+        .unwrap_or(c.id.value.as_str())
+}
+
+/// Median of the values present (the mean of the middle two for an even count).
+pub fn median(mut v: Vec<u64>) -> Option<u64> {
+    v.sort_unstable();
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some(((u128::from(v[n / 2 - 1]) + u128::from(v[n / 2])) / 2) as u64),
+    }
+}
+
+/// The cases of one key, summarized (medians over repetitions).
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    pub n: usize,
+    pub prompt_eval_count: Option<u64>,
+    pub eval_count: Option<u64>,
+    pub prompt_eval_ns: Option<u64>,
+    pub eval_ns: Option<u64>,
+}
+
+impl Summary {
+    /// One case as it is (no repetitions to take the median of).
+    pub fn one(c: &Case) -> Summary {
+        Summary {
+            n: 1,
+            prompt_eval_count: c.prompt_eval_count,
+            eval_count: c.eval_count,
+            prompt_eval_ns: c.prompt_eval_duration_ns,
+            eval_ns: c.eval_duration_ns,
+        }
+    }
+
+    fn of(cases: &[&Case]) -> Summary {
+        let m = |f: fn(&Case) -> Option<u64>| median(cases.iter().filter_map(|c| f(c)).collect());
+        Summary {
+            n: cases.len(),
+            prompt_eval_count: m(|c| c.prompt_eval_count),
+            eval_count: m(|c| c.eval_count),
+            prompt_eval_ns: m(|c| c.prompt_eval_duration_ns),
+            eval_ns: m(|c| c.eval_duration_ns),
+        }
+    }
+
+    /// Prompt-eval time per prompt token, in ns.
+    pub fn per_token(&self) -> Option<f64> {
+        match (self.prompt_eval_ns, self.prompt_eval_count) {
+            (Some(t), Some(n)) if n > 0 => Some(t as f64 / n as f64),
+            _ => None,
+        }
+    }
+}
+
+type FxIndexMap<K, V> = indexmap::IndexMap<K, V, rustc_hash::FxBuildHasher>;
+
+/// The case keys of one run in order of first appearance, with the summary of each.
+#[derive(Debug, Default)]
+pub struct Summaries(FxIndexMap<String, Summary>);
+
+impl Summaries {
+    pub fn of(run: &Run) -> Summaries {
+        let mut groups: FxIndexMap<&str, Vec<&Case>> = FxIndexMap::default();
+        for c in &run.cases {
+            groups.entry(case_key(c)).or_default().push(c);
+        }
+        let summaries = groups.into_iter().map(|(k, cases)| {
+            let summary = match cases.as_slice() {
+                [one] => Summary::one(one),
+                _ => Summary::of(&cases),
+            };
+            (k.to_string(), summary)
+        });
+        Summaries(summaries.collect())
+    }
+
+    /// The summary of the cases under `key`.
+    pub fn get(&self, key: &str) -> Option<&Summary> {
+        self.0.get(key)
+    }
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+
+    /// The case keys in order of first appearance.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
+
+    /// Whether the two runs share at least one case key: runs with disjoint cases (such
+    /// as transcriptions of different tables) are not compared.
+    pub fn shares_a_key(&self, other: &Summaries) -> bool {
+        other.keys().any(|k| self.contains(k))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(vec![]), None);
+        assert_eq!(median(vec![5, 1, 3]), Some(3));
+        assert_eq!(median(vec![4, 1, 3, 2]), Some(2));
+    }
+}

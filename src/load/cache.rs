@@ -1,0 +1,128 @@
+//! The parse cache on disk: data files parsed by an earlier build, kept in a binary form
+//! under `.evidence-cache/` next to `evidence.yaml`.
+//!
+//! Parsing YAML is most of the time it takes to load a site with large probe runs (about
+//! 10 MB/s), and a run file, once recorded, never changes. An entry is found by a hash of
+//! the program (its version and the executable's size and time), the file's path and its
+//! text, so any change to one of them misses; an entry that cannot be read is parsed
+//! again. Entries are written only after a build succeeds, and entries the build did not
+//! use are removed then, so the cache holds one entry per data file.
+
+use super::Parsed;
+use crate::diagnostics::Diagnostic;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The cache folder, under the site root.
+pub const DIR: &str = ".evidence-cache";
+const ENTRIES: &str = "parsed";
+const TAG: &str = "Signature: 8a477f597d28d172789f06886806bc55\n\
+# This file marks a cache folder made by evidence (https://bford.info/cachedir/).\n";
+
+/// The cache of one site, and what one load found and parsed in it.
+pub struct DiskCache {
+    dir: PathBuf,
+    program: u128,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    used: Vec<u128>,
+    parsed: Vec<(u128, Vec<u8>)>,
+}
+
+impl DiskCache {
+    /// The cache of the site at `root`; `None` when the program cannot name itself.
+    pub fn open(root: &Path) -> Option<DiskCache> {
+        let exe = std::env::current_exe().ok()?;
+        let meta = std::fs::metadata(exe).ok()?;
+        let program = format!(
+            "{} {} {:?}",
+            env!("CARGO_PKG_VERSION"),
+            meta.len(),
+            meta.modified().ok()
+        );
+        Some(DiskCache {
+            dir: root.join(DIR).join(ENTRIES),
+            program: xxhash_rust::xxh3::xxh3_128(program.as_bytes()),
+            state: Mutex::new(State::default()),
+        })
+    }
+
+    fn key(&self, rel: &str, text: &str) -> u128 {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(&self.program.to_le_bytes());
+        h.update(&(rel.len() as u64).to_le_bytes());
+        h.update(rel.as_bytes());
+        h.update(text.as_bytes());
+        h.digest128()
+    }
+
+    fn path(&self, key: u128) -> PathBuf {
+        self.dir.join(format!("{key:032x}.bin"))
+    }
+
+    /// The data file `rel` with text `text`: from the cache, or from `parse`, whose
+    /// result is kept for [`DiskCache::store`].
+    pub(super) fn parse(
+        &self,
+        rel: &str,
+        text: &str,
+        parse: impl FnOnce() -> Result<Parsed, Diagnostic>,
+    ) -> Result<Parsed, Diagnostic> {
+        let key = self.key(rel, text);
+        let cached = std::fs::read(self.path(key))
+            .ok()
+            .and_then(|bytes| rmp_serde::from_slice::<Parsed>(&bytes).ok());
+        let (result, bytes) = match cached {
+            Some(p) => (Ok(p), None),
+            None => {
+                let result = parse();
+                let bytes = result
+                    .as_ref()
+                    .ok()
+                    .and_then(|p| rmp_serde::to_vec_named(p).ok());
+                (result, bytes)
+            }
+        };
+        if let Ok(mut st) = self.state.lock() {
+            st.used.push(key);
+            if let Some(b) = bytes {
+                st.parsed.push((key, b));
+            }
+        }
+        result
+    }
+
+    /// Writes the entries this load parsed and removes those it did not use. Each entry
+    /// is written to a temporary file and renamed, so none is ever half-written.
+    pub fn store(self) -> std::io::Result<()> {
+        let state = std::mem::take(&mut *self.state.lock().unwrap_or_else(|e| e.into_inner()));
+        if state.parsed.is_empty() && !self.dir.exists() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(&self.dir)?;
+        if let Some(top) = self.dir.parent() {
+            let tag = top.join("CACHEDIR.TAG");
+            if !tag.exists() {
+                std::fs::write(tag, TAG)?;
+            }
+        }
+        for (key, bytes) in &state.parsed {
+            let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
+            std::io::Write::write_all(&mut tmp, bytes)?;
+            tmp.persist(self.path(*key)).map_err(|e| e.error)?;
+        }
+        let used: std::collections::HashSet<String> =
+            state.used.iter().map(|k| format!("{k:032x}.bin")).collect();
+        for entry in std::fs::read_dir(&self.dir)?.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.ends_with(".bin") && !used.contains(name.as_ref()) {
+                std::fs::remove_file(entry.path())?;
+            }
+        }
+        Ok(())
+    }
+}
