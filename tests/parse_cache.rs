@@ -86,6 +86,15 @@ fn a_cached_build_equals_an_uncached_one_with_the_same_positions() {
         "an unchanged site rewrote the cache"
     );
 
+    let n = data_files(root);
+    let warm = run_in(root, &["check", "--timings"]);
+    assert!(
+        warm.stderr
+            .contains(&format!("parse cache {n} read, 0 parsed")),
+        "every data file comes from the cache:\n{}",
+        warm.stderr
+    );
+
     // The site's three `run-disagrees` warnings point into data/generations.yaml, which
     // this check reads from the cache.
     let cached = run_in(root, &["check", "--format", "json"]);
@@ -142,12 +151,22 @@ fn a_damaged_entry_is_parsed_again() {
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     }
-    build_ok(root, &b);
+    let n = data_files(root);
+    let r = run_in(root, &["build", "--timings", "--out", b.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("parse cache 0 read, {n} parsed")),
+        "{}",
+        r.stderr
+    );
     assert_eq!(read_tree(&a), read_tree(&b));
     // The damaged entries were written again, whole.
-    let c = root.join("c");
-    build_ok(root, &c);
-    assert_eq!(read_tree(&a), read_tree(&c));
+    let r = run_in(root, &["check", "--timings"]);
+    assert!(
+        r.stderr.contains(&format!("parse cache {n} read, 0 parsed")),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

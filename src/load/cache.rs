@@ -29,6 +29,8 @@ pub struct DiskCache {
 #[derive(Default)]
 struct State {
     used: Vec<u128>,
+    /// How many files were read from the cache.
+    read: usize,
     parsed: Vec<(u128, Vec<u8>)>,
 }
 
@@ -75,6 +77,7 @@ impl DiskCache {
         let cached = std::fs::read(self.path(key))
             .ok()
             .and_then(|bytes| rmp_serde::from_slice::<Parsed>(&bytes).ok());
+        let hit = cached.is_some();
         let (result, bytes) = match cached {
             Some(p) => (Ok(p), None),
             None => {
@@ -88,11 +91,20 @@ impl DiskCache {
         };
         if let Ok(mut st) = self.state.lock() {
             st.used.push(key);
+            st.read += usize::from(hit);
             if let Some(b) = bytes {
                 st.parsed.push((key, b));
             }
         }
         result
+    }
+
+    /// How many data files were read from the cache, and how many were parsed.
+    pub fn counts(&self) -> (usize, usize) {
+        self.state
+            .lock()
+            .map(|st| (st.read, st.used.len() - st.read))
+            .unwrap_or_default()
     }
 
     /// Writes the entries this load parsed and removes those it did not use. Each entry

@@ -265,6 +265,10 @@ fn load_data(root: &Path, diags: &mut Diagnostics, reuse: Reuse) -> (DataSet, Op
         })
         .collect();
     parsed.sort_by_key(|(i, ..)| *i);
+    if let Some(disk) = reuse.disk {
+        let (read, parsed) = disk.counts();
+        crate::timings::note(|| format!("parse cache {read} read, {parsed} parsed"));
+    }
     let mut next = cache.map(|_| ParseCache::default());
     for (_, rel, result, hash) in parsed {
         let under = rel.strip_prefix("data/").unwrap_or(&rel);
