@@ -140,7 +140,7 @@ pub fn main() -> ExitCode {
 
 /// The parse cache of the site at `root`, unless turned off.
 fn disk_cache(root: &Path, off: bool) -> Option<DiskCache> {
-    if off { None } else { DiskCache::open(root) }
+    (!off).then(|| DiskCache::open(root))
 }
 
 /// Runs a command, then prints its stage timings to stderr when asked to.

@@ -202,11 +202,16 @@ pub fn rebuild(
 ) -> (Outcome, Option<Previous>, Scope) {
     let empty = crate::load::ParseCache::default();
     let cache = prev.map(|p| &p.parsed).unwrap_or(&empty);
+    // The first build starts from what `build` left in the parse cache (read only: the
+    // preview writes nothing to disk); later ones from the previous build in memory.
+    let disk = prev
+        .is_none()
+        .then(|| crate::load::cache::DiskCache::open(root));
     let mut checked = match pipeline::checked_with(
         root,
         crate::load::Reuse {
             memory: Some(cache),
-            disk: None,
+            disk: disk.as_ref(),
         },
     ) {
         Ok(c) => c,

@@ -155,7 +155,8 @@ fn a_damaged_entry_is_parsed_again() {
     let r = run_in(root, &["build", "--timings", "--out", b.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stderr.contains(&format!("parse cache 0 read, {n} parsed")),
+        r.stderr
+            .contains(&format!("parse cache 0 read, {n} parsed")),
         "{}",
         r.stderr
     );
@@ -163,7 +164,8 @@ fn a_damaged_entry_is_parsed_again() {
     // The damaged entries were written again, whole.
     let r = run_in(root, &["check", "--timings"]);
     assert!(
-        r.stderr.contains(&format!("parse cache {n} read, 0 parsed")),
+        r.stderr
+            .contains(&format!("parse cache {n} read, 0 parsed")),
         "{}",
         r.stderr
     );
@@ -187,4 +189,23 @@ fn only_a_successful_build_writes_the_cache() {
     let r = run_in(root, &["build"]);
     assert_ne!(r.code, 0);
     assert!(!cache.exists(), "a failed build wrote the cache");
+}
+
+#[test]
+fn the_first_preview_build_reads_the_cache_and_writes_nothing() {
+    let site = fixture_copy();
+    let root = site.path();
+    build_ok(root, &root.join("out"));
+    let before = entries_in(root);
+    // The only in-process build of this test binary, so the notes are its own.
+    evidence::timings::enable();
+    let (outcome, next, _) = evidence::incremental::rebuild(root, &[], None);
+    assert!(outcome.site.is_some() && next.is_some());
+    let report = evidence::timings::report().unwrap_or_default();
+    let n = data_files(root);
+    assert!(
+        report.contains(&format!("parse cache {n} read, 0 parsed")),
+        "{report}"
+    );
+    assert_eq!(entries_in(root), before);
 }

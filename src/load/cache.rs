@@ -3,9 +3,9 @@
 //!
 //! Parsing YAML is most of the time it takes to load a site with large probe runs (about
 //! 10 MB/s), and a run file, once recorded, never changes. An entry is found by a hash of
-//! the program (its version and the executable's size and time), the file's path and its
-//! text, so any change to one of them misses; an entry that cannot be read is parsed
-//! again. Entries are written only after a build succeeds, and entries the build did not
+//! the program (its version and a fingerprint of the sources it was built from, made by
+//! `build.rs`), the file's path and its text, so any change to one of them misses; an entry
+//! that cannot be read is parsed again. Entries are written only after a build succeeds, and entries the build did not
 //! use are removed then, so the cache holds one entry per data file.
 
 use super::Parsed;
@@ -35,21 +35,14 @@ struct State {
 }
 
 impl DiskCache {
-    /// The cache of the site at `root`; `None` when the program cannot name itself.
-    pub fn open(root: &Path) -> Option<DiskCache> {
-        let exe = std::env::current_exe().ok()?;
-        let meta = std::fs::metadata(exe).ok()?;
-        let program = format!(
-            "{} {} {:?}",
-            env!("CARGO_PKG_VERSION"),
-            meta.len(),
-            meta.modified().ok()
-        );
-        Some(DiskCache {
+    /// The cache of the site at `root`.
+    pub fn open(root: &Path) -> DiskCache {
+        let program = concat!(env!("CARGO_PKG_VERSION"), " ", env!("EVIDENCE_SOURCE_HASH"));
+        DiskCache {
             dir: root.join(DIR).join(ENTRIES),
             program: xxhash_rust::xxh3::xxh3_128(program.as_bytes()),
             state: Mutex::new(State::default()),
-        })
+        }
     }
 
     fn key(&self, rel: &str, text: &str) -> u128 {

@@ -1,9 +1,9 @@
 //! Probe runs: one run's cases with derived zones and its environment, the latest run of a
 //! probe with a comparison against the previous run, and the index of every run.
 //!
-//! Cases of two runs are matched by case key: the case id, or for a repeated case
-//! (`repeat.of`) the id it repeats, whose values are then the median over its
-//! repetitions. Nothing here is stored; deltas and zones are computed on every build.
+//! Cases of two runs are matched by case key, summarized over repetitions once per build
+//! in [`crate::derive::matching`]. Nothing here is stored; deltas and zones are computed on
+//! every build.
 
 use super::{
     anchor, binary, code, group_digits, seconds, source_line, unknown, write_digits, write_seconds,
