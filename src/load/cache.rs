@@ -5,8 +5,9 @@
 //! 10 MB/s), and a run file, once recorded, never changes. An entry is found by a hash of
 //! the program (its version and a fingerprint of the sources it was built from, made by
 //! `build.rs`), the file's path and its text, so any change to one of them misses; an entry
-//! that cannot be read is parsed again. Entries are written only after a build succeeds, and entries the build did not
-//! use are removed then, so the cache holds one entry per data file.
+//! that cannot be read is parsed again. Entries are written only after a build succeeds,
+//! and entries the build did not use are removed then, so the cache holds one entry per
+//! data file.
 
 use super::Parsed;
 use crate::diagnostics::Diagnostic;
@@ -31,6 +32,7 @@ struct State {
     used: Vec<u128>,
     /// How many files were read from the cache.
     read: usize,
+    /// The files parsed by this load, encoded, for [`DiskCache::store`].
     parsed: Vec<(u128, Vec<u8>)>,
 }
 
