@@ -236,11 +236,7 @@ fn render_clean(
     sink: &dyn crate::render::Sink,
 ) -> Option<usize> {
     let counter = Counting::new(sink);
-    let reuse = Reuse {
-        memory: None,
-        disk: cache,
-    };
-    let (_, diags, rendered) = pipeline::run_reusing(root, reuse, &counter);
+    let (_, diags, rendered) = pipeline::run_reusing(root, Reuse::disk(cache), &counter);
     print_diags(&diags, root);
     if !rendered || diags.has_errors() {
         eprintln!("error: build failed; nothing was written");
@@ -280,11 +276,8 @@ impl crate::render::Sink for Counting<'_> {
 }
 
 fn check(root: &Path, format: Format, cache: Option<&DiskCache>) -> ExitCode {
-    let reuse = Reuse {
-        memory: None,
-        disk: cache,
-    };
-    let (loaded, diags, _) = pipeline::run_reusing(root, reuse, &crate::render::NullSink);
+    let (loaded, diags, _) =
+        pipeline::run_reusing(root, Reuse::disk(cache), &crate::render::NullSink);
     let diags = &diags;
     let color = format == Format::Human && std::io::stdout().is_terminal();
     print!("{}", diagnostics::render(diags, format, root, color));

@@ -122,6 +122,13 @@ pub struct Reuse<'a> {
     pub disk: Option<&'a cache::DiskCache>,
 }
 
+impl<'a> Reuse<'a> {
+    /// Reuse what the parse cache on disk holds, if there is one.
+    pub fn disk(disk: Option<&'a cache::DiskCache>) -> Reuse<'a> {
+        Reuse { memory: None, disk }
+    }
+}
+
 /// [`load`], reusing the data files `reuse` holds parsed when their text is unchanged.
 pub fn load_with(root: &Path, reuse: Reuse) -> Result<(Sources, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::default();
