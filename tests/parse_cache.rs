@@ -51,6 +51,12 @@ fn data_files(root: &Path) -> usize {
         .count()
 }
 
+/// Asserts that `--timings` output says how many data files came from the cache.
+fn assert_counts(timings: &str, read: usize, parsed: usize) {
+    let want = format!("parse cache {read} read, {parsed} parsed");
+    assert!(timings.contains(&want), "expected `{want}` in:\n{timings}");
+}
+
 fn run_in(root: &Path, args: &[&str]) -> Run {
     let mut all: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
     all.extend(["--root".as_ref(), root.as_os_str()]);
@@ -88,12 +94,7 @@ fn a_cached_build_equals_an_uncached_one_with_the_same_positions() {
 
     let n = data_files(root);
     let warm = run_in(root, &["check", "--timings"]);
-    assert!(
-        warm.stderr
-            .contains(&format!("parse cache {n} read, 0 parsed")),
-        "every data file comes from the cache:\n{}",
-        warm.stderr
-    );
+    assert_counts(&warm.stderr, n, 0);
 
     // The site's three `run-disagrees` warnings point into data/generations.yaml, which
     // this check reads from the cache.
@@ -154,21 +155,11 @@ fn a_damaged_entry_is_parsed_again() {
     let n = data_files(root);
     let r = run_in(root, &["build", "--timings", "--out", b.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains(&format!("parse cache 0 read, {n} parsed")),
-        "{}",
-        r.stderr
-    );
+    assert_counts(&r.stderr, 0, n);
     assert_eq!(read_tree(&a), read_tree(&b));
     // The damaged entries were written again, whole.
     let r = run_in(root, &["check", "--timings"]);
-    assert!(
-        r.stderr
-            .contains(&format!("parse cache {n} read, 0 parsed")),
-        "{}",
-        r.stderr
-    );
+    assert_counts(&r.stderr, n, 0);
 }
 
 #[test]
@@ -203,9 +194,6 @@ fn the_first_preview_build_reads_the_cache_and_writes_nothing() {
     assert!(outcome.site.is_some() && next.is_some());
     let report = evidence::timings::report().unwrap_or_default();
     let n = data_files(root);
-    assert!(
-        report.contains(&format!("parse cache {n} read, 0 parsed")),
-        "{report}"
-    );
+    assert_counts(&report, n, 0);
     assert_eq!(entries_in(root), before);
 }

@@ -25,8 +25,9 @@ pub struct Ctx<'a> {
     pub links: Option<&'a std::cell::RefCell<Vec<String>>>,
 }
 
-/// Marks a link target (its index in the link list on both sides) in a portable block;
-/// `escape_href` writes U+E000 as `%EE%80%80`.
+/// Marks a link target (its index in the link list on both sides) in a portable block.
+const LINK_CHAR: char = '\u{E000}';
+/// [`LINK_CHAR`] as `escape_href` writes it into the href.
 const LINK_MARK: &str = "%EE%80%80";
 /// Marks where a heading id takes the view's language prefix.
 const ID_MARK: char = '\u{E001}';
@@ -42,7 +43,7 @@ pub struct Portable {
 /// the markers (then each view renders it with [`block`]). `ctx.view` and `ctx.depth`
 /// are ignored.
 pub fn portable(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Portable> {
-    if md.contains(LINK_MARK) || md.contains('\u{E000}') || md.contains(ID_MARK) {
+    if md.contains(LINK_MARK) || md.contains(LINK_CHAR) || md.contains(ID_MARK) {
         return None;
     }
     let links = std::cell::RefCell::new(Vec::new());
@@ -60,11 +61,7 @@ pub fn portable(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Port
 impl Portable {
     /// The block's HTML in `view`, on a page `depth` folders deep.
     pub fn localize(&self, view: View, lang: Lang, depth: usize) -> String {
-        let prefix = match view {
-            View::Bilingual => format!("{}-", lang.code()),
-            _ => String::new(),
-        };
-        let html = self.html.replace(ID_MARK, &prefix);
+        let html = self.html.replace(ID_MARK, &id_prefix(view, lang));
         if self.links.is_empty() {
             return html;
         }
@@ -91,6 +88,15 @@ impl Portable {
         }
         out.push_str(rest);
         out
+    }
+}
+
+/// What a heading id starts with in `view`: the language in the bilingual view, where
+/// both languages' headings share the page.
+fn id_prefix(view: View, lang: Lang) -> String {
+    match view {
+        View::Bilingual => format!("{}-", lang.code()),
+        _ => String::new(),
     }
 }
 
@@ -253,7 +259,7 @@ fn resolve_link<'a>(
         Some(links) => {
             let mut l = links.borrow_mut();
             l.push(page.to_string());
-            format!("\u{E000}{}\u{E000}", l.len() - 1)
+            format!("{LINK_CHAR}{}{LINK_CHAR}", l.len() - 1)
         }
         None => relative(ctx.depth, &ctx.view.file(page)),
     };
@@ -337,8 +343,7 @@ fn heading_ids<'a>(events: Vec<Event<'a>>, ctx: &Ctx) -> Vec<Event<'a>> {
             let slug = slug(&text);
             let id = match (ctx.links, ctx.view) {
                 (Some(_), _) => format!("{ID_MARK}{slug}"),
-                (None, View::Bilingual) => format!("{}-{slug}", ctx.lang.code()),
-                (None, _) => slug,
+                (None, view) => format!("{}{slug}", id_prefix(view, ctx.lang)),
             };
             out.push(Event::Start(Tag::Heading {
                 level: shift(*level),
