@@ -285,7 +285,7 @@ impl Site {
 }
 
 /// Just the id of a run file (other fields are ignored).
-#[derive(serde::Deserialize)]
+#[derive(Debug, serde::Deserialize)]
 struct RunId {
     id: String,
 }

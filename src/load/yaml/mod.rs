@@ -1,12 +1,19 @@
-//! YAML parsing with serde-saphyr, configured once, with located errors.
+//! YAML parsing: the plain subset by [`subset`], everything else (and every error) by
+//! serde-saphyr, configured once, with located errors.
 //!
 //! serde-saphyr rejects duplicate keys and bounds nesting and alias expansion, unlike
 //! serde_yaml and its libyaml forks. Its errors carry line and column but no field
 //! path, so [`parse`] adds the path (`cases[2].prompt_eval_count`) itself.
 
+mod subset;
+mod subset_de;
+#[cfg(test)]
+mod subset_tests;
+
 use crate::diagnostics::{Diagnostic, Span};
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;
+use std::fmt::Debug;
 
 fn options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
@@ -24,7 +31,34 @@ fn options() -> serde_saphyr::Options {
 
 /// Parses `text` (the contents of `file`) into `T`, or a located diagnostic.
 /// `line_offset` shifts reported lines, for YAML embedded in a larger file.
-pub fn parse<T: DeserializeOwned>(
+pub fn parse<T: DeserializeOwned + Debug>(
+    file: &str,
+    text: &str,
+    line_offset: usize,
+) -> Result<T, Box<Diagnostic>> {
+    if let Some(value) = subset_de::read::<T>(text) {
+        #[cfg(debug_assertions)]
+        assert_saphyr_agrees(file, text, &value);
+        return Ok(value);
+    }
+    parse_full(file, text, line_offset)
+}
+
+/// Debug builds (every test) check each text the subset read against serde-saphyr.
+#[cfg(debug_assertions)]
+fn assert_saphyr_agrees<T: DeserializeOwned + Debug>(file: &str, text: &str, value: &T) {
+    match serde_saphyr::from_str_with_options::<T>(text, options()) {
+        Ok(full) => assert_eq!(
+            format!("{value:?}"),
+            format!("{full:?}"),
+            "the YAML subset read {file} unlike serde-saphyr"
+        ),
+        Err(e) => panic!("the YAML subset read {file}, which serde-saphyr rejects: {e}"),
+    }
+}
+
+/// Parses `text` with serde-saphyr alone.
+fn parse_full<T: DeserializeOwned>(
     file: &str,
     text: &str,
     line_offset: usize,

@@ -1,0 +1,570 @@
+//! A fast reader for the plain subset of YAML that data files and probe runs are written in.
+//!
+//! serde-saphyr reads about 16 MB/s, and a sweep writes tens of megabytes of runs. This
+//! reader takes block mappings and sequences, one-line flow collections, plain and
+//! one-line quoted scalars and comments: what `evidence probe` writes and what people
+//! write by hand. It never settles a question YAML leaves to the parser: at anything else
+//! (anchors, tags, multi-line or block scalars, null values, tabs, documents, odd keys) it
+//! gives up, and [`super::parse`] reads the text with serde-saphyr, which also reports
+//! every error. A text is either read here to the value serde-saphyr gives, or not at all.
+
+use memchr::memchr2;
+use rustc_hash::FxHashSet;
+use std::borrow::Cow;
+
+/// The text is outside the subset, or does not fit the type: serde-saphyr reads it.
+#[derive(Debug)]
+pub struct Outside;
+
+pub type R<T> = Result<T, Outside>;
+
+/// Deeper than this is left to serde-saphyr, whose budget stops at 64.
+const MAX_DEPTH: u32 = 48;
+/// More nodes than this is left to serde-saphyr, whose budget stops at 50 million.
+const MAX_NODES: usize = 40_000_000;
+
+/// A scalar and where it starts.
+#[derive(Debug)]
+pub struct Scalar<'a> {
+    pub text: Cow<'a, str>,
+    /// Unquoted: what it means depends on the type it is read as.
+    pub plain: bool,
+    /// 1-based line, and the byte offsets of that line and of the scalar.
+    pub line: u32,
+    pub line_start: u32,
+    pub start: u32,
+}
+
+/// A parsed node. Mapping keys are always scalars.
+#[derive(Debug)]
+pub enum Node<'a> {
+    Scalar(Scalar<'a>),
+    Seq(Vec<Node<'a>>),
+    Map(Vec<(Node<'a>, Node<'a>)>),
+}
+
+/// A line that holds content (not blank, not only a comment).
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    no: u32,
+    start: u32,
+    indent: u32,
+    /// End of the content, trailing spaces cut.
+    end: u32,
+}
+
+/// Reads `text` into a tree, or says it is outside the subset.
+pub fn parse(text: &str) -> R<Node<'_>> {
+    if text.len() >= u32::MAX as usize || !printable(text) {
+        return Err(Outside);
+    }
+    let lines = lines(text)?;
+    let first = *lines.first().ok_or(Outside)?;
+    let mut p = Parser {
+        text,
+        bytes: text.as_bytes(),
+        lines,
+        i: 0,
+        nodes: 0,
+    };
+    let root = p.block(first.indent, 0)?;
+    if p.i != p.lines.len() {
+        return Err(Outside);
+    }
+    Ok(root)
+}
+
+/// Whether every character is one YAML reads plainly: no tabs, carriage returns, byte
+/// order marks, control characters or the Unicode line separators.
+fn printable(text: &str) -> bool {
+    let ascii_ok = |b: u8| b == b'\n' || (0x20..0x7f).contains(&b) || b >= 0x80;
+    if !text.bytes().all(ascii_ok) {
+        return false;
+    }
+    text.is_ascii()
+        || text.chars().filter(|c| !c.is_ascii()).all(|c| {
+            matches!(c, '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+                && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+        })
+}
+
+/// The lines with content; directives and document markers are outside the subset.
+fn lines(text: &str) -> R<Vec<Line>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(text.len() / 40);
+    let mut start = 0usize;
+    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
+    for (no, end) in ends.enumerate() {
+        let line = &bytes[start..end];
+        let indent = line.iter().take_while(|&&b| b == b' ').count();
+        let trimmed = line.len() - line.iter().rev().take_while(|&&b| b == b' ').count();
+        if indent < line.len() && line[indent] != b'#' {
+            if indent == 0
+                && (line.starts_with(b"---") || line.starts_with(b"...") || line[0] == b'%')
+            {
+                return Err(Outside);
+            }
+            out.push(Line {
+                no: no as u32 + 1,
+                start: start as u32,
+                indent: indent as u32,
+                end: (start + trimmed) as u32,
+            });
+        }
+        start = end + 1;
+    }
+    Ok(out)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    lines: Vec<Line>,
+    /// The next line to read.
+    i: usize,
+    nodes: usize,
+}
+
+/// Every collection checks its depth, so that no input runs the stack out.
+fn deep(depth: u32) -> R<()> {
+    if depth > MAX_DEPTH {
+        Err(Outside)
+    } else {
+        Ok(())
+    }
+}
+
+/// Characters that start something other than a plain scalar.
+fn indicator(b: u8) -> bool {
+    b"?:,[]{}#&*!|>'\"%@`".contains(&b)
+}
+
+/// Characters a key of the subset never holds.
+fn not_in_key(b: u8) -> bool {
+    b"#'\"{}[],&*!|>%@`".contains(&b)
+}
+
+/// Plain scalars YAML reads as null.
+pub fn null_like(s: &str) -> bool {
+    matches!(s, "null" | "Null" | "NULL" | "~")
+}
+
+impl<'a> Parser<'a> {
+    fn at(&self, p: u32) -> Option<u8> {
+        self.bytes.get(p as usize).copied()
+    }
+
+    fn skip_spaces(&self, mut p: u32, end: u32) -> u32 {
+        while p < end && self.bytes[p as usize] == b' ' {
+            p += 1;
+        }
+        p
+    }
+
+    /// Nothing but perhaps a comment from `p` (which follows a space) to the end.
+    fn blank(&self, p: u32, end: u32) -> bool {
+        p == end || self.at(p) == Some(b'#')
+    }
+
+    /// A block sequence entry (`-` then a space or the end) at `p`.
+    fn is_entry(&self, p: u32, end: u32) -> bool {
+        self.at(p) == Some(b'-') && (p + 1 == end || self.at(p + 1) == Some(b' '))
+    }
+
+    /// A plain scalar may start with `-` only when a character that can be in it follows.
+    fn plain_after_dash(&self, q: u32, end: u32, stops: &[u8]) -> bool {
+        q < end && self.at(q).is_some_and(|b| b != b' ' && !stops.contains(&b))
+    }
+
+    fn count(&mut self) -> R<()> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(Outside);
+        }
+        Ok(())
+    }
+
+    fn scalar(&self, line: Line, start: u32, text: Cow<'a, str>, plain: bool) -> Scalar<'a> {
+        Scalar {
+            text,
+            plain,
+            line: line.no,
+            line_start: line.start,
+            start,
+        }
+    }
+
+    /// The block node that starts on the current line, indented at least `min_indent`.
+    fn block(&mut self, min_indent: u32, depth: u32) -> R<Node<'a>> {
+        let line = *self.lines.get(self.i).ok_or(Outside)?;
+        if line.indent < min_indent {
+            return Err(Outside);
+        }
+        let at = line.start + line.indent;
+        if self.is_entry(at, line.end) {
+            self.seq(line.indent, depth)
+        } else {
+            self.map(line.indent, at, depth)
+        }
+    }
+
+    /// A block sequence whose dashes stand at `indent`.
+    fn seq(&mut self, indent: u32, depth: u32) -> R<Node<'a>> {
+        deep(depth)?;
+        let mut items = Vec::new();
+        while let Some(&line) = self.lines.get(self.i) {
+            if line.indent > indent {
+                return Err(Outside);
+            }
+            let at = line.start + indent;
+            if line.indent < indent || !self.is_entry(at, line.end) {
+                break;
+            }
+            let rest = self.skip_spaces(at + 1, line.end);
+            let item = if self.blank(rest, line.end) {
+                self.i += 1;
+                self.block(indent + 1, depth + 1)?
+            } else if self.is_entry(rest, line.end) {
+                return Err(Outside);
+            } else if self.key_end(rest, line.end).is_some() {
+                // `- key: value`: the mapping's keys line up with the first one.
+                self.map(rest - line.start, rest, depth + 1)?
+            } else {
+                let item = self.inline(line, rest, depth + 1)?;
+                self.i += 1;
+                item
+            };
+            self.count()?;
+            items.push(item);
+        }
+        Ok(Node::Seq(items))
+    }
+
+    /// A block mapping whose keys stand at `indent`; the first key starts at byte `first`
+    /// of the current line.
+    fn map(&mut self, indent: u32, first: u32, depth: u32) -> R<Node<'a>> {
+        deep(depth)?;
+        let mut entries: Vec<(Node<'a>, Node<'a>)> = Vec::new();
+        let mut keys = Keys::default();
+        let mut at = first;
+        loop {
+            let line = self.lines[self.i];
+            let colon = self.key_end(at, line.end).ok_or(Outside)?;
+            let key = self.plain_key(line, at, colon)?;
+            keys.insert(&self.text[at as usize..colon as usize])?;
+            let rest = self.skip_spaces(colon + 1, line.end);
+            let value = if self.blank(rest, line.end) {
+                self.i += 1;
+                match self.lines.get(self.i) {
+                    Some(next) if next.indent > indent => self.block(indent + 1, depth + 1)?,
+                    // `key:` then `- item` at the key's own indentation.
+                    Some(next)
+                        if next.indent == indent
+                            && self.is_entry(next.start + indent, next.end) =>
+                    {
+                        self.seq(indent, depth + 1)?
+                    }
+                    // Nothing under the key: a null, left to serde-saphyr.
+                    _ => return Err(Outside),
+                }
+            } else {
+                let value = self.inline(line, rest, depth + 1)?;
+                self.i += 1;
+                value
+            };
+            self.count()?;
+            entries.push((Node::Scalar(key), value));
+            let Some(&next) = self.lines.get(self.i) else {
+                break;
+            };
+            if next.indent < indent {
+                break;
+            }
+            at = next.start + indent;
+            // Deeper lines continue a scalar; a dash here is not part of this mapping.
+            if next.indent > indent || self.is_entry(at, next.end) {
+                return Err(Outside);
+            }
+        }
+        Ok(Node::Map(entries))
+    }
+
+    /// The colon that ends a block mapping key starting at `p`, if the line is one.
+    fn key_end(&self, p: u32, end: u32) -> Option<u32> {
+        let first = self.at(p)?;
+        if indicator(first) || first == b'-' {
+            return None;
+        }
+        let mut q = p;
+        while q < end {
+            let b = self.bytes[q as usize];
+            if b == b':' {
+                let spaced = q + 1 == end || self.at(q + 1) == Some(b' ');
+                return (spaced && self.at(q - 1) != Some(b' ')).then_some(q);
+            }
+            if not_in_key(b) {
+                return None;
+            }
+            q += 1;
+        }
+        None
+    }
+
+    /// The key between `p` and `colon`, unless YAML would read it as something special.
+    fn plain_key(&self, line: Line, p: u32, colon: u32) -> R<Scalar<'a>> {
+        let text = &self.text[p as usize..colon as usize];
+        // `<<` merges mappings in serde-saphyr.
+        if text.is_empty() || null_like(text) || text == "<<" {
+            return Err(Outside);
+        }
+        Ok(self.scalar(line, p, Cow::Borrowed(text), true))
+    }
+
+    /// A value that starts at `p` and ends with the line (or a comment).
+    fn inline(&mut self, line: Line, p: u32, depth: u32) -> R<Node<'a>> {
+        let (node, q) = match self.at(p).ok_or(Outside)? {
+            b'{' | b'[' => self.flow(line, p, depth)?,
+            b'"' | b'\'' => {
+                let (s, q) = self.quoted(line, p)?;
+                (Node::Scalar(s), q)
+            }
+            _ => return self.plain_block(line, p).map(Node::Scalar),
+        };
+        let after = self.skip_spaces(q, line.end);
+        if after == line.end || (after > q && self.at(after) == Some(b'#')) {
+            Ok(node)
+        } else {
+            Err(Outside)
+        }
+    }
+
+    /// A plain scalar in block context: to the end of the line or a ` #` comment.
+    fn plain_block(&mut self, line: Line, p: u32) -> R<Scalar<'a>> {
+        let first = self.at(p).ok_or(Outside)?;
+        if indicator(first) || (first == b'-' && !self.plain_after_dash(p + 1, line.end, b"")) {
+            return Err(Outside);
+        }
+        let rest = &self.text[p as usize..line.end as usize];
+        let cut = memchr::memmem::find(rest.as_bytes(), b" #").unwrap_or(rest.len());
+        let value = rest[..cut].trim_end_matches(' ');
+        if value.contains(": ") || value.ends_with(':') {
+            return Err(Outside);
+        }
+        self.count()?;
+        Ok(self.scalar(line, p, Cow::Borrowed(value), true))
+    }
+
+    /// A flow mapping or sequence that opens at `p` and closes on the same line;
+    /// returns it and the offset after the closing bracket.
+    fn flow(&mut self, line: Line, p: u32, depth: u32) -> R<(Node<'a>, u32)> {
+        deep(depth)?;
+        let end = line.end;
+        let is_map = self.at(p) == Some(b'{');
+        let close = if is_map { b'}' } else { b']' };
+        let mut entries = Vec::new();
+        let mut items = Vec::new();
+        let mut keys = Keys::default();
+        let mut q = self.skip_spaces(p + 1, end);
+        if self.at(q) != Some(close) {
+            loop {
+                if is_map {
+                    let (key, after) = self.flow_key(line, q)?;
+                    keys.insert(&self.text[key.start as usize..(after - 2) as usize])?;
+                    let (value, r) =
+                        self.flow_value(line, self.skip_spaces(after, end), depth + 1)?;
+                    entries.push((Node::Scalar(key), value));
+                    q = r;
+                } else {
+                    let (value, r) = self.flow_value(line, q, depth + 1)?;
+                    items.push(value);
+                    q = r;
+                }
+                self.count()?;
+                q = self.skip_spaces(q, end);
+                match self.at(q) {
+                    Some(b',') if q < end => {
+                        q = self.skip_spaces(q + 1, end);
+                        // A trailing comma, or an entry on the next line.
+                        if q >= end || self.at(q) == Some(close) {
+                            return Err(Outside);
+                        }
+                    }
+                    Some(b) if b == close && q < end => break,
+                    _ => return Err(Outside),
+                }
+            }
+        }
+        let node = if is_map {
+            Node::Map(entries)
+        } else {
+            Node::Seq(items)
+        };
+        Ok((node, q + 1))
+    }
+
+    /// A flow mapping key at `p` and the offset after its `: `.
+    fn flow_key(&self, line: Line, p: u32) -> R<(Scalar<'a>, u32)> {
+        let colon = self.key_end(p, line.end).ok_or(Outside)?;
+        if self.at(colon + 1) != Some(b' ') {
+            return Err(Outside);
+        }
+        let key = self.plain_key(line, p, colon)?;
+        if key.text.contains(':') {
+            return Err(Outside);
+        }
+        Ok((key, colon + 2))
+    }
+
+    /// A value inside a flow collection; returns it and the offset after it.
+    fn flow_value(&mut self, line: Line, p: u32, depth: u32) -> R<(Node<'a>, u32)> {
+        match self.at(p).ok_or(Outside)? {
+            b'{' | b'[' => self.flow(line, p, depth),
+            b'"' | b'\'' => self.quoted(line, p).map(|(s, q)| (Node::Scalar(s), q)),
+            first => {
+                if indicator(first)
+                    || (first == b'-' && !self.plain_after_dash(p + 1, line.end, b",[]{}"))
+                {
+                    return Err(Outside);
+                }
+                let mut q = p;
+                while q < line.end {
+                    match self.bytes[q as usize] {
+                        b',' | b']' | b'}' => break,
+                        b':' | b'#' | b'[' | b'{' | b'"' | b'\'' => return Err(Outside),
+                        _ => q += 1,
+                    }
+                }
+                let value = self.text[p as usize..q as usize].trim_end_matches(' ');
+                self.count()?;
+                Ok((
+                    Node::Scalar(self.scalar(line, p, Cow::Borrowed(value), true)),
+                    q,
+                ))
+            }
+        }
+    }
+
+    /// A quoted scalar that opens at `p` and closes on the same line; returns it and
+    /// the offset after the closing quote.
+    fn quoted(&mut self, line: Line, p: u32) -> R<(Scalar<'a>, u32)> {
+        self.count()?;
+        let quote = self.bytes[p as usize];
+        let body = &self.text[(p + 1) as usize..line.end as usize];
+        let (text, len) = if quote == b'"' {
+            double_quoted(body)?
+        } else {
+            single_quoted(body)?
+        };
+        Ok((self.scalar(line, p, text, false), p + 1 + len + 1))
+    }
+}
+
+/// The text of a double-quoted scalar whose body starts `body`, and the body's length.
+fn double_quoted(body: &str) -> R<(Cow<'_, str>, u32)> {
+    let bytes = body.as_bytes();
+    let first = memchr2(b'"', b'\\', bytes).ok_or(Outside)?;
+    if bytes[first] == b'"' {
+        return Ok((Cow::Borrowed(&body[..first]), first as u32));
+    }
+    let mut out = String::from(&body[..first]);
+    let mut i = first;
+    loop {
+        match bytes.get(i).ok_or(Outside)? {
+            b'"' => return Ok((Cow::Owned(out), i as u32)),
+            b'\\' => {
+                let (c, used) = escape(&body[i + 1..])?;
+                out.push(c);
+                i += 1 + used;
+            }
+            _ => {
+                let next = memchr2(b'"', b'\\', &bytes[i..]).ok_or(Outside)? + i;
+                out.push_str(&body[i..next]);
+                i = next;
+            }
+        }
+    }
+}
+
+/// The escapes of the subset: `\\ \" \/ \n \t \r \0 \uXXXX`.
+fn escape(rest: &str) -> R<(char, usize)> {
+    let c = match rest.as_bytes().first().ok_or(Outside)? {
+        b'\\' => '\\',
+        b'"' => '"',
+        b'/' => '/',
+        b'n' => '\n',
+        b't' => '\t',
+        b'r' => '\r',
+        b'0' => '\0',
+        b'u' => {
+            let hex = rest.get(1..5).ok_or(Outside)?;
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(Outside);
+            }
+            let code = u32::from_str_radix(hex, 16).map_err(|_| Outside)?;
+            return char::from_u32(code).map(|c| (c, 5)).ok_or(Outside);
+        }
+        _ => return Err(Outside),
+    };
+    Ok((c, 1))
+}
+
+/// The text of a single-quoted scalar whose body starts `body`, and the body's length.
+fn single_quoted(body: &str) -> R<(Cow<'_, str>, u32)> {
+    let bytes = body.as_bytes();
+    let mut out: Option<String> = None;
+    let mut from = 0;
+    let mut i = 0;
+    loop {
+        i += memchr::memchr(b'\'', &bytes[i..]).ok_or(Outside)?;
+        if bytes.get(i + 1) == Some(&b'\'') {
+            // `''` is one quote.
+            out.get_or_insert_with(String::new)
+                .push_str(&body[from..=i]);
+            i += 2;
+            from = i;
+            continue;
+        }
+        let text = match out {
+            Some(mut s) => {
+                s.push_str(&body[from..i]);
+                Cow::Owned(s)
+            }
+            None => Cow::Borrowed(&body[..i]),
+        };
+        return Ok((text, i as u32));
+    }
+}
+
+/// The keys of one mapping, to leave duplicates (an error) to serde-saphyr.
+#[derive(Default)]
+struct Keys<'a> {
+    few: Vec<&'a str>,
+    many: FxHashSet<&'a str>,
+}
+
+impl<'a> Keys<'a> {
+    fn insert(&mut self, key: &'a str) -> R<()> {
+        let fresh = if self.few.len() < 16 {
+            let fresh = !self.few.contains(&key);
+            self.few.push(key);
+            if self.few.len() == 16 {
+                self.many.extend(self.few.iter().copied());
+            }
+            fresh
+        } else {
+            self.many.insert(key)
+        };
+        if fresh { Ok(()) } else { Err(Outside) }
+    }
+}
+
+/// The 1-based column (in characters, as serde-saphyr counts) where `s` starts.
+pub fn column(text: &str, s: &Scalar<'_>) -> u32 {
+    let before = &text[s.line_start as usize..s.start as usize];
+    let chars = if before.is_ascii() {
+        before.len()
+    } else {
+        before.chars().count()
+    };
+    chars as u32 + 1
+}

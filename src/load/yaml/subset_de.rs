@@ -1,0 +1,496 @@
+//! serde over the [`subset`](super::subset) reader's tree, reading each scalar as
+//! serde-saphyr reads it into the requested type, and giving up wherever that takes more
+//! than a plain look (hex numbers, quoted numbers, `True`, `f32`, untyped values).
+
+use super::subset::{self, Node, Outside, Scalar};
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor,
+};
+use std::fmt;
+
+impl fmt::Display for Outside {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("outside the plain YAML subset")
+    }
+}
+
+impl std::error::Error for Outside {}
+
+impl de::Error for Outside {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Outside
+    }
+}
+
+/// Reads `text` as `T`, or `None` when serde-saphyr has to.
+pub fn read<T: DeserializeOwned>(text: &str) -> Option<T> {
+    let node = subset::parse(text).ok()?;
+    T::deserialize(De { node: &node, text }).ok()
+}
+
+/// The newtype name by which serde-saphyr's `Spanned` asks for a node's position, and
+/// the first key of the map it expects back.
+const SPANNED: &str = "__yaml_spanned";
+const SPANNED_MARKER: &str = "__serde_saphyr_private_spanned";
+
+#[derive(Clone, Copy)]
+struct De<'n, 'a> {
+    node: &'n Node<'a>,
+    text: &'a str,
+}
+
+impl<'n, 'a> De<'n, 'a> {
+    fn scalar(&self) -> Result<&'n Scalar<'a>, Outside> {
+        match self.node {
+            Node::Scalar(s) => Ok(s),
+            _ => Err(Outside),
+        }
+    }
+
+    /// A plain scalar's text.
+    fn plain(&self) -> Result<&'n str, Outside> {
+        let s = self.scalar()?;
+        if s.plain { Ok(&s.text) } else { Err(Outside) }
+    }
+
+    /// A scalar read as a string: anything but a plain null.
+    fn string(&self) -> Result<&'n str, Outside> {
+        let s = self.scalar()?;
+        if s.plain && subset::null_like(&s.text) {
+            return Err(Outside);
+        }
+        Ok(&s.text)
+    }
+}
+
+/// Decimal digits without a leading zero, or `0`.
+fn decimal(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'))
+}
+
+fn unsigned(s: &str) -> Result<u64, Outside> {
+    if decimal(s) {
+        s.parse().map_err(|_| Outside)
+    } else {
+        Err(Outside)
+    }
+}
+
+fn signed(s: &str) -> Result<i64, Outside> {
+    match s.strip_prefix('-') {
+        Some("0") => Err(Outside),
+        Some(digits) if decimal(digits) => s.parse().map_err(|_| Outside),
+        Some(_) => Err(Outside),
+        None => unsigned(s).and_then(|n| i64::try_from(n).map_err(|_| Outside)),
+    }
+}
+
+/// `-?digits(.digits)?([eE][+-]?digits)?`; integers only up to 15 digits, which every
+/// reading turns into the same double.
+fn float(s: &str) -> Result<f64, Outside> {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)));
+    let plain_int = frac.is_none() && exponent.is_none();
+    if !decimal(int) || !frac.is_none_or(digits) || !exponent_ok || (plain_int && int.len() > 15) {
+        return Err(Outside);
+    }
+    s.parse().map_err(|_| Outside)
+}
+
+macro_rules! outside {
+    ($($method:ident)*) => {
+        $(fn $method<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Outside> {
+            Err(Outside)
+        })*
+    };
+}
+
+impl<'de> de::Deserializer<'de> for De<'_, '_> {
+    type Error = Outside;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        match self.node {
+            Node::Map(_) => self.deserialize_map(v),
+            Node::Seq(_) => self.deserialize_seq(v),
+            // A plain scalar's type is the resolver's business.
+            Node::Scalar(s) if !s.plain => v.visit_str(&s.text),
+            Node::Scalar(_) => Err(Outside),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        match self.plain()? {
+            "true" => v.visit_bool(true),
+            "false" => v.visit_bool(false),
+            _ => Err(Outside),
+        }
+    }
+
+    fn deserialize_u64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_u64(unsigned(self.plain()?)?)
+    }
+
+    fn deserialize_u32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_u64(v)
+    }
+
+    fn deserialize_u16<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_u64(v)
+    }
+
+    fn deserialize_u8<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_u64(v)
+    }
+
+    fn deserialize_i64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_i64(signed(self.plain()?)?)
+    }
+
+    fn deserialize_i32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_i64(v)
+    }
+
+    fn deserialize_i16<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_i64(v)
+    }
+
+    fn deserialize_i8<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_i64(v)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_f64(float(self.plain()?)?)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_str(self.string()?)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        match self.node {
+            Node::Scalar(s) if s.plain && subset::null_like(&s.text) => v.visit_none(),
+            _ => v.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        v: V,
+    ) -> Result<V::Value, Outside> {
+        if name != SPANNED {
+            return v.visit_newtype_struct(self);
+        }
+        let s = self.scalar()?;
+        let at = Location {
+            line: s.line,
+            column: subset::column(self.text, s),
+        };
+        v.visit_newtype_struct(SpannedDe { de: self, at })
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        let Node::Seq(items) = self.node else {
+            return Err(Outside);
+        };
+        let mut seq = Items {
+            items: items.iter(),
+            text: self.text,
+        };
+        let value = v.visit_seq(&mut seq)?;
+        // A tuple that took fewer items than there are is an error to serde-saphyr.
+        if seq.items.len() == 0 {
+            Ok(value)
+        } else {
+            Err(Outside)
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, v: V) -> Result<V::Value, Outside> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        v: V,
+    ) -> Result<V::Value, Outside> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        let Node::Map(entries) = self.node else {
+            return Err(Outside);
+        };
+        let mut map = Entries {
+            entries: entries.iter(),
+            value: None,
+            text: self.text,
+        };
+        let value = v.visit_map(&mut map)?;
+        if map.entries.len() == 0 {
+            Ok(value)
+        } else {
+            Err(Outside)
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Outside> {
+        self.deserialize_map(v)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Outside> {
+        match self.node {
+            // `mode: hot`
+            Node::Scalar(s) if s.plain && !subset::null_like(&s.text) => {
+                v.visit_enum(IntoDeserializer::<Outside>::into_deserializer(&*s.text))
+            }
+            // `{le: 8}`
+            Node::Map(entries) if entries.len() == 1 => v.visit_enum(Variant {
+                key: De {
+                    node: &entries[0].0,
+                    text: self.text,
+                },
+                value: De {
+                    node: &entries[0].1,
+                    text: self.text,
+                },
+            }),
+            _ => Err(Outside),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_unit()
+    }
+
+    outside! {
+        deserialize_i128 deserialize_u128 deserialize_f32 deserialize_char deserialize_bytes
+        deserialize_byte_buf deserialize_unit
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: V,
+    ) -> Result<V::Value, Outside> {
+        Err(Outside)
+    }
+}
+
+struct Items<'n, 'a> {
+    items: std::slice::Iter<'n, Node<'a>>,
+    text: &'a str,
+}
+
+impl<'de> SeqAccess<'de> for Items<'_, '_> {
+    type Error = Outside;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Outside> {
+        let Some(node) = self.items.next() else {
+            return Ok(None);
+        };
+        seed.deserialize(De {
+            node,
+            text: self.text,
+        })
+        .map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+struct Entries<'n, 'a> {
+    entries: std::slice::Iter<'n, (Node<'a>, Node<'a>)>,
+    value: Option<&'n Node<'a>>,
+    text: &'a str,
+}
+
+impl<'de> MapAccess<'de> for Entries<'_, '_> {
+    type Error = Outside;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Outside> {
+        let Some((key, value)) = self.entries.next() else {
+            return Ok(None);
+        };
+        self.value = Some(value);
+        seed.deserialize(De {
+            node: key,
+            text: self.text,
+        })
+        .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Outside> {
+        let node = self.value.take().ok_or(Outside)?;
+        seed.deserialize(De {
+            node,
+            text: self.text,
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.entries.len())
+    }
+}
+
+/// An enum written as a one-entry mapping, `{variant: value}`.
+struct Variant<'n, 'a> {
+    key: De<'n, 'a>,
+    value: De<'n, 'a>,
+}
+
+impl<'de, 'n, 'a> de::EnumAccess<'de> for Variant<'n, 'a> {
+    type Error = Outside;
+    type Variant = De<'n, 'a>;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, De<'n, 'a>), Outside> {
+        Ok((seed.deserialize(self.key)?, self.value))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for De<'_, '_> {
+    type Error = Outside;
+
+    fn unit_variant(self) -> Result<(), Outside> {
+        Err(Outside)
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, Outside> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, v: V) -> Result<V::Value, Outside> {
+        de::Deserializer::deserialize_seq(self, v)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Outside> {
+        de::Deserializer::deserialize_map(self, v)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Location {
+    line: u32,
+    column: u32,
+}
+
+/// What serde-saphyr hands `Spanned`: `{marker: true, value, referenced, defined}`.
+struct SpannedDe<'n, 'a> {
+    de: De<'n, 'a>,
+    at: Location,
+}
+
+impl<'de> de::Deserializer<'de> for SpannedDe<'_, '_> {
+    type Error = Outside;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_map(SpannedFields {
+            de: self.de,
+            at: self.at,
+            state: 0,
+        })
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+struct SpannedFields<'n, 'a> {
+    de: De<'n, 'a>,
+    at: Location,
+    state: u8,
+}
+
+impl<'de> MapAccess<'de> for SpannedFields<'_, '_> {
+    type Error = Outside;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Outside> {
+        let key = match self.state {
+            0 => SPANNED_MARKER,
+            1 => "value",
+            2 => "referenced",
+            3 => "defined",
+            _ => return Ok(None),
+        };
+        self.state += 1;
+        seed.deserialize(IntoDeserializer::<Outside>::into_deserializer(key))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Outside> {
+        match self.state {
+            1 => seed.deserialize(IntoDeserializer::<Outside>::into_deserializer(true)),
+            2 => seed.deserialize(self.de),
+            3 | 4 => seed.deserialize(LocationDe(self.at)),
+            _ => Err(Outside),
+        }
+    }
+}
+
+/// A position as `Location` reads it: `{line, column}`.
+struct LocationDe(Location);
+
+impl<'de> de::Deserializer<'de> for LocationDe {
+    type Error = Outside;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        let fields = [("line", self.0.line), ("column", self.0.column)];
+        v.visit_map(de::value::MapDeserializer::new(fields.into_iter()))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
