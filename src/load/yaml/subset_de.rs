@@ -114,8 +114,20 @@ macro_rules! outside {
     };
 }
 
+/// Narrower integers are read wide; serde's visitors check the range.
+macro_rules! widen {
+    ($wide:ident: $($method:ident)*) => {
+        $(fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+            self.$wide(v)
+        })*
+    };
+}
+
 impl<'de> de::Deserializer<'de> for De<'_, '_> {
     type Error = Outside;
+
+    widen!(deserialize_u64: deserialize_u32 deserialize_u16 deserialize_u8);
+    widen!(deserialize_i64: deserialize_i32 deserialize_i16 deserialize_i8);
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
         match self.node {
@@ -139,32 +151,8 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
         v.visit_u64(unsigned(self.plain()?)?)
     }
 
-    fn deserialize_u32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        self.deserialize_u64(v)
-    }
-
-    fn deserialize_u16<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        self.deserialize_u64(v)
-    }
-
-    fn deserialize_u8<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        self.deserialize_u64(v)
-    }
-
     fn deserialize_i64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
         v.visit_i64(signed(self.plain()?)?)
-    }
-
-    fn deserialize_i32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        self.deserialize_i64(v)
-    }
-
-    fn deserialize_i16<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        self.deserialize_i64(v)
-    }
-
-    fn deserialize_i8<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        self.deserialize_i64(v)
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
