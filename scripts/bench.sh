@@ -6,11 +6,15 @@
 #   BENCH_DIR=/dev/shm/evidence-bench scripts/bench.sh   on tmpfs, away from a noisy disk
 #                                    (give scripts/bench-peers.sh the same BENCH_DIR)
 #
-# For each N: a clean full build (the previous output removed, as for the peers), median
-# of 5 runs, wall time and peak RSS, for the ja+en views and for all three views; pages per
+# For each N: a clean full build (the removal of the previous output timed with it, as for
+# the peers), median of 5 runs, wall time and peak RSS, for the ja+en views and for all three views; pages per
 # second; and `evidence check` alone; all without the parse cache, as the peers have none.
 # Then 100 runs x 1000 cases (100,000 probe cases): load, derive zones and render the run
-# tables, with every file parsed (cold) and with the parse cache (warm). Results go to stdout and $WORK/results.tsv.
+# tables, with every file parsed (cold) and with the parse cache (warm). Then this
+# repository's investigation site: a full build by the binary (process start and writing
+# included), median of 20, cold and warm; and `serve`'s rebuild after a one-line edit.
+# Results go to stdout and $WORK/results.tsv; scripts/bench-peers.sh adds the peers and
+# checks the targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N_LIST=${N_LIST:-"1000 10000"}
@@ -26,12 +30,12 @@ TIME=/usr/bin/time
 # median of the numbers on stdin
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# runs "$@" REPEAT times after removing $OUT; prints "median_seconds max_rss_mib"
+# runs "$@" REPEAT times, each after removing $OUT in the same timed command;
+# prints "median_seconds max_rss_mib"
 measure() {
   local secs=() rss=()
   for _ in $(seq "$REPEAT"); do
-    rm -rf "$OUT"
-    "$TIME" -f "%e %M" -o "$WORK/time.txt" "$@" >/dev/null
+    "$TIME" -f "%e %M" -o "$WORK/time.txt" bash -c 'rm -rf "$1" && shift && exec "$@"' _ "$OUT" "$@" >/dev/null
     read -r s m < "$WORK/time.txt"
     secs+=("$s"); rss+=("$m")
   done
@@ -79,6 +83,28 @@ printf 'runs 100x1000 check, warm\t0\t%s\t%s\t-\n' "$s" "$m" | tee -a "$WORK/res
 "$EV" build --no-cache --root "$RUNS_SITE" --out "$OUT" --timings 2>&1 >/dev/null | grep '^timings:' || true
 "$EV" build --root "$RUNS_SITE" --out "$OUT" --timings 2>&1 >/dev/null | grep '^timings:' || true
 
+# This repository's investigation site, copied away from the working tree: a full build by
+# the binary, median of 20 in ms (GNU time counts only hundredths of a second).
+INV=$WORK/investigation
+rm -rf "$INV" && mkdir -p "$INV"
+cp -r evidence.yaml content data templates locales static "$INV/"
+build_ms() {
+  local t=()
+  for _ in $(seq 20); do
+    local s; s=$(date +%s%N)
+    # stderr holds check's warnings: shown only when the build fails.
+    "$EV" build --root "$INV" "$@" >/dev/null 2>"$WORK/build-err.txt" || { cat "$WORK/build-err.txt" >&2; return 1; }
+    t+=($(( ($(date +%s%N) - s) / 1000 )))
+  done
+  printf '%s\n' "${t[@]}" | median | awk '{printf "%.1f", $1 / 1000}'
+}
+cold=$(build_ms --no-cache)
+printf 'investigation site build, cold (ms)\t0\t%s\t-\t-\n' "$cold" | tee -a "$WORK/results.tsv"
+"$EV" build --root "$INV" >/dev/null 2>&1
+warm=$(build_ms)
+printf 'investigation site build, warm (ms)\t0\t%s\t-\t-\n' "$warm" | tee -a "$WORK/results.tsv"
+
 # `evidence serve` after a one-line edit of content/observers.md on this repository's site:
 # full rebuild against incremental rebuild, median of 20 each.
-cargo run --release -q --example rebuild
+cargo run --release -q --example rebuild | tee "$WORK/rebuild.txt"
+awk '/incremental rebuild/ {print "serve rebuild, one-line edit (ms)\t0\t" $4 "\t-\t-"}' "$WORK/rebuild.txt" >> "$WORK/results.tsv"
