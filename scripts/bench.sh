@@ -7,8 +7,9 @@
 #                                    (give scripts/bench-peers.sh the same BENCH_DIR)
 #
 # For each N: a clean full build (the removal of the previous output timed with it, as for
-# the peers), median of 5 runs, wall time and peak RSS, for the ja+en views and for all three views; pages per
-# second; and `evidence check` alone; all without the parse cache, as the peers have none.
+# the peers), median of 5 runs, wall time and peak RSS, for the ja+en views and for all
+# three views; pages per second; and `evidence check` alone; all without the parse cache,
+# as the peers have none.
 # Then 100 runs x 1000 cases (100,000 probe cases): load, derive zones and render the run
 # tables, with every file parsed (cold) and with the parse cache (warm). Then this
 # repository's investigation site: a full build by the binary (process start and writing
