@@ -34,6 +34,11 @@ measure() { # dir, output dir, command... (the removal of the output is timed wi
 ours() { awk -F'\t' -v w="$1" -v n="$2" '$1==w && $2==n {print $3, $4}' "$RESULTS"; }
 # Zola 0.22.1 on this kind of machine, from the issue: seconds and peak MiB per N.
 zola_ref() { case $1 in 1000) echo "2.2 152" ;; 10000) echo "19.6 1290" ;; *) echo "" ;; esac; }
+# One line of the table: tool, seconds, peak MiB, against evidence's ja+en figures ($es $em).
+row() {
+  printf '%s\t%s\t%s\t%s\t%s\t%.1fx\t%.2f\n' "$N" "$1" "$2" "$3" "$es" \
+    "$(echo "$2 / $es" | bc -l)" "$(echo "$em / $3" | bc -l)"
+}
 
 : > "$WORK/peers.tsv"
 printf 'N\ttool\tseconds\tpeak_MiB\tevidence_ja+en_s\tspeedup\tmemory_ratio\n'
@@ -41,13 +46,13 @@ for N in $N_LIST; do
   PEERS=$WORK/peers-$N
   read -r es em < <(ours "build ja+en" "$N")
   read -r hs hm < <(measure "$PEERS/hugo" "$PEERS/hugo/public" "$HUGO" --quiet)
-  printf '%s\thugo\t%s\t%s\t%s\t%.1fx\t%.2f\n' "$N" "$hs" "$hm" "$es" "$(echo "$hs / $es" | bc -l)" "$(echo "$em / $hm" | bc -l)"
+  row hugo "$hs" "$hm"
   if command -v zola >/dev/null; then
     read -r zs zm < <(measure "$PEERS/zola" "$PEERS/zola/public" zola build); zl=zola
   else
     read -r zs zm < <(zola_ref "$N"); zl="zola (reference)"
   fi
-  [ -n "$zs" ] && printf '%s\t%s\t%s\t%s\t%s\t%.1fx\t%.2f\n' "$N" "$zl" "$zs" "$zm" "$es" "$(echo "$zs / $es" | bc -l)" "$(echo "$em / $zm" | bc -l)"
+  [ -z "$zs" ] || row "$zl" "$zs" "$zm"
   printf '%s\t%s\t%s\t%s\n' "$N" "$hs" "$zs" "$zm" >> "$WORK/peers.tsv"
 done
 
