@@ -155,15 +155,14 @@ impl TemplateArg {
         if let Some(v) = parse_int(text) {
             return TemplateArg::Int(v);
         }
-        if let Some(rest) = text.strip_prefix('(') {
-            if let Some((ty, value)) = rest.split_once(')') {
-                if let Some(value) = parse_int(value.trim()) {
-                    return TemplateArg::Cast {
-                        ty: ty.trim().to_string(),
-                        value,
-                    };
-                }
-            }
+        if let Some(rest) = text.strip_prefix('(')
+            && let Some((ty, value)) = rest.split_once(')')
+            && let Some(value) = parse_int(value.trim())
+        {
+            return TemplateArg::Cast {
+                ty: ty.trim().to_string(),
+                value,
+            };
         }
         TemplateArg::Other(text.to_string())
     }

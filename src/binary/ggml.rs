@@ -98,7 +98,7 @@ impl TypeRef {
 /// for an unknown type, a row that is not a whole number of blocks, or an overflow.
 pub fn tensor_bytes(id: u32, row: u64, elements: u64) -> Option<u64> {
     let ty = ggml_type(id)?;
-    if ty.block_size == 0 || row % ty.block_size != 0 {
+    if ty.block_size == 0 || !row.is_multiple_of(ty.block_size) {
         return None;
     }
     (elements / ty.block_size).checked_mul(ty.type_size)

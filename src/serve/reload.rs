@@ -32,10 +32,11 @@ impl Clients {
              X-Content-Type-Options: nosniff\r\n\r\nretry: 500\n\n{}",
             event(version)
         );
-        if writer.write_all(head.as_bytes()).is_ok() && writer.flush().is_ok() {
-            if let Ok(mut w) = self.writers.lock() {
-                w.push(writer);
-            }
+        if writer.write_all(head.as_bytes()).is_ok()
+            && writer.flush().is_ok()
+            && let Ok(mut w) = self.writers.lock()
+        {
+            w.push(writer);
         }
     }
 

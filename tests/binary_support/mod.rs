@@ -61,7 +61,7 @@ fn put64(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 fn pad_to(out: &mut Vec<u8>, align: u64) {
-    while out.len() as u64 % align.max(1) != 0 {
+    while !(out.len() as u64).is_multiple_of(align.max(1)) {
         out.push(0);
     }
 }

@@ -156,11 +156,11 @@ impl Served {
 
 impl Drop for Served {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            if self.interrupt(Duration::from_secs(5)).is_none() {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-            }
+        if let Ok(None) = self.child.try_wait()
+            && self.interrupt(Duration::from_secs(5)).is_none()
+        {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
     }
 }
