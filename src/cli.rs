@@ -167,7 +167,15 @@ fn build(root: &Path, out: &Path, check_only: bool, cache: Option<DiskCache>) ->
         return build_check(root, out, cache.as_ref());
     }
     let start = Instant::now();
-    let staging = match write::Staging::new(out) {
+    // Refused before anything is rendered or touched: the output must be ours to replace.
+    let output = match write::Output::claim(root, out) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let staging = match write::Staging::new(&output) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot write next to {}: {e}", out.display());

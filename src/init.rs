@@ -40,6 +40,9 @@ const CLAIMS: &str = r#"- id: first-claim
     en: "No observer has been recorded yet."
 "#;
 
+/// What `init` puts in `.gitignore`: every name `build` writes besides `site/` itself.
+pub const GITIGNORE: &str = "/.evidence-cache/\n/.site.lock\n/site.tmp-*\n/.site.old-*\n";
+
 /// Creates the site. Refuses a folder that already has files in it.
 pub fn init(dir: &Path) -> io::Result<()> {
     if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
@@ -52,8 +55,9 @@ pub fn init(dir: &Path) -> io::Result<()> {
         ("evidence.yaml", CONFIG),
         ("content/index.md", INDEX),
         ("data/claims.yaml", CLAIMS),
-        // The parse cache is local to each machine.
-        (".gitignore", "/.evidence-cache/\n"),
+        // The parse cache is local to each machine; the lock and the temporary folders
+        // of a build never belong in the repository.
+        (".gitignore", GITIGNORE),
     ] {
         let p = dir.join(path);
         if let Some(parent) = p.parent() {

@@ -81,6 +81,7 @@ fn default_output_is_site_under_root() {
 fn a_build_replaces_stale_files_and_leaves_no_temporary_folders() {
     let site = fixture_copy();
     let out = site.path().join("site");
+    build_ok(site.path(), &out);
     write_file(site.path(), "site/stale.html", b"old\n");
     write_file(site.path(), "site/old/index.html", b"old\n");
     build_ok(site.path(), &out);

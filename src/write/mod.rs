@@ -1,45 +1,85 @@
 //! Stage 6: put the rendered site on disk, all or nothing, or compare it with what is there.
 //!
-//! Pages are written as they are rendered into a temporary sibling folder
-//! ([`Staging`]), which then takes the place of the output folder by rename. A build that
-//! fails or is interrupted before the swap leaves the previous output as it was.
+//! The output folder is claimed first ([`output::Output::claim`]): only a folder an
+//! earlier build wrote (it holds the [`output::MARKER`] file), an empty one or a new one
+//! is accepted, and never the sources. Pages are written as they are rendered into a
+//! temporary sibling folder ([`Staging`]), which then takes the place of the output
+//! ([`swap`]). A build that fails or is killed leaves the previous output as it was.
+
+pub mod output;
+mod swap;
 
 use crate::render::{Sink, Site};
+pub use output::{MARKER, Output, OutputError};
 use std::collections::{BTreeSet, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Writes `site` to `out` atomically (from the point of view of readers of `out`).
-pub fn write(site: &Site, out: &Path) -> io::Result<()> {
-    let staging = Staging::new(out)?;
+/// Writes `site` to `out` atomically (from the point of view of readers of `out`), as a
+/// build of the site at `root`.
+pub fn write(site: &Site, root: &Path, out: &Path) -> Result<(), WriteError> {
+    let output = Output::claim(root, out)?;
+    let staging = Staging::new(&output)?;
     let sink = staging.sink();
     for (rel, bytes) in &site.files {
         sink.put(rel.clone(), bytes.clone());
     }
     sink.finish()?;
-    staging.commit()
+    Ok(staging.commit()?)
+}
+
+/// Why the output could not be written.
+#[derive(Debug)]
+pub enum WriteError {
+    /// The output folder was refused; nothing was touched.
+    Refused(OutputError),
+    /// Writing failed; the previous output is as it was.
+    Io(io::Error),
+}
+
+impl From<OutputError> for WriteError {
+    fn from(e: OutputError) -> Self {
+        WriteError::Refused(e)
+    }
+}
+
+impl From<io::Error> for WriteError {
+    fn from(e: io::Error) -> Self {
+        WriteError::Io(e)
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Refused(e) => write!(f, "{e}"),
+            WriteError::Io(e) => write!(f, "{e}"),
+        }
+    }
 }
 
 /// A temporary folder next to the output that becomes the output on [`Staging::commit`];
-/// dropped without a commit, it is removed and the output stays as it was.
-pub struct Staging {
+/// dropped without a commit, it is removed and the output stays as it was. It holds the
+/// marker from the start, so a build killed at any point leaves a folder the next build
+/// recognises as its own and removes.
+pub struct Staging<'a> {
     tmp: PathBuf,
-    out: PathBuf,
+    output: &'a Output,
     committed: bool,
 }
 
-impl Staging {
-    pub fn new(out: &Path) -> io::Result<Staging> {
-        let parent = parent_of(out);
-        std::fs::create_dir_all(parent)?;
-        let tmp = unique(parent, &format!("{}.tmp-", name_of(out)));
-        std::fs::create_dir_all(&tmp)?;
-        Ok(Staging {
+impl<'a> Staging<'a> {
+    pub fn new(output: &'a Output) -> io::Result<Staging<'a>> {
+        let tmp = unique(&output.parent, &output.tmp_prefix());
+        std::fs::create_dir(&tmp)?;
+        let staging = Staging {
             tmp,
-            out: out.to_path_buf(),
+            output,
             committed: false,
-        })
+        };
+        std::fs::write(staging.tmp.join(MARKER), output::MARKER_TEXT)?;
+        Ok(staging)
     }
 
     /// A sink that writes files into the temporary folder.
@@ -53,28 +93,18 @@ impl Staging {
 
     /// Swaps the temporary folder in place of the output.
     pub fn commit(mut self) -> io::Result<()> {
-        swap(&self.tmp, &self.out)?;
+        swap::swap(&self.tmp, self.output)?;
         self.committed = true;
         Ok(())
     }
 }
 
-impl Drop for Staging {
+impl Drop for Staging<'_> {
     fn drop(&mut self) {
         if !self.committed {
-            let _ = std::fs::remove_dir_all(&self.tmp);
+            let _ = output::remove_tree(&self.tmp);
         }
     }
-}
-
-fn parent_of(out: &Path) -> &Path {
-    out.parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-}
-
-fn name_of(out: &Path) -> &str {
-    out.file_name().and_then(|n| n.to_str()).unwrap_or("site")
 }
 
 /// Writes each file as it arrives; the first I/O error is kept for [`DirSink::finish`].
@@ -139,45 +169,12 @@ impl Sink for DirSink {
     }
 }
 
-/// Moves the old output aside, the new one in, and removes the old one.
-fn swap(tmp: &Path, out: &Path) -> io::Result<()> {
-    if out.exists() {
-        let old = unique(parent_of(out), &format!(".{}.old-", name_of(out)));
-        std::fs::rename(out, &old)?;
-        if let Err(e) = std::fs::rename(tmp, out) {
-            let _ = std::fs::rename(&old, out);
-            return Err(e);
-        }
-        remove_tree(&old)?;
-    } else {
-        std::fs::rename(tmp, out)?;
-    }
-    Ok(())
-}
-
-/// Removes a folder tree, its top-level entries in parallel: on a file system that
-/// discards freed blocks each folder's removal waits on the disk, and the waits overlap.
-fn remove_tree(dir: &Path) -> io::Result<()> {
-    use rayon::prelude::*;
-    let entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<io::Result<_>>()?;
-    entries.par_iter().try_for_each(|p| {
-        if p.is_dir() && !p.is_symlink() {
-            std::fs::remove_dir_all(p)
-        } else {
-            std::fs::remove_file(p)
-        }
-    })?;
-    std::fs::remove_dir(dir)
-}
-
 /// A path in `dir` starting with `prefix` that does not exist yet.
-fn unique(dir: &Path, prefix: &str) -> PathBuf {
+pub(crate) fn unique(dir: &Path, prefix: &str) -> PathBuf {
     let pid = std::process::id();
     (0u32..)
         .map(|i| dir.join(format!("{prefix}{pid}-{i}")))
-        .find(|p| !p.exists())
+        .find(|p| std::fs::symlink_metadata(p).is_err())
         .unwrap_or_else(|| dir.join(format!("{prefix}{pid}")))
 }
 
@@ -225,7 +222,7 @@ impl CompareSink {
         st.missing.sort();
         st.extra = crate::load::files_under(&self.out)
             .into_iter()
-            .filter(|f| !produced.contains(f))
+            .filter(|f| !produced.contains(f) && f != MARKER)
             .collect();
         st
     }
@@ -262,39 +259,59 @@ mod tests {
         }
     }
 
+    /// The names in `dir`, sorted with the output first.
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort_by_key(|n| (n != "site", n.clone()));
+        names
+    }
+
     #[test]
     fn writes_and_replaces() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
-        write(&site(&[("a/index.html", "1"), ("b.txt", "x")]), &out).unwrap();
-        write(&site(&[("a/index.html", "2")]), &out).unwrap();
+        write(
+            &site(&[("a/index.html", "1"), ("b.txt", "x")]),
+            dir.path(),
+            &out,
+        )
+        .unwrap();
+        write(&site(&[("a/index.html", "2")]), dir.path(), &out).unwrap();
         assert_eq!(
             std::fs::read_to_string(out.join("a/index.html")).unwrap(),
             "2"
         );
         assert!(!out.join("b.txt").exists());
-        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no temporary folders remain");
+        assert_eq!(
+            entries(dir.path()),
+            ["site", ".site.lock"],
+            "no temporary folders remain"
+        );
+        assert!(out.join(MARKER).is_file(), "the output is marked");
     }
 
     #[test]
     fn an_abandoned_staging_leaves_the_output() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
-        write(&site(&[("a.html", "old")]), &out).unwrap();
+        write(&site(&[("a.html", "old")]), dir.path(), &out).unwrap();
         {
-            let staging = Staging::new(&out).unwrap();
+            let output = Output::claim(dir.path(), &out).unwrap();
+            let staging = Staging::new(&output).unwrap();
             staging.sink().put("a.html".into(), b"new".to_vec());
         }
         assert_eq!(std::fs::read_to_string(out.join("a.html")).unwrap(), "old");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(entries(dir.path()), ["site", ".site.lock"]);
     }
 
     #[test]
     fn compare_finds_changes() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
-        write(&site(&[("a.html", "1"), ("b.html", "2")]), &out).unwrap();
+        write(&site(&[("a.html", "1"), ("b.html", "2")]), dir.path(), &out).unwrap();
         let st = compare(
             &site(&[("a.html", "1"), ("b.html", "3"), ("c.html", "")]),
             &out,
