@@ -67,6 +67,10 @@ pub enum Command {
         /// Exit 1 when there are differences.
         #[arg(long)]
         exit_code: bool,
+        /// Exit 1 when a run record was rewritten (changed, removed or renamed), saying
+        /// which on stderr; other differences leave the exit status alone.
+        #[arg(long)]
+        deny_rewrites: bool,
     },
     /// Create a new, minimal evidence site in DIR.
     Init { dir: PathBuf },
@@ -118,7 +122,15 @@ pub fn main() -> ExitCode {
             root,
             format,
             exit_code,
-        } => diff(&root, &base, head.as_deref(), format, exit_code),
+            deny_rewrites,
+        } => diff(
+            &root,
+            &base,
+            head.as_deref(),
+            format,
+            exit_code,
+            deny_rewrites,
+        ),
         Command::Serve { root, port, bind } => {
             crate::serve::run(&crate::serve::Options { root, port, bind })
         }
@@ -312,6 +324,7 @@ fn diff(
     head: Option<&str>,
     format: crate::diff::format::Format,
     exit_code: bool,
+    deny_rewrites: bool,
 ) -> ExitCode {
     use crate::diff::format::{self as f, Format as F};
     match crate::diff::diff(root, base, head) {
@@ -322,7 +335,11 @@ fn diff(
                 F::Json => f::json(&report),
             };
             print!("{out}");
-            if exit_code && !report.is_empty() {
+            let refusal = f::rewrites_refusal(&report).filter(|_| deny_rewrites);
+            if let Some(why) = &refusal {
+                eprintln!("error: {why}");
+            }
+            if refusal.is_some() || (exit_code && !report.is_empty()) {
                 ExitCode::FAILURE
             } else {
                 ExitCode::SUCCESS

@@ -1,6 +1,7 @@
 //! `evidence diff` on small git repositories built in temporary folders: a claim moved
 //! from cannot-show to can-show, a new run with changed values and a flipped zone, a
-//! Japanese-only edit, and the error cases.
+//! Japanese-only edit, run records rewritten (edited, deleted, renamed, re-commented),
+//! and the error cases.
 
 use assert_cmd::Command;
 use std::path::Path;
@@ -305,4 +306,173 @@ fn errors_exit_2() {
         "{err}"
     );
     assert!(err.contains("data/claims.yaml:3:3"), "{err}");
+}
+
+// ------------------------------------------------------------------ rewritten run records
+
+/// The repository of [`repo`] with one more commit: `edit` applied to its working tree,
+/// together with a change of the page's title (which the diff does not report), so that
+/// the rewrite is the only thing the report can show.
+fn rewritten(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
+    let repo = repo();
+    let d = repo.path();
+    edit(d);
+    let page = std::fs::read_to_string(d.join("content/index.md")).unwrap();
+    write(
+        d,
+        &[(
+            "content/index.md",
+            &page.replace("en: \"Overview\"", "en: \"Overview, retitled\""),
+        )],
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "rewrite a run"]);
+    repo
+}
+
+/// The JSON report of the last commit, and the exit codes of `--exit-code` and
+/// `--deny-rewrites` (with the latter's stderr).
+fn last_commit(repo: &Path) -> (serde_json::Value, i32, i32, String) {
+    let (code, json, err) = diff(repo, &["HEAD~1", "HEAD", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let (exit_code, _, _) = diff(repo, &["HEAD~1", "HEAD", "--exit-code"]);
+    let (deny, _, deny_err) = diff(repo, &["HEAD~1", "HEAD", "--deny-rewrites"]);
+    (v, exit_code, deny, deny_err)
+}
+
+/// What every rewrite must produce: a section of its own, first, worded as a breach, in
+/// text and markdown; exit 1 with `--exit-code` and with `--deny-rewrites`.
+fn assert_reported_as_rewrite(repo: &Path, file: &str) {
+    let (v, exit_code, deny, deny_err) = last_commit(repo);
+    assert_eq!(exit_code, 1, "--exit-code counts a rewrite");
+    assert_eq!(v["rewrites"][0]["file"], file, "{v:#}");
+    assert_eq!(v["rewrites"][0]["run"], "r1", "{v:#}");
+    assert_eq!(deny, 1, "--deny-rewrites fails on a rewrite");
+    assert!(
+        deny_err.contains("run records are never rewritten: add a new run instead")
+            && deny_err.contains(file),
+        "{deny_err}"
+    );
+    let (_, text, _) = diff(repo, &["HEAD~1", "HEAD"]);
+    assert!(!text.contains("no evidence changes"), "{text}");
+    let section = text
+        .find("\nRun records rewritten")
+        .unwrap_or_else(|| panic!("no rewrite section: {text}"));
+    let first_other = ["\nClaims", "\nRuns", "\nProse", "\nPages", "\nRecords"]
+        .iter()
+        .filter_map(|h| text.find(h))
+        .min();
+    assert!(first_other.is_none_or(|o| section < o), "first: {text}");
+    assert!(
+        text.contains("run records are never rewritten: add a new run instead"),
+        "{text}"
+    );
+    assert!(text.contains(file), "{text}");
+    let (_, md, _) = diff(repo, &["HEAD~1", "HEAD", "--format", "markdown"]);
+    let section = md
+        .find("Run records rewritten")
+        .unwrap_or_else(|| panic!("no rewrite section: {md}"));
+    assert!(
+        md.find("<details>").is_none_or(|d| section < d),
+        "first: {md}"
+    );
+    assert!(md.contains(&format!("`{file}`")), "{md}");
+}
+
+#[test]
+fn run_value_edited_in_place_is_a_rewrite() {
+    let repo = rewritten(|d| {
+        write(
+            d,
+            &[(
+                "data/runs/r1.yaml",
+                &RUN1.replace("prompt_eval_count: 290", "prompt_eval_count: 300"),
+            )],
+        )
+    });
+    assert_reported_as_rewrite(repo.path(), "data/runs/r1.yaml");
+    let (v, ..) = last_commit(repo.path());
+    let r = &v["rewrites"][0];
+    assert_eq!(r["change"], "changed");
+    assert_eq!(
+        r["fields"],
+        serde_json::json!([{"path": "cases[long].prompt_eval_count", "old": "290", "new": "300"}])
+    );
+    let (_, text, _) = diff(repo.path(), &["HEAD~1", "HEAD"]);
+    assert!(
+        text.contains("cases[long].prompt_eval_count: 290 → 300"),
+        "{text}"
+    );
+    insta::assert_snapshot!("diff_rewrite_text", text);
+    let (_, md, _) = diff(repo.path(), &["HEAD~1", "HEAD", "--format", "markdown"]);
+    insta::assert_snapshot!("diff_rewrite_markdown", md);
+}
+
+#[test]
+fn run_file_deleted_is_a_rewrite() {
+    let repo = rewritten(|d| std::fs::remove_file(d.join("data/runs/r1.yaml")).unwrap());
+    assert_reported_as_rewrite(repo.path(), "data/runs/r1.yaml");
+    let (v, ..) = last_commit(repo.path());
+    assert_eq!(v["rewrites"][0]["change"], "removed");
+    assert!(v["rewrites"][0].get("renamed_to").is_none(), "{v:#}");
+}
+
+#[test]
+fn run_file_renamed_is_a_rewrite() {
+    let repo = rewritten(|d| {
+        std::fs::rename(d.join("data/runs/r1.yaml"), d.join("data/runs/r1-old.yaml")).unwrap()
+    });
+    assert_reported_as_rewrite(repo.path(), "data/runs/r1.yaml");
+    let (v, ..) = last_commit(repo.path());
+    let r = &v["rewrites"][0];
+    assert_eq!(r["change"], "removed");
+    assert_eq!(r["renamed_to"], "data/runs/r1-old.yaml");
+    let (_, text, _) = diff(repo.path(), &["HEAD~1", "HEAD"]);
+    assert!(text.contains("renamed to data/runs/r1-old.yaml"), "{text}");
+}
+
+#[test]
+fn run_file_with_only_a_comment_changed_is_a_rewrite() {
+    let repo = rewritten(|d| {
+        write(
+            d,
+            &[("data/runs/r1.yaml", &format!("# re-checked later\n{RUN1}"))],
+        )
+    });
+    assert_reported_as_rewrite(repo.path(), "data/runs/r1.yaml");
+    let (v, ..) = last_commit(repo.path());
+    let r = &v["rewrites"][0];
+    assert_eq!(r["change"], "changed");
+    assert_eq!(r["fields"], serde_json::json!([]));
+    let (_, text, _) = diff(repo.path(), &["HEAD~1", "HEAD"]);
+    assert!(text.contains("no recorded value differs"), "{text}");
+}
+
+#[test]
+fn new_run_alone_is_not_a_rewrite() {
+    let repo = rewritten(|d| {
+        write(
+            d,
+            &[(
+                "data/runs/r3.yaml",
+                &RUN2.replace("id: r2", "id: r3").replace("04-01", "05-01"),
+            )],
+        )
+    });
+    let (v, exit_code, deny, deny_err) = last_commit(repo.path());
+    assert_eq!(v["rewrites"], serde_json::json!([]), "{v:#}");
+    assert_eq!(v["runs"]["added"][0]["id"], "r3", "{v:#}");
+    assert_eq!(exit_code, 1, "a new run is a difference");
+    assert_eq!(deny, 0, "a new run is no rewrite: {deny_err}");
+    let (_, text, _) = diff(repo.path(), &["HEAD~1", "HEAD"]);
+    assert!(!text.contains("Run records rewritten"), "{text}");
+}
+
+#[test]
+fn ordinary_evidence_changes_pass_deny_rewrites() {
+    let repo = repo();
+    let (code, out, err) = diff(repo.path(), &["HEAD~2", "HEAD", "--deny-rewrites"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("moved cannot-to-can"), "{out}");
 }

@@ -1,6 +1,9 @@
 //! The report as terminal text, as a pull-request comment in markdown, or as JSON.
+//!
+//! Every format puts rewritten run records first, worded as the breach they are.
 
 use super::report::*;
+use super::rewrites::Rewrite;
 use std::fmt::Write as _;
 
 /// Output formats of `evidence diff`.
@@ -34,6 +37,11 @@ pub fn summary(r: &Report) -> String {
     let drift = r.texts.iter().filter(|t| t.drift).count()
         + r.records.iter().map(|x| x.drift.len()).sum::<usize>();
     let parts: Vec<String> = [
+        (
+            r.rewrites.len(),
+            "run record rewritten",
+            "run records rewritten",
+        ),
         (
             moved,
             "claim moved between cannot-show and can-show",
@@ -74,6 +82,30 @@ pub fn summary(r: &Report) -> String {
     }
 }
 
+/// The rule a rewrite breaks, as every format words it.
+pub const NEVER_REWRITTEN: &str = "run records are never rewritten: add a new run instead";
+
+/// What a rewritten file became, e.g. "changed", "removed", "renamed to data/runs/x.yaml".
+fn rewrite_word(w: &Rewrite) -> String {
+    match (&w.renamed_to, w.change) {
+        (Some(to), _) => format!("renamed to {to}"),
+        (None, c) => change_word(c).to_string(),
+    }
+}
+
+/// Why `--deny-rewrites` fails, naming each file; `None` when no run was rewritten.
+pub fn rewrites_refusal(r: &Report) -> Option<String> {
+    if r.rewrites.is_empty() {
+        return None;
+    }
+    let files: Vec<String> = r
+        .rewrites
+        .iter()
+        .map(|w| format!("  {} (run {}) {}", w.file, w.run, rewrite_word(w)))
+        .collect();
+    Some(format!("{NEVER_REWRITTEN}\n{}", files.join("\n")))
+}
+
 fn opt(v: &Option<String>) -> &str {
     v.as_deref().unwrap_or("—")
 }
@@ -110,6 +142,7 @@ pub fn text(r: &Report, color: bool) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "evidence diff {} → {}", r.base, r.head);
     let _ = writeln!(o, "{}", summary(r));
+    rewrites_text(&mut o, r, &paint);
     if !r.claims.is_empty() {
         let _ = writeln!(o, "\nClaims");
         for c in &r.claims {
@@ -221,6 +254,31 @@ pub fn text(r: &Report, color: bool) -> String {
     o
 }
 
+fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String) {
+    if r.rewrites.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "{}",
+        paint(
+            "1;31",
+            format!("\nRun records rewritten — {NEVER_REWRITTEN}")
+        )
+    );
+    for w in &r.rewrites {
+        let line = format!("  ! {} (run {}) {}", w.file, w.run, rewrite_word(w));
+        let _ = writeln!(o, "{}", paint("31", line));
+        if w.change == Change::Changed && w.fields.is_empty() {
+            let _ = writeln!(
+                o,
+                "      its text changed; no recorded value differs (a comment or the layout)"
+            );
+        }
+        fields_text(o, &w.fields, &[]);
+    }
+}
+
 fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String) {
     if r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty() {
         return;
@@ -323,6 +381,7 @@ pub fn markdown(r: &Report) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "### Evidence diff `{}` → `{}`\n", r.base, r.head);
     let _ = writeln!(o, "**{}**\n", summary(r));
+    rewrites_markdown(&mut o, r);
     if !r.claims.is_empty() {
         section(&mut o, "Claims", r.claims.len(), |o| {
             let _ = writeln!(o, "| claim | page | change | detail |\n|---|---|---|---|");
@@ -513,6 +572,41 @@ pub fn markdown(r: &Report) -> String {
         );
     }
     o
+}
+
+/// Not folded away: a rewrite fails the review, so the comment shows it open.
+fn rewrites_markdown(o: &mut String, r: &Report) {
+    if r.rewrites.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "> [!CAUTION]\n> **Run records rewritten ({})**: {NEVER_REWRITTEN}.\n",
+        r.rewrites.len()
+    );
+    for w in &r.rewrites {
+        let what = match &w.renamed_to {
+            Some(to) => format!("renamed to `{to}`"),
+            None => change_word(w.change).to_string(),
+        };
+        let _ = writeln!(o, "- `{}` (run `{}`) {what}", w.file, w.run);
+        if w.change == Change::Changed && w.fields.is_empty() {
+            let _ = writeln!(
+                o,
+                "  - its text changed; no recorded value differs (a comment or the layout)"
+            );
+        }
+        for f in &w.fields {
+            let _ = writeln!(
+                o,
+                "  - `{}`: {} → {}",
+                f.path,
+                cell(opt(&f.old)),
+                cell(opt(&f.new))
+            );
+        }
+    }
+    o.push('\n');
 }
 
 fn section(o: &mut String, title: &str, n: usize, body: impl FnOnce(&mut String)) {

@@ -2,10 +2,12 @@
 //!
 //! Both sides go through the same loader, model and derivation as `build`
 //! ([`crate::pipeline::evidence`]); the comparison itself is in [`report`], the output
-//! formats in [`format`], and reading a git revision in [`source`].
+//! formats in [`format`], reading a git revision in [`source`], and telling a rewritten
+//! run record in [`rewrites`].
 
 pub mod format;
 pub mod report;
+pub mod rewrites;
 pub mod source;
 
 use crate::diagnostics::{self, Diagnostics};
@@ -21,6 +23,12 @@ pub enum DiffError {
         side: String,
         errors: String,
     },
+    /// A run file that loaded but could not be read again to compare its text.
+    Unreadable {
+        side: String,
+        file: String,
+        error: std::io::Error,
+    },
 }
 
 impl std::fmt::Display for DiffError {
@@ -29,6 +37,9 @@ impl std::fmt::Display for DiffError {
             DiffError::Side(e) => write!(f, "{e}"),
             DiffError::DoesNotLoad { side, errors } => {
                 write!(f, "the {side} side does not load:\n{errors}")
+            }
+            DiffError::Unreadable { side, file, error } => {
+                write!(f, "cannot read {file} on the {side} side: {error}")
             }
         }
     }
@@ -50,6 +61,18 @@ fn load(side: &source::Side, which: &str) -> Result<pipeline::Loaded, DiffError>
     Ok(loaded)
 }
 
+fn run_files(
+    side: &source::Side,
+    loaded: &pipeline::Loaded,
+    which: &str,
+) -> Result<rewrites::RunFiles, DiffError> {
+    rewrites::read(&side.root, &loaded.evidence).map_err(|e| DiffError::Unreadable {
+        side: format!("{which} ({})", side.label),
+        file: e.file,
+        error: e.error,
+    })
+}
+
 /// Compares `base` with `head` (the working tree at `root` when `None`).
 pub fn diff(root: &Path, base: &str, head: Option<&str>) -> Result<report::Report, DiffError> {
     let b = source::open(base, root).map_err(DiffError::Side)?;
@@ -59,6 +82,7 @@ pub fn diff(root: &Path, base: &str, head: Option<&str>) -> Result<report::Repor
     }
     .map_err(DiffError::Side)?;
     let (bl, hl) = (load(&b, "base")?, load(&h, "head")?);
-    let (bv, hv) = (report::View::new(&bl), report::View::new(&hl));
+    let bv = report::View::new(&bl, run_files(&b, &bl, "base")?);
+    let hv = report::View::new(&hl, run_files(&h, &hl, "head")?);
     Ok(report::compare(&bv, &hv, &b.label, &h.label))
 }

@@ -1,10 +1,14 @@
 //! What the evidence says differently: the typed report and how it is computed.
 //!
+//! Rewritten run records come first (see [`super::rewrites`]): they break a rule rather
+//! than change what the evidence says.
+//!
 //! Records are compared through their JSON form (the same graph as `evidence.json`),
 //! field by field; claims, runs and dispatch maps get sections of their own because
 //! their meaning is more than their fields: a claim can move between cannot-show and
 //! can-show, a case value can cross a threshold, a changed bound flips derived zones.
 
+use super::rewrites::{self, Rewrite, RunFiles};
 use crate::derive::{case_zone, zone};
 use crate::load::page::{Item, Lang, PageSource};
 use crate::model::{Claim, Evidence, Run};
@@ -19,15 +23,18 @@ pub struct View<'a> {
     pub ev: &'a Evidence,
     pub loaded: &'a Loaded,
     pub json: Value,
+    /// The text of its run files, to tell a rewritten run.
+    pub run_files: RunFiles,
 }
 
 impl<'a> View<'a> {
-    pub fn new(loaded: &'a Loaded) -> View<'a> {
+    pub fn new(loaded: &'a Loaded, run_files: RunFiles) -> View<'a> {
         let json = Values::new(&loaded.evidence).json().clone();
         View {
             ev: &loaded.evidence,
             loaded,
             json,
+            run_files,
         }
     }
 }
@@ -36,6 +43,8 @@ impl<'a> View<'a> {
 pub struct Report {
     pub base: String,
     pub head: String,
+    /// Run files changed or removed: a breach, not an evidence change.
+    pub rewrites: Vec<Rewrite>,
     pub claims: Vec<ClaimChange>,
     pub runs: RunsChange,
     pub maps: Vec<MapChange>,
@@ -193,7 +202,8 @@ pub struct PagesChange {
 impl Report {
     /// Whether anything differs.
     pub fn is_empty(&self) -> bool {
-        self.claims.is_empty()
+        self.rewrites.is_empty()
+            && self.claims.is_empty()
             && self.runs.added.is_empty()
             && self.runs.removed.is_empty()
             && self.runs.latest.iter().all(|l| l.cases.is_empty())
@@ -210,6 +220,7 @@ pub fn compare(base: &View, head: &View, base_label: &str, head_label: &str) -> 
     Report {
         base: base_label.to_string(),
         head: head_label.to_string(),
+        rewrites: rewrites::find(base, head),
         claims: claims(base, head),
         runs: runs(base, head),
         maps: maps(base, head),
@@ -269,7 +280,7 @@ fn scalar_text(v: &Value) -> String {
 }
 
 /// Field-by-field changes between two records, and translation drift.
-fn fields(old: Option<&Value>, new: Option<&Value>) -> (Vec<FieldChange>, Vec<Drift>) {
+pub(super) fn fields(old: Option<&Value>, new: Option<&Value>) -> (Vec<FieldChange>, Vec<Drift>) {
     let mut a = BTreeMap::new();
     let mut b = BTreeMap::new();
     if let Some(o) = old {
@@ -334,7 +345,7 @@ fn change_of(old: Option<&Value>, new: Option<&Value>) -> Option<Change> {
 }
 
 /// Records of one kind on both sides, by id.
-fn kind<'v>(v: &'v View, kind: &str) -> BTreeMap<&'v str, &'v Value> {
+pub(super) fn kind<'v>(v: &'v View, kind: &str) -> BTreeMap<&'v str, &'v Value> {
     v.json
         .get(kind)
         .and_then(Value::as_object)
