@@ -1,7 +1,12 @@
 //! `evidence serve` without a browser: raw HTTP requests over TCP against the server
 //! running on a copy of the valid fixture. Content types, the 404 page, no directory
 //! listing, path traversal, the reload script (served, never written), the event stream,
-//! the error overlay over the last good site, and a clean exit on SIGINT.
+//! the error overlay over the last good site, the Host check, the bound on request heads,
+//! and a clean exit on SIGINT.
+//!
+//! No test measures time: each waits for its event (a reply, a printed line, a streamed
+//! version) under one generous [`DEADLINE`] that fails the test only if the event never
+//! comes.
 
 #[path = "browser/server.rs"]
 mod server;
@@ -11,6 +16,9 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// How long any awaited event may take before the test gives up on it.
+const DEADLINE: Duration = Duration::from_secs(60);
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid")
@@ -57,7 +65,7 @@ impl Reply {
 fn raw(origin: &str, request: &str) -> Reply {
     let addr = origin.trim_start_matches("http://");
     let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
-    s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+    s.set_read_timeout(Some(DEADLINE)).ok();
     s.write_all(request.as_bytes())
         .unwrap_or_else(|e| panic!("write: {e}"));
     let mut buf = Vec::new();
@@ -118,14 +126,14 @@ fn serves_files_with_their_content_types() {
     // HEAD: headers without a body.
     let r = raw(
         o,
-        "HEAD /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "HEAD /index.html HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
     );
     assert_eq!(r.status, 200);
     assert!(r.body.is_empty());
     // Other methods are refused.
     let r = raw(
         o,
-        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
     );
     assert_eq!(r.status, 405);
     assert_eq!(r.header("Allow"), Some("GET, HEAD"));
@@ -243,6 +251,175 @@ fn path_traversal_is_refused() {
     assert_eq!(get(o, "/").status, 200);
 }
 
+/// A request for `target` naming `host` (none if `None`).
+fn get_as(origin: &str, target: &str, host: Option<&str>) -> Reply {
+    let host = host.map(|h| format!("Host: {h}\r\n")).unwrap_or_default();
+    raw(
+        origin,
+        &format!("GET {target} HTTP/1.1\r\n{host}Connection: close\r\n\r\n"),
+    )
+}
+
+/// Asserts that `r` is the short 421 reply and shows nothing of the site.
+fn assert_misdirected(r: &Reply, what: &str) {
+    assert_eq!(r.status, 421, "{what}");
+    assert_eq!(r.header("Content-Type"), Some("text/plain; charset=utf-8"));
+    let body = r.text();
+    assert!(body.len() < 300, "{what}: a short body, got {body:?}");
+    for leak in [
+        "<",
+        "__evidence",
+        "evidence-error-overlay",
+        "bundles",
+        "Bundle",
+    ] {
+        assert!(!body.contains(leak), "{what}: {leak:?} in {body:?}");
+    }
+}
+
+#[test]
+fn only_names_of_this_server_are_answered() {
+    let dir = site();
+    let srv = Served::start(&root(&dir));
+    let o = &srv.origin;
+    let port = o.rsplit(':').next().unwrap_or_default();
+    for host in [
+        "localhost".to_string(),
+        "LocalHost".into(),
+        format!("localhost:{port}"),
+        "127.0.0.1".into(),
+        format!("127.0.0.1:{port}"),
+        "[::1]".into(),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(get_as(o, "/", Some(&host)).status, 200, "Host: {host}");
+    }
+    // HTTP/1.0 has no Host header.
+    assert_eq!(raw(o, "GET / HTTP/1.0\r\n\r\n").status, 200);
+    // DNS rebinding: a page of evil.example whose name now points to 127.0.0.1.
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{port}"),
+        "127.0.0.1.evil.example".into(),
+        "localhost.evil.example".into(),
+        "localhost:1".into(),
+        "127.0.0.2".into(),
+        "0.0.0.0".into(),
+        "[::2]".into(),
+        "".into(),
+    ] {
+        for target in ["/", "/en/", "/no-such-page/", "/__evidence/events"] {
+            assert_misdirected(&get_as(o, target, Some(&host)), &format!("{host} {target}"));
+        }
+    }
+    let r = get_as(o, "/", None);
+    assert_eq!(r.status, 400, "HTTP/1.1 without Host");
+    let r = raw(
+        o,
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(r.status, 400, "two Host fields");
+}
+
+#[test]
+fn a_foreign_host_never_sees_the_error_overlay() {
+    let dir = site();
+    let r = root(&dir);
+    let bundles = r.join("data/bundles.yaml");
+    let good = std::fs::read_to_string(&bundles).unwrap_or_default();
+    std::fs::write(&bundles, good.replacen("size_kb: 12", "size_kb: [", 1))
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let srv = Served::start(&r);
+    assert_eq!(get(&srv.origin, "/").status, 500, "the error page, to us");
+    assert_misdirected(
+        &get_as(&srv.origin, "/", Some("evil.example")),
+        "the error page, to evil.example",
+    );
+}
+
+/// Sends a request whose header section holds `pad` bytes of `X-Pad` fields (then its
+/// end), reading the reply while it is still being sent. Returns the reply and whether
+/// the server then closed the connection.
+fn oversized(origin: &str, pad: usize) -> (Reply, bool) {
+    let addr = origin.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+    let w = s.try_clone().unwrap_or_else(|e| panic!("clone: {e}"));
+    let writer = std::thread::spawn(move || {
+        let line = format!("X-Pad: {}\r\n", "a".repeat(1016));
+        let mut w = std::io::BufWriter::with_capacity(64 * 1024, w);
+        let mut ok = w
+            .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            .is_ok();
+        for _ in 0..pad / line.len() {
+            ok = ok && w.write_all(line.as_bytes()).is_ok();
+        }
+        // The server may stop reading once it has refused the request.
+        let _ = w.write_all(b"\r\n").and_then(|()| w.flush());
+    });
+    s.set_read_timeout(Some(DEADLINE)).ok();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 8192];
+    let closed = loop {
+        match s.read(&mut buf) {
+            Ok(0) => break true,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) => {
+                break !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                );
+            }
+        }
+    };
+    let _ = writer.join();
+    let reply = parse(&got).unwrap_or_else(|| panic!("no HTTP reply: {got:?}"));
+    (reply, closed)
+}
+
+#[test]
+fn a_header_section_over_64_kib_gets_431() {
+    let dir = site();
+    let srv = Served::start(&root(&dir));
+    let (r, closed) = oversized(&srv.origin, 1 << 20);
+    assert_eq!(r.status, 431, "{}", r.text());
+    assert_eq!(r.header("Connection"), Some("close"));
+    assert!(closed, "the connection is closed after a 431");
+    // Just under the bound is a request like any other.
+    let (r, _) = oversized(&srv.origin, 60 * 1024);
+    assert_eq!(r.status, 200);
+    assert_eq!(get(&srv.origin, "/").status, 200, "the server is still up");
+}
+
+/// Peak resident memory of a process, in KiB (`VmHWM` of `/proc/PID/status`).
+#[cfg(target_os = "linux")]
+fn peak_rss_kib(pid: u32) -> u64 {
+    let path = format!("/proc/{pid}/status");
+    let status = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no VmHWM in {path}:\n{status}"))
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_huge_header_section_is_never_buffered() {
+    let dir = site();
+    let srv = Served::start(&root(&dir));
+    assert_eq!(get(&srv.origin, "/").status, 200);
+    let before = peak_rss_kib(srv.pid());
+    let (r, closed) = oversized(&srv.origin, 64 << 20);
+    let after = peak_rss_kib(srv.pid());
+    assert!(
+        after < before + 16 * 1024,
+        "64 MiB of header grew the server's peak memory from {before} KiB to {after} KiB"
+    );
+    assert_eq!(r.status, 431);
+    assert!(closed);
+    assert_eq!(get(&srv.origin, "/").status, 200, "the server is still up");
+}
+
 #[test]
 fn reload_script_is_served_but_never_written() {
     let dir = site();
@@ -295,22 +472,42 @@ fn reload_script_is_served_but_never_written() {
     assert!(html_files >= 6);
 }
 
-/// Reads from an open event stream until `want` shows up or `timeout` passes.
-fn read_until(s: &mut TcpStream, got: &mut String, want: &str, timeout: Duration) -> bool {
-    let deadline = Instant::now() + timeout;
-    s.set_read_timeout(Some(Duration::from_millis(100))).ok();
+/// Reads from an open event stream until `want` shows up; false if the stream ends or
+/// [`DEADLINE`] passes first.
+fn read_until(s: &mut TcpStream, got: &mut String, want: &str) -> bool {
+    let deadline = Instant::now() + DEADLINE;
     let mut buf = [0u8; 4096];
-    while Instant::now() < deadline {
-        if got.contains(want) {
-            return true;
-        }
+    while !got.contains(want) {
+        let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+            return false;
+        };
+        s.set_read_timeout(Some(left.max(Duration::from_millis(1))))
+            .ok();
         match s.read(&mut buf) {
-            Ok(0) => return got.contains(want),
+            Ok(0) | Err(_) => return got.contains(want),
             Ok(n) => got.push_str(&String::from_utf8_lossy(&buf[..n])),
-            Err(_) => {}
         }
     }
-    got.contains(want)
+    true
+}
+
+/// Whether the server closes `s` (end of stream or reset) before [`DEADLINE`], reading and
+/// dropping whatever it still sends.
+fn closes(s: &mut TcpStream) -> bool {
+    s.set_read_timeout(Some(DEADLINE)).ok();
+    let mut buf = [0u8; 8192];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) => {
+                return !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                );
+            }
+        }
+    }
 }
 
 /// The version an HTML page was served with (from its reload script).
@@ -341,15 +538,14 @@ fn rebuilds_on_change_shows_errors_over_the_last_good_site_then_recovers() {
     let mut events = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect: {e}"));
     events
         .write_all(
-            b"GET /__evidence/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n",
+            b"GET /__evidence/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n",
         )
         .unwrap_or_else(|e| panic!("write: {e}"));
     let mut stream = String::new();
     assert!(read_until(
         &mut events,
         &mut stream,
-        &format!("data: {v1}\n\n"),
-        Duration::from_secs(5)
+        &format!("data: {v1}\n\n")
     ));
     assert!(stream.starts_with("HTTP/1.1 200 OK\r\n"));
     assert!(stream.contains("Content-Type: text/event-stream"));
@@ -359,7 +555,7 @@ fn rebuilds_on_change_shows_errors_over_the_last_good_site_then_recovers() {
     let good = std::fs::read_to_string(&bundles).unwrap_or_default();
     std::fs::write(&bundles, good.replacen("size_kb: 12", "size_kb: 13", 1))
         .unwrap_or_else(|e| panic!("write: {e}"));
-    let line = srv.wait_line(|l| l.starts_with("rebuilt in "), Duration::from_secs(20));
+    let line = srv.wait_line(|l| l.starts_with("rebuilt in "), DEADLINE);
     assert!(
         line.is_some(),
         "no rebuild printed; stderr:\n{}",
@@ -372,8 +568,7 @@ fn rebuilds_on_change_shows_errors_over_the_last_good_site_then_recovers() {
     assert!(read_until(
         &mut events,
         &mut stream,
-        &format!("data: {v2}\n\n"),
-        Duration::from_secs(5)
+        &format!("data: {v2}\n\n")
     ));
 
     // A type error: every page shows the located error; the last good site stays.
@@ -382,7 +577,7 @@ fn rebuilds_on_change_shows_errors_over_the_last_good_site_then_recovers() {
         good.replacen("size_kb: 12", "size_kb: \"<b>twelve</b>\"", 1),
     )
     .unwrap_or_else(|e| panic!("write: {e}"));
-    let line = srv.wait_line(|l| l.starts_with("rebuild failed"), Duration::from_secs(20));
+    let line = srv.wait_line(|l| l.starts_with("rebuild failed"), DEADLINE);
     assert!(line.is_some(), "no failed rebuild printed");
     for target in ["/en/", "/ja/details/", "/no-such-page/"] {
         let page = get(&o, target).text();
@@ -415,7 +610,7 @@ fn rebuilds_on_change_shows_errors_over_the_last_good_site_then_recovers() {
     // Fixed: the overlay goes.
     std::fs::write(&bundles, good.replacen("size_kb: 12", "size_kb: 14", 1))
         .unwrap_or_else(|e| panic!("write: {e}"));
-    let line = srv.wait_line(|l| l.starts_with("rebuilt in "), Duration::from_secs(20));
+    let line = srv.wait_line(|l| l.starts_with("rebuilt in "), DEADLINE);
     assert!(line.is_some(), "no rebuild after the fix");
     let page = get(&o, "/en/").text();
     assert!(!page.contains("evidence-error-overlay"));
@@ -439,7 +634,7 @@ fn a_site_that_never_built_shows_the_error_page() {
     assert!(text.contains("/__evidence/events"), "it reloads when fixed");
     std::fs::write(&bundles, good).ok();
     assert!(
-        srv.wait_line(|l| l.starts_with("rebuilt in "), Duration::from_secs(20))
+        srv.wait_line(|l| l.starts_with("rebuilt in "), DEADLINE)
             .is_some()
     );
     let page = get(&srv.origin, "/");
@@ -455,26 +650,16 @@ fn sigint_stops_the_server_cleanly() {
     let addr = srv.origin.trim_start_matches("http://").to_string();
     let mut events = TcpStream::connect(&addr).unwrap_or_else(|e| panic!("connect: {e}"));
     events
-        .write_all(b"GET /__evidence/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .write_all(b"GET /__evidence/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .ok();
     let mut got = String::new();
-    assert!(read_until(
-        &mut events,
-        &mut got,
-        "data: ",
-        Duration::from_secs(5)
-    ));
-    let started = Instant::now();
-    let status = srv.interrupt(Duration::from_secs(10));
-    let Some(status) = status else {
-        panic!("serve did not exit within 10 s of SIGINT")
+    assert!(read_until(&mut events, &mut got, "data: "));
+    let Some(status) = srv.interrupt(DEADLINE) else {
+        panic!("serve did not exit within {DEADLINE:?} of SIGINT")
     };
     assert_eq!(status.code(), Some(0), "exit status after Ctrl-C");
-    assert!(started.elapsed() < Duration::from_secs(3));
-    assert!(
-        srv.wait_line(|l| l == "stopped", Duration::from_secs(2))
-            .is_some()
-    );
+    assert!(srv.wait_line(|l| l == "stopped", DEADLINE).is_some());
+    assert!(closes(&mut events), "the event stream is closed");
     assert!(TcpStream::connect(&addr).is_err(), "the port is closed");
 }
 

@@ -1,9 +1,14 @@
 //! Request routing for the preview server: which key of the in-memory [`Site`] a request
 //! target names, with which status and content type.
 //!
-//! Everything here is a pure function of the request line and the site, so it is tested
+//! Everything here is a pure function of the request head and the site, so it is tested
 //! without a socket. The rules:
 //!
+//! - The `Host` header must name this server ([`check_host`]): `localhost`, `127.0.0.1`,
+//!   `[::1]` or the address the connection reached, each with or without its port,
+//!   in any case. Anything else gets 421 and a short text: a page of another site whose
+//!   name was rebound to 127.0.0.1 (DNS rebinding) must not read the preview or its
+//!   error overlay. An HTTP/1.1 request without Host, or with two, gets 400.
 //! - Only `GET` and `HEAD` are answered (anything else: 405).
 //! - The target is percent-decoded once and split into segments. A target that does not
 //!   start with `/`, that holds a `..` segment (literally or encoded, `%2e%2e`), a backslash
@@ -12,13 +17,15 @@
 //! - The remaining path is looked up as a key of the site map, and nothing else: the
 //!   server never touches the file system, so nothing outside the output can be served.
 //! - A folder URL (ending in `/`) serves its `index.html`, or the 404 page. A folder
-//!   without its trailing slash is redirected to it (relative links need the slash).
+//!   without its trailing slash is redirected to it (relative links need the slash); the
+//!   `Location` is percent-encoded again, so that it is plain ASCII.
 //!   There is no directory listing.
 //! - A missing key gets the site's `404.html` with status 404.
 
 use crate::render::Site;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
-/// What the router decided; `mod.rs` turns it into a tiny_http response.
+/// What the router decided; `mod.rs` turns it into a response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
     /// Serve the site file with this key and status (200, or 404 for `404.html`).
@@ -33,6 +40,8 @@ pub enum Route {
     BadRequest(&'static str),
     /// A method other than GET or HEAD: 405.
     MethodNotAllowed,
+    /// The `Host` header names another server: 421.
+    Misdirected,
 }
 
 /// Path of the live-reload event stream.
@@ -62,7 +71,7 @@ pub fn route(method: &str, target: &str, site: &Site) -> Route {
     if !path.is_empty() && !path.ends_with('/') {
         let folder_index = format!("{path}/index.html");
         if site.files.contains_key(&folder_index) {
-            return Route::Redirect(format!("/{path}/"));
+            return Route::Redirect(format!("/{}/", encode_path(&path)));
         }
     }
     if site.files.contains_key("404.html") {
@@ -73,6 +82,79 @@ pub fn route(method: &str, target: &str, site: &Site) -> Route {
     } else {
         Route::NotFound
     }
+}
+
+/// Checks the `Host` fields of a request: `hosts` holds the value of each, `http11` says
+/// whether the request is HTTP/1.1 (HTTP/1.0 may omit the field), `local` is the address
+/// the connection reached (the bound address, or with `--bind 0.0.0.0` the interface's).
+/// `Err` holds the refusal to send instead of routing.
+pub fn check_host(hosts: &[&[u8]], http11: bool, local: SocketAddr) -> Result<(), Route> {
+    match hosts {
+        [] if http11 => Err(Route::BadRequest("an HTTP/1.1 request needs a Host header")),
+        [] => Ok(()),
+        [one] if host_allowed(one, local) => Ok(()),
+        [_] => Err(Route::Misdirected),
+        _ => Err(Route::BadRequest("more than one Host header")),
+    }
+}
+
+/// Whether a `Host` value names this server (see [`check_host`]).
+fn host_allowed(value: &[u8], local: SocketAddr) -> bool {
+    let Ok(text) = std::str::from_utf8(value) else {
+        return false;
+    };
+    let Some((name, port)) = split_port(text.trim()) else {
+        return false;
+    };
+    if port.is_some_and(|p| p != local.port()) {
+        return false;
+    }
+    if name.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    let ip = match name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
+        Some(v6) => v6.parse::<Ipv6Addr>().ok().map(IpAddr::V6),
+        None => name.parse::<Ipv4Addr>().ok().map(IpAddr::V4),
+    };
+    // Canonical: a dual-stack socket sees an IPv4 client as `::ffff:a.b.c.d`.
+    ip.is_some_and(|ip| {
+        ip == Ipv4Addr::LOCALHOST || ip == Ipv6Addr::LOCALHOST || ip == local.ip().to_canonical()
+    })
+}
+
+/// Splits `name[:port]` (`[v6]:port` for IPv6). `None` when the port is not a number
+/// that fits in 16 bits; an empty port is no port.
+fn split_port(host: &str) -> Option<(&str, Option<u16>)> {
+    let (name, port) = if host.starts_with('[') {
+        let end = host.find(']')? + 1;
+        match &host[end..] {
+            "" => (&host[..end], ""),
+            rest => (&host[..end], rest.strip_prefix(':')?),
+        }
+    } else {
+        host.rsplit_once(':').unwrap_or((host, ""))
+    };
+    if port.is_empty() {
+        return Some((name, None));
+    }
+    if !port.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((name, Some(port.parse().ok()?)))
+}
+
+/// Percent-encodes a site path for a header: every byte but unreserved characters and
+/// `/` is escaped.
+pub fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Turns a request target into a site-relative path (no leading slash; a trailing slash
@@ -295,6 +377,106 @@ mod tests {
         assert_eq!(route("GET", EVENTS_PATH, &s), Route::Events);
         assert_eq!(route("GET", "/__evidence/events?x", &s), Route::Events);
         assert_eq!(route("HEAD", EVENTS_PATH, &s), not_found());
+    }
+
+    fn local() -> SocketAddr {
+        SocketAddr::from(([127, 0, 0, 1], 1111))
+    }
+
+    fn host(value: &str) -> Result<(), Route> {
+        check_host(&[value.as_bytes()], true, local())
+    }
+
+    #[test]
+    fn answers_the_names_of_this_server() {
+        for h in [
+            "localhost",
+            "LOCALHOST",
+            "localhost:1111",
+            "127.0.0.1",
+            "127.0.0.1:1111",
+            "[::1]",
+            "[::1]:1111",
+            "[0:0:0:0:0:0:0:1]",
+            " localhost:1111 ",
+            "localhost:",
+        ] {
+            assert_eq!(host(h), Ok(()), "{h:?}");
+        }
+        // The bound address when it is not loopback, in any case for IPv6.
+        let lan = SocketAddr::from(([192, 168, 1, 5], 8080));
+        assert_eq!(check_host(&[b"192.168.1.5:8080"], true, lan), Ok(()));
+        assert_eq!(check_host(&[b"localhost:8080"], true, lan), Ok(()));
+        let v6: SocketAddr = "[fe80::ab]:8080".parse().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(check_host(&[b"[FE80::AB]:8080"], true, v6), Ok(()));
+        // An IPv4 client of a dual-stack socket.
+        let mapped: SocketAddr = "[::ffff:10.0.0.2]:8080"
+            .parse()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(check_host(&[b"10.0.0.2:8080"], true, mapped), Ok(()));
+        // HTTP/1.0 may leave Host out.
+        assert_eq!(check_host(&[], false, local()), Ok(()));
+    }
+
+    #[test]
+    fn refuses_other_hosts() {
+        for h in [
+            "evil.example",
+            "evil.example:1111",
+            "localhost.evil.example",
+            "127.0.0.1.evil.example",
+            "localhost:1112",
+            "localhost:99999",
+            "localhost:+1111",
+            "localhost:11x",
+            "127.0.0.2",
+            "0.0.0.0",
+            "[::2]",
+            "[127.0.0.1]",
+            "::1",
+            "[::1]x",
+            "[::1",
+            "0177.0.0.1",
+            "2130706433",
+            "localhost.",
+            "",
+        ] {
+            assert_eq!(host(h), Err(Route::Misdirected), "{h:?}");
+        }
+        let lan = SocketAddr::from(([192, 168, 1, 5], 8080));
+        assert_eq!(
+            check_host(&[b"192.168.1.6:8080"], true, lan),
+            Err(Route::Misdirected)
+        );
+        assert_eq!(
+            check_host(&[b"local\xffhost"], true, local()),
+            Err(Route::Misdirected)
+        );
+        assert!(matches!(
+            check_host(&[], true, local()),
+            Err(Route::BadRequest(_))
+        ));
+        assert!(matches!(
+            check_host(&[b"localhost", b"evil.example"], true, local()),
+            Err(Route::BadRequest(_))
+        ));
+    }
+
+    #[test]
+    fn redirects_are_ascii() {
+        let mut s = site();
+        s.files.insert("ja/観測/index.html".into(), b"x".to_vec());
+        s.files.insert("a b%/index.html".into(), b"x".to_vec());
+        assert_eq!(
+            route("GET", "/ja/%E8%A6%B3%E6%B8%AC", &s),
+            Route::Redirect("/ja/%E8%A6%B3%E6%B8%AC/".into())
+        );
+        assert_eq!(
+            route("GET", "/a%20b%25", &s),
+            Route::Redirect("/a%20b%25/".into())
+        );
+        assert_eq!(encode_path("a-b_c.d~/e"), "a-b_c.d~/e");
+        assert_eq!(encode_path("?#:"), "%3F%23%3A");
     }
 
     #[test]

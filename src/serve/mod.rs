@@ -5,19 +5,26 @@
 //! A rebuild checks everything but re-renders only the pages the change reaches
 //! ([`incremental`]); its output is the same as a full build's. The pieces:
 //!
-//! - [`http`]: which site file a request names, its status and content type, and the
-//!   path rules (no traversal, no directory listing, the site's 404 page);
+//! - [`conn`]: one connection over `std::net`: the request head read with a 64 KiB bound
+//!   (431 past it), the response written, the connection closed;
+//! - [`http`]: the Host rule (421 for another name), which site file a request names,
+//!   its status and content type, and the path rules (no traversal, no directory
+//!   listing, the site's 404 page);
 //! - [`watch`]: notify + debouncer on the inputs of the site;
 //! - [`reload`]: the server-sent event stream and the script injected into served HTML;
 //! - [`overlay`]: the located build errors shown on top of every page while they last.
 //!
-//! Threads: a few workers answer requests from a snapshot of the current build; one
-//! thread waits for changes, rebuilds, swaps the snapshot and tells the open pages; the
-//! main thread waits for Ctrl-C (SIGINT), then stops the others and returns 0.
+//! Threads: one accepts connections and starts a short-lived thread for each (at most
+//! [`MAX_CONNECTIONS`] at a time), which answers its request from a snapshot of the
+//! current build; one thread waits for changes, rebuilds, swaps the snapshot and tells the
+//! open pages; the main thread waits for Ctrl-C (SIGINT), then stops the others and
+//! returns 0. A thread per connection, not a fixed pool: a browser opens idle spare
+//! connections, and each would hold a pooled worker until its read timeout.
 //!
 //! A failed rebuild does not stop anything: the last good site stays served, with the
 //! errors in an overlay on every HTML page until the input is fixed.
 
+pub mod conn;
 pub mod http;
 pub mod overlay;
 pub mod reload;
@@ -26,18 +33,18 @@ pub mod watch;
 use crate::diagnostics::{self, Format, Severity};
 use crate::incremental::{self, Previous};
 use crate::render::Site;
+use conn::{Head, Response};
 use http::Route;
 use reload::Clients;
 use std::io::IsTerminal;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, RwLock};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use tiny_http::{Header, Request, Response, Server};
 
 /// Options of `evidence serve`.
 #[derive(Debug, Clone)]
@@ -50,11 +57,15 @@ pub struct Options {
     pub bind: IpAddr,
 }
 
-/// Request-answering threads. Event streams do not hold one (their socket is handed
-/// over), so a few are enough for a browser's parallel requests.
-const WORKERS: usize = 4;
+/// Connections answered at once; past it a connection gets 503 at once. Event streams do
+/// not count (their socket is handed over and their thread ends).
+const MAX_CONNECTIONS: usize = 64;
 
-/// How often the threads look at the stop flag.
+/// How long a client may take to send its whole request head, and to take a response.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How often the rebuild thread looks at the stop flag.
 const POLL: Duration = Duration::from_millis(100);
 
 /// How long Ctrl-C waits for the threads to finish.
@@ -173,8 +184,8 @@ pub fn run(opts: &Options) -> ExitCode {
     let previous = built.next;
 
     let addr = SocketAddr::new(opts.bind, opts.port);
-    let server = match Server::http(addr) {
-        Ok(s) => Arc::new(s),
+    let listener = match TcpListener::bind(addr) {
+        Ok(l) => l,
         Err(e) => {
             eprintln!("error: cannot listen on {addr}: {e}");
             if opts.port != 0 {
@@ -183,7 +194,13 @@ pub fn run(opts: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let local = server.server_addr().to_ip().unwrap_or(addr);
+    let local = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: cannot read the address listened on ({addr}): {e}");
+            return ExitCode::from(2);
+        }
+    };
     let watcher = match watch::Watch::start(&root) {
         Ok(w) => Some(w),
         Err(e) => {
@@ -222,14 +239,17 @@ pub fn run(opts: &Options) -> ExitCode {
     }
 
     let mut threads = Vec::new();
-    for i in 0..WORKERS {
-        let (server, shared) = (server.clone(), shared.clone());
-        let spawned = thread::Builder::new()
-            .name(format!("serve-http-{i}"))
-            .spawn(move || worker(&server, &shared));
-        match spawned {
-            Ok(t) => threads.push(t),
-            Err(e) => eprintln!("warning: cannot start a server thread: {e}"),
+    let accepting = {
+        let shared = shared.clone();
+        thread::Builder::new()
+            .name("serve-accept".into())
+            .spawn(move || accept_loop(&listener, &shared))
+    };
+    match accepting {
+        Ok(t) => threads.push(t),
+        Err(e) => {
+            eprintln!("error: cannot start the server thread: {e}");
+            return ExitCode::from(2);
         }
     }
     let rebuilds = {
@@ -249,9 +269,11 @@ pub fn run(opts: &Options) -> ExitCode {
     drop(stop_tx);
     shared.stop.store(true, Ordering::SeqCst);
     shared.clients.close_all();
-    // The threads see the flag within `POLL`. One still busy after that (a response to a
-    // client that stopped reading, a rebuild in progress) is not waited for: nothing is
-    // written to disk, so ending the process with it loses nothing.
+    // The accept thread blocks in `accept`: one connection wakes it to see the flag.
+    let _ = TcpStream::connect_timeout(&wake_address(local), SHUTDOWN);
+    // The rebuild thread sees the flag within `POLL`. A thread still busy after that (a
+    // response to a client that stopped reading, a rebuild in progress) is not waited
+    // for: nothing is written to disk, so ending the process with it loses nothing.
     let deadline = Instant::now() + SHUTDOWN;
     while threads.iter().any(|t| !t.is_finished()) && Instant::now() < deadline {
         thread::sleep(Duration::from_millis(10));
@@ -380,84 +402,151 @@ fn rebuild_loop(
     }
 }
 
-/// Answers requests until the stop flag is set.
-fn worker(server: &Server, shared: &Shared) {
-    while !shared.stop.load(Ordering::SeqCst) {
-        match server.recv_timeout(POLL) {
-            Ok(Some(req)) => respond(req, shared),
-            Ok(None) => {}
-            // A failed accept or read: not the server's end, keep serving.
-            Err(_) => thread::sleep(POLL),
+/// Where a connection reaches a listener on `local`: itself, or loopback for a listener
+/// on every address.
+fn wake_address(local: SocketAddr) -> SocketAddr {
+    let ip = match local.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    SocketAddr::new(ip, local.port())
+}
+
+/// Accepts connections until the stop flag is set, each answered on its own thread.
+fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
+    let active = Arc::new(AtomicUsize::new(0));
+    for conn in listener.incoming() {
+        if shared.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let stream = match conn {
+            Ok(s) => s,
+            // A failed accept (a client that reset, no file descriptor left) is not the
+            // server's end; wait a little so that a lasting failure does not spin.
+            Err(_) => {
+                thread::sleep(POLL);
+                continue;
+            }
+        };
+        let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+        let Some(slot) = Slot::take(&active) else {
+            let busy = Response::text(503, "503 too many connections\n".into());
+            conn::reject(stream, &busy);
+            continue;
+        };
+        let shared = shared.clone();
+        let spawned = thread::Builder::new()
+            .name("serve-conn".into())
+            .spawn(move || {
+                let _slot = slot;
+                handle(stream, &shared);
+            });
+        if let Err(e) = spawned {
+            // The stream and the slot went with the closure: the client sees the
+            // connection close and the slot is free again.
+            eprintln!("warning: cannot start a connection thread: {e}");
         }
     }
 }
 
-/// Answers one request from the current snapshot.
-fn respond(req: Request, shared: &Shared) {
-    let snap = shared.snapshot();
-    let empty = Site::default();
-    let site = snap.site.as_deref().unwrap_or(&empty);
-    let route = http::route(req.method().as_str(), req.url(), site);
-    let reply = match route {
-        Route::Events => {
-            let writer = req.into_writer();
-            shared.clients.add(writer, &snap.version);
+/// One of the [`MAX_CONNECTIONS`] places, given back when dropped (whatever way the
+/// connection's thread ends, or if it never starts).
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    fn take(active: &Arc<AtomicUsize>) -> Option<Slot> {
+        let slot = Slot(active.clone());
+        (active.fetch_add(1, Ordering::SeqCst) < MAX_CONNECTIONS).then_some(slot)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Reads one request from `stream` and answers it.
+fn handle(stream: TcpStream, shared: &Shared) {
+    let Ok(local) = stream.local_addr() else {
+        return;
+    };
+    let head = match conn::read_head(&mut conn::Deadline::new(&stream, HEAD_TIMEOUT)) {
+        Ok(head) => head,
+        Err(e) => {
+            if let Some(refusal) = conn::refusal(&e) {
+                conn::finish(stream, &refusal, false);
+            }
             return;
         }
+    };
+    let snap = shared.snapshot();
+    match answer(&head, local, &snap) {
+        Answer::Events => shared.clients.add(Box::new(stream), &snap.version),
+        Answer::Reply(response) => conn::finish(stream, &response, head.method == "HEAD"),
+    }
+}
+
+/// What a request gets.
+#[derive(Debug)]
+enum Answer {
+    /// The socket becomes an event stream.
+    Events,
+    Reply(Response),
+}
+
+/// Answers one request head, reaching the server at `local`, from a snapshot.
+fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
+    let empty = Site::default();
+    let site = snap.site.as_deref().unwrap_or(&empty);
+    let hosts: Vec<&[u8]> = head.hosts.iter().map(Vec::as_slice).collect();
+    let route = match http::check_host(&hosts, head.http11, local) {
+        Ok(()) => http::route(&head.method, &head.target, site),
+        Err(refused) => refused,
+    };
+    let response = match route {
+        Route::Events => return Answer::Events,
         Route::File { key, status } => match site.files.get(&key) {
             Some(bytes) => {
                 let ct = http::content_type(&key);
                 let body = if http::is_html(ct) {
-                    decorate(bytes, &snap)
+                    decorate(bytes, snap)
                 } else {
                     bytes.clone()
                 };
-                reply(status, ct, body)
+                Response::new(status, ct, body)
             }
-            None => not_found(&snap),
+            None => not_found(snap),
         },
-        Route::NotFound => not_found(&snap),
-        Route::Redirect(to) => {
-            let mut r = reply(302, "text/plain; charset=utf-8", to.clone().into_bytes());
-            if let Ok(h) = Header::from_bytes(&b"Location"[..], to.as_bytes()) {
-                r.add_header(h);
-            }
-            r
-        }
-        Route::BadRequest(why) => reply(
-            400,
-            "text/plain; charset=utf-8",
-            format!("400 bad request: {why}\n").into_bytes(),
-        ),
+        Route::NotFound => not_found(snap),
+        Route::Redirect(to) => Response::text(302, format!("{to}\n")).with("Location", to),
+        Route::BadRequest(why) => Response::text(400, format!("400 bad request: {why}\n")),
         Route::MethodNotAllowed => {
-            let mut r = reply(
-                405,
-                "text/plain; charset=utf-8",
-                b"405 method not allowed: use GET or HEAD\n".to_vec(),
-            );
-            if let Ok(h) = Header::from_bytes(&b"Allow"[..], &b"GET, HEAD"[..]) {
-                r.add_header(h);
-            }
-            r
+            Response::text(405, "405 method not allowed: use GET or HEAD\n".into())
+                .with("Allow", "GET, HEAD".into())
         }
+        // Nothing of the site or its errors: the asker is another site's page.
+        Route::Misdirected => Response::text(
+            421,
+            format!(
+                "421 misdirected request: this server answers to localhost, 127.0.0.1, \
+                 [::1] or {local}\n"
+            ),
+        ),
     };
-    // The client may have gone away; nothing to do about it.
-    let _ = req.respond(reply);
+    Answer::Reply(response)
 }
 
 /// A 404 without a site 404 page: the error page while no build succeeded, else text.
-fn not_found(snap: &Snapshot) -> Response<std::io::Cursor<Vec<u8>>> {
+fn not_found(snap: &Snapshot) -> Response {
     match (&snap.site, &snap.failure) {
         (None, Some(f)) => {
             let page = overlay::page(&f.report, f.errors);
             let body = reload::inject(page.as_bytes(), &reload::script(&snap.version));
-            reply(500, "text/html; charset=utf-8", body)
+            Response::new(500, "text/html; charset=utf-8", body)
         }
-        _ => reply(
-            404,
-            "text/plain; charset=utf-8",
-            b"404 not found\n".to_vec(),
-        ),
+        _ => Response::text(404, "404 not found\n".into()),
     }
 }
 
@@ -470,23 +559,6 @@ fn decorate(html: &[u8], snap: &Snapshot) -> Vec<u8> {
     }
     extra.push_str(&reload::script(&snap.version));
     reload::inject(html, &extra)
-}
-
-fn reply(status: u16, content_type: &str, body: Vec<u8>) -> Response<std::io::Cursor<Vec<u8>>> {
-    // The body is in memory: send a Content-Length rather than chunks.
-    let mut r = Response::from_data(body)
-        .with_status_code(status)
-        .with_chunked_threshold(usize::MAX);
-    for (name, value) in [
-        ("Content-Type", content_type),
-        ("Cache-Control", "no-store"),
-        ("X-Content-Type-Options", "nosniff"),
-    ] {
-        if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            r.add_header(h);
-        }
-    }
-    r
 }
 
 #[cfg(test)]
@@ -515,6 +587,64 @@ mod tests {
             format!("<body>{text}</body>").into_bytes(),
         );
         s
+    }
+
+    fn head(target: &str, host: &str) -> Head {
+        Head {
+            method: "GET".into(),
+            target: target.into(),
+            http11: true,
+            hosts: vec![host.as_bytes().to_vec()],
+        }
+    }
+
+    fn body(a: Answer) -> (u16, String) {
+        match a {
+            Answer::Reply(r) => (r.status, String::from_utf8_lossy(&r.body).into_owned()),
+            Answer::Events => (0, "events".into()),
+        }
+    }
+
+    #[test]
+    fn slots_are_bounded_and_given_back() {
+        let active = Arc::new(AtomicUsize::new(0));
+        let taken: Vec<Slot> = (0..MAX_CONNECTIONS)
+            .filter_map(|_| Slot::take(&active))
+            .collect();
+        assert_eq!(taken.len(), MAX_CONNECTIONS);
+        assert!(Slot::take(&active).is_none(), "one more is refused");
+        assert_eq!(active.load(Ordering::SeqCst), MAX_CONNECTIONS);
+        drop(taken);
+        assert_eq!(
+            active.load(Ordering::SeqCst),
+            0,
+            "refused or done: all given back"
+        );
+        assert!(Slot::take(&active).is_some());
+    }
+
+    #[test]
+    fn another_host_gets_421_and_nothing_of_the_site() {
+        let sh = shared();
+        sh.store(Ok(site("the page")));
+        sh.store(Err(Failure {
+            report: "error: data/x.yaml:1:1".into(),
+            errors: 1,
+        }));
+        let snap = sh.snapshot();
+        let local = SocketAddr::from(([127, 0, 0, 1], 1111));
+        let (status, page) = body(answer(&head("/", "localhost:1111"), local, &snap));
+        assert_eq!(status, 200);
+        assert!(page.contains("the page") && page.contains(overlay::ID));
+        for target in ["/", "/nope", http::EVENTS_PATH] {
+            let (status, text) = body(answer(&head(target, "evil.example"), local, &snap));
+            assert_eq!(status, 421, "{target}");
+            assert!(!text.contains("the page") && !text.contains('<'), "{text}");
+            assert!(!text.contains("x.yaml") && !text.contains(overlay::ID));
+        }
+        let mut no_host = head("/", "");
+        no_host.hosts.clear();
+        assert_eq!(body(answer(&no_host, local, &snap)).0, 400);
     }
 
     #[test]

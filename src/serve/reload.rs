@@ -8,10 +8,9 @@
 //! still reloads the page, and so does a restarted server (its versions start from a new
 //! random-enough prefix).
 //!
-//! tiny_http buffers chunked responses, so the stream takes the socket with
-//! `into_writer()`, writes its own headers and flushes after every event. A client that
-//! went away is dropped at the next write; a comment line is sent every few seconds so
-//! that this happens even when nothing is rebuilt.
+//! The stream takes the request's socket, writes its own headers and flushes after every
+//! event. A client that went away is dropped at the next write; a comment line is sent
+//! every few seconds so that this happens even when nothing is rebuilt.
 
 use std::io::Write;
 use std::sync::Mutex;
