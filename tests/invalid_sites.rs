@@ -108,7 +108,7 @@ fn run_case(edits: &[Edit], expect: Expect) {
     }
     // build: exit 1, the previous output untouched, nothing left behind.
     let out = root.join("site");
-    write_file(root, "site/marker.txt", b"previous build\n");
+    write_file(root, "site/.evidence-output", b"previous build\n");
     write_file(root, "site/index.html", b"<!-- previous index -->\n");
     let before = read_tree(&out);
     let before_entries = entries(root);

@@ -45,6 +45,7 @@ fn every_page_exists_in_three_views_plus_extras() {
         .collect();
     expected.extend(
         [
+            ".evidence-output",
             "404.html",
             "sitemap.xml",
             "evidence.json",

@@ -285,11 +285,7 @@ mod tests {
             "2"
         );
         assert!(!out.join("b.txt").exists());
-        assert_eq!(
-            entries(dir.path()),
-            ["site", ".site.lock"],
-            "no temporary folders remain"
-        );
+        assert_eq!(entries(dir.path()), ["site"], "no temporary folders remain");
         assert!(out.join(MARKER).is_file(), "the output is marked");
     }
 
@@ -304,7 +300,7 @@ mod tests {
             staging.sink().put("a.html".into(), b"new".to_vec());
         }
         assert_eq!(std::fs::read_to_string(out.join("a.html")).unwrap(), "old");
-        assert_eq!(entries(dir.path()), ["site", ".site.lock"]);
+        assert_eq!(entries(dir.path()), ["site"]);
     }
 
     #[test]

@@ -10,9 +10,9 @@
 //! - lies inside a `.git` folder;
 //! - is a folder with files in it but no marker (someone else's folder).
 //!
-//! A claim holds an exclusive lock on a file next to the output (`.<name>.lock`), so two
-//! builds of one output run one after the other instead of renaming each other's folders
-//! away. Under the lock, whatever a killed build left next to the output is put right:
+//! A claim holds an exclusive lock on a file next to the output (`.<name>.lock`, removed
+//! when the build ends), so two builds of one output run one after the other instead of
+//! renaming each other's folders away. Under the lock, whatever a killed build left next to the output is put right:
 //! an output moved aside and never replaced is moved back, and the temporary folders of
 //! dead builds (`<name>.tmp-*`, `.<name>.old-*`) are removed — only when they carry the
 //! marker or are empty, so a user's folder of the same name is never deleted.
@@ -123,7 +123,49 @@ pub struct Output {
     pub(crate) parent: PathBuf,
     /// The output's file name.
     pub(crate) name: String,
-    _lock: File,
+    /// Held locked while the claim lives; its file is removed on release.
+    lock: File,
+    lock_path: PathBuf,
+}
+
+impl Drop for Output {
+    /// Removes the lock file while still holding its lock: a build waiting on the same
+    /// file then finds it unlinked and locks a new one ([`lock`]). A killed build leaves
+    /// the file, which the next build locks and removes in turn.
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.lock_path);
+        let _ = self.lock.unlock();
+    }
+}
+
+/// Opens and locks the file at `path`, waiting for another holder, and retries until the
+/// locked file is still the one at `path` (the holder may have removed it meanwhile).
+fn lock(path: &Path) -> io::Result<File> {
+    loop {
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)?;
+        file.lock()?;
+        if same_file(&file, path) {
+            return Ok(file);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &File, path: &Path) -> bool {
+    path.exists()
 }
 
 impl Output {
@@ -147,18 +189,13 @@ impl Output {
             .to_path_buf();
         fs::create_dir_all(&parent).map_err(io_err(&parent))?;
         let lock_path = parent.join(format!(".{name}.lock"));
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io_err(&lock_path))?;
-        lock.lock().map_err(io_err(&lock_path))?;
+        let lock = lock(&lock_path).map_err(io_err(&lock_path))?;
         let claimed = Output {
             path: out.to_path_buf(),
             parent,
             name,
-            _lock: lock,
+            lock,
+            lock_path,
         };
         claimed.recover()?;
         // Checked again under the lock: the folder may have changed while we waited.
