@@ -1,14 +1,17 @@
-//! Links and quoted values inside data texts (`{ja, en}` values of records).
+//! Links, quoted values and markup inside data texts (`{ja, en}` values of records).
 //!
-//! Pages report their own link and value problems while rendering; data texts are shared
-//! by every view, so they are checked once here, against the site's pages and values,
-//! and located by finding the offending snippet in the record's file.
+//! Pages report their own link, value and markup problems while rendering; data texts are
+//! shared by every view, so they are checked once here, against the site's pages and
+//! values, and located by finding the offending snippet in the record's file. A text
+//! (inline markdown) may not link off the allowlist of [`crate::model::markup`] nor give a
+//! heading attributes other than id and class; rendering drops those, this reports them.
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::model::Evidence;
+use crate::model::markup;
 use crate::model::refs::Kind;
 use crate::render::values::{QuoteError, Values};
-use pulldown_cmark::{Event, Parser, Tag};
+use pulldown_cmark::{Event, Options, Parser, Tag};
 use serde_json::Value;
 use std::path::Path;
 
@@ -48,8 +51,11 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
             continue;
         };
         let mut problems = Vec::new();
-        strings(record, &mut |s| {
-            problems.extend(text_problems(s, ev, values, pages_complete))
+        strings(record, &mut |s, text| {
+            problems.extend(text_problems(s, ev, values, pages_complete));
+            if text {
+                problems.extend(markup_problems(s));
+            }
         });
         if problems.is_empty() {
             continue;
@@ -72,13 +78,29 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
     }
 }
 
-/// Calls `f` on every string value in `v`, in document order.
-fn strings(v: &Value, f: &mut dyn FnMut(&str)) {
+/// Calls `f` on every string value in `v`, in document order, saying whether it is one
+/// language of a text (rendered as markdown) rather than a plain value.
+fn strings(v: &Value, f: &mut dyn FnMut(&str, bool)) {
     match v {
-        Value::String(s) => f(s),
+        Value::String(s) => f(s, false),
         Value::Array(a) => a.iter().for_each(|x| strings(x, f)),
-        Value::Object(m) => m.values().for_each(|x| strings(x, f)),
+        Value::Object(m) => match text(m) {
+            Some([ja, en]) => {
+                f(ja, true);
+                f(en, true);
+            }
+            None => m.values().for_each(|x| strings(x, f)),
+        },
         _ => {}
+    }
+}
+
+/// The two languages of a text: an object of exactly the strings `ja` and `en`, as a
+/// `Text` serializes.
+fn text(m: &serde_json::Map<String, Value>) -> Option<[&str; 2]> {
+    match (m.len(), m.get("ja"), m.get("en")) {
+        (2, Some(Value::String(ja)), Some(Value::String(en))) => Some([ja, en]),
+        _ => None,
     }
 }
 
@@ -130,6 +152,52 @@ fn text_problems(s: &str, ev: &Evidence, values: &Values, pages_complete: bool) 
     out
 }
 
+/// Link targets off the allowlist and heading attributes other than id and class in one
+/// language of a text. Each is found by the markdown that holds it.
+fn markup_problems(s: &str) -> Vec<Problem> {
+    // A scheme needs a `:` (literal, or an entity starting with `&`); attributes a `{`.
+    if !s.contains([':', '&', '{']) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let opts = Options::ENABLE_HEADING_ATTRIBUTES | Options::ENABLE_FOOTNOTES;
+    for (e, range) in Parser::new_ext(s, opts).into_offset_iter() {
+        match e {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                if let Err(why) = markup::link_target(&dest_url) {
+                    out.push((
+                        needle(&s[range]),
+                        "unsafe-url",
+                        markup::refused_message(&dest_url, &why),
+                        markup::LINK_HINT,
+                    ));
+                }
+            }
+            Event::Start(Tag::Heading { attrs, .. }) => {
+                out.extend(attrs.iter().map(|(key, _)| {
+                    (
+                        key.to_string(),
+                        "heading-attribute",
+                        markup::attribute_message(key),
+                        markup::ATTRIBUTE_HINT,
+                    )
+                }));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The start of a markdown snippet as it is likely written in the YAML file: up to the
+/// first character a quoted scalar would escape or a line break.
+fn needle(snippet: &str) -> String {
+    let end = snippet
+        .find(['"', '\\', '\'', '\n'])
+        .unwrap_or(snippet.len());
+    snippet[..end].to_string()
+}
+
 fn line_start(source: &str, line: usize) -> usize {
     if line <= 1 {
         return 0;
@@ -139,4 +207,67 @@ fn line_start(source: &str, line: usize) -> usize {
         .nth(line - 2)
         .map(|(i, _)| i + 1)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recorded value (a model's response) is not markdown and may hold anything; the
+    /// languages of a text are.
+    #[test]
+    fn only_the_languages_of_a_text_are_markdown() {
+        let record = serde_json::json!({
+            "response": "[x](javascript:alert(1))",
+            "versions": {"ja": "1", "en": "2", "de": "3"},
+            "reading": {"ja": "注", "en": "note"},
+        });
+        let mut seen = Vec::new();
+        strings(&record, &mut |s, text| seen.push((s.to_string(), text)));
+        seen.sort();
+        let text = |s: &str, t| (s.to_string(), t);
+        assert_eq!(
+            seen,
+            [
+                text("1", false),
+                text("2", false),
+                text("3", false),
+                text("[x](javascript:alert(1))", false),
+                text("note", true),
+                text("注", true),
+            ]
+        );
+    }
+
+    #[test]
+    fn markup_problems_are_found_by_their_snippet() {
+        let found = |s: &str| -> Vec<(String, &str)> {
+            markup_problems(s)
+                .into_iter()
+                .map(|(needle, code, ..)| (needle, code))
+                .collect()
+        };
+        assert_eq!(
+            found("see [x](&#106;avascript:alert(1) \"t\") and ![i](data:,x)"),
+            [
+                ("[x](&#106;avascript:alert(1) ".to_string(), "unsafe-url"),
+                ("![i](data:,x)".to_string(), "unsafe-url"),
+            ]
+        );
+        assert_eq!(
+            found("### H {#h .c onfocus=x style=y}"),
+            [
+                ("onfocus".to_string(), "heading-attribute"),
+                ("style".to_string(), "heading-attribute"),
+            ]
+        );
+        for harmless in [
+            "plain: text",
+            "[a](https://example.org/?a=1&b=2) [m](mailto:a@example.org)",
+            "### H {#h .c}",
+            "[p](@/observers) [f](#top)",
+        ] {
+            assert_eq!(found(harmless), [], "{harmless}");
+        }
+    }
 }

@@ -35,6 +35,7 @@ pub fn check(
     messages.check(diags);
     home_page(ev, diags);
     views(ev, diags);
+    base_url(ev, diags);
     data_texts::check(ev, values, root, diags);
 }
 
@@ -231,6 +232,22 @@ fn views(ev: &Evidence, diags: &mut Diagnostics) {
                 "`views` must list each view at most once, and at least one",
             )
             .with_hint("use some of `bilingual`, `ja`, `en`, e.g. `views: [bilingual, ja, en]`"),
+        );
+    }
+}
+
+/// `base_url` is an absolute http or https URL: it is written into every page's links
+/// (the 404 page's, the alternates, the sitemap), so `javascript:…` there would run.
+fn base_url(ev: &Evidence, diags: &mut Diagnostics) {
+    let Some(base) = ev.config.as_ref().and_then(|c| c.base_url.as_ref()) else {
+        return;
+    };
+    if let Err(msg) = crate::model::markup::base_url(&base.value) {
+        diags.push(
+            Diagnostic::error("base-url", span_of("evidence.yaml", base), msg).with_hint(
+                "write the address the site is published at, e.g. \
+                 `base_url: \"https://example.org/investigation/\"`, or leave it out",
+            ),
         );
     }
 }

@@ -25,9 +25,10 @@ pub struct SiteConfig {
     pub title: Text,
     #[serde(default)]
     pub description: Option<Text>,
-    /// Absolute URL the site is published at (for the sitemap), ending in `/`.
+    /// Absolute URL the site is published at (for the sitemap), ending in `/`; with its
+    /// position, for `check` to point at when it is not an http(s) URL.
     #[serde(default)]
-    pub base_url: Option<String>,
+    pub base_url: Option<crate::model::Id>,
     /// Author or team shown in the footer.
     #[serde(default)]
     pub author: Option<Text>,

@@ -6,6 +6,7 @@
 pub mod directive;
 pub mod generated;
 pub mod id;
+pub mod markup;
 pub mod refs;
 pub mod types;
 

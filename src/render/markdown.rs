@@ -1,13 +1,17 @@
 //! Markdown to HTML for page blocks and data texts, safely.
 //!
-//! Raw HTML is shown as text, `javascript:` and other script URLs are dropped, `@/page`
-//! links become relative links to the same view of that page, and `:v[kind:id.field]`
-//! quotes a value from the data. Problems are reported at their line.
+//! Raw HTML is shown as text; a link or image target passes only by the allowlist of
+//! [`crate::model::markup`] (else it becomes `#`); a heading keeps only its `#id` and
+//! `.class`. `@/page` links become relative links to the same view of that page, and
+//! `:v[kind:id.field]` quotes a value from the data. Heading and footnote ids take the
+//! view's language prefix, and so do the block's own `#id` links. Problems in a page block
+//! are reported at their line; data texts are checked once by `check` instead.
 
 use super::values::{QuoteError, Values};
 use super::view::{PageIndex, View, relative};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::page::Lang;
+use crate::model::markup;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 
 /// Where a piece of markdown sits, for links and error positions.
@@ -29,8 +33,10 @@ pub struct Ctx<'a> {
 const LINK_CHAR: char = '\u{E000}';
 /// [`LINK_CHAR`] as `escape_href` writes it into the href.
 const LINK_MARK: &str = "%EE%80%80";
-/// Marks where a heading id takes the view's language prefix.
+/// Marks where a heading or footnote id takes the view's language prefix.
 const ID_MARK: char = '\u{E001}';
+/// [`ID_MARK`] as `escape_href` writes it into an in-block `#id` link.
+const ID_MARK_HREF: &str = "%EE%80%81";
 
 /// A block rendered once per language for every view: [`Portable::localize`] makes the
 /// HTML of one view, as [`block`] would have, without parsing the markdown again.
@@ -43,7 +49,8 @@ pub struct Portable {
 /// the markers (then each view renders it with [`block`]). `ctx.view` and `ctx.depth`
 /// are ignored.
 pub fn portable(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Portable> {
-    if md.contains(LINK_MARK) || md.contains(LINK_CHAR) || md.contains(ID_MARK) {
+    if [LINK_MARK, ID_MARK_HREF].iter().any(|m| md.contains(m)) || md.contains([LINK_CHAR, ID_MARK])
+    {
         return None;
     }
     let links = std::cell::RefCell::new(Vec::new());
@@ -61,7 +68,11 @@ pub fn portable(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Port
 impl Portable {
     /// The block's HTML in `view`, on a page `depth` folders deep.
     pub fn localize(&self, view: View, lang: Lang, depth: usize) -> String {
-        let html = self.html.replace(ID_MARK, &id_prefix(view, lang));
+        let prefix = id_prefix(view, lang);
+        let html = self
+            .html
+            .replace(ID_MARK, &prefix)
+            .replace(ID_MARK_HREF, &prefix);
         if self.links.is_empty() {
             return html;
         }
@@ -107,11 +118,11 @@ fn options() -> Options {
         | Options::ENABLE_HEADING_ATTRIBUTES
 }
 
-/// Renders a block of markdown. Headings get ids (`lang`-prefixed in the bilingual view
-/// so the pair does not collide).
+/// Renders a block of markdown. Headings and footnotes get ids (`lang`-prefixed in the
+/// bilingual view so the pair does not collide).
 pub fn block(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> String {
     let events = transform(md, ctx, diags);
-    let events = heading_ids(events, ctx);
+    let events = ids(events, ctx);
     let mut out = String::with_capacity(md.len() * 3 / 2);
     html::push_html(&mut out, events.into_iter());
     wrap_tables(out)
@@ -168,7 +179,8 @@ fn transform<'a>(md: &'a str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Vec<Eve
     out
 }
 
-/// Neutralises raw HTML and script URLs; resolves `@/` links.
+/// Neutralises raw HTML, link targets off the allowlist and heading attributes other
+/// than id and class; resolves `@/` links.
 fn safe_event<'a>(
     ev: Event<'a>,
     at: usize,
@@ -184,7 +196,10 @@ fn safe_event<'a>(
             title,
             id,
         }) => {
-            let dest = resolve_link(&dest_url, at, md, ctx, diags);
+            let dest = match allowed(dest_url, at, md, ctx, diags) {
+                Some(url) => resolve_link(&url, at, md, ctx, diags),
+                None => CowStr::from("#"),
+            };
             Event::Start(Tag::Link {
                 link_type,
                 dest_url: dest,
@@ -197,33 +212,64 @@ fn safe_event<'a>(
             dest_url,
             title,
             id,
+        }) => Event::Start(Tag::Image {
+            link_type,
+            dest_url: allowed(dest_url, at, md, ctx, diags).unwrap_or(CowStr::from("#")),
+            title,
+            id,
+        }),
+        Event::Start(Tag::Heading {
+            level,
+            id,
+            classes,
+            attrs,
         }) => {
-            let dest = if unsafe_url(&dest_url) {
-                CowStr::from("#")
-            } else {
-                dest_url
-            };
-            Event::Start(Tag::Image {
-                link_type,
-                dest_url: dest,
-                title,
+            for (key, _) in &attrs {
+                refuse_attribute(key, at, md, ctx, diags);
+            }
+            Event::Start(Tag::Heading {
+                level,
                 id,
+                classes,
+                attrs: Vec::new(),
             })
         }
         other => other,
     }
 }
 
-fn unsafe_url(url: &str) -> bool {
-    let lower: String = url
-        .trim()
-        .chars()
-        .filter(|c| !c.is_whitespace() && !c.is_control())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    ["javascript:", "vbscript:", "data:"]
-        .iter()
-        .any(|s| lower.starts_with(s))
+/// `url` when the allowlist lets it into an `href` or `src`; else `None`, reported.
+fn allowed<'a>(
+    url: CowStr<'a>,
+    at: usize,
+    md: &str,
+    ctx: &Ctx,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<CowStr<'a>> {
+    let Err(why) = markup::link_target(&url) else {
+        return Some(url);
+    };
+    if let Some(span) = locate(md, at, "", ctx) {
+        diags.push(
+            Diagnostic::error("unsafe-url", span, markup::refused_message(&url, &why))
+                .with_hint(markup::LINK_HINT),
+        );
+    }
+    None
+}
+
+/// Reports a heading attribute other than id and class, at its place in the `{…}` that
+/// ends the heading's first line (the heading starts at `at`).
+fn refuse_attribute(key: &str, at: usize, md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) {
+    let line = &md[at.min(md.len())..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let brace = at + line.rfind('{').unwrap_or(0);
+    if let Some(span) = locate(md, brace, key, ctx) {
+        diags.push(
+            Diagnostic::error("heading-attribute", span, markup::attribute_message(key))
+                .with_hint(markup::ATTRIBUTE_HINT),
+        );
+    }
 }
 
 fn resolve_link<'a>(
@@ -233,9 +279,6 @@ fn resolve_link<'a>(
     ctx: &Ctx,
     diags: &mut Vec<Diagnostic>,
 ) -> CowStr<'a> {
-    if unsafe_url(url) {
-        return CowStr::from("#");
-    }
     let Some(rest) = url.strip_prefix("@/") else {
         return url.clone();
     };
@@ -320,43 +363,79 @@ fn expand_values<'a>(
     out
 }
 
-/// Gives every heading an id from its text, unique within the block.
-fn heading_ids<'a>(events: Vec<Event<'a>>, ctx: &Ctx) -> Vec<Event<'a>> {
-    let mut out = Vec::with_capacity(events.len());
-    let mut i = 0;
-    while i < events.len() {
-        if let Event::Start(Tag::Heading {
-            level,
-            id: None,
-            classes,
-            attrs,
-        }) = &events[i]
-        {
-            let mut text = String::new();
-            let mut j = i + 1;
-            while j < events.len() && !matches!(events[j], Event::End(TagEnd::Heading(_))) {
-                if let Event::Text(t) | Event::Code(t) = &events[j] {
-                    text.push_str(t);
-                }
-                j += 1;
+/// Gives every heading an id (its explicit `{#id}`, else one from its text) and every
+/// footnote one, all behind the view's language prefix, and points the block's own `#id`
+/// links at them. Headings shift below the page title, start and end tag alike.
+fn ids<'a>(events: Vec<Event<'a>>, ctx: &Ctx) -> Vec<Event<'a>> {
+    let prefix = match ctx.links {
+        Some(_) => ID_MARK.to_string(),
+        None => id_prefix(ctx.view, ctx.lang),
+    };
+    let headings = heading_ids(&events);
+    let mut headings_left = headings.iter();
+    events
+        .into_iter()
+        .map(|ev| match ev {
+            Event::Start(Tag::Heading { level, classes, .. }) => Event::Start(Tag::Heading {
+                level: shift(level),
+                id: headings_left
+                    .next()
+                    .map(|id| CowStr::from(format!("{prefix}{id}"))),
+                classes,
+                attrs: Vec::new(),
+            }),
+            Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(shift(level))),
+            Event::FootnoteReference(label) => {
+                Event::FootnoteReference(CowStr::from(format!("{prefix}fn-{label}")))
             }
-            let slug = slug(&text);
-            let id = match (ctx.links, ctx.view) {
-                (Some(_), _) => format!("{ID_MARK}{slug}"),
-                (None, view) => format!("{}{slug}", id_prefix(view, ctx.lang)),
-            };
-            out.push(Event::Start(Tag::Heading {
-                level: shift(*level),
-                id: Some(CowStr::from(id)),
-                classes: classes.clone(),
-                attrs: attrs.clone(),
-            }));
-        } else if let Event::End(TagEnd::Heading(level)) = &events[i] {
-            out.push(Event::End(TagEnd::Heading(shift(*level))));
-        } else {
-            out.push(events[i].clone());
+            Event::Start(Tag::FootnoteDefinition(label)) => Event::Start(Tag::FootnoteDefinition(
+                CowStr::from(format!("{prefix}fn-{label}")),
+            )),
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                let dest_url = match dest_url.strip_prefix('#') {
+                    Some(frag) if headings.iter().any(|h| h == frag) => {
+                        CowStr::from(format!("#{prefix}{frag}"))
+                    }
+                    _ => dest_url,
+                };
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                })
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// The id of each heading in `events`, in order, before any prefix: its `{#id}`, else a
+/// slug of its text.
+fn heading_ids(events: &[Event]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut text: Option<String> = None;
+    for ev in events {
+        match ev {
+            Event::Start(Tag::Heading { id: Some(id), .. }) => out.push(id.to_string()),
+            Event::Start(Tag::Heading { id: None, .. }) => text = Some(String::new()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(buf) = text.as_mut() {
+                    buf.push_str(t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some(t) = text.take() {
+                    out.push(slug(&t));
+                }
+            }
+            _ => {}
         }
-        i += 1;
     }
     out
 }
@@ -401,11 +480,16 @@ mod tests {
     use super::*;
 
     fn render(md: &str) -> (String, Vec<Diagnostic>) {
+        render_in(md, View::En, Lang::En)
+    }
+
+    /// Renders `md` as a `lang` block of a page in `view`, from line 10 of `content/p.md`.
+    fn render_in(md: &str, view: View, lang: Lang) -> (String, Vec<Diagnostic>) {
         let pages = PageIndex::from(["observers", "index"]);
         let values = Values::default();
         let ctx = Ctx {
-            view: View::En,
-            lang: Lang::En,
+            view,
+            lang,
             depth: 2,
             pages: &pages,
             values: &values,
@@ -462,15 +546,98 @@ mod tests {
         assert_eq!(slug("!!"), "section");
     }
 
+    #[test]
+    fn heading_attributes_other_than_id_and_class_are_dropped_and_reported() {
+        let (html, d) = render("### X {#y onfocus=alert(1) autofocus tabindex=1}");
+        assert_eq!(html, "<h3 id=\"y\">X</h3>\n");
+        let found: Vec<_> = d.iter().map(|d| (d.code, d.span.column)).collect();
+        assert_eq!(
+            found,
+            [
+                ("heading-attribute", 11),
+                ("heading-attribute", 28),
+                ("heading-attribute", 38)
+            ]
+        );
+        let (html, d) = render("## S {.note style=color:red}");
+        assert_eq!(html, "<h2 id=\"s\" class=\"note\">S</h2>\n");
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.contains("`style`"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn a_heading_with_an_explicit_id_shifts_both_tags() {
+        let (html, d) = render("# D {#ok}");
+        assert!(d.is_empty());
+        assert_eq!(html, "<h2 id=\"ok\">D</h2>\n");
+    }
+
+    #[test]
+    fn explicit_ids_and_in_block_links_take_the_language_prefix() {
+        let md = "## Step {#ok}\n\n## Next\n\nSee [it](#ok), [next](#next), [row](#claim-c1).";
+        let (html, _) = render_in(md, View::Bilingual, Lang::Ja);
+        assert!(html.contains("<h2 id=\"ja-ok\">Step</h2>"), "{html}");
+        assert!(html.contains("href=\"#ja-ok\""), "{html}");
+        assert!(html.contains("href=\"#ja-next\""), "{html}");
+        // Not a heading of this block (a table row's anchor): left as written.
+        assert!(html.contains("href=\"#claim-c1\""), "{html}");
+        let (html, _) = render_in(md, View::Ja, Lang::Ja);
+        assert!(html.contains("<h2 id=\"ok\">Step</h2>"), "{html}");
+        assert!(html.contains("href=\"#ok\""), "{html}");
+    }
+
+    #[test]
+    fn footnote_ids_differ_per_language_and_references_follow() {
+        let md = "Text[^1].\n\n[^1]: The note.";
+        let (ja, _) = render_in(md, View::Bilingual, Lang::Ja);
+        let (en, _) = render_in(md, View::Bilingual, Lang::En);
+        assert!(ja.contains("href=\"#ja-fn-1\""), "{ja}");
+        assert!(ja.contains("id=\"ja-fn-1\""), "{ja}");
+        assert!(en.contains("href=\"#en-fn-1\""), "{en}");
+        assert!(en.contains("id=\"en-fn-1\""), "{en}");
+        let (single, _) = render_in(md, View::En, Lang::En);
+        assert!(single.contains("href=\"#fn-1\""), "{single}");
+        assert!(single.contains("id=\"fn-1\""), "{single}");
+    }
+
+    #[test]
+    fn script_urls_are_dropped_in_links_images_and_autolinks_and_reported() {
+        for md in [
+            "[x](javascript:alert(1))",
+            "[x](&#106;avascript:alert(1))",
+            "[x](javascript&colon;alert(1))",
+            "[x](jav&#x09;ascript:alert(1))",
+            "[x](<  javascript:alert(1)>)",
+            "[x][r]\n\n[r]: vbscript:msgbox(1)",
+            "![x](data:image/svg+xml;base64,PHN2Zz4=)",
+            "<JaVaScRiPt:alert(1)>",
+        ] {
+            let (html, d) = render(md);
+            assert!(
+                html.contains("href=\"#\"") || html.contains("src=\"#\""),
+                "{md}: {html}"
+            );
+            assert_eq!(d.len(), 1, "{md}: {d:?}");
+            assert_eq!(d[0].code, "unsafe-url", "{md}");
+        }
+        let (html, d) = render("[m](mailto:a@example.org) <https://example.org/x>");
+        assert!(d.is_empty(), "{d:?}");
+        assert!(html.contains("href=\"mailto:a@example.org\""), "{html}");
+        assert!(html.contains("href=\"https://example.org/x\""), "{html}");
+    }
+
     /// A block rendered once and localized gives, in every view, what rendering it in
-    /// that view gives: links (with fragments and odd characters) and heading ids.
+    /// that view gives: links (with fragments and odd characters), heading and footnote
+    /// ids, and links to the block's own headings.
     #[test]
     fn portable_blocks_localize_to_what_each_view_renders() {
         let pages = PageIndex::from(["observers", "index", "runs/r-1", "ünï"]);
         let values = Values::default();
         let md = "## Heading `x`\n\nSee [o](@/observers#step), [h](@/), [r](@/runs/r-1),\n\
                   [u](@/ünï) and [gone](@/nope) and [web](https://example.org/a?b=1&c=2).\n\n\
-                  ### Second\n\n| a |\n|---|\n| [o](@/observers) |\n";
+                  ### Second {#two .c}\n\nBack to [the top](#heading-x), [two](#two), [away](#gone)\n\
+                  and a note[^n].\n\n[^n]: The note, see [two](#two).\n\n\
+                  | a |\n|---|\n| [o](@/observers) |\n";
         for lang in [Lang::Ja, Lang::En] {
             let base = Ctx {
                 view: View::Bilingual,
@@ -507,5 +674,6 @@ mod tests {
         };
         assert!(portable(marked, &ctx, &mut Vec::new()).is_none());
         assert!(portable("a %EE%80%80 b", &ctx, &mut Vec::new()).is_none());
+        assert!(portable("[a](#%EE%80%81b)", &ctx, &mut Vec::new()).is_none());
     }
 }

@@ -430,9 +430,15 @@ impl<'a> Renderer<'a> {
         ctx
     }
 
+    /// The site's `base_url` (`check` has made sure it is an absolute http(s) URL).
+    fn base_url(&self) -> Option<&str> {
+        let base = self.ev.config.as_ref()?.base_url.as_ref()?;
+        Some(&base.value)
+    }
+
     /// Absolute URL when the site has a base URL, else a relative one.
     fn url(&self, depth: usize, path: &str) -> String {
-        match self.ev.config.as_ref().and_then(|c| c.base_url.as_deref()) {
+        match self.base_url() {
             Some(base) => format!(
                 "{}/{}",
                 base.trim_end_matches('/'),
@@ -466,7 +472,7 @@ impl<'a> Renderer<'a> {
     /// 404 page, sitemap, evidence.json and static files.
     fn extras(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
         // Served for any missing path, so its links start from the site's root.
-        let root = match self.ev.config.as_ref().and_then(|c| c.base_url.as_deref()) {
+        let root = match self.base_url() {
             Some(base) => format!("{}/", base.trim_end_matches('/')),
             None => "/".to_string(),
         };

@@ -1,0 +1,168 @@
+//! What data and markdown may put into the site's HTML: link targets by an allowlist of
+//! schemes, the site's `base_url`, and heading attributes (only `#id` and `.class`).
+//!
+//! A browser finds a URL's scheme after decoding entities, dropping tabs and newlines and
+//! leading spaces or control characters, and ignoring case. A denylist of `javascript:`
+//! and its kin misses a spelling; so a target is parsed as a browser parses it (the `url`
+//! crate follows the WHATWG URL standard) and an absolute URL passes only with a scheme on
+//! [`SCHEMES`]. A relative reference (a path, `?query`, `#fragment`, `//host/path`, an
+//! `@/page` link) has no scheme of its own and passes.
+
+use std::fmt;
+use url::{ParseError, Url};
+
+/// The schemes an absolute link target may have.
+pub const SCHEMES: [&str; 3] = ["http", "https", "mailto"];
+
+/// Said with every refused link target.
+pub const LINK_HINT: &str = "link to `https://…`, `http://…` or `mailto:…` addresses, to a \
+     relative path or `#fragment`, or to another page with `@/page`";
+
+/// Said with a refused heading attribute.
+pub const ATTRIBUTE_HINT: &str = "a heading takes only `{#id}` and `{.class}`, e.g. \
+     `## Results {#results .wide}`";
+
+/// Why a link target may not become an `href` or `src`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// An absolute URL whose scheme is not on [`SCHEMES`] (as the browser reads it).
+    Scheme(String),
+    /// A target with a scheme that does not parse as a URL at all.
+    Malformed(ParseError),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::Scheme(s) => write!(
+                f,
+                "uses the `{s}:` scheme; links may only be http, https, mailto or relative"
+            ),
+            Refused::Malformed(e) => write!(f, "is not a valid URL ({e})"),
+        }
+    }
+}
+
+/// Whether `target`, a link or image destination as markdown decoded it, may be written
+/// into an `href` or `src`.
+pub fn link_target(target: &str) -> Result<(), Refused> {
+    match Url::parse(target) {
+        Ok(url) if SCHEMES.contains(&url.scheme()) => Ok(()),
+        Ok(url) => Err(Refused::Scheme(url.scheme().to_string())),
+        // No scheme: resolved against the page, so it keeps the page's http(s).
+        Err(ParseError::RelativeUrlWithoutBase) => Ok(()),
+        Err(e) => Err(Refused::Malformed(e)),
+    }
+}
+
+/// The message for a refused link target, naming it as written.
+pub fn refused_message(target: &str, why: &Refused) -> String {
+    format!("link target `{target}` {why}")
+}
+
+/// The message for a heading attribute other than `#id` and `.class`.
+pub fn attribute_message(key: &str) -> String {
+    format!("heading attribute `{key}` is not allowed: only `#id` and `.class` pass into the page")
+}
+
+/// Whether `base` may be the site's `base_url`: an absolute http or https URL, written
+/// plainly (no spaces or control characters, which a browser would drop or encode), and
+/// without a query or fragment (page paths are appended to it).
+pub fn base_url(base: &str) -> Result<(), String> {
+    if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!(
+            "`base_url` `{}` holds spaces or control characters",
+            base.escape_debug()
+        ));
+    }
+    let url = Url::parse(base)
+        .map_err(|e| format!("`base_url` `{base}` is not an absolute URL ({e})"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!(
+            "`base_url` `{base}` uses the `{}:` scheme, not http or https",
+            url.scheme()
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!(
+            "`base_url` `{base}` has a query or fragment, which page paths cannot follow"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Targets as pulldown-cmark hands them over (entities already decoded).
+    #[test]
+    fn script_schemes_are_refused_however_spelled() {
+        for t in [
+            "javascript:alert(1)",
+            "JaVaScRiPt:alert(1)",
+            "  javascript:alert(1)",
+            "\u{1}javascript:alert(1)",
+            "jav\tascript:alert(1)",
+            "java\nscript:alert(1)",
+            "vbscript:msgbox(1)",
+            "data:text/html;base64,PHNjcmlwdD4=",
+            "DATA:image/svg+xml,<svg onload=alert(1)>",
+            "file:///etc/passwd",
+            "ftp://example.org/x",
+            "blob:https://example.org/x",
+        ] {
+            assert!(
+                matches!(link_target(t), Err(Refused::Scheme(_))),
+                "{t:?} passed"
+            );
+        }
+    }
+
+    #[test]
+    fn web_mail_and_relative_targets_pass() {
+        for t in [
+            "https://example.org/a?b=1&c=2#d",
+            "HTTP://example.org",
+            "mailto:someone@example.org",
+            "../runs/r-1/index.html",
+            "#step-1",
+            "?q=1",
+            "//example.org/x",
+            "@/observers#step",
+            "a@example.org",
+            "1javascript:alert(1)",
+            "観測/ポイント",
+            "",
+        ] {
+            assert_eq!(link_target(t), Ok(()), "{t:?} refused");
+        }
+    }
+
+    #[test]
+    fn a_broken_absolute_url_is_refused() {
+        assert!(matches!(
+            link_target("https://exa mple.org/"),
+            Err(Refused::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn base_url_is_an_absolute_http_url() {
+        for ok in ["https://example.org/sub/", "http://127.0.0.1:8000/"] {
+            assert_eq!(base_url(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "javascript:alert(1)//",
+            "/sub/",
+            "example.org/sub/",
+            "mailto:a@example.org",
+            "https://example.org/?x=1",
+            "https://example.org/#top",
+            " https://example.org/",
+            "https://example.org/\n",
+        ] {
+            assert!(base_url(bad).is_err(), "{bad:?} passed");
+        }
+    }
+}
