@@ -563,3 +563,157 @@ fn a_yaml_budget_breach_is_said_in_words() {
         report.summary()
     );
 }
+
+// ------------------------------------------------------------------ probe and import inputs
+
+/// The recorded runs of `root`, to show that none was added.
+fn runs_of(root: &Path) -> Vec<String> {
+    entries(&root.join("data/runs"))
+}
+
+#[test]
+fn import_refuses_dev_zero_before_reading() {
+    let site = fixture_copy();
+    let before = runs_of(site.path());
+    let r = evidence_bounded(&[
+        OsStr::new("import"),
+        OsStr::new("ollama"),
+        OsStr::new("/dev/zero"),
+        OsStr::new("--case"),
+        OsStr::new("a"),
+        OsStr::new("--root"),
+        site.path().as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("/dev/zero: is a character device, not a regular file"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("nothing was recorded"), "{}", r.stderr);
+    assert_eq!(runs_of(site.path()), before);
+}
+
+#[test]
+fn probe_maps_refuses_dev_zero_before_reading() {
+    let site = fixture_copy();
+    let before = runs_of(site.path());
+    let r = evidence_bounded(&[
+        OsStr::new("probe"),
+        OsStr::new("maps"),
+        OsStr::new("--file"),
+        OsStr::new("/dev/zero"),
+        OsStr::new("--root"),
+        site.path().as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("cannot read /dev/zero: is a character device, not a regular file"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(runs_of(site.path()), before);
+}
+
+#[test]
+fn probe_refuses_a_cases_file_that_is_dev_zero_before_reading() {
+    let site = fixture_copy();
+    let before = runs_of(site.path());
+    // Nothing listens on port 1: the cases file is read before anything is sent.
+    let r = evidence_bounded(&[
+        OsStr::new("probe"),
+        OsStr::new("ollama"),
+        OsStr::new("--url"),
+        OsStr::new("http://127.0.0.1:1"),
+        OsStr::new("--model"),
+        OsStr::new("m"),
+        OsStr::new("--cases"),
+        OsStr::new("/dev/zero"),
+        OsStr::new("--root"),
+        site.path().as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "cannot read the cases file /dev/zero: is a character device, not a regular file"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(runs_of(site.path()), before);
+}
+
+#[test]
+fn probe_refuses_a_fifo_among_the_recorded_runs() {
+    let site = fixture_copy();
+    mkfifo(&site.path().join("data/runs/stuck.yaml"));
+    let before = runs_of(site.path());
+    let r = evidence_bounded(&[
+        OsStr::new("probe"),
+        OsStr::new("maps"),
+        OsStr::new("--file"),
+        OsStr::new("/proc/self/maps"),
+        OsStr::new("--root"),
+        site.path().as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
+    assert!(
+        r.stderr.contains("data/runs/stuck.yaml:1:1"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("is a FIFO"), "{}", r.stderr);
+    assert_eq!(runs_of(site.path()), before);
+}
+
+#[test]
+fn a_cases_file_that_is_not_utf8_is_located_at_the_bad_byte() {
+    let site = fixture_copy();
+    let cases = site.path().join("data/probes/bad.yaml");
+    let mut bytes = b"cases:\n  - id: a\n    prompt: \"\xe3\x81\x82".to_vec();
+    bytes.extend_from_slice(b"\xff\"\n    num_predict: 1\n    mode: hot\n");
+    write_file(site.path(), "data/probes/bad.yaml", &bytes);
+    let before = runs_of(site.path());
+    let r = evidence_bounded(&[
+        OsStr::new("probe"),
+        OsStr::new("ollama"),
+        OsStr::new("--url"),
+        OsStr::new("http://127.0.0.1:1"),
+        OsStr::new("--model"),
+        OsStr::new("m"),
+        OsStr::new("--cases"),
+        cases.as_os_str(),
+        OsStr::new("--root"),
+        site.path().as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
+    // `あ` is one character after `    prompt: "` (13 characters).
+    let at = format!("{}:3:15", cases.display());
+    assert!(r.stderr.contains(&at), "no {at} in:\n{}", r.stderr);
+    assert!(r.stderr.contains("not UTF-8: byte 0xff"), "{}", r.stderr);
+    assert_eq!(runs_of(site.path()), before);
+}
+
+#[test]
+fn probe_gguf_refuses_a_fifo_before_opening_it() {
+    let site = fixture_copy();
+    let fifo = site.path().join("model.gguf");
+    mkfifo(&fifo);
+    let before = runs_of(site.path());
+    let r = evidence_bounded(&[
+        OsStr::new("probe"),
+        OsStr::new("gguf"),
+        fifo.as_os_str(),
+        OsStr::new("--root"),
+        site.path().as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
+    assert!(
+        r.stderr.contains("is a FIFO, not a regular file"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(runs_of(site.path()), before);
+}
