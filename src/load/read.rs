@@ -5,6 +5,9 @@
 //! the open and a device never ends, so the path must name a regular file before it is
 //! opened, and the opened handle must still be that file. The read itself stops one byte
 //! past the limit, whatever size the file reports (`/proc` files report 0).
+//!
+//! A FIFO put in place between the check and the open would still block that open; only
+//! opening with `O_NONBLOCK` closes that window, and std has no name for that flag.
 
 use std::fs::{File, Metadata};
 use std::io::Read;
@@ -120,12 +123,17 @@ pub fn kind_of(t: std::fs::FileType) -> &'static str {
             return "a block device";
         }
     }
-    "not a regular file"
+    "a special file"
 }
 
 /// Opens `path` for reading if it is a regular file (a symlink is followed). Never blocks
 /// on a FIFO: the type is checked before the open.
 pub fn open_regular(path: &Path) -> Result<File, ReadError> {
+    open_checked(path).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with what the opened handle says about the file.
+fn open_checked(path: &Path) -> Result<(File, Metadata), ReadError> {
     let before = std::fs::metadata(path).map_err(ReadError::Io)?;
     if !before.is_file() {
         return Err(ReadError::NotRegular(kind_of(before.file_type())));
@@ -138,7 +146,7 @@ pub fn open_regular(path: &Path) -> Result<File, ReadError> {
     if !same_file(&before, &opened) {
         return Err(ReadError::Replaced);
     }
-    Ok(file)
+    Ok((file, opened))
 }
 
 #[cfg(unix)]
@@ -154,10 +162,9 @@ fn same_file(_: &Metadata, _: &Metadata) -> bool {
 
 /// The bytes of the regular file `path`, at most `limit.bytes` of them.
 pub fn read_bytes(path: &Path, limit: Limit) -> Result<Vec<u8>, ReadError> {
-    let file = open_regular(path)?;
+    let (file, meta) = open_checked(path)?;
     // The reported size only sizes the buffer; the limit holds while reading.
-    let hint = file.metadata().map(|m| m.len()).unwrap_or(0);
-    read_limited(file, limit, hint)
+    read_limited(file, limit, meta.len())
 }
 
 /// Reads `from` to its end, or fails once it gives more than `limit.bytes`.
