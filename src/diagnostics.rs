@@ -200,7 +200,12 @@ fn render_human(diags: &[Diagnostic], root: &Path, color: bool) -> String {
     for d in diags {
         let source = cache
             .entry(d.span.file.clone())
-            .or_insert_with(|| std::fs::read_to_string(root.join(&d.span.file)).ok());
+            // Only for the snippet: a file that cannot be read (often what the finding is
+            // about: a FIFO, a file too large) is shown without one. Bounded, never blocking.
+            .or_insert_with(|| {
+                let path = root.join(&d.span.file);
+                crate::load::read::read_text(&path, crate::load::read::SOURCE).ok()
+            });
         out.push_str(&render_one(&renderer, d, source.as_deref()));
         out.push('\n');
     }

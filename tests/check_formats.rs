@@ -189,7 +189,7 @@ fn human_format_without_a_source_line_still_names_the_file() {
     std::fs::remove_file(site.path().join("evidence.yaml")).unwrap();
     let r = check(site.path(), "human");
     assert_eq!(r.code, 1);
-    assert!(r.stdout.contains("evidence.yaml:0:0"), "{}", r.stdout);
+    assert!(r.stdout.contains("evidence.yaml:1:1"), "{}", r.stdout);
     assert!(r.stdout.contains("[config]"), "{}", r.stdout);
     assert!(
         r.stdout.contains("1 error(s), 0 warning(s)"),

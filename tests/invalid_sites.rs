@@ -220,7 +220,7 @@ case!(missing_front_matter:
 
 case!(missing_config:
     [Delete("evidence.yaml")]
-    => "evidence.yaml":0 ["config"] "cannot read", errors = 1);
+    => "evidence.yaml":1:1 ["config"] "cannot read", errors = 1);
 
 case!(config_type_error:
     [Replace("evidence.yaml", "title:\n  ja: \"フィクスチャの調査\"\n  en: \"Fixture investigation\"\n", "title: 3\n")]
@@ -236,7 +236,7 @@ case!(yml_extension:
 
 case!(not_utf8:
     [Write("data/questions.yaml", b"- id: q1\n  text: \xff\xfe\n")]
-    => "data/questions.yaml":0 ["io"] "cannot read file");
+    => "data/questions.yaml":2:9 ["io"] "the file is not UTF-8: byte 0xff");
 
 // ------------------------------------------------------------------ ids and references
 
@@ -456,7 +456,7 @@ case!(
 case!(
     unreadable_data_file_does_not_cascade:
     [Write("data/questions.yaml", b"- id: q1\n  text: \xff\xfe\n")]
-    => "data/questions.yaml":0 ["io"] "cannot read file", errors = 1);
+    => "data/questions.yaml":2:9 ["io"] "not UTF-8", errors = 1);
 
 /// Deleting a key from a site's own `locales/en/evidence.ftl` (which replaces the built-in
 /// one) is reported in that file, with the Japanese definition named in the hint.

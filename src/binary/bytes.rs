@@ -3,7 +3,6 @@
 //! Every read is bounds-checked and fails with a located [`Error`] instead of panicking;
 //! nothing here allocates by a count read from the data.
 
-use std::fs::File;
 use std::path::Path;
 
 use memmap2::Mmap;
@@ -19,7 +18,8 @@ impl MappedFile {
     /// Maps `path` read-only. The file is never copied into memory: pages are read
     /// on demand, so a scan that touches only headers stays small.
     pub fn open(path: &Path) -> Result<Self, Error> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        // A FIFO or a device is refused before it is opened or mapped.
+        let file = crate::load::read::open_regular(path).map_err(|e| Error::io(path, e.into()))?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
         if len == 0 {
             return Ok(MappedFile { map: None });

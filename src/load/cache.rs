@@ -10,6 +10,7 @@
 //! data file.
 
 use super::Parsed;
+use super::read::{Limit, SOURCE, read_bytes};
 use crate::diagnostics::Diagnostic;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -17,6 +18,11 @@ use std::sync::Mutex;
 /// The cache folder, under the site root.
 pub const DIR: &str = ".evidence-cache";
 const ENTRIES: &str = "parsed";
+/// Largest entry read: a data file's records, encoded, from at most [`SOURCE`] of text.
+const ENTRY: Limit = Limit {
+    bytes: 4 * SOURCE.bytes,
+    what: "a parse cache entry",
+};
 const TAG: &str = "Signature: 8a477f597d28d172789f06886806bc55\n\
 # This file marks a cache folder made by evidence (https://bford.info/cachedir/).\n";
 
@@ -69,7 +75,10 @@ impl DiskCache {
         parse: impl FnOnce() -> Result<Parsed, Diagnostic>,
     ) -> Result<Parsed, Diagnostic> {
         let key = self.key(rel, text);
-        let cached = std::fs::read(self.path(key))
+        // The cache is this tool's own output, not the user's data: an entry that is
+        // missing, cannot be read or does not decode costs a parse, never a wrong result
+        // (its key covers the text). The read is bounded and refuses a FIFO all the same.
+        let cached = read_bytes(&self.path(key), ENTRY)
             .ok()
             .and_then(|bytes| rmp_serde::from_slice::<Parsed>(&bytes).ok());
         let hit = cached.is_some();

@@ -5,7 +5,9 @@
 
 pub mod cache;
 pub mod page;
+pub mod read;
 pub mod theme;
+pub mod walk;
 pub mod yaml;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span, rel_path};
@@ -171,47 +173,70 @@ pub fn load_with(root: &Path, reuse: Reuse) -> Result<(Sources, Diagnostics), Di
 
 fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
     let path = root.join("evidence.yaml");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        Box::new(
-            Diagnostic::error(
-                "config",
-                Span::file("evidence.yaml"),
-                format!("cannot read {}: {e}", path.display()),
-            )
-            .with_hint("run evidence in the folder that holds evidence.yaml, or pass --root DIR"),
-        )
+    let text = read::read_text(&path, read::SOURCE).map_err(|e| {
+        let hint = match e {
+            read::ReadError::Io(_) => {
+                "run evidence in the folder that holds evidence.yaml, or pass --root DIR"
+            }
+            _ => "evidence.yaml is a regular UTF-8 text file",
+        };
+        let mut d = read_error("evidence.yaml", &e).with_hint(hint);
+        d.code = "config";
+        Box::new(d)
     })?;
     yaml::parse::<SiteConfig>("evidence.yaml", &text, 0)
 }
 
-/// Files under `dir` with extension `ext`, sorted by path so output never depends on
-/// the order the file system lists them in.
-pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some(ext))
-        .collect();
-    out.sort();
-    out
-}
-
-fn read(root: &Path, path: &Path, diags: &mut Diagnostics) -> Option<(String, String)> {
-    let rel = rel_path(root, path);
-    match std::fs::read_to_string(path) {
-        Ok(t) => Some((rel, t)),
-        Err(e) => {
-            diags.push(Diagnostic::error(
-                "io",
-                Span::file(rel),
-                format!("cannot read file: {e}"),
-            ));
-            None
-        }
+/// The diagnostic for a file `rel` that could not be read: at its first bad byte when it
+/// is not UTF-8, else at its start.
+pub fn read_error(rel: &str, e: &read::ReadError) -> Diagnostic {
+    let span = match *e {
+        read::ReadError::NotUtf8 { line, column, .. } => Span::new(rel, line, column),
+        _ => Span::new(rel, 1, 1),
+    };
+    let d = Diagnostic::error("io", span, e.to_string());
+    match e {
+        read::ReadError::NotUtf8 { .. } => d.with_hint("save the file as UTF-8"),
+        _ => d,
     }
 }
+
+/// The text of the site file `path`, or a located diagnostic.
+fn read_source(root: &Path, path: &Path) -> Result<String, Diagnostic> {
+    read::read_text(path, read::SOURCE).map_err(|e| read_error(&rel_path(root, path), &e))
+}
+
+fn has_ext(path: &Path, ext: &str) -> bool {
+    path.extension().and_then(|e| e.to_str()) == Some(ext)
+}
+
+/// The kinds of records a problem with `under` (a path under `data/`, `""` for the folder
+/// itself) may have kept from loading.
+fn kinds_under(under: &str) -> Vec<Kind> {
+    if under.is_empty() {
+        return DATA_FILES.iter().flat_map(|f| kinds_of(f)).collect();
+    }
+    if under == "runs" {
+        return vec![Kind::Run];
+    }
+    kinds_of(under)
+}
+
+/// The data files by their path under `data/` (`runs/` standing for every run file).
+const DATA_FILES: [&str; 12] = [
+    "dispatch.yaml",
+    "quantization.yaml",
+    "bundles.yaml",
+    "generations.yaml",
+    "components.yaml",
+    "observers.yaml",
+    "worklog.yaml",
+    "claims.yaml",
+    "questions.yaml",
+    "glossary.yaml",
+    "findings.yaml",
+    "runs/",
+];
 
 /// Data files parsed by an earlier load, by path, with a hash of their text: `serve`
 /// parses again only the files an edit changed (a run file, once written, never does).
@@ -231,14 +256,24 @@ fn load_data(root: &Path, diags: &mut Diagnostics, reuse: Reuse) -> (DataSet, Op
     let cache = reuse.memory;
     use rayon::prelude::*;
     let mut set = DataSet::default();
-    let data_dir = root.join("data");
     // Files are read and parsed in parallel (a sweep's run file is megabytes of YAML),
     // then merged in path order, so records and diagnostics keep a stable order.
     // Largest first, so that one big run file does not start last and finish alone.
-    let mut files: Vec<(u64, usize, PathBuf)> = files_with_ext(&data_dir, "yaml")
-        .into_iter()
+    let (listed, problems) = walk::files(root, "data");
+    for d in problems {
+        // What could not be listed is missing: references into it are not dangling.
+        // `data/x` → `x`; `data` itself → everything.
+        let under = d.span.file.strip_prefix("data/").unwrap_or("");
+        set.incomplete.extend(kinds_under(under));
+        diags.push(d);
+    }
+    let mut files: Vec<(u64, usize, PathBuf)> = listed
+        .iter()
+        .filter(|p| has_ext(p, "yaml"))
         .enumerate()
-        .map(|(i, p)| (std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0), i, p))
+        // The size only orders the work: a file whose size cannot be read is read like
+        // any other, and the read reports what is wrong with it.
+        .map(|(i, p)| (std::fs::metadata(p).map_or(0, |m| m.len()), i, p.clone()))
         .collect();
     files.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     type One = (usize, String, Result<Parsed, Diagnostic>, u64);
@@ -251,13 +286,9 @@ fn load_data(root: &Path, diags: &mut Diagnostics, reuse: Reuse) -> (DataSet, Op
             if under.starts_with("probes/") {
                 return None;
             }
-            let text = match std::fs::read_to_string(path) {
+            let text = match read_source(root, path) {
                 Ok(t) => t,
-                Err(e) => {
-                    let d =
-                        Diagnostic::error("io", Span::file(&rel), format!("cannot read file: {e}"));
-                    return Some((*i, rel, Err(d), 0));
-                }
+                Err(d) => return Some((*i, rel, Err(d), 0)),
             };
             let hash = cache.map(|_| text_hash(&text)).unwrap_or(0);
             let known = cache
@@ -293,11 +324,11 @@ fn load_data(root: &Path, diags: &mut Diagnostics, reuse: Reuse) -> (DataSet, Op
             }
         }
     }
-    for path in files_with_ext(&data_dir, "yml") {
+    for path in listed.iter().filter(|p| has_ext(p, "yml")) {
         diags.push(
             Diagnostic::error(
                 "data-file",
-                Span::file(rel_path(root, &path)),
+                Span::file(rel_path(root, path)),
                 "data files end in `.yaml`",
             )
             .with_hint("rename the file to .yaml"),
@@ -429,13 +460,21 @@ impl Parsed {
 /// The pages under `content/`, and whether one of them failed to parse.
 fn load_pages(root: &Path, diags: &mut Diagnostics) -> (Vec<PageSource>, bool) {
     use rayon::prelude::*;
-    let content = root.join("content");
     // Parsed in parallel, merged in path order (see `load_data`).
-    let parsed: Vec<_> = files_with_ext(&content, "md")
+    let (listed, problems) = walk::files(root, "content");
+    // What could not be listed is missing: links to it are not broken.
+    let mut incomplete = !problems.is_empty();
+    diags.extend(problems);
+    let parsed: Vec<_> = listed
+        .iter()
+        .filter(|p| has_ext(p, "md"))
+        .collect::<Vec<_>>()
         .par_iter()
         .map(|path| {
             let mut ds = Diagnostics::default();
-            let page = read(root, path, &mut ds).map(|(rel, text)| {
+            let rel = rel_path(root, path);
+            let read = read_source(root, path).map_err(|d| ds.push(d)).ok();
+            let page = read.map(|text| {
                 let id = rel
                     .strip_prefix("content/")
                     .and_then(|r| r.strip_suffix(".md"))
@@ -450,13 +489,12 @@ fn load_pages(root: &Path, diags: &mut Diagnostics) -> (Vec<PageSource>, bool) {
         })
         .collect();
     let mut pages = Vec::with_capacity(parsed.len());
-    let mut incomplete = false;
     for (page, ds) in parsed {
         diags.extend(ds);
         match page {
             Some(Ok(p)) => pages.push(p),
-            Some(Err(())) => incomplete = true,
-            None => {}
+            // Unread or not parsed: the page list is incomplete.
+            Some(Err(())) | None => incomplete = true,
         }
     }
     (pages, incomplete)

@@ -3,7 +3,8 @@
 //! The built-in theme is embedded in the binary, so a site without its own `templates/`
 //! still builds. A site's own files replace built-in ones file by file and may add more.
 
-use crate::diagnostics::{Diagnostic, Diagnostics, Span, rel_path};
+use super::read::{ReadError, SOURCE, decode, read_bytes};
+use crate::diagnostics::{Diagnostics, rel_path};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -53,9 +54,21 @@ pub struct ThemeFile {
 }
 
 impl ThemeFile {
+    /// The file as text. Templates and messages were checked to be UTF-8 when read (the
+    /// built-in ones are), so for them the lossy conversion loses nothing.
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.bytes).into_owned()
     }
+}
+
+/// The bytes of a theme file in folder `dir`. Templates and messages are text, so they
+/// must be UTF-8 ([`ThemeFile::text`] then loses nothing); static files may be anything.
+fn read_theme_file(path: &Path, dir: &str) -> Result<Vec<u8>, ReadError> {
+    let bytes = read_bytes(path, SOURCE)?;
+    if dir == "static" {
+        return Ok(bytes);
+    }
+    decode(bytes).map(String::into_bytes)
 }
 
 /// All theme files by site-relative path (`templates/…`, `locales/…`, `static/…`).
@@ -78,24 +91,15 @@ impl Theme {
             );
         }
         for dir in ["templates", "locales", "static"] {
-            let base = root.join(dir);
-            for entry in walkdir::WalkDir::new(&base)
-                .into_iter()
-                .filter_map(Result::ok)
-            {
-                if !entry.file_type().is_file() {
-                    continue;
-                }
-                let rel = rel_path(root, entry.path());
-                match std::fs::read(entry.path()) {
+            let (found, problems) = super::walk::files(root, dir);
+            diags.extend(problems);
+            for path in found {
+                let rel = rel_path(root, &path);
+                match read_theme_file(&path, dir) {
                     Ok(bytes) => {
                         files.insert(rel.clone(), ThemeFile { origin: rel, bytes });
                     }
-                    Err(e) => diags.push(Diagnostic::error(
-                        "io",
-                        Span::file(rel),
-                        format!("cannot read file: {e}"),
-                    )),
+                    Err(e) => diags.push(super::read_error(&rel, &e)),
                 }
             }
         }

@@ -114,8 +114,8 @@ pub fn probe_maps(
             (r, None)
         }
         (None, Some(f)) => {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| ProbeError::other(format!("cannot read {}: {e}", f.display()), ""))?;
+            let text = crate::load::read::read_text(f, maps::MAPS_FILE)
+                .map_err(|e| ProbeError::other(format!("cannot read {}", e.at(f)), ""))?;
             let r = maps::parse(&text);
             if r.mappings == 0 {
                 return Err(ProbeError::other(

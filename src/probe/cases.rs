@@ -16,6 +16,7 @@
 
 use super::ProbeError;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::load::read::{Limit, ReadError, read_text};
 use crate::model::types::{Id, Repeat, Residency, Text};
 use serde::Deserialize;
 use std::path::Path;
@@ -56,14 +57,26 @@ pub struct Planned {
 /// Largest number of cases a file may hold (a bound on the request loop).
 pub const MAX_CASES: usize = 1000;
 
+/// Largest cases file read: room for [`MAX_CASES`] cases with prompts of several
+/// kilobytes each.
+pub const CASES_FILE: Limit = Limit {
+    bytes: 16 * 1024 * 1024,
+    what: "a cases file",
+};
+
 /// Reads and checks a cases file; problems come back located.
 pub fn load(path: &Path) -> Result<CasesFile, ProbeError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ProbeError::other(
-            format!("cannot read the cases file {name}: {e}"),
+    let text = read_text(path, CASES_FILE).map_err(|e| match e {
+        ReadError::NotUtf8 { .. } => {
+            let mut ds = Diagnostics::default();
+            ds.push(crate::load::read_error(&name, &e));
+            ProbeError::Input(ds)
+        }
+        e => ProbeError::other(
+            format!("cannot read the cases file {}", e.at(path)),
             "pass --cases data/probes/<name>.yaml",
-        )
+        ),
     })?;
     let file = crate::load::yaml::parse::<CasesFile>(&name, &text, 0).map_err(|d| {
         let mut ds = Diagnostics::default();

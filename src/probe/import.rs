@@ -11,13 +11,17 @@
 use super::ollama::{GenerateResponse, fill_case};
 use super::record::{Clock, Site};
 use super::{ProbeError, Written, blank_case, new_id};
+use crate::load::read::{Limit, ReadError, read_text};
 use crate::model::types::{Engine as EngineKind, Residency, Run, Text};
 use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 /// Largest capture read (a stream of a long generation stays far below this).
-const MAX_FILE: u64 = 256 * 1024 * 1024;
+const CAPTURE: Limit = Limit {
+    bytes: 256 * 1024 * 1024,
+    what: "a captured response",
+};
 
 /// What `evidence import ollama` was asked to do.
 #[derive(Debug, Clone)]
@@ -33,11 +37,11 @@ pub struct Options {
 /// Reads the final response of a capture: the whole file as one JSON object, or the
 /// last non-empty line of an NDJSON stream.
 pub fn read_final(path: &Path) -> Result<GenerateResponse, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
-    if meta.len() > MAX_FILE {
-        return Err(format!("the file is larger than {MAX_FILE} bytes"));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let text = read_text(path, CAPTURE).map_err(|e| match e {
+        // The caller names the file; only a position is added.
+        ReadError::NotUtf8 { line, column, .. } => format!("line {line}, column {column}: {e}"),
+        e => e.to_string(),
+    })?;
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err("the file is empty".into());

@@ -622,13 +622,17 @@ fn progress_bar(len: u64, prefix: &str) -> ProgressBar {
     bar
 }
 
-/// One line per case on stdout: what was recorded.
+/// One line per case on stdout: what was recorded. The run is written and checked by
+/// then, so a summary that cannot be shown is a warning, not a failure.
 fn print_summary(w: &Written) {
-    let Ok(text) = std::fs::read_to_string(&w.path) else {
-        return;
+    let name = w.path.display().to_string();
+    let text = match crate::load::read::read_text(&w.path, crate::load::read::SOURCE) {
+        Ok(text) => text,
+        Err(e) => return eprintln!("warning: no summary: cannot read {}", e.at(&w.path)),
     };
-    let Ok(run) = crate::load::yaml::parse::<Run>(&w.path.display().to_string(), &text, 0) else {
-        return;
+    let run = match crate::load::yaml::parse::<Run>(&name, &text, 0) {
+        Ok(run) => run,
+        Err(d) => return eprintln!("warning: no summary: {name}: {}", d.message),
     };
     println!(
         "{:<24} {:>6} {:>18} {:>6} {:>14}",

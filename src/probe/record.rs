@@ -9,7 +9,7 @@
 //! name is removed in every case.
 
 use super::{ProbeError, Written, new_id};
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, rel_path};
 use crate::model::types::Run;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -209,24 +209,7 @@ impl Site {
             ));
         }
         let runs_dir = root.join("data").join("runs");
-        let mut existing = BTreeSet::new();
-        if let Ok(entries) = std::fs::read_dir(&runs_dir) {
-            for e in entries.flatten() {
-                let path = e.path();
-                if let Some(stem) = path
-                    .file_name()
-                    .and_then(|n| n.to_str())
-                    .and_then(|n| n.strip_suffix(".yaml"))
-                {
-                    existing.insert(stem.to_string());
-                }
-                if let Ok(text) = std::fs::read_to_string(&path)
-                    && let Ok(run) = crate::load::yaml::parse::<RunId>("", &text, 0)
-                {
-                    existing.insert(run.id);
-                }
-            }
-        }
+        let existing = recorded_ids(root)?;
         Ok(Site {
             root: root.to_path_buf(),
             runs_dir,
@@ -288,6 +271,39 @@ impl Site {
 #[derive(Debug, serde::Deserialize)]
 struct RunId {
     id: String,
+}
+
+/// The ids taken by the recorded runs: each run file's name, and the id it holds.
+/// A run file that cannot be read stops the probe (it would be an error at `check`); one
+/// that does not parse still reserves its name, and `check` reports it.
+fn recorded_ids(root: &Path) -> Result<BTreeSet<String>, ProbeError> {
+    let (files, problems) = crate::load::walk::files(root, "data/runs");
+    let mut diags = Diagnostics::default();
+    diags.extend(problems);
+    let mut existing = BTreeSet::new();
+    for path in &files {
+        let Some(stem) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".yaml"))
+        else {
+            // The loader reads only `.yaml` files; nothing else holds a run.
+            continue;
+        };
+        existing.insert(stem.to_string());
+        match crate::load::read::read_text(path, crate::load::read::SOURCE) {
+            Ok(text) => {
+                if let Ok(run) = crate::load::yaml::parse::<RunId>("", &text, 0) {
+                    existing.insert(run.id);
+                }
+            }
+            Err(e) => diags.push(crate::load::read_error(&rel_path(root, path), &e)),
+        }
+    }
+    if diags.has_errors() {
+        return Err(ProbeError::Input(diags));
+    }
+    Ok(existing)
 }
 
 /// Writes `bytes` to `path` atomically, failing with `AlreadyExists` when `path` exists.

@@ -15,14 +15,18 @@ use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use std::fmt::Debug;
 
-fn options() -> serde_saphyr::Options {
+fn budget() -> serde_saphyr::Budget {
     let mut budget = serde_saphyr::Budget::default();
     // The defaults (250k nodes / 1M events) reject a 6 MB run file; sweeps are large.
     budget.max_nodes = 50_000_000;
     budget.max_events = 200_000_000;
     budget.max_depth = 64;
+    budget
+}
+
+fn options() -> serde_saphyr::Options {
     let mut opts = serde_saphyr::Options::default();
-    opts.budget = Some(budget);
+    opts.budget = Some(budget());
     // Without this `NO` or `off` would silently become `false`.
     opts.strict_booleans = true;
     opts.with_snippet = false;
@@ -97,9 +101,21 @@ fn to_diagnostic(
         .map(|l| (l.line() as usize, l.column() as usize))
         .unwrap_or((1, 1));
     let raw = err.to_string();
-    let message = clean_message(&raw);
-    // serde_path_to_error writes `?` for positions it could not name (syntax errors).
-    let located = if path.is_empty() || path == "." || path.contains('?') {
+    let breach = match original(err) {
+        serde_saphyr::Error::Budget { breach, .. } => Some(breach),
+        _ => None,
+    };
+    let message = match breach {
+        Some(b) => format!(
+            "too much for the YAML parser: {}",
+            budget_message(b, &budget())
+        ),
+        None => clean_message(&raw),
+    };
+    // serde_path_to_error writes `?` for positions it could not name (syntax errors); a
+    // breached limit is about the whole text, not the field it was reached in.
+    let unnamed = path.is_empty() || path == "." || path.contains('?');
+    let located = if unnamed || breach.is_some() {
         message
     } else {
         format!("{message} (at `{path}`)")
@@ -109,10 +125,100 @@ fn to_diagnostic(
         Span::new(file, line + line_offset, column),
         located,
     );
-    if let Some(hint) = hint_for(&raw) {
+    let hint = match breach {
+        Some(_) => Some("split the file, or write it with less nesting and fewer aliases"),
+        None => hint_for(&raw),
+    };
+    if let Some(hint) = hint {
         d = d.with_hint(hint);
     }
     d
+}
+
+/// The error a wrapped error (a snippet, an alias's use) stands for.
+fn original(mut err: &serde_saphyr::Error) -> &serde_saphyr::Error {
+    while let serde_saphyr::Error::AliasError { error, .. }
+    | serde_saphyr::Error::WithSnippet { error, .. } = err
+    {
+        err = error;
+    }
+    err
+}
+
+/// A breached limit of the parser in words: which limit, and how far it was exceeded.
+/// serde-saphyr itself prints the variant's `Debug` form.
+fn budget_message(breach: &serde_saphyr::budget::BudgetBreach, b: &serde_saphyr::Budget) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match breach {
+        B::Events { events } => format!(
+            "more than {} parse events (the parse stopped at {events})",
+            b.max_events
+        ),
+        B::Aliases { aliases } => format!(
+            "{aliases} aliases (`*name`), over the limit of {}",
+            b.max_aliases
+        ),
+        B::Anchors { anchors } => format!(
+            "{anchors} anchors (`&name`), over the limit of {}",
+            b.max_anchors
+        ),
+        B::Depth { depth } => format!(
+            "nesting deeper than {} levels (it reached {depth})",
+            b.max_depth
+        ),
+        B::InclusionDepth { depth } => format!(
+            "includes nested deeper than {} (it reached {depth})",
+            b.max_inclusion_depth
+        ),
+        B::Documents { documents } => format!(
+            "{documents} YAML documents in one file, over the limit of {}",
+            b.max_documents
+        ),
+        B::Nodes { nodes } => format!(
+            "{nodes} values (scalars, lists and mappings), over the limit of {}",
+            b.max_nodes
+        ),
+        B::ScalarBytes { total_scalar_bytes } => format!(
+            "scalars of {total_scalar_bytes} bytes in all, over the limit of {} bytes",
+            b.max_total_scalar_bytes
+        ),
+        B::MergeKeys { merge_keys } => format!(
+            "{merge_keys} merge keys (`<<`), over the limit of {}",
+            b.max_merge_keys
+        ),
+        B::AliasAnchorRatio { aliases, anchors } => format!(
+            "{aliases} aliases for {anchors} anchors, more than {} uses per anchor",
+            b.alias_anchor_ratio_multiplier
+        ),
+        B::SequenceUnbalanced => {
+            "a list or mapping closes that never opened (the text is malformed or cut short)"
+                .to_string()
+        }
+        B::InputBytes { input_bytes } => match b.max_reader_input_bytes {
+            Some(max) => format!("{input_bytes} bytes of input, over the limit of {max} bytes"),
+            None => format!("{input_bytes} bytes of input, over the input limit"),
+        },
+        B::RecordedAnchorEvents {
+            recorded_anchor_events,
+        } => format!(
+            "anchored content copied {recorded_anchor_events} times, over the limit of {}",
+            b.max_recorded_anchor_events
+        ),
+        B::RecordedAnchorBytes {
+            recorded_anchor_bytes,
+        } => format!(
+            "{recorded_anchor_bytes} bytes of anchored content kept, over the limit of {} bytes",
+            b.max_recorded_anchor_bytes
+        ),
+        B::PropertyExpansionDepth { depth, max_depth } => {
+            format!("property expansion nested deeper than {max_depth} (it reached {depth})")
+        }
+        B::PropertyInterpolationWork { work, max_work } => {
+            format!("property interpolation took {work} steps, over the limit of {max_work}")
+        }
+        // The enum is non-exhaustive: a limit added by a later serde-saphyr.
+        other => format!("a limit of the YAML parser was exceeded ({other:?})"),
+    }
 }
 
 /// serde-saphyr appends " at line L, column C"; the span already says where.
@@ -197,6 +303,90 @@ mod tests {
     fn deep_nesting_fails_fast() {
         let text = format!("name: {}{}", "[".repeat(100_000), "]".repeat(100_000));
         assert!(parse::<Doc>("d.yaml", &text, 0).is_err());
+    }
+
+    #[test]
+    fn a_budget_breach_is_said_in_words() {
+        // One anchor used 101 times: more than ten uses per anchor.
+        let text = format!(
+            "name: x\nitems:\n  - &a {{n: 1}}\n{}",
+            "  - *a\n".repeat(101)
+        );
+        let d = parse::<Doc>("d.yaml", &text, 0).unwrap_err();
+        assert_eq!(
+            d.message,
+            "too much for the YAML parser: 101 aliases for 1 anchors, more than 10 uses per anchor"
+        );
+        assert_eq!((d.span.line, d.span.column), (105, 1));
+        let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+        let d = parse::<serde_json::Value>("d.yaml", &deep, 0).unwrap_err();
+        assert_eq!(
+            d.message,
+            "too much for the YAML parser: nesting deeper than 64 levels (it reached 65)"
+        );
+    }
+
+    #[test]
+    fn every_budget_message_names_its_limit() {
+        use serde_saphyr::budget::BudgetBreach as B;
+        let b = budget();
+        let cases = [
+            (B::Events { events: 7 }, "200000000"),
+            (B::Aliases { aliases: 7 }, "50000"),
+            (B::Anchors { anchors: 7 }, "50000"),
+            (B::Depth { depth: 7 }, "64"),
+            (B::InclusionDepth { depth: 7 }, "24"),
+            (B::Documents { documents: 7 }, "1024"),
+            (B::Nodes { nodes: 7 }, "50000000"),
+            (
+                B::ScalarBytes {
+                    total_scalar_bytes: 7,
+                },
+                "67108864 bytes",
+            ),
+            (B::MergeKeys { merge_keys: 7 }, "10000"),
+            (
+                B::AliasAnchorRatio {
+                    aliases: 7,
+                    anchors: 1,
+                },
+                "10 uses",
+            ),
+            (B::InputBytes { input_bytes: 7 }, "268435456 bytes"),
+            (
+                B::RecordedAnchorEvents {
+                    recorded_anchor_events: 7,
+                },
+                "1000000",
+            ),
+            (
+                B::RecordedAnchorBytes {
+                    recorded_anchor_bytes: 7,
+                },
+                "67108864 bytes",
+            ),
+            (
+                B::PropertyExpansionDepth {
+                    depth: 7,
+                    max_depth: 5,
+                },
+                "5",
+            ),
+            (
+                B::PropertyInterpolationWork {
+                    work: 7,
+                    max_work: 5,
+                },
+                "5",
+            ),
+        ];
+        for (breach, limit) in cases {
+            let m = budget_message(&breach, &b);
+            assert!(m.contains(limit) && m.contains('7'), "{breach:?}: {m}");
+            assert!(!m.contains('{'), "{m}");
+        }
+        let m = budget_message(&B::SequenceUnbalanced, &b);
+        assert!(m.contains("never opened"), "{m}");
     }
 
     #[test]
