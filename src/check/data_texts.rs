@@ -60,7 +60,22 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
         if problems.is_empty() {
             continue;
         }
-        let source = std::fs::read_to_string(root.join(&origin.file)).unwrap_or_default();
+        // The file loaded a moment ago; read again only to place each finding on its line.
+        // If it cannot be (it changed meanwhile), the findings stay at the record's line
+        // and the reason is said.
+        let source =
+            match crate::load::read::read_text(&root.join(&origin.file), crate::load::read::SOURCE)
+            {
+                Ok(text) => text,
+                Err(e) => {
+                    diags.push(Diagnostic::error(
+                        "unreadable",
+                        Span::new(&origin.file, origin.line, 1),
+                        format!("cannot read the file again to place its findings: {e}"),
+                    ));
+                    String::new()
+                }
+            };
         let mut from = line_start(&source, origin.line);
         for (needle, code, msg, hint) in problems {
             let at = source[from.min(source.len())..]

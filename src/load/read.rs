@@ -6,8 +6,9 @@
 //! opened, and the opened handle must still be that file. The read itself stops one byte
 //! past the limit, whatever size the file reports (`/proc` files report 0).
 //!
-//! A FIFO put in place between the check and the open would still block that open; only
-//! opening with `O_NONBLOCK` closes that window, and std has no name for that flag.
+//! On Linux the open itself is non-blocking (`O_NONBLOCK`, which regular files ignore), so
+//! even a FIFO put in place between the check and the open cannot hold the tool; the
+//! opened handle's check then refuses it.
 
 use std::fs::{File, Metadata};
 use std::io::Read;
@@ -138,7 +139,7 @@ fn open_checked(path: &Path) -> Result<(File, Metadata), ReadError> {
     if !before.is_file() {
         return Err(ReadError::NotRegular(kind_of(before.file_type())));
     }
-    let file = File::open(path).map_err(ReadError::Io)?;
+    let file = open_nonblocking(path).map_err(ReadError::Io)?;
     let opened = file.metadata().map_err(ReadError::Io)?;
     if !opened.is_file() {
         return Err(ReadError::NotRegular(kind_of(opened.file_type())));
@@ -147,6 +148,21 @@ fn open_checked(path: &Path) -> Result<(File, Metadata), ReadError> {
         return Err(ReadError::Replaced);
     }
     Ok((file, opened))
+}
+
+/// Opens for reading without waiting for a FIFO's writer.
+#[cfg(target_os = "linux")]
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    File::open(path)
 }
 
 #[cfg(unix)]
@@ -237,6 +253,32 @@ mod tests {
         bytes: 8,
         what: "a test",
     };
+
+    /// The window between the type check and the open: opening a FIFO must return at
+    /// once (the handle's check refuses it), not wait for a writer. A hang fails the test
+    /// after a generous deadline instead of hanging the suite.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn opening_a_fifo_does_not_wait_for_a_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let path = fifo.clone();
+        std::thread::spawn(move || {
+            let opened = open_nonblocking(&path).map(|f| f.metadata().map(|m| m.file_type()));
+            let _ = tx.send(opened.is_ok());
+        });
+        let got = rx.recv_timeout(std::time::Duration::from_secs(60));
+        assert_eq!(got, Ok(true), "the open returned");
+    }
 
     #[test]
     fn the_limit_holds_while_reading_an_endless_stream() {
