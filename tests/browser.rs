@@ -733,13 +733,15 @@ fn markup_in_data_and_markdown_never_runs() {
         "en: \"Fixture details\"}",
         &format!("en: 'Fixture details {PWN_IMG}\"><svg onload=window.__pwned=1>'}}"),
     );
-    // Markdown blocks: raw HTML, a javascript: link, an autolink.
+    // Markdown blocks: raw HTML, and a heading with an id and a class (the only attributes
+    // that pass). A `javascript:` link or an event-handler attribute does not build at all
+    // (`check` refuses it: tests/hostile_markup.rs), so it cannot reach a page.
     edit(
         "content/index.md",
         "This is the fixture English block.",
         &format!(
             "This is the fixture English block. {PWN_SCRIPT}\n\n{PWN_IMG}\n\n\
-             [click](javascript:window.__pwned=1) <javascript:window.__pwned=1>"
+             ### Heading {{#pwn-heading .pwn}}"
         ),
     );
     edit(

@@ -153,7 +153,7 @@ fn build_refused(root: &Path, at: &At) {
     assert!(r.stderr.contains(at.message), "stderr:\n{}", r.stderr);
     assert_eq!(entries(root), before, "a failed build wrote into the root");
 
-    write_file(root, "site/marker.txt", b"previous build\n");
+    write_file(root, "site/.evidence-output", b"previous build\n");
     let site = read_tree(&root.join("site"));
     let before = entries(root);
     let r = build();

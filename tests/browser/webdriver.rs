@@ -226,8 +226,17 @@ impl Browser {
             "/window/rect",
             Some(json!({"width": width, "height": height})),
         )?;
-        let w = self.exec("return window.innerWidth", json!([]))?;
-        Ok(w.as_u64().unwrap_or_default())
+        // The resize lands asynchronously (late on a loaded machine): wait for the page to
+        // see it, under a deadline that only catches a resize that never happens.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let w = self.exec("return window.innerWidth", json!([]))?;
+            let w = w.as_u64().unwrap_or_default();
+            if w == u64::from(width) || Instant::now() >= deadline {
+                return Ok(w);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// A Chrome DevTools Protocol command.
