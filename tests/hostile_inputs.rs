@@ -571,101 +571,80 @@ fn runs_of(root: &Path) -> Vec<String> {
     entries(&root.join("data/runs"))
 }
 
+/// Runs `evidence ARGS --root ROOT`, which must fail with exit 1, saying each of `says`
+/// on stderr, and record no run.
+fn refused_recording(root: &Path, args: &[&OsStr], says: &[&str]) {
+    let before = runs_of(root);
+    let mut all = args.to_vec();
+    all.extend([OsStr::new("--root"), root.as_os_str()]);
+    let r = evidence_bounded(&all);
+    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
+    for s in says {
+        assert!(r.stderr.contains(s), "no `{s}` in:\n{}", r.stderr);
+    }
+    assert_eq!(runs_of(root), before, "a run was recorded");
+}
+
+/// `evidence probe ollama` with `cases` against a port where nothing listens: the cases
+/// file is read before anything is sent.
+fn probe_ollama_args(cases: &OsStr) -> Vec<&OsStr> {
+    [
+        "probe",
+        "ollama",
+        "--url",
+        "http://127.0.0.1:1",
+        "--model",
+        "m",
+        "--cases",
+    ]
+    .map(OsStr::new)
+    .into_iter()
+    .chain([cases])
+    .collect()
+}
+
 #[test]
 fn import_refuses_dev_zero_before_reading() {
     let site = fixture_copy();
-    let before = runs_of(site.path());
-    let r = evidence_bounded(&[
-        OsStr::new("import"),
-        OsStr::new("ollama"),
-        OsStr::new("/dev/zero"),
-        OsStr::new("--case"),
-        OsStr::new("a"),
-        OsStr::new("--root"),
-        site.path().as_os_str(),
-    ]);
-    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("/dev/zero: is a character device, not a regular file"),
-        "{}",
-        r.stderr
+    refused_recording(
+        site.path(),
+        &["import", "ollama", "/dev/zero", "--case", "a"].map(OsStr::new),
+        &[
+            "/dev/zero: is a character device, not a regular file",
+            "nothing was recorded",
+        ],
     );
-    assert!(r.stderr.contains("nothing was recorded"), "{}", r.stderr);
-    assert_eq!(runs_of(site.path()), before);
 }
 
 #[test]
 fn probe_maps_refuses_dev_zero_before_reading() {
     let site = fixture_copy();
-    let before = runs_of(site.path());
-    let r = evidence_bounded(&[
-        OsStr::new("probe"),
-        OsStr::new("maps"),
-        OsStr::new("--file"),
-        OsStr::new("/dev/zero"),
-        OsStr::new("--root"),
-        site.path().as_os_str(),
-    ]);
-    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("cannot read /dev/zero: is a character device, not a regular file"),
-        "{}",
-        r.stderr
+    refused_recording(
+        site.path(),
+        &["probe", "maps", "--file", "/dev/zero"].map(OsStr::new),
+        &["cannot read /dev/zero: is a character device, not a regular file"],
     );
-    assert_eq!(runs_of(site.path()), before);
 }
 
 #[test]
 fn probe_refuses_a_cases_file_that_is_dev_zero_before_reading() {
     let site = fixture_copy();
-    let before = runs_of(site.path());
-    // Nothing listens on port 1: the cases file is read before anything is sent.
-    let r = evidence_bounded(&[
-        OsStr::new("probe"),
-        OsStr::new("ollama"),
-        OsStr::new("--url"),
-        OsStr::new("http://127.0.0.1:1"),
-        OsStr::new("--model"),
-        OsStr::new("m"),
-        OsStr::new("--cases"),
-        OsStr::new("/dev/zero"),
-        OsStr::new("--root"),
-        site.path().as_os_str(),
-    ]);
-    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
-    assert!(
-        r.stderr.contains(
-            "cannot read the cases file /dev/zero: is a character device, not a regular file"
-        ),
-        "{}",
-        r.stderr
+    refused_recording(
+        site.path(),
+        &probe_ollama_args(OsStr::new("/dev/zero")),
+        &["cannot read the cases file /dev/zero: is a character device, not a regular file"],
     );
-    assert_eq!(runs_of(site.path()), before);
 }
 
 #[test]
 fn probe_refuses_a_fifo_among_the_recorded_runs() {
     let site = fixture_copy();
     mkfifo(&site.path().join("data/runs/stuck.yaml"));
-    let before = runs_of(site.path());
-    let r = evidence_bounded(&[
-        OsStr::new("probe"),
-        OsStr::new("maps"),
-        OsStr::new("--file"),
-        OsStr::new("/proc/self/maps"),
-        OsStr::new("--root"),
-        site.path().as_os_str(),
-    ]);
-    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
-    assert!(
-        r.stderr.contains("data/runs/stuck.yaml:1:1"),
-        "{}",
-        r.stderr
+    refused_recording(
+        site.path(),
+        &["probe", "maps", "--file", "/proc/self/maps"].map(OsStr::new),
+        &["data/runs/stuck.yaml:1:1", "is a FIFO"],
     );
-    assert!(r.stderr.contains("is a FIFO"), "{}", r.stderr);
-    assert_eq!(runs_of(site.path()), before);
 }
 
 #[test]
@@ -675,25 +654,13 @@ fn a_cases_file_that_is_not_utf8_is_located_at_the_bad_byte() {
     let mut bytes = b"cases:\n  - id: a\n    prompt: \"\xe3\x81\x82".to_vec();
     bytes.extend_from_slice(b"\xff\"\n    num_predict: 1\n    mode: hot\n");
     write_file(site.path(), "data/probes/bad.yaml", &bytes);
-    let before = runs_of(site.path());
-    let r = evidence_bounded(&[
-        OsStr::new("probe"),
-        OsStr::new("ollama"),
-        OsStr::new("--url"),
-        OsStr::new("http://127.0.0.1:1"),
-        OsStr::new("--model"),
-        OsStr::new("m"),
-        OsStr::new("--cases"),
-        cases.as_os_str(),
-        OsStr::new("--root"),
-        site.path().as_os_str(),
-    ]);
-    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
     // `あ` is one character after `    prompt: "` (13 characters).
     let at = format!("{}:3:15", cases.display());
-    assert!(r.stderr.contains(&at), "no {at} in:\n{}", r.stderr);
-    assert!(r.stderr.contains("not UTF-8: byte 0xff"), "{}", r.stderr);
-    assert_eq!(runs_of(site.path()), before);
+    refused_recording(
+        site.path(),
+        &probe_ollama_args(cases.as_os_str()),
+        &[&at, "not UTF-8: byte 0xff"],
+    );
 }
 
 #[test]
@@ -701,19 +668,9 @@ fn probe_gguf_refuses_a_fifo_before_opening_it() {
     let site = fixture_copy();
     let fifo = site.path().join("model.gguf");
     mkfifo(&fifo);
-    let before = runs_of(site.path());
-    let r = evidence_bounded(&[
-        OsStr::new("probe"),
-        OsStr::new("gguf"),
-        fifo.as_os_str(),
-        OsStr::new("--root"),
-        site.path().as_os_str(),
-    ]);
-    assert_eq!(r.code, 1, "stderr:\n{}", r.stderr);
-    assert!(
-        r.stderr.contains("is a FIFO, not a regular file"),
-        "{}",
-        r.stderr
+    refused_recording(
+        site.path(),
+        &[OsStr::new("probe"), OsStr::new("gguf"), fifo.as_os_str()],
+        &["is a FIFO, not a regular file"],
     );
-    assert_eq!(runs_of(site.path()), before);
 }
