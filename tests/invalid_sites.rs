@@ -294,6 +294,11 @@ case!(invalid_run_date:
     [Replace("data/runs/r1.yaml", "date: \"2026-01-20\"", "date: \"2026-13-01\"")]
     => "data/runs/r1.yaml":3:7 ["bad-date"] "not a date or RFC 3339 time", errors = 1);
 
+// A page's front matter starts on line 2 of its file: the date on the file's fourth line.
+case!(invalid_page_date:
+    [Replace("content/details.md", "order: 10\n", "order: 10\ndate: \"2026-02-30\"\n")]
+    => "content/details.md":4:7 ["bad-date"] "`2026-02-30` is not a date", errors = 1);
+
 // ------------------------------------------------------------------ assessments
 
 case!(assessment_disagrees_with_derived_zone:
@@ -421,6 +426,16 @@ case!(bad_value_path_in_list_item:
     [Replace("content/index.md", "Bundle b1 is :v[bundle:b1.size_kb] KB.\n", "\n- item\n- b1 is :v[bundle:b1.nosuch] KB.\n\n")]
     => "content/index.md":23:9 ["bad-value"] "`bundle:b1.nosuch` has no `nosuch`", errors = 1);
 
+// ------------------------------------------------------------------ site configuration
+
+case!(no_views:
+    [Replace("evidence.yaml", "description:\n", "views: []\ndescription:\n")]
+    => "evidence.yaml":0 ["views"] "at least one", errors = 1);
+
+case!(view_listed_twice:
+    [Replace("evidence.yaml", "description:\n", "views: [ja, en, ja]\ndescription:\n")]
+    => "evidence.yaml":0 ["views"] "each view at most once", errors = 1);
+
 // ------------------------------------------------------------------ theme
 
 case!(broken_template:
@@ -438,6 +453,48 @@ case!(
     bad_value_path_in_data_text:
     [Replace("data/claims.yaml", "What the fixture can show.", "Size :v[bundle:b1.nosuch].")]
     => "data/claims.yaml":5 ["bad-value"] "nosuch");
+
+// The reading of a run's case sits in a list (`cases`): texts inside lists are checked too.
+case!(
+    broken_link_in_data_text_inside_a_list:
+    [Replace("data/runs/r1.yaml", "en: \"small side\"", "en: \"See [x](@/nowhere).\"")]
+    => "data/runs/r1.yaml":21:22 ["broken-link"] "link to unknown page `@/nowhere`", errors = 1);
+
+/// One record with the same problem in two texts: each is placed on its own line, the second
+/// found after the first rather than at it again.
+#[test]
+fn identical_problems_in_one_record_are_each_placed_on_their_line() {
+    let site = fixture_copy();
+    for text in [
+        "What the fixture can show.",
+        "What the fixture cannot show.",
+    ] {
+        Edit::Replace("data/claims.yaml", text, "See [x](@/nowhere).").apply(site.path());
+    }
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1);
+    let at: Vec<(&str, &str, usize, usize)> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.span.file.as_str(),
+                d.code.as_str(),
+                d.span.line,
+                d.span.column,
+            )
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("data/claims.yaml", "broken-link", 5, 18),
+            ("data/claims.yaml", "broken-link", 8, 18),
+        ],
+        "{}",
+        report.summary()
+    );
+}
 
 case!(
     front_matter_error_does_not_cascade_into_links:
