@@ -496,6 +496,58 @@ fn identical_problems_in_one_record_are_each_placed_on_their_line() {
     );
 }
 
+/// A second claim after one that shows the same link as code: the finding is searched from
+/// the record's own id line, so it lands in the second claim, not at the first's text.
+const SECOND_CLAIM: &str = "  constraint: obs1
+- id: c2
+  can:
+    ja: \"二つ目。\"
+    en: \"See [x](@/nowhere).\"
+  cannot:
+    ja: \"二つ目。\"
+    en: \"Nothing.\"
+  page: index
+  evidence: [\"bundle:b1\"]
+  constraint: obs1
+";
+
+case!(
+    data_text_problem_is_found_from_its_own_record:
+    [
+        Replace("data/claims.yaml", "What the fixture cannot show.", "Links are written `[x](@/nowhere)`."),
+        Replace("data/claims.yaml", "  constraint: obs1\n", SECOND_CLAIM),
+    ]
+    => "data/claims.yaml":14:18 ["broken-link"] "link to unknown page `@/nowhere`", errors = 1);
+
+// A record on line 2, after an empty first line: its line starts right after byte 0.
+case!(
+    data_text_problem_in_a_file_opening_with_an_empty_line:
+    [
+        Replace("data/claims.yaml", "- id: c1\n", "\n- id: c1\n"),
+        Replace("data/claims.yaml", "What the fixture can show.", "See [x](@/nowhere)."),
+    ]
+    => "data/claims.yaml":6:18 ["broken-link"] "link to unknown page `@/nowhere`", errors = 1);
+
+case!(
+    empty_value_path_in_data_text:
+    [Replace("data/claims.yaml", "What the fixture can show.", "Size :v[] KB.")]
+    => "data/claims.yaml":5:15 ["bad-value"] "`` is not a value path", errors = 1);
+
+/// Links to pages that exist, with a fragment or to the home page, are no finding.
+#[test]
+fn links_to_known_pages_in_data_texts_are_no_error() {
+    let site = fixture_copy();
+    Edit::Replace(
+        "data/claims.yaml",
+        "What the fixture can show.",
+        "See [d](@/details), [p](@/details#part) and [h](@/).",
+    )
+    .apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 0, "{}", report.summary());
+    assert!(report.diagnostics.is_empty(), "{}", report.summary());
+}
+
 case!(
     front_matter_error_does_not_cascade_into_links:
     [Replace("content/details.md", "order: 10\n", "order: ten\n")]
