@@ -294,6 +294,11 @@ case!(invalid_run_date:
     [Replace("data/runs/r1.yaml", "date: \"2026-01-20\"", "date: \"2026-13-01\"")]
     => "data/runs/r1.yaml":3:7 ["bad-date"] "not a date or RFC 3339 time", errors = 1);
 
+// A page's front matter starts on line 2 of its file: the date on the file's fourth line.
+case!(invalid_page_date:
+    [Replace("content/details.md", "order: 10\n", "order: 10\ndate: \"2026-02-30\"\n")]
+    => "content/details.md":4:7 ["bad-date"] "`2026-02-30` is not a date", errors = 1);
+
 // ------------------------------------------------------------------ assessments
 
 case!(assessment_disagrees_with_derived_zone:
@@ -421,6 +426,16 @@ case!(bad_value_path_in_list_item:
     [Replace("content/index.md", "Bundle b1 is :v[bundle:b1.size_kb] KB.\n", "\n- item\n- b1 is :v[bundle:b1.nosuch] KB.\n\n")]
     => "content/index.md":23:9 ["bad-value"] "`bundle:b1.nosuch` has no `nosuch`", errors = 1);
 
+// ------------------------------------------------------------------ site configuration
+
+case!(no_views:
+    [Replace("evidence.yaml", "description:\n", "views: []\ndescription:\n")]
+    => "evidence.yaml":0 ["views"] "at least one", errors = 1);
+
+case!(view_listed_twice:
+    [Replace("evidence.yaml", "description:\n", "views: [ja, en, ja]\ndescription:\n")]
+    => "evidence.yaml":0 ["views"] "each view at most once", errors = 1);
+
 // ------------------------------------------------------------------ theme
 
 case!(broken_template:
@@ -438,6 +453,100 @@ case!(
     bad_value_path_in_data_text:
     [Replace("data/claims.yaml", "What the fixture can show.", "Size :v[bundle:b1.nosuch].")]
     => "data/claims.yaml":5 ["bad-value"] "nosuch");
+
+// The reading of a run's case sits in a list (`cases`): texts inside lists are checked too.
+case!(
+    broken_link_in_data_text_inside_a_list:
+    [Replace("data/runs/r1.yaml", "en: \"small side\"", "en: \"See [x](@/nowhere).\"")]
+    => "data/runs/r1.yaml":21:22 ["broken-link"] "link to unknown page `@/nowhere`", errors = 1);
+
+/// One record with the same problem in two texts: each is placed on its own line, the second
+/// found after the first rather than at it again.
+#[test]
+fn identical_problems_in_one_record_are_each_placed_on_their_line() {
+    let site = fixture_copy();
+    for text in [
+        "What the fixture can show.",
+        "What the fixture cannot show.",
+    ] {
+        Edit::Replace("data/claims.yaml", text, "See [x](@/nowhere).").apply(site.path());
+    }
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1);
+    let at: Vec<(&str, &str, usize, usize)> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.span.file.as_str(),
+                d.code.as_str(),
+                d.span.line,
+                d.span.column,
+            )
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("data/claims.yaml", "broken-link", 5, 18),
+            ("data/claims.yaml", "broken-link", 8, 18),
+        ],
+        "{}",
+        report.summary()
+    );
+}
+
+/// A second claim after one that shows the same link as code: the finding is searched from
+/// the record's own id line, so it lands in the second claim, not at the first's text.
+const SECOND_CLAIM: &str = "  constraint: obs1
+- id: c2
+  can:
+    ja: \"二つ目。\"
+    en: \"See [x](@/nowhere).\"
+  cannot:
+    ja: \"二つ目。\"
+    en: \"Nothing.\"
+  page: index
+  evidence: [\"bundle:b1\"]
+  constraint: obs1
+";
+
+case!(
+    data_text_problem_is_found_from_its_own_record:
+    [
+        Replace("data/claims.yaml", "What the fixture cannot show.", "Links are written `[x](@/nowhere)`."),
+        Replace("data/claims.yaml", "  constraint: obs1\n", SECOND_CLAIM),
+    ]
+    => "data/claims.yaml":14:18 ["broken-link"] "link to unknown page `@/nowhere`", errors = 1);
+
+// A record on line 2, after an empty first line: its line starts right after byte 0.
+case!(
+    data_text_problem_in_a_file_opening_with_an_empty_line:
+    [
+        Replace("data/claims.yaml", "- id: c1\n", "\n- id: c1\n"),
+        Replace("data/claims.yaml", "What the fixture can show.", "See [x](@/nowhere)."),
+    ]
+    => "data/claims.yaml":6:18 ["broken-link"] "link to unknown page `@/nowhere`", errors = 1);
+
+case!(
+    empty_value_path_in_data_text:
+    [Replace("data/claims.yaml", "What the fixture can show.", "Size :v[] KB.")]
+    => "data/claims.yaml":5:15 ["bad-value"] "`` is not a value path", errors = 1);
+
+/// Links to pages that exist, with a fragment or to the home page, are no finding.
+#[test]
+fn links_to_known_pages_in_data_texts_are_no_error() {
+    let site = fixture_copy();
+    Edit::Replace(
+        "data/claims.yaml",
+        "What the fixture can show.",
+        "See [d](@/details), [p](@/details#part) and [h](@/).",
+    )
+    .apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 0, "{}", report.summary());
+    assert!(report.diagnostics.is_empty(), "{}", report.summary());
+}
 
 case!(
     front_matter_error_does_not_cascade_into_links:

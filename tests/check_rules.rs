@@ -1,0 +1,85 @@
+//! Rules of `evidence check` that need more than one edit of the valid fixture: the valid
+//! site with the files of a small overlay (`tests/fixtures/<overlay>/`) copied over it.
+
+mod common;
+
+use common::*;
+
+/// A copy of the valid fixture with `tests/fixtures/<overlay>/` copied over it.
+fn fixture_with(overlay: &str) -> tempfile::TempDir {
+    let site = fixture_copy();
+    copy_dir(
+        &manifest_dir().join("tests/fixtures").join(overlay),
+        site.path(),
+    );
+    site
+}
+
+/// The latest fatbin and maps runs are compared with the recorded generations and
+/// components: exactly the records a run disagrees with are warned about, at their id, and
+/// the site still checks (warnings, not errors).
+#[test]
+fn binary_runs_warn_at_exactly_the_records_they_disagree_with() {
+    let site = fixture_with("check_rules");
+    let (code, report) = check_json(site.path());
+    assert_eq!(
+        code,
+        0,
+        "warnings must not fail check:\n{}",
+        report.summary()
+    );
+    assert_eq!(
+        (report.errors, report.warnings),
+        (0, 3),
+        "{}",
+        report.summary()
+    );
+    let at: Vec<(&str, usize, usize, &str, &str)> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.span.file.as_str(),
+                d.span.line,
+                d.span.column,
+                d.severity.as_str(),
+                d.code.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("data/components.yaml", 8, 7, "warning", "run-disagrees"),
+            ("data/generations.yaml", 15, 7, "warning", "run-disagrees"),
+            ("data/generations.yaml", 21, 7, "warning", "run-disagrees"),
+        ],
+        "{}",
+        report.summary()
+    );
+    let messages: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages[0].starts_with("component `unseen` ")
+            && messages[0].contains("maps run `maps-20261125T002415Z` did not see librocblas.so.4"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1]
+            .starts_with("generation `disagrees_found` records fatbin target `gfx1201` as `found`")
+            && messages[1].ends_with("(file `libggml-hip-f822f971.so`) did not find it"),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].starts_with(
+            "generation `disagrees_not_found` records fatbin target `gfx90a` as `not_found`"
+        ) && messages[2].ends_with(") found it"),
+        "{}",
+        messages[2]
+    );
+}
