@@ -119,5 +119,67 @@ mod tests {
         assert_eq!(median(vec![]), None);
         assert_eq!(median(vec![5, 1, 3]), Some(3));
         assert_eq!(median(vec![4, 1, 3, 2]), Some(2));
+        assert_eq!(median(vec![1, 4]), Some(2), "two: the mean of both");
+        assert_eq!(median(vec![9, 1, 7, 3, 5]), Some(5), "five: the third");
+        assert_eq!(
+            median(vec![u64::MAX, u64::MAX]),
+            Some(u64::MAX),
+            "no overflow"
+        );
+    }
+
+    fn case(yaml: &str) -> Case {
+        serde_saphyr::from_str(yaml).expect("a case")
+    }
+
+    #[test]
+    fn repeated_cases_are_summarised_by_their_medians_and_single_ones_as_they_are() {
+        let run: Run = serde_saphyr::from_str(
+            "id: r\nprobe: p\nengine: ollama\norigin: {ja: \"x\", en: \"x\"}\ncases:\n\
+             - {id: a, prompt_eval_count: 10, prompt_eval_duration_ns: 1000, eval_count: 2, eval_duration_ns: 50}\n\
+             - {id: b-r1, repeat: {of: b, index: 1}, prompt_eval_count: 4, prompt_eval_duration_ns: 400}\n\
+             - {id: b-r2, repeat: {of: b, index: 2}, prompt_eval_count: 8, prompt_eval_duration_ns: 900}\n\
+             - {id: b-r3, repeat: {of: b, index: 3}, prompt_eval_count: 6, prompt_eval_duration_ns: 600}\n",
+        )
+        .expect("a run");
+        let s = Summaries::of(&run);
+        assert_eq!(s.keys().collect::<Vec<_>>(), ["a", "b"]);
+        let a = s.get("a").expect("a");
+        assert_eq!(
+            (
+                a.n,
+                a.prompt_eval_count,
+                a.eval_count,
+                a.prompt_eval_ns,
+                a.eval_ns
+            ),
+            (1, Some(10), Some(2), Some(1000), Some(50))
+        );
+        let b = s.get("b").expect("b");
+        assert_eq!(
+            (b.n, b.prompt_eval_count, b.prompt_eval_ns, b.eval_count),
+            (3, Some(6), Some(600), None)
+        );
+        assert_eq!(a.per_token(), Some(100.0));
+        assert_eq!(b.per_token(), Some(100.0));
+    }
+
+    #[test]
+    fn time_per_token_needs_both_values_and_a_token() {
+        let one = |yaml: &str| Summary::one(&case(yaml));
+        assert_eq!(
+            one("{id: x, prompt_eval_count: 4, prompt_eval_duration_ns: 10}").per_token(),
+            Some(2.5)
+        );
+        assert_eq!(
+            one("{id: x, prompt_eval_count: 1, prompt_eval_duration_ns: 7}").per_token(),
+            Some(7.0)
+        );
+        assert_eq!(
+            one("{id: x, prompt_eval_count: 0, prompt_eval_duration_ns: 10}").per_token(),
+            None
+        );
+        assert_eq!(one("{id: x, prompt_eval_count: 4}").per_token(), None);
+        assert_eq!(one("{id: x, prompt_eval_duration_ns: 4}").per_token(), None);
     }
 }
