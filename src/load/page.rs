@@ -190,6 +190,8 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
                     )
                     .with_hint("close the current block with `:::` first"),
                 );
+                // Kept, empty, so that the lines after it keep their numbers.
+                body.push("");
                 continue;
             }
             body.push(line);
@@ -412,6 +414,21 @@ mod tests {
         let (page, diags) = parse("p", "content/p.md", text);
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(page.unwrap().items.len(), 2);
+    }
+
+    /// Found by `fuzz/fuzz_targets/page.rs`: a `:::` line inside a block was dropped from
+    /// the block, so every later markdown position was reported one line too high.
+    #[test]
+    fn a_nested_fence_keeps_later_lines_in_place() {
+        let text = "---\ntitle: {ja: a, en: b}\n---\n:::ja\n:::en\nx\n:::\n";
+        let (page, diags) = parse("p", "content/p.md", text);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].span.line, 5);
+        let Some(Item::Block(b)) = page.unwrap().items.into_iter().next() else {
+            panic!("no block");
+        };
+        let x = b.markdown.split('\n').position(|l| l == "x").unwrap();
+        assert_eq!(b.body_line + x, 6, "{:?}", b.markdown);
     }
 
     #[test]

@@ -86,7 +86,8 @@ fn signed(s: &str) -> Result<i64, Outside> {
 }
 
 /// `-?digits(.digits)?([eE][+-]?digits)?`; integers only up to 15 digits, which every
-/// reading turns into the same double.
+/// reading turns into the same double. A value too large for a double is an error to
+/// serde-saphyr (when the field is a float), not infinity.
 fn float(s: &str) -> Result<f64, Outside> {
     let body = s.strip_prefix('-').unwrap_or(s);
     let (mantissa, exponent) = match body.find(['e', 'E']) {
@@ -103,7 +104,10 @@ fn float(s: &str) -> Result<f64, Outside> {
     if !decimal(int) || !frac.is_none_or(digits) || !exponent_ok || (plain_int && int.len() > 15) {
         return Err(Outside);
     }
-    s.parse().map_err(|_| Outside)
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(Outside),
+    }
 }
 
 macro_rules! outside {
