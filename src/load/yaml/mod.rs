@@ -6,7 +6,8 @@
 //! path, so [`parse`] adds the path (`cases[2].prompt_eval_count`) itself.
 
 mod subset;
-mod subset_de;
+// Public for the differential fuzz target, which asks it alone.
+pub mod subset_de;
 #[cfg(test)]
 mod subset_tests;
 
@@ -15,7 +16,9 @@ use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use std::fmt::Debug;
 
-fn options() -> serde_saphyr::Options {
+/// The options of every serde-saphyr parse; public so that the differential fuzz target
+/// (`fuzz/fuzz_targets/yaml_subset.rs`) reads with exactly these.
+pub fn options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     // The defaults (250k nodes / 1M events) reject a 6 MB run file; sweeps are large.
     budget.max_nodes = 50_000_000;
