@@ -264,8 +264,9 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
     items
 }
 
+/// The characters (not bytes: columns count characters) that `trim_start` removes.
 fn indent(line: &str) -> usize {
-    line.len() - line.trim_start().len()
+    line.chars().take_while(|c| c.is_whitespace()).count()
 }
 
 /// If `line` opens a fenced code block, returns its fence marker.
@@ -283,6 +284,14 @@ fn code_fence(line: &str) -> Option<String> {
 /// Parses `name{key="value" other=plain}` (the part after `::`).
 /// Errors carry the 0-based character offset within `rest`.
 pub fn parse_directive(rest: &str) -> Result<(String, BTreeMap<String, String>), (usize, String)> {
+    directive_at_bytes(rest).map_err(|(byte, message)| {
+        let chars = rest.char_indices().take_while(|&(i, _)| i < byte).count();
+        (chars, message)
+    })
+}
+
+/// [`parse_directive`], with errors at byte offsets.
+fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), (usize, String)> {
     let name_len = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
         .unwrap_or(rest.len());
@@ -429,6 +438,30 @@ mod tests {
         };
         let x = b.markdown.split('\n').position(|l| l == "x").unwrap();
         assert_eq!(b.body_line + x, 6, "{:?}", b.markdown);
+    }
+
+    /// Found by `fuzz/fuzz_targets/page.rs`: columns counted bytes, so a directive error
+    /// after `日本`, or any error on a line indented with a full-width space, pointed past
+    /// the character it meant (and past the end of the line).
+    #[test]
+    fn columns_count_characters() {
+        let head = "---\ntitle: {ja: a, en: b}\n---\n";
+        let (_, diags) = parse(
+            "p",
+            "content/p.md",
+            &format!("{head}::run{{id=\"日本\" x}}\n"),
+        );
+        assert_eq!(
+            (diags[0].span.line, diags[0].span.column),
+            (4, 16),
+            "{diags:?}"
+        );
+        let (_, diags) = parse("p", "content/p.md", &format!("{head}\u{3000}text\n"));
+        assert_eq!(
+            (diags[0].span.line, diags[0].span.column),
+            (4, 2),
+            "{diags:?}"
+        );
     }
 
     #[test]

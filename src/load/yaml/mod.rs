@@ -6,7 +6,8 @@
 //! path, so [`parse`] adds the path (`cases[2].prompt_eval_count`) itself.
 
 mod subset;
-mod subset_de;
+// Public for the differential fuzz target, which asks it alone.
+pub mod subset_de;
 #[cfg(test)]
 mod subset_tests;
 
@@ -24,7 +25,9 @@ fn budget() -> serde_saphyr::Budget {
     budget
 }
 
-fn options() -> serde_saphyr::Options {
+/// The options of every serde-saphyr parse; public so that the differential fuzz target
+/// (`fuzz/fuzz_targets/yaml_subset.rs`) reads with exactly these.
+pub fn options() -> serde_saphyr::Options {
     let mut opts = serde_saphyr::Options::default();
     opts.budget = Some(budget());
     // Without this `NO` or `off` would silently become `false`.

@@ -1,0 +1,148 @@
+//! Differential fuzzing of the YAML subset reader against serde-saphyr.
+//!
+//! For every input and every type below: when the subset reader reads the text, serde-saphyr
+//! must read it too, to the same value (ids' lines and columns included); when it declines,
+//! nothing is compared. And `evidence::load::yaml::parse`, which routes a text to one or
+//! the other, must succeed exactly when serde-saphyr does, and fail at serde-saphyr's line
+//! and column.
+//!
+//! An input is YAML text, or, when it starts with a NUL byte (which no YAML file holds),
+//! the choices of [`yaml_grammar`], which builds documents shaped like the types below, so
+//! that the fuzzer reaches nested documents the subset reads rather than texts it
+//! declines at the first byte.
+#![no_main]
+
+mod yaml_grammar;
+
+use evidence::load::page::FrontMatter;
+use evidence::load::yaml::{self, subset_de};
+use evidence::model::{DispatchFile, Id, Run};
+use libfuzzer_sys::arbitrary::Unstructured;
+use libfuzzer_sys::fuzz_target;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+fuzz_target!(|data: &[u8]| {
+    let text = match data.split_first() {
+        Some((0, choices)) => yaml_grammar::document(&mut Unstructured::new(choices)),
+        _ => String::from_utf8_lossy(data).into_owned(),
+    };
+    same::<Doc>(&text);
+    same::<serde_json::Value>(&text);
+    same::<Run>(&text);
+    same::<DispatchFile>(&text);
+    same::<FrontMatter>(&text);
+});
+
+/// The subset reader, and `yaml::parse`, agree with serde-saphyr on `text` read as `T`.
+fn same<T: DeserializeOwned + Debug>(text: &str) {
+    let name = std::any::type_name::<T>();
+    let full = serde_saphyr::from_str_with_options::<T>(text, yaml::options());
+    if let Some(fast) = subset_de::read::<T>(text) {
+        match &full {
+            Ok(full) => assert_eq!(
+                format!("{fast:?}"),
+                format!("{full:?}"),
+                "the subset read it unlike serde-saphyr as {name}:\n{text:?}"
+            ),
+            Err(e) => panic!(
+                "the subset read {fast:?} as {name}, which serde-saphyr rejects ({e}):\n{text:?}"
+            ),
+        }
+    }
+    match (yaml::parse::<T>("f.yaml", text, 0), full) {
+        // The subset's value was compared above; serde-saphyr's own is serde-saphyr's.
+        (Ok(_), Ok(_)) => {}
+        (Ok(ours), Err(e)) => {
+            panic!("parse read {ours:?} as {name}, which serde-saphyr rejects ({e}):\n{text:?}")
+        }
+        (Err(d), Ok(full)) => {
+            panic!(
+                "parse rejected ({d:?}) as {name} what serde-saphyr reads as {full:?}:\n{text:?}"
+            )
+        }
+        (Err(d), Err(e)) => {
+            let at = e
+                .location()
+                .map(|l| (l.line() as usize, l.column() as usize))
+                .unwrap_or((1, 1));
+            assert_eq!(
+                (d.span.line, d.span.column),
+                at,
+                "error placed unlike serde-saphyr's ({e}) as {name}:\n{text:?}"
+            );
+        }
+    }
+}
+
+/// Every kind of field the subset's deserializer reads: integers of each width, floats,
+/// booleans, strings, ids with positions, unit and newtype enums, tuples, options,
+/// sequences and maps.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Doc {
+    id: Id,
+    #[serde(default)]
+    n: Option<u64>,
+    #[serde(default)]
+    i: Option<i32>,
+    #[serde(default)]
+    u: Option<u8>,
+    #[serde(default)]
+    w: Option<i64>,
+    #[serde(default)]
+    f: Option<f64>,
+    #[serde(default)]
+    b: Option<bool>,
+    #[serde(default)]
+    s: Option<String>,
+    #[serde(default)]
+    mode: Option<Mode>,
+    #[serde(default)]
+    bound: Option<Bound>,
+    #[serde(default)]
+    pair: Option<(u8, String)>,
+    #[serde(default)]
+    items: Vec<Item>,
+    #[serde(default)]
+    map: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Item {
+    id: Id,
+    #[serde(default)]
+    n: Option<u64>,
+    #[serde(default)]
+    text: Option<Text>,
+    #[serde(default)]
+    tags: Vec<Id>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Text {
+    ja: String,
+    en: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Mode {
+    Hot,
+    Cold,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum Bound {
+    Le(u64),
+    Lt(u64),
+}
