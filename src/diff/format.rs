@@ -190,7 +190,13 @@ pub fn text(r: &Report, color: bool) -> String {
     if !r.maps.is_empty() {
         let _ = writeln!(o, "\nDispatch maps");
         for m in &r.maps {
-            let _ = writeln!(o, "  ~ {} {}", m.id, change_word(m.change));
+            let _ = writeln!(
+                o,
+                "  {} {} {}",
+                sign_of(m.change),
+                m.id,
+                change_word(m.change)
+            );
             fields_text(&mut o, &m.fields, &[]);
             for f in &m.flips {
                 let _ = writeln!(
@@ -306,14 +312,18 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String)
         let _ = writeln!(o, "  latest {}: {} → {}", l.probe, l.base_run, l.head_run);
         for c in &l.cases {
             for v in &c.values {
+                // A value that appears or goes has no difference to show.
+                let d = match v.delta {
+                    Some(_) => format!(" ({})", delta(v)),
+                    None => String::new(),
+                };
                 let _ = writeln!(
                     o,
-                    "      {} {}: {} → {} ({})",
+                    "      {} {}: {} → {}{d}",
                     c.case,
                     v.field,
                     num(v.old),
                     num(v.new),
-                    delta(v)
                 );
             }
             for z in &c.zones {
@@ -614,3 +624,7 @@ fn section(o: &mut String, title: &str, n: usize, body: impl FnOnce(&mut String)
     body(o);
     let _ = writeln!(o, "\n</details>\n");
 }
+
+#[cfg(test)]
+#[path = "format_tests.rs"]
+mod tests;

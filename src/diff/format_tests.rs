@@ -1,0 +1,524 @@
+//! The three formats of one report that has something in every section, line by line.
+//!
+//! The report is built by hand, so each expected line below says what a reviewer reads
+//! for one kind of change; `tests/diff.rs` covers how real sites become reports.
+
+use super::*;
+
+fn field(path: &str, old: Option<&str>, new: Option<&str>) -> FieldChange {
+    FieldChange {
+        path: path.into(),
+        old: old.map(Into::into),
+        new: new.map(Into::into),
+    }
+}
+
+fn claim(id: &str, change: Change, moved: Option<Move>) -> ClaimChange {
+    ClaimChange {
+        id: id.into(),
+        page: "p1".into(),
+        change,
+        moved,
+        fields: Vec::new(),
+        drift: Vec::new(),
+    }
+}
+
+fn run_ref(id: &str, date: Option<&str>) -> RunRef {
+    RunRef {
+        id: id.into(),
+        probe: "sweep".into(),
+        date: date.map(Into::into),
+    }
+}
+
+/// Two moved claims and three other claim changes, three rewrites, runs added, removed and
+/// compared, a map whose change flips two cases, records, prose and pages.
+fn full() -> Report {
+    let mut changed = claim("c5", Change::Changed, None);
+    changed.fields = vec![field("text.en", Some("old"), Some("new"))];
+    changed.drift = vec![Drift {
+        path: "text".into(),
+        changed: "en",
+    }];
+    Report {
+        base: "v1".into(),
+        head: "v2".into(),
+        rewrites: vec![
+            Rewrite {
+                file: "data/runs/a.yaml".into(),
+                run: "a".into(),
+                change: Change::Changed,
+                renamed_to: None,
+                fields: Vec::new(),
+            },
+            Rewrite {
+                file: "data/runs/b.yaml".into(),
+                run: "b".into(),
+                change: Change::Removed,
+                renamed_to: Some("data/runs/c.yaml".into()),
+                fields: Vec::new(),
+            },
+            Rewrite {
+                file: "data/runs/d.yaml".into(),
+                run: "d".into(),
+                change: Change::Changed,
+                renamed_to: None,
+                fields: vec![field("cases[k1].n", Some("1"), Some("2"))],
+            },
+        ],
+        claims: vec![
+            claim(
+                "c1",
+                Change::Changed,
+                Some(Move {
+                    direction: "cannot-to-can",
+                    from_claim: "c0".into(),
+                    text_en: "a  text\nthat   wraps".into(),
+                    text_ja: "文".into(),
+                    evidence_added: vec!["run:a".into(), "observer:o".into()],
+                    constraint_before: None,
+                    constraint_after: Some("n ≥ 2".into()),
+                }),
+            ),
+            claim(
+                "c2",
+                Change::Changed,
+                Some(Move {
+                    direction: "can-to-cannot",
+                    from_claim: "c2".into(),
+                    text_en: "x".repeat(91),
+                    text_ja: "文".into(),
+                    evidence_added: Vec::new(),
+                    constraint_before: Some("k".into()),
+                    constraint_after: Some("k".into()),
+                }),
+            ),
+            claim("c3", Change::Added, None),
+            claim("c4", Change::Removed, None),
+            changed,
+        ],
+        runs: RunsChange {
+            added: vec![run_ref("r2", Some("2026-01-02")), run_ref("r3", None)],
+            removed: vec![run_ref("r0", Some("2025-12-31"))],
+            latest: vec![
+                LatestChange {
+                    probe: "sweep".into(),
+                    base_run: "r1".into(),
+                    head_run: "r3".into(),
+                    cases: vec![CaseChange {
+                        case: "k1".into(),
+                        values: vec![
+                            ValueDelta {
+                                field: "eval_count",
+                                old: Some(10),
+                                new: Some(7),
+                                delta: Some(-3),
+                            },
+                            ValueDelta {
+                                field: "eval_ms",
+                                old: None,
+                                new: Some(3),
+                                delta: None,
+                            },
+                        ],
+                        zones: vec![ZoneFlip {
+                            map: "m".into(),
+                            old: Some("low".into()),
+                            new: None,
+                        }],
+                    }],
+                },
+                LatestChange {
+                    probe: "other".into(),
+                    base_run: "q1".into(),
+                    head_run: "q2".into(),
+                    cases: Vec::new(),
+                },
+            ],
+        },
+        maps: vec![MapChange {
+            id: "m".into(),
+            change: Change::Changed,
+            fields: vec![field("bounds[low].max", Some("8"), Some("9"))],
+            flips: vec![
+                CaseFlip {
+                    run: "r3".into(),
+                    case: "k2".into(),
+                    prompt_eval_count: 9,
+                    old: Some("high".into()),
+                    new: Some("low".into()),
+                },
+                CaseFlip {
+                    run: "r3".into(),
+                    case: "k3".into(),
+                    prompt_eval_count: 1,
+                    old: None,
+                    new: Some("low".into()),
+                },
+            ],
+        }],
+        records: vec![
+            RecordChange {
+                kind: "observer".into(),
+                id: "o".into(),
+                change: Change::Changed,
+                fields: vec![field("name.en", Some("a|b"), Some("<x>"))],
+                drift: vec![Drift {
+                    path: "name".into(),
+                    changed: "en",
+                }],
+            },
+            RecordChange {
+                kind: "glossary".into(),
+                id: "g".into(),
+                change: Change::Added,
+                fields: Vec::new(),
+                drift: Vec::new(),
+            },
+        ],
+        texts: vec![
+            TextChange {
+                page: "p1".into(),
+                pair: 2,
+                change: Change::Changed,
+                langs: vec!["en"],
+                drift: true,
+                old_en: Some("a".into()),
+                new_en: Some("b".into()),
+            },
+            TextChange {
+                page: "p2".into(),
+                pair: 1,
+                change: Change::Added,
+                langs: vec!["ja", "en"],
+                drift: false,
+                old_en: None,
+                new_en: Some("c".into()),
+            },
+        ],
+        pages: PagesChange {
+            added: vec!["new".into()],
+            removed: vec!["old".into()],
+        },
+    }
+}
+
+fn empty() -> Report {
+    Report {
+        base: "v1".into(),
+        head: "v2".into(),
+        rewrites: Vec::new(),
+        claims: Vec::new(),
+        runs: RunsChange::default(),
+        maps: Vec::new(),
+        records: Vec::new(),
+        texts: Vec::new(),
+        pages: PagesChange::default(),
+    }
+}
+
+#[test]
+fn summary_counts_every_kind_in_plural() {
+    assert_eq!(
+        summary(&full()),
+        "3 run records rewritten, 2 claims moved between cannot-show and can-show, \
+         3 other claim changes, 2 runs added, 1 run removed, 1 case changed in the latest runs, \
+         3 derived zones flipped, 1 dispatch map changed, 2 records changed, \
+         2 prose block pairs changed, 2 translation drifts, 1 page added, 1 page removed"
+    );
+}
+
+#[test]
+fn summary_words_one_of_each_in_the_singular() {
+    let mut r = empty();
+    r.rewrites = full().rewrites.into_iter().take(1).collect();
+    r.claims = vec![claim("c3", Change::Added, None), full().claims.remove(0)];
+    r.runs.added = vec![run_ref("r2", None)];
+    r.records = full().records.into_iter().take(1).collect();
+    assert_eq!(
+        summary(&r),
+        "1 run record rewritten, 1 claim moved between cannot-show and can-show, \
+         1 other claim change, 1 run added, 1 record changed, 1 translation drift"
+    );
+    assert_eq!(summary(&empty()), "no evidence changes");
+}
+
+#[test]
+fn an_empty_report_is_empty_and_each_section_makes_it_not() {
+    assert!(empty().is_empty());
+    let full = full();
+    let sections: Vec<fn(&mut Report, &Report)> = vec![
+        |r, f| r.rewrites = f.rewrites.iter().map(|_| rewrite_stub()).collect(),
+        |r, _| r.claims = vec![claim("c", Change::Added, None)],
+        |r, _| r.runs.added = vec![run_ref("r", None)],
+        |r, _| r.runs.removed = vec![run_ref("r", None)],
+        |r, _| r.maps = vec![map_stub()],
+        |r, _| r.records = vec![record_stub()],
+        |r, _| r.texts = vec![text_stub()],
+        |r, _| r.pages.added = vec!["p".into()],
+        |r, _| r.pages.removed = vec!["p".into()],
+    ];
+    for (i, add) in sections.iter().enumerate() {
+        let mut r = empty();
+        add(&mut r, &full);
+        assert!(
+            !r.is_empty(),
+            "section {i} alone should make the report non-empty"
+        );
+    }
+    // A latest run with no changed case is not a change.
+    let mut r = empty();
+    r.runs.latest = full.runs.latest.into_iter().skip(1).collect();
+    assert!(r.is_empty());
+}
+
+fn rewrite_stub() -> Rewrite {
+    Rewrite {
+        file: "f".into(),
+        run: "r".into(),
+        change: Change::Changed,
+        renamed_to: None,
+        fields: Vec::new(),
+    }
+}
+
+fn map_stub() -> MapChange {
+    MapChange {
+        id: "m".into(),
+        change: Change::Added,
+        fields: Vec::new(),
+        flips: Vec::new(),
+    }
+}
+
+fn record_stub() -> RecordChange {
+    RecordChange {
+        kind: "k".into(),
+        id: "i".into(),
+        change: Change::Added,
+        fields: Vec::new(),
+        drift: Vec::new(),
+    }
+}
+
+fn text_stub() -> TextChange {
+    TextChange {
+        page: "p".into(),
+        pair: 1,
+        change: Change::Added,
+        langs: vec!["en"],
+        drift: false,
+        old_en: None,
+        new_en: None,
+    }
+}
+
+#[test]
+fn text_shows_every_section() {
+    let expected = format!(
+        "evidence diff v1 → v2
+{summary}
+
+Run records rewritten — run records are never rewritten: add a new run instead
+  ! data/runs/a.yaml (run a) changed
+      its text changed; no recorded value differs (a comment or the layout)
+  ! data/runs/b.yaml (run b) renamed to data/runs/c.yaml
+  ! data/runs/d.yaml (run d) changed
+      cases[k1].n: 1 → 2
+
+Claims
+  ⇄ c1 (p1) moved cannot-to-can: \"a text that wraps\"
+      from claim c0
+      evidence added: run:a, observer:o
+      constraint: — → n ≥ 2
+  ⇄ c2 (p1) moved can-to-cannot: \"{x90}…\"
+  + c3 (p1) added
+  - c4 (p1) removed
+  ~ c5 (p1) changed
+      text.en: old → new
+      translation drift: text changed only in en
+
+Runs
+  + r2 (sweep, 2026-01-02)
+  + r3 (sweep, date unknown)
+  - r0 (sweep)
+  latest sweep: r1 → r3
+      k1 eval_count: 10 → 7 (-3)
+      k1 eval_ms: — → 3
+      k1 zone under m: low → —
+  latest other: q1 → q2
+
+Dispatch maps
+  ~ m changed
+      bounds[low].max: 8 → 9
+      flips r3/k2 (prompt_eval_count 9): high → low
+      flips r3/k3 (prompt_eval_count 1): — → low
+
+Records
+  ~ observer:o changed
+      name.en: a|b → <x>
+      translation drift: name changed only in en
+  + glossary:g added
+
+Prose
+  ~ p1 pair 2 (en)  translation drift: only en changed
+  + p2 pair 1 (ja+en)
+
+Pages added
+  + new
+
+Pages removed
+  - old
+",
+        summary = summary(&full()),
+        x90 = "x".repeat(90),
+    );
+    assert_eq!(text(&full(), false), expected);
+}
+
+#[test]
+fn text_in_colour_paints_added_removed_moved_and_breaches() {
+    let t = text(&full(), true);
+    for line in [
+        "\x1b[1;31m\nRun records rewritten — ",
+        "\x1b[31m  ! data/runs/a.yaml (run a) changed\x1b[0m",
+        "\x1b[1;32m  ⇄ c1 (p1) moved cannot-to-can",
+        "\x1b[32m  +\x1b[0m c3 (p1) added",
+        "\x1b[31m  -\x1b[0m c4 (p1) removed",
+        "\x1b[32m  + r2 (sweep, 2026-01-02)\x1b[0m",
+        "\x1b[31m  - r0 (sweep)\x1b[0m",
+        "\x1b[1;33m      k1 zone under m: low → —\x1b[0m",
+        "\x1b[33m  translation drift: only en changed\x1b[0m",
+    ] {
+        assert!(t.contains(line), "missing {line:?} in\n{t}");
+    }
+    assert!(!text(&full(), false).contains('\x1b'));
+}
+
+#[test]
+fn markdown_shows_every_section() {
+    let expected = format!(
+        "### Evidence diff `v1` → `v2`
+
+**{summary}**
+
+> [!CAUTION]
+> **Run records rewritten (3)**: run records are never rewritten: add a new run instead.
+
+- `data/runs/a.yaml` (run `a`) changed
+  - its text changed; no recorded value differs (a comment or the layout)
+- `data/runs/b.yaml` (run `b`) renamed to `data/runs/c.yaml`
+- `data/runs/d.yaml` (run `d`) changed
+  - `cases[k1].n`: 1 → 2
+
+<details><summary>Claims (5)</summary>
+
+| claim | page | change | detail |
+|---|---|---|---|
+| `c1` | p1 | **moved cannot-to-can** | “a text that wraps” (from `c0`); evidence added: `run:a`, `observer:o`; constraint: — → n ≥ 2 |
+| `c2` | p1 | **moved can-to-cannot** | “{x91}” (from `c2`); evidence added: none; constraint: k → k |
+| `c3` | p1 | added |  |
+| `c4` | p1 | removed |  |
+| `c5` | p1 | changed | `text.en` |
+
+</details>
+
+<details><summary>Probe runs (5)</summary>
+
+- added `r2` (sweep, 2026-01-02)
+- added `r3` (sweep, date unknown)
+- removed `r0` (sweep)
+
+Latest `sweep`: `r1` → `r3`
+
+| case | field | old | new | Δ |
+|---|---|---:|---:|---:|
+| `k1` | eval_count | 10 | 7 | -3 |
+| `k1` | eval_ms | — | 3 |  |
+| `k1` | **zone** (m) | low | — | flipped |
+
+Latest `other`: `q1` → `q2`
+
+
+</details>
+
+<details><summary>Dispatch maps (1)</summary>
+
+- `m` changed
+  - `bounds[low].max`: 8 → 9
+  - flips `r3`/`k2` (prompt_eval_count 9): high → low
+  - flips `r3`/`k3` (prompt_eval_count 1): — → low
+
+</details>
+
+<details><summary>Records (2)</summary>
+
+| record | field | old | new |
+|---|---|---|---|
+| `observer:o` | `name.en` | a\\|b | &lt;x> |
+| `observer:o` | `name` | ⚠ translation drift | only en changed |
+| `glossary:g` | *added* | | |
+
+</details>
+
+<details><summary>Prose (2)</summary>
+
+- `p1` pair 2 changed (en) — ⚠ **translation drift**: only en changed
+- `p2` pair 1 added (ja+en)
+
+</details>
+
+<details><summary>Pages (2)</summary>
+
+- added `new`
+- removed `old`
+
+</details>
+
+",
+        summary = summary(&full()),
+        x91 = "x".repeat(91),
+    );
+    assert_eq!(markdown(&full()), expected);
+}
+
+#[test]
+fn markdown_cells_are_cut_at_120_characters() {
+    let mut r = empty();
+    let mut rec = record_stub();
+    rec.fields = vec![field("a", Some(&"y".repeat(120)), Some(&"y".repeat(121)))];
+    r.records = vec![rec];
+    let md = markdown(&r);
+    let cut = format!("| {} | {}… |", "y".repeat(120), "y".repeat(120));
+    assert!(md.contains(&cut), "{md}");
+}
+
+#[test]
+fn refusal_names_each_rewritten_file() {
+    assert_eq!(rewrites_refusal(&empty()), None);
+    assert_eq!(
+        rewrites_refusal(&full()).as_deref(),
+        Some(
+            "run records are never rewritten: add a new run instead\n  \
+             data/runs/a.yaml (run a) changed\n  \
+             data/runs/b.yaml (run b) renamed to data/runs/c.yaml\n  \
+             data/runs/d.yaml (run d) changed"
+        )
+    );
+}
+
+#[test]
+fn json_is_the_report_with_a_final_newline() {
+    let j = json(&full());
+    assert!(j.ends_with("}\n"));
+    let v: serde_json::Value = serde_json::from_str(&j).expect("the JSON form parses");
+    assert_eq!(v["rewrites"][1]["renamed_to"], "data/runs/c.yaml");
+    assert!(v["rewrites"][0].get("renamed_to").is_none());
+    assert_eq!(v["runs"]["latest"][0]["cases"][0]["values"][0]["delta"], -3);
+    assert!(
+        v["runs"]["latest"][0]["cases"][0]["values"][1]
+            .get("delta")
+            .is_none()
+    );
+}
