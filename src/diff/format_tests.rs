@@ -522,3 +522,57 @@ fn json_is_the_report_with_a_final_newline() {
             .is_none()
     );
 }
+
+#[test]
+fn a_section_with_one_kind_of_change_still_shows() {
+    let f = full();
+    let only_added = Report {
+        runs: RunsChange {
+            added: f.runs.added,
+            ..RunsChange::default()
+        },
+        ..empty()
+    };
+    let only_removed = Report {
+        runs: RunsChange {
+            removed: f.runs.removed,
+            ..RunsChange::default()
+        },
+        ..empty()
+    };
+    let only_latest = Report {
+        runs: RunsChange {
+            latest: f.runs.latest,
+            ..RunsChange::default()
+        },
+        ..empty()
+    };
+    for (r, line) in [
+        (&only_added, "  + r2 (sweep, 2026-01-02)"),
+        (&only_removed, "  - r0 (sweep)"),
+        (&only_latest, "  latest sweep: r1 → r3"),
+    ] {
+        assert!(
+            text(r, false).contains(&format!("\nRuns\n{line}\n")),
+            "{line}"
+        );
+        assert!(
+            markdown(r).contains("<summary>Probe runs"),
+            "{line}: {}",
+            markdown(r)
+        );
+    }
+    for pages in [
+        PagesChange {
+            added: vec!["new".into()],
+            removed: Vec::new(),
+        },
+        PagesChange {
+            added: Vec::new(),
+            removed: vec!["old".into()],
+        },
+    ] {
+        let r = Report { pages, ..empty() };
+        assert!(markdown(&r).contains("<summary>Pages (1)</summary>"));
+    }
+}

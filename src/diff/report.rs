@@ -794,6 +794,22 @@ mod tests {
     }
 
     #[test]
+    fn flatten_keys_lists_without_ids_by_position() {
+        let mut out = BTreeMap::new();
+        flatten(
+            &json!({"objs": [1, {"n": 2}], "nested": [[3, 4], 5]}),
+            "",
+            &mut out,
+        );
+        // One object or list among the items is enough to key every item by position.
+        assert_eq!(out["objs[0]"], "1");
+        assert_eq!(out["objs[1].n"], "2");
+        assert_eq!(out["nested[0]"], "[3, 4]");
+        assert_eq!(out["nested[1]"], "5");
+        assert_eq!(out.len(), 4);
+    }
+
+    #[test]
     fn drift_is_one_language_only() {
         let (f, d) = fields(
             Some(&json!({"t": {"ja": "a", "en": "b"}})),
