@@ -828,5 +828,12 @@ mod tests {
             Some(&json!({"t": {"ja": "c", "en": "d"}})),
         );
         assert!(d.is_empty());
+        // A translation added beside an unchanged text is not drift: it did not exist before.
+        let (f, d) = fields(
+            Some(&json!({"t": {"en": "b"}})),
+            Some(&json!({"t": {"ja": "c", "en": "b"}})),
+        );
+        assert_eq!(f.len(), 1);
+        assert!(d.is_empty());
     }
 }
