@@ -214,6 +214,14 @@ case!(front_matter_unknown_field:
     [Replace("content/details.md", "order: 10\n", "order: 10\nweight: 1\n")]
     => "content/details.md":4:1 ["schema"] "unknown field `weight`");
 
+case!(yaml_lone_carriage_return:
+    [Replace("data/questions.yaml", "  status: open\n", "  status: open\r")]
+    => "data/questions.yaml":5:15 ["line-ending"] "carriage return", errors = 1);
+
+case!(page_lone_carriage_return:
+    [Replace("content/details.md", "order: 10\n", "order: 10\r")]
+    => "content/details.md":3:10 ["line-ending"] "carriage return", errors = 1);
+
 case!(missing_front_matter:
     [Replace("content/details.md", "---\ntitle:", "title:")]
     => "content/details.md":1:1 ["front-matter"] "front matter");

@@ -4,7 +4,7 @@
 //! must read it too, to the same value (ids' lines and columns included); when it declines,
 //! nothing is compared. And `evidence::load::yaml::parse`, which routes a text to one or
 //! the other, must succeed exactly when serde-saphyr does, and fail at serde-saphyr's line
-//! and column.
+//! and column; a text with a CR that no LF follows it refuses at that CR instead.
 //!
 //! An input is YAML text, or, when it starts with a NUL byte (which no YAML file holds),
 //! the choices of [`yaml_grammar`], which builds documents shaped like the types below, so
@@ -51,6 +51,14 @@ fn same<T: DeserializeOwned + Debug>(text: &str) {
                 "the subset read {fast:?} as {name}, which serde-saphyr rejects ({e}):\n{text:?}"
             ),
         }
+    }
+    // A CR that no LF follows is refused before either reader sees the text.
+    if let Some(refusal) = yaml::lone_carriage_return("f.yaml", text, 0) {
+        match yaml::parse::<T>("f.yaml", text, 0) {
+            Err(d) => assert_eq!(*d, refusal, "a lone CR refused elsewhere:\n{text:?}"),
+            Ok(v) => panic!("parse read {v:?} as {name} despite a lone CR:\n{text:?}"),
+        }
+        return;
     }
     match (yaml::parse::<T>("f.yaml", text, 0), full) {
         // The subset's value was compared above; serde-saphyr's own is serde-saphyr's.

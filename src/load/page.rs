@@ -103,6 +103,10 @@ pub struct PageSource {
 /// when its front matter parsed, so that later rules can report more.
 pub fn parse(id: &str, file: &str, text: &str) -> (Option<PageSource>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
+    if let Some(d) = yaml::lone_carriage_return(file, text, 0) {
+        diags.push(d);
+        return (None, diags);
+    }
     let lines: Vec<&str> = text.split('\n').collect();
     let Some((front_text, body_start)) = split_front_matter(&lines) else {
         diags.push(
@@ -144,7 +148,10 @@ fn split_front_matter(lines: &[&str]) -> Option<(String, usize)> {
         .skip(1)
         .find(|(_, l)| l.trim_end() == "---")?
         .0;
-    Some((lines[1..end].join("\n"), end + 1))
+    // Each line keeps its LF, so that the CR of a CRLF file's last line is not left alone.
+    let mut front = lines[1..end].join("\n");
+    front.push('\n');
+    Some((front, end + 1))
 }
 
 fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnostic>) -> Vec<Item> {

@@ -43,12 +43,35 @@ pub fn parse<T: DeserializeOwned + Debug>(
     text: &str,
     line_offset: usize,
 ) -> Result<T, Box<Diagnostic>> {
+    if let Some(d) = lone_carriage_return(file, text, line_offset) {
+        return Err(Box::new(d));
+    }
     if let Some(value) = subset_de::read::<T>(text) {
         #[cfg(debug_assertions)]
         assert_saphyr_agrees(file, text, &value);
         return Ok(value);
     }
     parse_full(file, text, line_offset)
+}
+
+/// A carriage return that no line feed follows, as an error at its place. YAML, and
+/// markdown, count it as a line break, every other reader of the file (git, the
+/// diagnostics that quote it, the line counts of pages and ids) does not; rather than
+/// point at lines that disagree, the tool asks for LF or CRLF line endings.
+pub fn lone_carriage_return(file: &str, text: &str, line_offset: usize) -> Option<Diagnostic> {
+    let bytes = text.as_bytes();
+    let at = memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n'))?;
+    let line_start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    let line = 1 + memchr::memchr_iter(b'\n', &bytes[..at]).count();
+    let column = 1 + text[line_start..at].chars().count();
+    Some(
+        Diagnostic::error(
+            "line-ending",
+            Span::new(file, line + line_offset, column),
+            "a carriage return (CR) that no line feed follows",
+        )
+        .with_hint("save the file with LF or CRLF line endings"),
+    )
 }
 
 /// Debug builds (every test) check each text the subset read against serde-saphyr.
@@ -279,6 +302,19 @@ mod tests {
         let d = parse::<Doc>("d.yaml", text, 0).unwrap_err();
         assert_eq!((d.span.line, d.span.column), (4, 8));
         assert!(d.message.contains("items[1].n"), "{}", d.message);
+    }
+
+    #[test]
+    fn a_lone_cr_is_an_error_at_its_place() {
+        // Inside a quoted scalar YAML would fold it like a line break; CRLF is fine.
+        let err =
+            parse::<serde_json::Value>("f.yaml", "a: x\nb: {c: \"yé\r z\"}\n", 3).unwrap_err();
+        assert_eq!((err.span.line, err.span.column), (5, 11), "{err:?}");
+        assert_eq!(err.code, "line-ending");
+        let crlf = parse::<serde_json::Value>("f.yaml", "a: x\r\nb: y\r\n", 0).unwrap();
+        assert_eq!(crlf["b"], "y");
+        let err = parse::<serde_json::Value>("f.yaml", "a: x\r", 0).unwrap_err();
+        assert_eq!((err.span.line, err.span.column), (1, 5), "{err:?}");
     }
 
     #[test]
