@@ -10,6 +10,7 @@
 
 use evidence::diagnostics::{self, Diagnostic, Diagnostics, Format};
 use evidence::load::page::{self, Item, Lang};
+use evidence::load::read::site_text;
 use evidence::model::{Evidence, directive};
 use evidence::render::markdown::{self, Ctx};
 use evidence::render::values::Values;
@@ -142,6 +143,6 @@ fn render(site: &Site, text: &str, diags: Vec<Diagnostic>) {
     let mut all = Diagnostics::default();
     all.extend(diags);
     for format in [Format::Human, Format::Json, Format::Github] {
-        diagnostics::render(&all, format, &site.root, false);
+        diagnostics::render(&all, format, &site_text(&site.root), false);
     }
 }

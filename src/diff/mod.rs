@@ -46,8 +46,9 @@ impl std::fmt::Display for DiffError {
 }
 
 fn load(side: &source::Side, which: &str) -> Result<pipeline::Loaded, DiffError> {
+    let source = crate::load::read::site_text(&side.root);
     let render =
-        |d: &Diagnostics| diagnostics::render(d, diagnostics::Format::Human, &side.root, false);
+        |d: &Diagnostics| diagnostics::render(d, diagnostics::Format::Human, &source, false);
     let loaded = pipeline::evidence(&side.root).map_err(|d| DiffError::DoesNotLoad {
         side: format!("{which} ({})", side.label),
         errors: render(&d),

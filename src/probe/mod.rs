@@ -23,6 +23,7 @@ pub mod record;
 pub mod sweep;
 
 use crate::diagnostics::{self, Diagnostics, Format};
+use crate::load::read::site_text;
 use crate::model::types::{
     Case, Engine as EngineKind, Id, Loaded, ModelDetails, RequestSettings, Residency, Run,
     SweepSettings, Text,
@@ -421,7 +422,7 @@ fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
             if w.diagnostics.has_errors() {
                 eprint!(
                     "{}",
-                    diagnostics::render(&w.diagnostics, Format::Human, root, false)
+                    diagnostics::render(&w.diagnostics, Format::Human, &site_text(root), false)
                 );
                 eprintln!(
                     "note: the site has errors (see above); the run was recorded nonetheless"
@@ -432,7 +433,10 @@ fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
         }
         Err(ProbeError::Input(d)) => {
             let color = std::io::stderr().is_terminal();
-            eprint!("{}", diagnostics::render(&d, Format::Human, root, color));
+            eprint!(
+                "{}",
+                diagnostics::render(&d, Format::Human, &site_text(root), color)
+            );
             eprintln!("error: nothing was recorded");
             ExitCode::FAILURE
         }

@@ -32,6 +32,7 @@ pub mod watch;
 
 use crate::diagnostics::{self, Format, Severity};
 use crate::incremental::{self, Previous};
+use crate::load::read::site_text;
 use crate::render::Site;
 use conn::{Head, Response};
 use http::Route;
@@ -308,7 +309,10 @@ fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
     let diags = &outcome.diagnostics;
     if !diags.is_empty() {
         let color = std::io::stderr().is_terminal();
-        eprint!("{}", diagnostics::render(diags, Format::Human, root, color));
+        eprint!(
+            "{}",
+            diagnostics::render(diags, Format::Human, &site_text(root), color)
+        );
     }
     let result = match outcome.site.filter(|_| !diags.has_errors()) {
         Some(site) => Ok(site),
@@ -319,7 +323,7 @@ fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
                 .filter(|d| d.severity == Severity::Error)
                 .count()
                 .max(1);
-            let report = diagnostics::render(diags, Format::Human, root, false);
+            let report = diagnostics::render(diags, Format::Human, &site_text(root), false);
             Err(Failure { report, errors })
         }
     };
