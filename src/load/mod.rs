@@ -11,11 +11,11 @@ pub mod walk;
 pub mod yaml;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span, rel_path};
+use crate::model::Located;
 use crate::model::refs::Kind;
 use crate::model::types::*;
 use page::PageSource;
 use serde::Deserialize;
-use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 pub use theme::Theme;
@@ -41,36 +41,6 @@ pub struct SiteConfig {
 
 fn all_views() -> Vec<crate::render::view::View> {
     crate::render::view::View::ALL.to_vec()
-}
-
-/// A value with the file it was read from.
-#[derive(Debug, Clone)]
-pub struct Located<T> {
-    pub file: Arc<str>,
-    pub value: T,
-}
-
-impl<T> Deref for Located<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.value
-    }
-}
-
-impl<T> Located<T> {
-    /// The span of an id or reference written in this record's file.
-    pub fn span(&self, id: &Id) -> Span {
-        span_of(&self.file, id)
-    }
-}
-
-/// Span of a located string in `file`.
-pub fn span_of(file: &str, id: &Id) -> Span {
-    Span::new(
-        file,
-        id.referenced.line() as usize,
-        id.referenced.column() as usize,
-    )
 }
 
 /// Every data record, grouped by collection, before ids are resolved.

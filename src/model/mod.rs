@@ -6,13 +6,15 @@
 pub mod directive;
 pub mod generated;
 pub mod id;
+pub mod located;
 pub mod markup;
 pub mod refs;
 pub mod types;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::load::page::PageSource;
-use crate::load::{DataSet, Located, SiteConfig, span_of};
+use crate::load::{DataSet, SiteConfig};
+pub use located::{Located, span_of};
 use refs::{Kind, Ref};
 use std::collections::HashMap;
 pub use types::*;
