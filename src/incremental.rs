@@ -32,9 +32,9 @@
 
 use crate::load::Theme;
 use crate::load::kinds_of;
-use crate::load::page::{Block, Item, PageSource};
 use crate::model::Evidence;
 use crate::model::directive::{self, Directive, Figure};
+use crate::model::page::{Block, Item, PageSource};
 use crate::model::refs::Kind;
 use crate::pipeline::{self, Outcome};
 use crate::render::values::Values;

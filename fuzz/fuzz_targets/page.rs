@@ -9,7 +9,8 @@
 #![no_main]
 
 use evidence::diagnostics::{self, Diagnostic, Diagnostics, Format};
-use evidence::load::page::{self, Item, Lang};
+use evidence::load::page;
+use evidence::model::page::{Item, Lang};
 use evidence::load::read::site_text;
 use evidence::model::{Evidence, directive};
 use evidence::render::markdown::{self, Ctx};

@@ -154,7 +154,7 @@ fn text_problems(s: &str, ev: &Evidence, values: &Values, pages_complete: bool) 
             break;
         };
         let path = &after[..len];
-        if let Err(QuoteError::Bad(msg)) = values.quote(path, crate::load::page::Lang::En) {
+        if let Err(QuoteError::Bad(msg)) = values.quote(path, crate::model::page::Lang::En) {
             out.push((
                 format!(":v[{path}]"),
                 "bad-value",

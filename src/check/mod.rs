@@ -9,7 +9,7 @@ mod data_texts;
 
 use crate::derive;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
-use crate::load::page::{Item, Lang, PageSource};
+use crate::model::page::{Item, Lang, PageSource};
 use crate::model::{Evidence, directive, span_of};
 use crate::render::i18n::Messages;
 use crate::render::values::Values;

@@ -10,7 +10,7 @@
 
 use super::rewrites::{self, Rewrite, RunFiles};
 use crate::derive::{case_zone, zone};
-use crate::load::page::{Item, Lang, PageSource};
+use crate::model::page::{Item, Lang, PageSource};
 use crate::model::{Claim, Evidence, Run};
 use crate::pipeline::Loaded;
 use crate::render::values::Values;

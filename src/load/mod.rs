@@ -12,9 +12,9 @@ pub mod yaml;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span, rel_path};
 use crate::model::Located;
+use crate::model::page::PageSource;
 use crate::model::refs::Kind;
 use crate::model::types::*;
-use page::PageSource;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -8,13 +8,14 @@ pub mod generated;
 pub mod id;
 pub mod located;
 pub mod markup;
+pub mod page;
 pub mod refs;
 pub mod types;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::load::page::PageSource;
 use crate::load::{DataSet, SiteConfig};
 pub use located::{Located, span_of};
+use page::PageSource;
 use refs::{Kind, Ref};
 use std::collections::HashMap;
 pub use types::*;

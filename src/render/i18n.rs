@@ -6,8 +6,8 @@
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::load::Theme;
-use crate::load::page::Lang;
 use crate::model::Text;
+use crate::model::page::Lang;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use std::borrow::Cow;

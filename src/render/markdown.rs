@@ -10,8 +10,8 @@
 use super::values::{QuoteError, Values};
 use super::view::{PageIndex, View, relative};
 use crate::diagnostics::{Diagnostic, Span};
-use crate::load::page::Lang;
 use crate::model::markup;
+use crate::model::page::Lang;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 
 /// Where a piece of markdown sits, for links and error positions.

@@ -14,7 +14,7 @@ pub mod view;
 use crate::derive::Derived;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
-use crate::load::page::{Item, PageSource};
+use crate::model::page::{Item, PageSource};
 use crate::model::{Evidence, Text, directive};
 use i18n::Messages;
 use scope::{Scope, join_langs};

@@ -1,7 +1,7 @@
 //! The resolved graph as JSON: the `evidence.json` output and the lookup behind `:v[…]`.
 
-use crate::load::page::Lang;
 use crate::model::Evidence;
+use crate::model::page::Lang;
 use serde::Serialize;
 use serde_json::{Map, Value};
 

@@ -3,9 +3,9 @@
 //! Bilingual at `/<page>/`, Japanese at `/ja/<page>/`, English at `/en/<page>/`;
 //! the home page is `/`, `/ja/`, `/en/`.
 
-use crate::load::page::{Item, Lang};
 use crate::model::Evidence;
 use crate::model::directive::{self, Directive};
+use crate::model::page::{Item, Lang};
 use crate::model::refs::Kind;
 use serde::Serialize;
 

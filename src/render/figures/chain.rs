@@ -7,8 +7,8 @@
 
 use super::svg::{self, Font, Svg, TextStyle};
 use super::{Content, Output, Words, files, joined, label, para, same, ui};
-use crate::load::page::Lang;
 use crate::model::Located;
+use crate::model::page::Lang;
 use crate::model::{Component, ComponentStatus};
 use crate::render::scope::Scope;
 use std::collections::BTreeSet;

@@ -22,9 +22,9 @@ use super::markdown::{self, Ctx as MdCtx};
 use super::scope::{Scope, join_langs};
 use super::tables::source_line;
 use super::view::{View, relative};
-use crate::load::page::Lang;
 use crate::model::Text;
 use crate::model::directive::{Figure, RunChoice};
+use crate::model::page::Lang;
 use serde::Serialize;
 use svg::{Font, Svg, TextStyle};
 
@@ -624,7 +624,7 @@ mod tests {
     }
 
     fn parse(name: &str, attrs: &[(&str, &str)]) -> Result<Figure, String> {
-        let raw = crate::load::page::Directive {
+        let raw = crate::model::page::Directive {
             name: name.into(),
             attrs: attrs
                 .iter()
