@@ -36,11 +36,11 @@ pub struct SiteConfig {
     pub author: Option<Text>,
     /// Views to publish, from `bilingual`, `ja`, `en` (default: all three).
     #[serde(default = "all_views")]
-    pub views: Vec<crate::render::view::View>,
+    pub views: Vec<crate::model::view::View>,
 }
 
-fn all_views() -> Vec<crate::render::view::View> {
-    crate::render::view::View::ALL.to_vec()
+fn all_views() -> Vec<crate::model::view::View> {
+    crate::model::view::View::ALL.to_vec()
 }
 
 /// Every data record, grouped by collection, before ids are resolved.

@@ -11,6 +11,7 @@ pub mod markup;
 pub mod page;
 pub mod refs;
 pub mod types;
+pub mod view;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::load::{DataSet, SiteConfig};

@@ -8,10 +8,11 @@
 //! are reported at their line; data texts are checked once by `check` instead.
 
 use super::values::{QuoteError, Values};
-use super::view::{PageIndex, View, relative};
+use super::view::{PageIndex, relative};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::model::markup;
 use crate::model::page::Lang;
+use crate::model::view::View;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 
 /// Where a piece of markdown sits, for links and error positions.

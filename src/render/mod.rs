@@ -15,6 +15,7 @@ use crate::derive::Derived;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
 use crate::model::page::{Item, PageSource};
+use crate::model::view::View;
 use crate::model::{Evidence, Text, directive};
 use i18n::Messages;
 use scope::{Scope, join_langs};
@@ -24,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tera::{Context, Tera};
 use values::Values;
-use view::{View, relative};
+use view::relative;
 
 /// Page id of the 404 page (it has no content file).
 const NOT_FOUND: &str = "404";

@@ -219,7 +219,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Output {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     #[test]
     fn one_run_gives_a_note() {

@@ -21,10 +21,11 @@ use super::escape;
 use super::markdown::{self, Ctx as MdCtx};
 use super::scope::{Scope, join_langs};
 use super::tables::source_line;
-use super::view::{View, relative};
+use super::view::relative;
 use crate::model::Text;
 use crate::model::directive::{Figure, RunChoice};
 use crate::model::page::Lang;
+use crate::model::view::View;
 use serde::Serialize;
 use svg::{Font, Svg, TextStyle};
 

@@ -173,7 +173,7 @@ pub fn diagram(s: &Scope) -> Output {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn draw(view: View) -> String {
         standalone(&diagram(&scope(view)), view)

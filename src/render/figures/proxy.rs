@@ -284,7 +284,7 @@ fn labels(svg: &mut Svg, bands: &[Band], points: &[(&str, u64)], p: &Placed) {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn draw(view: View, run: &str) -> String {
         let s = scope(view);

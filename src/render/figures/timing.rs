@@ -252,7 +252,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Output {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn draw(view: View) -> String {
         let s = scope(view);
