@@ -1,4 +1,4 @@
-//! The serde types of every data file, exactly as written in `data/`.
+//! The serde types of `evidence.yaml` and every data file, exactly as written.
 //!
 //! Every type denies unknown fields, every human text is a [`Text`] pair and every
 //! enumerated value is a Rust enum whose label lives in Fluent (`enum-<type>-<value>`).
@@ -40,6 +40,31 @@ pub struct Source {
 pub struct Range {
     pub min: u64,
     pub max: u64,
+}
+
+// ---------------------------------------------------------------- evidence.yaml
+
+/// The site config, `evidence.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    pub title: Text,
+    #[serde(default)]
+    pub description: Option<Text>,
+    /// Absolute URL the site is published at (for the sitemap), ending in `/`; with its
+    /// position, for `check` to point at when it is not an http(s) URL.
+    #[serde(default)]
+    pub base_url: Option<Id>,
+    /// Author or team shown in the footer.
+    #[serde(default)]
+    pub author: Option<Text>,
+    /// Views to publish, from `bilingual`, `ja`, `en` (default: all three).
+    #[serde(default = "all_views")]
+    pub views: Vec<super::view::View>,
+}
+
+fn all_views() -> Vec<super::view::View> {
+    super::view::View::ALL.to_vec()
 }
 
 // ---------------------------------------------------------------- dispatch.yaml

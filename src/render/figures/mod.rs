@@ -521,7 +521,7 @@ pub(crate) mod testkit {
 
     impl Site {
         /// The repository's site, with its data edited by `edit` before the graph is built.
-        pub fn load(edit: impl FnOnce(&mut crate::load::DataSet)) -> Site {
+        pub fn load(edit: impl FnOnce(&mut crate::model::DataSet)) -> Site {
             let root = Path::new(env!("CARGO_MANIFEST_DIR"));
             let (mut sources, _) = crate::load::load(root).expect("repository site loads");
             edit(&mut sources.data);
