@@ -4,6 +4,7 @@
 //! a dangling reference or a malformed `kind:id` is reported at the place it was written.
 
 pub mod directive;
+pub mod format;
 pub mod generated;
 pub mod id;
 pub mod located;

@@ -106,8 +106,8 @@ impl Values {
                 format!("`{inner}` is not a whole number, so `|{format}` cannot apply")
             })?;
             return match format {
-                "s" => Ok(crate::render::tables::seconds(n)),
-                "n" => Ok(crate::render::tables::group_digits(n)),
+                "s" => Ok(crate::model::format::seconds(n)),
+                "n" => Ok(crate::model::format::group_digits(n)),
                 other => Err(QuoteError::Bad(format!(
                     "unknown value format `|{other}` (known: `|s` for ns as seconds, `|n` for grouped digits)"
                 ))),

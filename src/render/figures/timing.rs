@@ -6,9 +6,9 @@ use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Output, Words, files, fit_lines, joined, label, ui, ui_args};
 use crate::model::Located;
+use crate::model::format::seconds;
 use crate::model::{Case, Run};
 use crate::render::scope::Scope;
-use crate::render::tables::seconds;
 use plotters::prelude::*;
 
 const WIDTH: u32 = 400;

@@ -2,8 +2,9 @@
 //! run columns the generations and components tables show beside the recorded status.
 
 use super::records::family_names;
-use super::{code, group_digits, source_line};
+use super::{code, source_line};
 use crate::binary::fatbin::Range;
+use crate::model::format::group_digits;
 use crate::model::types::Run;
 use crate::render::escape;
 use crate::render::scope::Scope;

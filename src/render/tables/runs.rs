@@ -5,10 +5,9 @@
 //! in [`crate::derive::matching`]. Nothing here is stored; deltas and zones are computed on
 //! every build.
 
-use super::{
-    anchor, binary, code, group_digits, seconds, source_line, unknown, write_digits, write_seconds,
-};
+use super::{anchor, binary, code, source_line, unknown};
 use crate::derive::{Summaries, Summary, case_key, case_zone, zone};
+use crate::model::format::{group_digits, seconds, write_digits, write_seconds};
 use crate::model::refs::Kind;
 use crate::model::types::{
     CacheDefeat, Loaded, ModelDetails, RequestSettings, Residency, SweepSettings,
