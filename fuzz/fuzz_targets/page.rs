@@ -14,7 +14,7 @@ use evidence::model::page::{Item, Lang};
 use evidence::load::read::site_text;
 use evidence::model::{Evidence, directive};
 use evidence::render::markdown::{self, Ctx};
-use evidence::render::values::Values;
+use evidence::model::values::Values;
 use evidence::model::view::View;
 use evidence::render::view::PageIndex;
 use libfuzzer_sys::fuzz_target;

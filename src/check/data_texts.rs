@@ -10,7 +10,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::model::Evidence;
 use crate::model::markup;
 use crate::model::refs::Kind;
-use crate::render::values::{QuoteError, Values};
+use crate::model::values::{QuoteError, Values};
 use pulldown_cmark::{Event, Options, Parser, Tag};
 use serde_json::Value;
 use std::path::Path;

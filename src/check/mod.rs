@@ -10,9 +10,9 @@ mod data_texts;
 use crate::derive;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::model::page::{Item, Lang, PageSource};
+use crate::model::values::Values;
 use crate::model::{Evidence, directive, span_of};
 use crate::render::i18n::Messages;
-use crate::render::values::Values;
 use std::path::Path;
 
 /// Runs every rule.

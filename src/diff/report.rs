@@ -11,9 +11,9 @@
 use super::rewrites::{self, Rewrite, RunFiles};
 use crate::derive::{case_zone, zone};
 use crate::model::page::{Item, Lang, PageSource};
+use crate::model::values::Values;
 use crate::model::{Claim, Evidence, Run};
 use crate::pipeline::Loaded;
-use crate::render::values::Values;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};

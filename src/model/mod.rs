@@ -12,6 +12,7 @@ pub mod markup;
 pub mod page;
 pub mod refs;
 pub mod types;
+pub mod values;
 pub mod view;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};

@@ -8,13 +8,13 @@ pub mod scope;
 pub mod table;
 pub mod tables;
 pub mod templates;
-pub mod values;
 pub mod view;
 
 use crate::derive::Derived;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
 use crate::model::page::{Item, PageSource};
+use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{Evidence, Text, directive};
 use i18n::Messages;
@@ -24,7 +24,6 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tera::{Context, Tera};
-use values::Values;
 use view::relative;
 
 /// Page id of the 404 page (it has no content file).

@@ -4,10 +4,10 @@
 use super::escape;
 use super::i18n::Messages;
 use super::markdown::{self, Ctx};
-use super::values::Values;
 use super::view::relative;
 use crate::derive::Derived;
 use crate::diagnostics::Diagnostic;
+use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{Evidence, Text};
 use std::cell::RefCell;
