@@ -142,8 +142,8 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
 /// Hand-recorded facts the latest binary probe runs disagree with: warnings, since a run's
 /// library or process may be another build than the one the record describes.
 fn binary_runs(ev: &Evidence, derived: &derive::Derived, diags: &mut Diagnostics) {
+    use crate::derive::probed::{fatbin_has, maps_has};
     use crate::model::types::TargetStatus;
-    use crate::render::tables::binary::{fatbin_has, maps_has};
     if let Some(run) = derived.latest(ev, "fatbin") {
         let input = run.input.as_ref().map(|i| i.name.as_str()).unwrap_or("?");
         for g in ev.generations.iter() {
