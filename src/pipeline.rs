@@ -4,10 +4,10 @@
 use crate::check;
 use crate::derive::{self, Derived};
 use crate::diagnostics::Diagnostics;
+use crate::load::messages::Messages;
 use crate::load::{self, ParseCache, Reuse, Sources, Theme};
 use crate::model::values::Values;
 use crate::model::{self, Evidence};
-use crate::render::i18n::Messages;
 use crate::render::{MemorySink, Renderer, Sink, Site};
 use crate::timings;
 use std::collections::BTreeSet;

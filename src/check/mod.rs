@@ -9,10 +9,10 @@ mod data_texts;
 
 use crate::derive;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::load::messages::Messages;
 use crate::model::page::{Item, Lang, PageSource};
 use crate::model::values::Values;
 use crate::model::{Evidence, directive, span_of};
-use crate::render::i18n::Messages;
 use std::path::Path;
 
 /// Runs every rule.

@@ -2,7 +2,6 @@
 //! `evidence.json` and the static files.
 
 pub mod figures;
-pub mod i18n;
 pub mod markdown;
 pub mod scope;
 pub mod table;
@@ -13,11 +12,11 @@ pub mod view;
 use crate::derive::Derived;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
+use crate::load::messages::Messages;
 use crate::model::page::{Item, PageSource};
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{Evidence, Text, directive};
-use i18n::Messages;
 use scope::{Scope, join_langs};
 use serde::Serialize;
 use std::cell::RefCell;

@@ -2,11 +2,11 @@
 //! facts, messages, and helpers that turn texts and labels into HTML for that view.
 
 use super::escape;
-use super::i18n::Messages;
 use super::markdown::{self, Ctx};
 use super::view::relative;
 use crate::derive::Derived;
 use crate::diagnostics::Diagnostic;
+use crate::load::messages::Messages;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{Evidence, Text};

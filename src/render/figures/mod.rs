@@ -501,9 +501,9 @@ pub(crate) mod testkit {
 
     use super::*;
     use crate::derive::{self, Derived};
+    use crate::load::messages::Messages;
     use crate::model::values::Values;
     use crate::model::{self, Evidence};
-    use crate::render::i18n::Messages;
     use crate::render::view::PageIndex;
     use std::cell::RefCell;
     use std::path::Path;
