@@ -11,6 +11,7 @@ pub mod located;
 pub mod markup;
 pub mod page;
 pub mod refs;
+pub mod scans;
 pub mod types;
 pub mod values;
 pub mod view;
@@ -19,6 +20,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 pub use located::{Located, span_of};
 use page::PageSource;
 use refs::{Kind, Ref};
+pub use scans::*;
 use std::collections::HashMap;
 pub use types::*;
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use super::id::{Id, Pos};
+use super::scans::{FatbinRecord, GgufRecord, InputFile, MapsRecord};
 
 /// A human text in both languages, each holding inline markdown.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -507,88 +508,6 @@ pub struct Run {
     /// What `evidence probe maps` found mapped by a process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maps: Option<MapsRecord>,
-}
-
-/// The input file of a binary probe: its name (not its full path) and size.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct InputFile {
-    pub name: String,
-    pub size: u64,
-}
-
-/// A fatbin scan kept small: per-target summaries and per-bundle summaries, no kernels.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct FatbinRecord {
-    pub stats: crate::binary::fatbin::ScanStats,
-    pub targets: Vec<crate::binary::fatbin::TargetSummary>,
-    pub bundles: Vec<FatbinBundle>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<crate::binary::Warning>,
-}
-
-/// One offload bundle of a fatbin scan, summarized.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct FatbinBundle {
-    pub index: u64,
-    pub file_offset: u64,
-    pub extent: u64,
-    pub compressed: bool,
-    /// Entry ids (`hipv4-amdgcn-amd-amdhsa--gfx1100`, …) with their sizes.
-    pub entries: Vec<FatbinEntry>,
-    pub summary: crate::binary::fatbin::BundleSummary,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct FatbinEntry {
-    pub id: String,
-    pub size: u64,
-}
-
-/// A GGUF read kept small: header, file type and type census with a few example tensors.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct GgufRecord {
-    pub version: u32,
-    pub tensor_count: u64,
-    pub kv_count: u64,
-    pub alignment: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub architecture: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file_type: Option<crate::binary::gguf::FileType>,
-    pub tensor_bytes: u64,
-    pub census: Vec<GgufTypeCount>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<crate::binary::Warning>,
-}
-
-/// Tensors of one ggml type in a GGUF file.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct GgufTypeCount {
-    pub ggml_type: crate::binary::ggml::TypeRef,
-    pub count: u64,
-    pub elements: u64,
-    pub bytes: u64,
-    /// The first few tensors of the type, in file order.
-    pub examples: Vec<String>,
-}
-
-/// The libraries and model files a process mapped.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct MapsRecord {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pid: Option<u32>,
-    pub mappings: u64,
-    pub shared_libraries: Vec<String>,
-    pub models: Vec<String>,
 }
 
 /// The model as the engine described it when the run was recorded.

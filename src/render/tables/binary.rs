@@ -3,8 +3,8 @@
 
 use super::records::family_names;
 use super::{code, source_line};
-use crate::binary::fatbin::Range;
 use crate::derive::probed::{fatbin_has, maps_has};
+use crate::model::Range;
 use crate::model::format::group_digits;
 use crate::model::types::Run;
 use crate::render::escape;
