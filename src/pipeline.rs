@@ -1,5 +1,5 @@
-//! The pipeline, top to bottom: load → model → check → derive → render. `build`, `check`,
-//! `serve`, `diff` and `probe` all go through here; none has its own copy.
+//! The pipeline, top to bottom: load → model → derive → check → render → write.
+//! `build`, `check`, `serve`, `diff` and `probe` all go through here; none has its own copy.
 
 use crate::check;
 use crate::derive::{self, Derived};

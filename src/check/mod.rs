@@ -1,4 +1,4 @@
-//! Stage 3: rules over the evidence graph and the page sources.
+//! Stage 4: rules over the evidence graph and the page sources.
 //!
 //! Schema errors, duplicate ids and dangling references are found while loading and
 //! building the model; the rules here look at the whole: block pairs, directives,

@@ -1,4 +1,4 @@
-//! Stage 4: facts computed from the evidence, never stored in `data/`.
+//! Stage 3: facts computed from the evidence, never stored in `data/`.
 //!
 //! The dispatch zone of every probe case under every dispatch map, the latest run of each
 //! probe, the previous run (for deltas), each run's cases by case key ([`matching`]),
