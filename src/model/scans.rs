@@ -126,7 +126,7 @@ pub struct FatbinTarget {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub processors: Vec<String>,
     /// Kernels over its code objects, counted once per bundle that has them.
-    pub kernels: KernelStats,
+    pub kernels: FatbinKernelStats,
     /// Distinct kernel names.
     pub distinct_kernels: u64,
     /// Distinct kernel names per family.
@@ -137,7 +137,7 @@ pub struct FatbinTarget {
 /// Counts and register ranges over some kernels.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct KernelStats {
+pub struct FatbinKernelStats {
     /// Kernels.
     pub count: u64,
     /// Kernels per family; kernels no rule matched are not in it.
@@ -177,7 +177,7 @@ pub struct FatbinBundleSummary {
     /// Target ids of its entries, in table order (`host` for host entries).
     pub targets: Vec<String>,
     /// Kernels over its code objects.
-    pub kernels: KernelStats,
+    pub kernels: FatbinKernelStats,
 }
 
 /// A GGUF file's `general.file_type`.
@@ -228,8 +228,8 @@ mod tests {
         let misspelled = r#"{"code":"truncated","ofset":12,"message":"cut short"}"#;
         assert!(serde_json::from_str::<ProbeWarning>(misspelled).is_err());
         let kernels = r#"{"count":1,"unclassified":0,"sgpr_spilling":0,"vgpr_spilling":0}"#;
-        assert!(serde_json::from_str::<KernelStats>(kernels).is_ok());
+        assert!(serde_json::from_str::<FatbinKernelStats>(kernels).is_ok());
         let with_extra = r#"{"count":1,"unclassified":0,"sgpr_spilling":0,"vgpr_spilling":0,"agprs":{"min":0,"max":1}}"#;
-        assert!(serde_json::from_str::<KernelStats>(with_extra).is_err());
+        assert!(serde_json::from_str::<FatbinKernelStats>(with_extra).is_err());
     }
 }

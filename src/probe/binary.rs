@@ -6,8 +6,8 @@ use super::record::{Clock, Site};
 use super::{ProbeError, new_id};
 use crate::binary::{Warning, fatbin, ggml, gguf, maps};
 use crate::model::scans::{
-    FatbinBundle, FatbinBundleSummary, FatbinEntry, FatbinRecord, FatbinStats, FatbinTarget,
-    GgmlTypeRef, GgufFileType, GgufRecord, GgufTypeCount, InputFile, KernelStats, MapsRecord,
+    FatbinBundle, FatbinBundleSummary, FatbinEntry, FatbinKernelStats, FatbinRecord, FatbinStats,
+    FatbinTarget, GgmlTypeRef, GgufFileType, GgufRecord, GgufTypeCount, InputFile, MapsRecord,
     ProbeWarning,
 };
 use crate::model::types::{Engine, Range, Run, Text};
@@ -234,7 +234,7 @@ impl From<fatbin::BundleSummary> for FatbinBundleSummary {
     }
 }
 
-impl From<fatbin::KernelStats> for KernelStats {
+impl From<fatbin::KernelStats> for FatbinKernelStats {
     fn from(k: fatbin::KernelStats) -> Self {
         let range = |r: Option<fatbin::Range>| {
             r.map(|r| Range {
@@ -242,7 +242,7 @@ impl From<fatbin::KernelStats> for KernelStats {
                 max: r.max,
             })
         };
-        KernelStats {
+        FatbinKernelStats {
             count: k.count,
             families: k.families,
             unclassified: k.unclassified,
