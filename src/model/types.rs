@@ -487,7 +487,7 @@ pub struct Run {
     pub model_details: Option<ModelDetails>,
     /// The loaded model's memory (`/api/ps`): how much of it sits in VRAM.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub loaded: Option<Loaded>,
+    pub loaded: Option<ModelMemory>,
     /// The request settings every case of a probe run was sent with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<RequestSettings>,
@@ -539,7 +539,7 @@ pub struct ModelDetails {
 /// Memory of the loaded model, from `/api/ps`; `size_vram < size` means partial offload.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
-pub struct Loaded {
+pub struct ModelMemory {
     /// Bytes the loaded model takes in total.
     pub size: u64,
     /// Bytes of it in GPU memory.

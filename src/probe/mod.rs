@@ -25,7 +25,7 @@ pub mod sweep;
 use crate::diagnostics::{self, Diagnostics, Format};
 use crate::load::read::site_text;
 use crate::model::types::{
-    Case, Engine as EngineKind, Id, Loaded, ModelDetails, RequestSettings, Residency, Run,
+    Case, Engine as EngineKind, Id, ModelDetails, ModelMemory, RequestSettings, Residency, Run,
     SweepSettings, Text,
 };
 use http::Http;
@@ -172,7 +172,7 @@ pub trait Engine {
     /// cache-defeat method). Its id is `req.case_id`.
     fn generate(&mut self, req: &Request) -> Result<Case, ProbeError>;
     /// Facts read after the cases (Ollama: `/api/ps`, the offload evidence).
-    fn after(&mut self) -> Result<Option<Loaded>, ProbeError>;
+    fn after(&mut self) -> Result<Option<ModelMemory>, ProbeError>;
     /// The request settings recorded with the run.
     fn settings(&self) -> RequestSettings;
 }

@@ -10,7 +10,7 @@ use crate::derive::{Summaries, Summary, case_key, case_zone, zone};
 use crate::model::format::{group_digits, seconds, write_digits, write_seconds};
 use crate::model::refs::Kind;
 use crate::model::types::{
-    CacheDefeat, Loaded, ModelDetails, RequestSettings, Residency, SweepSettings,
+    CacheDefeat, ModelDetails, ModelMemory, RequestSettings, Residency, SweepSettings,
 };
 use crate::model::{Case, DispatchMap, Run};
 use crate::render::scope::Scope;
@@ -474,7 +474,7 @@ fn bytes(n: u64) -> String {
     }
 }
 
-fn loaded_note(s: &Scope, l: &Loaded) -> String {
+fn loaded_note(s: &Scope, l: &ModelMemory) -> String {
     let share = if l.size > 0 {
         format!(" ({:.0} %)", l.size_vram as f64 / l.size as f64 * 100.0)
     } else {
