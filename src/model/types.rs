@@ -273,7 +273,7 @@ pub struct Observer {
     pub method: String,
     pub question: Text,
     pub tried: Text,
-    pub outcome: Outcome,
+    pub outcome: ObserverOutcome,
     pub showed: Text,
     /// What stops it from showing more.
     pub constraint: Text,
@@ -283,9 +283,11 @@ pub struct Observer {
     pub phases: Vec<Id>,
 }
 
+/// How an observation method fared: it distorts what it observes, is blocked, works in
+/// part, or works. Labelled `outcome-…` in Fluent.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum ObserverOutcome {
     Distorts,
     Blocked,
     Partial,
