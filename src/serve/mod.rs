@@ -293,7 +293,7 @@ struct Built {
     /// What the next rebuild starts from.
     next: Option<Previous>,
     /// What was rendered, and out of how many pages.
-    scope: incremental::Scope,
+    rerendered: incremental::Rerendered,
     pages: usize,
 }
 
@@ -301,7 +301,7 @@ struct Built {
 /// [`incremental::rebuild`]). Diagnostics (warnings included) are printed to the terminal
 /// as `check` prints them.
 fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
-    let (outcome, next, scope) = incremental::rebuild(root, changed, prev);
+    let (outcome, next, rerendered) = incremental::rebuild(root, changed, prev);
     let pages = outcome
         .loaded
         .as_ref()
@@ -330,7 +330,7 @@ fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
     Built {
         result,
         next,
-        scope,
+        rerendered,
         pages,
     }
 }
@@ -389,7 +389,7 @@ fn rebuild_loop(
         let line = match &built.result {
             Ok(_) => format!(
                 "rebuilt in {ms} ms ({}; {what} changed)",
-                built.scope.summary(built.pages)
+                built.rerendered.summary(built.pages)
             ),
             Err(f) => format!(
                 "rebuild failed in {ms} ms: {} in {what}; the last good site is still served",
