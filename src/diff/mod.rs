@@ -83,7 +83,7 @@ pub fn diff(root: &Path, base: &str, head: Option<&str>) -> Result<report::Repor
     }
     .map_err(DiffError::Side)?;
     let (bl, hl) = (load(&b, "base")?, load(&h, "head")?);
-    let bv = report::View::new(&bl, run_files(&b, &bl, "base")?);
-    let hv = report::View::new(&hl, run_files(&h, &hl, "head")?);
+    let bv = report::Compared::new(&bl, run_files(&b, &bl, "base")?);
+    let hv = report::Compared::new(&hl, run_files(&h, &hl, "head")?);
     Ok(report::compare(&bv, &hv, &b.label, &h.label))
 }
