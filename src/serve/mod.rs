@@ -35,7 +35,7 @@ use crate::incremental::{self, Previous};
 use crate::load::read::site_text;
 use crate::render::Site;
 use conn::{Head, Response};
-use http::Route;
+use http::Routed;
 use reload::Clients;
 use std::io::IsTerminal;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
@@ -510,8 +510,8 @@ fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
         Err(refused) => refused,
     };
     let response = match route {
-        Route::Events => return Answer::Events,
-        Route::File { key, status } => match site.files.get(&key) {
+        Routed::Events => return Answer::Events,
+        Routed::File { key, status } => match site.files.get(&key) {
             Some(bytes) => {
                 let ct = http::content_type(&key);
                 let body = if http::is_html(ct) {
@@ -523,15 +523,15 @@ fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
             }
             None => not_found(snap),
         },
-        Route::NotFound => not_found(snap),
-        Route::Redirect(to) => Response::text(302, format!("{to}\n")).with("Location", to),
-        Route::BadRequest(why) => Response::text(400, format!("400 bad request: {why}\n")),
-        Route::MethodNotAllowed => {
+        Routed::NotFound => not_found(snap),
+        Routed::Redirect(to) => Response::text(302, format!("{to}\n")).with("Location", to),
+        Routed::BadRequest(why) => Response::text(400, format!("400 bad request: {why}\n")),
+        Routed::MethodNotAllowed => {
             Response::text(405, "405 method not allowed: use GET or HEAD\n".into())
                 .with("Allow", "GET, HEAD".into())
         }
         // Nothing of the site or its errors: the asker is another site's page.
-        Route::Misdirected => Response::text(
+        Routed::Misdirected => Response::text(
             421,
             format!(
                 "421 misdirected request: this server answers to localhost, 127.0.0.1, \
