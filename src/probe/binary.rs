@@ -236,7 +236,7 @@ impl From<fatbin::BundleSummary> for FatbinBundleSummary {
 
 impl From<fatbin::KernelStats> for FatbinKernelStats {
     fn from(k: fatbin::KernelStats) -> Self {
-        let range = |r: Option<fatbin::Range>| {
+        let range = |r: Option<fatbin::MinMax>| {
             r.map(|r| Range {
                 min: r.min,
                 max: r.max,
