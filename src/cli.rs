@@ -2,6 +2,7 @@
 //! output and an exit code.
 
 use crate::diagnostics::{self, Diagnostics, Format};
+use crate::load::read::site_text;
 use crate::load::{Reuse, cache::DiskCache};
 use crate::{init, pipeline, write};
 use clap::{Parser, Subcommand};
@@ -170,7 +171,10 @@ fn with_timings(on: bool, run: impl FnOnce() -> ExitCode) -> ExitCode {
 fn print_diags(diags: &Diagnostics, root: &Path) {
     if !diags.is_empty() {
         let color = std::io::stderr().is_terminal();
-        eprint!("{}", diagnostics::render(diags, Format::Human, root, color));
+        eprint!(
+            "{}",
+            diagnostics::render(diags, Format::Human, &site_text(root), color)
+        );
     }
 }
 
@@ -300,7 +304,10 @@ fn check(root: &Path, format: Format, cache: Option<&DiskCache>) -> ExitCode {
         pipeline::run_reusing(root, Reuse::disk(cache), &crate::render::NullSink);
     let diags = &diags;
     let color = format == Format::Human && std::io::stdout().is_terminal();
-    print!("{}", diagnostics::render(diags, format, root, color));
+    print!(
+        "{}",
+        diagnostics::render(diags, format, &site_text(root), color)
+    );
     if diags.has_errors() {
         ExitCode::FAILURE
     } else {

@@ -131,11 +131,16 @@ pub enum Format {
     Github,
 }
 
-/// Renders findings in the chosen format. `root` is where source lines are read from.
-pub fn render(diags: &Diagnostics, format: Format, root: &Path, color: bool) -> String {
+/// The text of a site file by its path relative to the site root, or `None` when it
+/// cannot be read: what the human format quotes the finding's line from. This module reads
+/// no file itself (it sits below `load`); `load::read::site_text` is the usual source.
+pub type SourceText<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// Renders findings in the chosen format, quoting source lines from `source`.
+pub fn render(diags: &Diagnostics, format: Format, source: SourceText, color: bool) -> String {
     let sorted = diags.sorted();
     match format {
-        Format::Human => render_human(&sorted, root, color),
+        Format::Human => render_human(&sorted, source, color),
         Format::Json => render_json(&sorted),
         Format::Github => render_github(&sorted),
     }
@@ -189,7 +194,7 @@ fn github_escape(s: &str) -> String {
         .replace('\n', "%0A")
 }
 
-fn render_human(diags: &[Diagnostic], root: &Path, color: bool) -> String {
+fn render_human(diags: &[Diagnostic], read: SourceText, color: bool) -> String {
     let renderer = if color {
         Renderer::styled()
     } else {
@@ -200,12 +205,7 @@ fn render_human(diags: &[Diagnostic], root: &Path, color: bool) -> String {
     for d in diags {
         let source = cache
             .entry(d.span.file.clone())
-            // Only for the snippet: a file that cannot be read (often what the finding is
-            // about: a FIFO, a file too large) is shown without one. Bounded, never blocking.
-            .or_insert_with(|| {
-                let path = root.join(&d.span.file);
-                crate::load::read::read_text(&path, crate::load::read::SOURCE).ok()
-            });
+            .or_insert_with(|| read(&d.span.file));
         out.push_str(&render_one(&renderer, d, source.as_deref()));
         out.push('\n');
     }
@@ -312,7 +312,7 @@ mod tests {
             Span::new("a.yaml", 2, 3),
             "first\nsecond 100%",
         ));
-        let out = render(&d, Format::Github, Path::new("."), false);
+        let out = render(&d, Format::Github, &|_| None, false);
         assert_eq!(
             out,
             "::error file=a.yaml,line=2,col=3,title=x::first%0Asecond 100%25\n"

@@ -32,13 +32,13 @@
 
 use crate::load::Theme;
 use crate::load::kinds_of;
-use crate::load::page::{Block, Item, PageSource};
 use crate::model::Evidence;
 use crate::model::directive::{self, Directive, Figure};
+use crate::model::page::{Block, Item, PageSource};
 use crate::model::refs::Kind;
+use crate::model::values::Values;
+use crate::model::view::View;
 use crate::pipeline::{self, Outcome};
-use crate::render::values::Values;
-use crate::render::view::View;
 use crate::render::{MemorySink, Site};
 use std::cell::OnceCell;
 use std::collections::hash_map::DefaultHasher;
@@ -57,19 +57,19 @@ pub struct Previous {
 
 /// What a rebuild rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scope {
+pub enum Rerendered {
     /// Every page.
     Everything,
     /// These pages (ids); the others' files were kept from the previous build.
     Pages(BTreeSet<String>),
 }
 
-impl Scope {
+impl Rerendered {
     /// The pages to render, `None` for all.
     pub fn only(&self) -> Option<&BTreeSet<String>> {
         match self {
-            Scope::Everything => None,
-            Scope::Pages(ids) => Some(ids),
+            Rerendered::Everything => None,
+            Rerendered::Pages(ids) => Some(ids),
         }
     }
 
@@ -77,8 +77,8 @@ impl Scope {
     pub fn summary(&self, total: usize) -> String {
         let noun = if total == 1 { "page" } else { "pages" };
         match self {
-            Scope::Everything => format!("all {total} {noun} re-rendered"),
-            Scope::Pages(ids) => format!("{} of {total} {noun} re-rendered", ids.len()),
+            Rerendered::Everything => format!("all {total} {noun} re-rendered"),
+            Rerendered::Pages(ids) => format!("{} of {total} {noun} re-rendered", ids.len()),
         }
     }
 }
@@ -199,7 +199,7 @@ pub fn rebuild(
     root: &Path,
     changed: &[String],
     prev: Option<&Previous>,
-) -> (Outcome, Option<Previous>, Scope) {
+) -> (Outcome, Option<Previous>, Rerendered) {
     let empty = crate::load::ParseCache::default();
     let cache = prev.map(|p| &p.parsed).unwrap_or(&empty);
     // The first build starts from what `build` left in the parse cache (read only: the
@@ -221,13 +221,13 @@ pub fn rebuild(
                 site: None,
                 diagnostics,
             };
-            return (outcome, None, Scope::Everything);
+            return (outcome, None, Rerendered::Everything);
         }
     };
     let parsed = checked.loaded.parsed.take().unwrap_or_default();
     let ev = &checked.loaded.evidence;
     let state = State::of(ev, &checked.loaded.theme);
-    let scope = match prev {
+    let rerendered = match prev {
         Some(p) if !checked.diagnostics.has_errors() => {
             let quoted = OnceCell::new();
             let needs = |id: &str| {
@@ -238,13 +238,13 @@ pub fn rebuild(
             };
             decide(changed, &p.state, &state, &needs)
         }
-        _ => Scope::Everything,
+        _ => Rerendered::Everything,
     };
     let sink = MemorySink::default();
-    let (loaded, diagnostics, rendered) = pipeline::render_into(checked, scope.only(), &sink);
+    let (loaded, diagnostics, rendered) = pipeline::render_into(checked, rerendered.only(), &sink);
     let fresh = sink.into_site();
-    let site = match (&scope, prev, &loaded) {
-        (Scope::Pages(ids), Some(p), Some(l)) => assemble(&p.site, fresh, ids, &l.evidence),
+    let site = match (&rerendered, prev, &loaded) {
+        (Rerendered::Pages(ids), Some(p), Some(l)) => assemble(&p.site, fresh, ids, &l.evidence),
         _ => fresh,
     };
     // Warnings come from `check`, which always runs in full, so a build with warnings
@@ -259,7 +259,7 @@ pub fn rebuild(
         site: rendered.then_some(site),
         diagnostics,
     };
-    (outcome, next, scope)
+    (outcome, next, rerendered)
 }
 
 /// The decision rule (see the module documentation). `needs` gives the kinds a page reads.
@@ -268,16 +268,16 @@ fn decide(
     prev: &State,
     now: &State,
     needs: &dyn Fn(&str) -> BTreeSet<Kind>,
-) -> Scope {
+) -> Rerendered {
     if prev.global != now.global || prev.pages.len() != now.pages.len() {
-        return Scope::Everything;
+        return Rerendered::Everything;
     }
     let same_visible = now
         .pages
         .iter()
         .all(|(id, p)| prev.pages.get(id).is_some_and(|q| q.visible == p.visible));
     if !same_visible {
-        return Scope::Everything;
+        return Rerendered::Everything;
     }
     let mut kinds = BTreeSet::new();
     for path in changed {
@@ -285,11 +285,11 @@ fn decide(
             continue; // pages are compared by fingerprint
         }
         let Some(name) = path.strip_prefix("data/") else {
-            return Scope::Everything;
+            return Rerendered::Everything;
         };
         let held = kinds_of(name);
         if held.is_empty() {
-            return Scope::Everything;
+            return Rerendered::Everything;
         }
         kinds.extend(held);
     }
@@ -302,7 +302,7 @@ fn decide(
         })
         .map(|(id, _)| id.clone())
         .collect();
-    Scope::Pages(pages)
+    Rerendered::Pages(pages)
 }
 
 /// Every kind of record: what a directive [`reads`] does not know reads.
@@ -530,8 +530,8 @@ mod tests {
         }
     }
 
-    fn ids(list: &[&str]) -> Scope {
-        Scope::Pages(list.iter().map(|s| s.to_string()).collect())
+    fn ids(list: &[&str]) -> Rerendered {
+        Rerendered::Pages(list.iter().map(|s| s.to_string()).collect())
     }
 
     /// `a` quotes bundles in its prose, `b` lists runs, `c` reads nothing.
@@ -543,7 +543,7 @@ mod tests {
         }
     }
 
-    fn decide_on(changed: &[&str], prev: &State, now: &State) -> Scope {
+    fn decide_on(changed: &[&str], prev: &State, now: &State) -> Rerendered {
         let changed: Vec<String> = changed.iter().map(|s| s.to_string()).collect();
         decide(&changed, prev, now, &needs)
     }
@@ -554,21 +554,24 @@ mod tests {
         // A prose edit: that page alone, whatever the watcher reported.
         let prose = state(&[("a", 1, 1), ("b", 2, 2), ("c", 3, 4)]);
         assert_eq!(decide_on(&["content/c.md"], &prev, &prose), ids(&["c"]));
-        assert_eq!(decide_on(&["content"], &prev, &prose), Scope::Everything);
+        assert_eq!(
+            decide_on(&["content"], &prev, &prose),
+            Rerendered::Everything
+        );
         assert_eq!(decide_on(&[], &prev, &prose), ids(&["c"]));
         // A title, order or directive change, a page added or removed: everything.
         let title = state(&[("a", 1, 1), ("b", 2, 2), ("c", 5, 5)]);
         assert_eq!(
             decide_on(&["content/c.md"], &prev, &title),
-            Scope::Everything
+            Rerendered::Everything
         );
         let added = state(&[("a", 1, 1), ("b", 2, 2), ("c", 3, 3), ("d", 4, 4)]);
         assert_eq!(
             decide_on(&["content/d.md"], &prev, &added),
-            Scope::Everything
+            Rerendered::Everything
         );
         let renamed = state(&[("a", 1, 1), ("b", 2, 2), ("e", 3, 3)]);
-        assert_eq!(decide_on(&[], &prev, &renamed), Scope::Everything);
+        assert_eq!(decide_on(&[], &prev, &renamed), Rerendered::Everything);
         // Data: the pages that read the file's kinds.
         assert_eq!(decide_on(&["data/bundles.yaml"], &prev, &prev), ids(&["a"]));
         assert_eq!(
@@ -596,7 +599,7 @@ mod tests {
         ] {
             assert_eq!(
                 decide_on(&[path], &prev, &prev),
-                Scope::Everything,
+                Rerendered::Everything,
                 "{path}"
             );
         }
@@ -605,7 +608,7 @@ mod tests {
             global: 2,
             ..prev.clone()
         };
-        assert_eq!(decide_on(&[], &prev, &theme), Scope::Everything);
+        assert_eq!(decide_on(&[], &prev, &theme), Rerendered::Everything);
     }
 
     #[test]
@@ -635,6 +638,6 @@ mod tests {
     #[test]
     fn summaries() {
         assert_eq!(ids(&["observers"]).summary(9), "1 of 9 pages re-rendered");
-        assert_eq!(Scope::Everything.summary(9), "all 9 pages re-rendered");
+        assert_eq!(Rerendered::Everything.summary(9), "all 9 pages re-rendered");
     }
 }

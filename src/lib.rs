@@ -1,8 +1,16 @@
 //! `evidence`: a static site generator for investigations built from recorded observations.
 //!
-//! The pipeline reads top to bottom, one module per stage:
-//! [`load`] → [`model`] → [`check`] → [`derive`] → [`render`] → [`write`],
-//! driven by [`pipeline`]. [`diagnostics`] renders every located error in one place.
+//! The pipeline reads top to bottom, one module per stage: [`load`] → [`model`] →
+//! [`derive`](mod@derive) → [`check`] → [`render`] → [`write`](mod@write), driven by
+//! [`pipeline`]. [`diagnostics`] renders every located error in one place.
+//!
+//! Imports point down only. The layers, bottom to top: [`diagnostics`] and [`timings`] →
+//! [`model`] (types, ids, references, page structure, views, value formatting) → [`load`]
+//! → [`binary`] → [`derive`](mod@derive) → [`check`] → [`render`] →
+//! [`write`](mod@write) → [`pipeline`] → [`incremental`] → [`probe`], [`diff`], [`serve`],
+//! [`init`] → [`cli`]. `model` sits below `load` although data flows from load to model:
+//! load produces model's types, and model knows no file format. `tests/layers.rs` holds
+//! these rules and fails on a use that points up.
 
 pub mod binary;
 pub mod check;

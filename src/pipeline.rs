@@ -1,13 +1,13 @@
-//! The pipeline, top to bottom: load → model → check → derive → render. `build`, `check`,
-//! `serve`, `diff` and `probe` all go through here; none has its own copy.
+//! The pipeline, top to bottom: load → model → derive → check → render → write.
+//! `build`, `check`, `serve`, `diff` and `probe` all go through here; none has its own copy.
 
 use crate::check;
 use crate::derive::{self, Derived};
 use crate::diagnostics::Diagnostics;
+use crate::load::messages::Messages;
 use crate::load::{self, ParseCache, Reuse, Sources, Theme};
+use crate::model::values::Values;
 use crate::model::{self, Evidence};
-use crate::render::i18n::Messages;
-use crate::render::values::Values;
 use crate::render::{MemorySink, Renderer, Sink, Site};
 use crate::timings;
 use std::collections::BTreeSet;

@@ -70,7 +70,7 @@ fn pages_of(root: &Path) -> (Vec<String>, BTreeSet<String>) {
     let errors = evidence::diagnostics::render(
         &outcome.diagnostics,
         evidence::diagnostics::Format::Human,
-        root,
+        &evidence::load::read::site_text(root),
         false,
     );
     let Some(site) = outcome.site.filter(|_| !outcome.diagnostics.has_errors()) else {

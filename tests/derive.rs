@@ -51,7 +51,7 @@ fn loaded(root: &Path) -> evidence::pipeline::Loaded {
                 evidence::diagnostics::render(
                     &l.diagnostics,
                     evidence::diagnostics::Format::Human,
-                    root,
+                    &evidence::load::read::site_text(root),
                     false
                 )
             );
@@ -59,7 +59,12 @@ fn loaded(root: &Path) -> evidence::pipeline::Loaded {
         }
         Err(d) => panic!(
             "{}",
-            evidence::diagnostics::render(&d, evidence::diagnostics::Format::Human, root, false)
+            evidence::diagnostics::render(
+                &d,
+                evidence::diagnostics::Format::Human,
+                &evidence::load::read::site_text(root),
+                false,
+            )
         ),
     }
 }

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{copy_dir, manifest_dir, replace_once, write_file};
-use evidence::incremental::{self, Previous, Scope};
+use evidence::incremental::{self, Previous, Rerendered};
 use evidence::pipeline;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -37,9 +37,9 @@ fn investigation() -> TempDir {
 }
 
 /// A rebuild after `changed`, checked against a full build; returns the next start.
-fn step(root: &Path, changed: &[&str], prev: Option<&Previous>) -> (Option<Previous>, Scope) {
+fn step(root: &Path, changed: &[&str], prev: Option<&Previous>) -> (Option<Previous>, Rerendered) {
     let changed: Vec<String> = changed.iter().map(|s| s.to_string()).collect();
-    let (outcome, next, scope) = incremental::rebuild(root, &changed, prev);
+    let (outcome, next, rerendered) = incremental::rebuild(root, &changed, prev);
     let full = pipeline::run(root);
     assert_eq!(
         outcome.diagnostics.sorted(),
@@ -48,7 +48,7 @@ fn step(root: &Path, changed: &[&str], prev: Option<&Previous>) -> (Option<Previ
     );
     let (got, want) = match (&outcome.site, &full.site) {
         (Some(g), Some(w)) => (g, w),
-        (None, None) => return (next, scope),
+        (None, None) => return (next, rerendered),
         _ => panic!("after {changed:?}: one build rendered, the other did not"),
     };
     let paths = |s: &evidence::render::Site| s.files.keys().cloned().collect::<Vec<_>>();
@@ -56,14 +56,14 @@ fn step(root: &Path, changed: &[&str], prev: Option<&Previous>) -> (Option<Previ
     for (path, bytes) in &want.files {
         assert!(
             got.files.get(path) == Some(bytes),
-            "{path} differs from a full build after {changed:?} ({scope:?})"
+            "{path} differs from a full build after {changed:?} ({rerendered:?})"
         );
     }
-    (next, scope)
+    (next, rerendered)
 }
 
-fn pages(ids: &[&str]) -> Scope {
-    Scope::Pages(ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>())
+fn pages(ids: &[&str]) -> Rerendered {
+    Rerendered::Pages(ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>())
 }
 
 /// Runs `edit`, then a rebuild of `changed`, against a full build; returns the next start.
@@ -72,7 +72,7 @@ fn edit(
     prev: Option<Previous>,
     changed: &[&str],
     edit: impl FnOnce(&Path),
-) -> (Option<Previous>, Scope) {
+) -> (Option<Previous>, Rerendered) {
     edit(root);
     step(root, changed, prev.as_ref())
 }
@@ -91,12 +91,12 @@ fn page(title: &str, body: &str) -> String {
 fn every_edit_gives_the_bytes_of_a_full_build() {
     let dir = investigation();
     let r = dir.path();
-    let (prev, scope) = step(r, &[], None);
-    assert_eq!(scope, Scope::Everything);
+    let (prev, rerendered) = step(r, &[], None);
+    assert_eq!(rerendered, Rerendered::Everything);
     assert!(prev.is_some(), "the investigation site builds cleanly");
 
     // A one-line prose edit: that page alone.
-    let (prev, scope) = edit(r, prev, &["content/observers.md"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["content/observers.md"], |r| {
         replace_once(
             r,
             "content/observers.md",
@@ -104,16 +104,19 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "The difficulty is that looking in often changes",
         )
     });
-    assert_eq!(scope, pages(&["observers"]));
+    assert_eq!(rerendered, pages(&["observers"]));
 
     // A bundle size: the bundle tables, the dispatch map and diagrams, the `:v[bundle:…]` quotes.
-    let (prev, scope) = edit(r, prev, &["data/bundles.yaml"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["data/bundles.yaml"], |r| {
         replace_once(r, "data/bundles.yaml", "size_kb: 173", "size_kb: 174")
     });
-    assert_eq!(scope, pages(&["ggml-hip", "index", "kernel-selection"]));
+    assert_eq!(
+        rerendered,
+        pages(&["ggml-hip", "index", "kernel-selection"])
+    );
 
     // A page title: the navigation of every page.
-    let (prev, scope) = edit(r, prev, &["content/glossary.md"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["content/glossary.md"], |r| {
         replace_once(
             r,
             "content/glossary.md",
@@ -121,7 +124,7 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "en: \"Terms\"",
         )
     });
-    assert_eq!(scope, Scope::Everything);
+    assert_eq!(rerendered, Rerendered::Everything);
 
     // A new run brings its own page, so the page list changes: everything.
     let run = "id: 2026-12-01-resident\nprobe: ollama-phase-proxy\ndate: \"2026-12-01\"\n\
@@ -129,13 +132,13 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
         origin: {ja: \"手で実行した記録\", en: \"Recorded by hand\"}\n\
         assessed_against: phase_a_q4k\ncases:\n  - id: short_np1\n    mode: hot\n\
         \x20   prompt_eval_count: 3\n    eval_count: 1\n";
-    let (prev, scope) = edit(r, prev, &["data/runs/2026-12-01-resident.yaml"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["data/runs/2026-12-01-resident.yaml"], |r| {
         write_file(r, "data/runs/2026-12-01-resident.yaml", run.as_bytes())
     });
-    assert_eq!(scope, Scope::Everything);
+    assert_eq!(rerendered, Rerendered::Everything);
 
     // A recorded count: the pages that read runs (the index, every run's page), not others.
-    let (prev, scope) = edit(r, prev, &["data/runs/phase-f-resident.yaml"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["data/runs/phase-f-resident.yaml"], |r| {
         replace_once(
             r,
             "data/runs/phase-f-resident.yaml",
@@ -143,13 +146,15 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "prompt_eval_count: 300",
         )
     });
-    assert!(matches!(&scope, Scope::Pages(p) if p.contains("runs")
+    assert!(
+        matches!(&rerendered, Rerendered::Pages(p) if p.contains("runs")
         && p.contains("runs/phase-f-resident")
         && p.contains("runs/2026-12-01-resident")
-        && !p.contains("glossary")));
+        && !p.contains("glossary"))
+    );
 
     // A dispatch threshold (of a map no recorded reading is assessed against).
-    let (prev, scope) = edit(r, prev, &["data/dispatch.yaml"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["data/dispatch.yaml"], |r| {
         replace_once(
             r,
             "data/dispatch.yaml",
@@ -157,7 +162,7 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "bound: {lt: 48}",
         )
     });
-    assert!(matches!(&scope, Scope::Pages(p) if p.contains("kernel-selection")));
+    assert!(matches!(&rerendered, Rerendered::Pages(p) if p.contains("kernel-selection")));
 
     // A broken link: the same error as a full build; then fixed.
     let (prev, _) = edit(r, prev, &["content/observers.md"], |r| {
@@ -169,7 +174,7 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
         )
     });
     assert!(prev.is_none(), "a failed build is no start for the next");
-    let (prev, scope) = edit(r, prev, &["content/observers.md"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["content/observers.md"], |r| {
         replace_once(
             r,
             "content/observers.md",
@@ -177,10 +182,10 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "See [the glossary](@/glossary).",
         )
     });
-    assert_eq!(scope, Scope::Everything);
+    assert_eq!(rerendered, Rerendered::Everything);
 
     // A Fluent message: every page.
-    let (prev, scope) = edit(r, prev, &["locales/en/evidence.ftl"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["locales/en/evidence.ftl"], |r| {
         replace_once(
             r,
             "locales/en/evidence.ftl",
@@ -188,10 +193,10 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "table-source = From:",
         )
     });
-    assert_eq!(scope, Scope::Everything);
+    assert_eq!(rerendered, Rerendered::Everything);
 
     // A directive added to a page: everything (records may now link to it).
-    let (prev, scope) = edit(r, prev, &["content/glossary.md"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["content/glossary.md"], |r| {
         replace_once(
             r,
             "content/glossary.md",
@@ -199,13 +204,13 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "::glossary\n\n::observers",
         )
     });
-    assert_eq!(scope, Scope::Everything);
+    assert_eq!(rerendered, Rerendered::Everything);
 
     // Pages added: everything. One quotes a bundle, one lists it, one draws a map.
     let quote = page("Quote", ":v[bundle:bundle_0012.size_kb] KB");
     let table = page("Table", "::bundles{ids=\"bundle_0012\"}");
     let diagram = page("Diagram", "::dispatch-diagram{map=\"phase_a_q4k\"}");
-    let (prev, scope) = edit(
+    let (prev, rerendered) = edit(
         r,
         prev,
         &[
@@ -219,14 +224,14 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             write_file(r, "content/x-diagram.md", diagram.as_bytes());
         },
     );
-    assert_eq!(scope, Scope::Everything);
+    assert_eq!(rerendered, Rerendered::Everything);
 
     // A bundle edit reaches each of them.
-    let (prev, scope) = edit(r, prev, &["data/bundles.yaml"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["data/bundles.yaml"], |r| {
         replace_once(r, "data/bundles.yaml", "size_kb: 174", "size_kb: 175")
     });
     assert_eq!(
-        scope,
+        rerendered,
         pages(&[
             "ggml-hip",
             "index",
@@ -246,13 +251,13 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "en: \"Started `ollama serve` as a child of `rocprofv3` (:v[bundle:bundle_0012.size_kb] KB).\"",
         )
     });
-    let (prev, scope) = edit(r, prev, &["data/bundles.yaml"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["data/bundles.yaml"], |r| {
         replace_once(r, "data/bundles.yaml", "size_kb: 175", "size_kb: 176")
     });
-    assert!(matches!(&scope, Scope::Pages(p) if p.contains("observers")));
+    assert!(matches!(&rerendered, Rerendered::Pages(p) if p.contains("observers")));
 
     // A file reported without a change: the pages that read it, nothing else.
-    let (prev, scope) = edit(r, prev, &["data/generations.yaml"], |_| {});
-    assert_eq!(scope, pages(&["ggml-hip"]));
+    let (prev, rerendered) = edit(r, prev, &["data/generations.yaml"], |_| {});
+    assert_eq!(rerendered, pages(&["ggml-hip"]));
     assert!(prev.is_some());
 }

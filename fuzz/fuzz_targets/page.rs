@@ -9,11 +9,14 @@
 #![no_main]
 
 use evidence::diagnostics::{self, Diagnostic, Diagnostics, Format};
-use evidence::load::page::{self, Item, Lang};
+use evidence::load::page;
+use evidence::model::page::{Item, Lang};
+use evidence::load::read::site_text;
 use evidence::model::{Evidence, directive};
 use evidence::render::markdown::{self, Ctx};
-use evidence::render::values::Values;
-use evidence::render::view::{PageIndex, View};
+use evidence::model::values::Values;
+use evidence::model::view::View;
+use evidence::render::view::PageIndex;
 use libfuzzer_sys::fuzz_target;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -142,6 +145,6 @@ fn render(site: &Site, text: &str, diags: Vec<Diagnostic>) {
     let mut all = Diagnostics::default();
     all.extend(diags);
     for format in [Format::Human, Format::Json, Format::Github] {
-        diagnostics::render(&all, format, &site.root, false);
+        diagnostics::render(&all, format, &site_text(&site.root), false);
     }
 }

@@ -14,7 +14,7 @@
 
 mod yaml_grammar;
 
-use evidence::load::page::FrontMatter;
+use evidence::model::page::FrontMatter;
 use evidence::load::yaml::{self, subset_de};
 use evidence::model::{DispatchFile, Id, Run};
 use libfuzzer_sys::arbitrary::Unstructured;

@@ -228,25 +228,25 @@ pub struct KernelReport {
 
 /// Smallest and largest of a value over some kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Range {
+pub struct MinMax {
     /// Smallest.
     pub min: u64,
     /// Largest.
     pub max: u64,
 }
 
-fn widen(range: &mut Option<Range>, value: Option<u64>) {
+fn widen(range: &mut Option<MinMax>, value: Option<u64>) {
     let Some(v) = value else { return };
     *range = Some(match *range {
-        Some(r) => Range {
+        Some(r) => MinMax {
             min: r.min.min(v),
             max: r.max.max(v),
         },
-        None => Range { min: v, max: v },
+        None => MinMax { min: v, max: v },
     });
 }
 
-fn widen_range(range: &mut Option<Range>, other: Option<Range>) {
+fn widen_range(range: &mut Option<MinMax>, other: Option<MinMax>) {
     if let Some(o) = other {
         widen(range, Some(o.min));
         widen(range, Some(o.max));
@@ -265,19 +265,19 @@ pub struct KernelStats {
     pub unclassified: u64,
     /// SGPR count range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sgpr: Option<Range>,
+    pub sgpr: Option<MinMax>,
     /// VGPR count range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vgpr: Option<Range>,
+    pub vgpr: Option<MinMax>,
     /// AGPR count range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agpr: Option<Range>,
+    pub agpr: Option<MinMax>,
     /// LDS (group segment) bytes range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group_segment: Option<Range>,
+    pub group_segment: Option<MinMax>,
     /// Scratch (private segment) bytes range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub private_segment: Option<Range>,
+    pub private_segment: Option<MinMax>,
     /// Kernels with SGPR spills.
     pub sgpr_spilling: u64,
     /// Kernels with VGPR spills.

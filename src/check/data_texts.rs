@@ -10,7 +10,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::model::Evidence;
 use crate::model::markup;
 use crate::model::refs::Kind;
-use crate::render::values::{QuoteError, Values};
+use crate::model::values::{QuoteError, Values};
 use pulldown_cmark::{Event, Options, Parser, Tag};
 use serde_json::Value;
 use std::path::Path;
@@ -154,7 +154,7 @@ fn text_problems(s: &str, ev: &Evidence, values: &Values, pages_complete: bool) 
             break;
         };
         let path = &after[..len];
-        if let Err(QuoteError::Bad(msg)) = values.quote(path, crate::load::page::Lang::En) {
+        if let Err(QuoteError::Bad(msg)) = values.quote(path, crate::model::page::Lang::En) {
             out.push((
                 format!(":v[{path}]"),
                 "bad-value",

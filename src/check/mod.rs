@@ -1,4 +1,4 @@
-//! Stage 3: rules over the evidence graph and the page sources.
+//! Stage 4: rules over the evidence graph and the page sources.
 //!
 //! Schema errors, duplicate ids and dangling references are found while loading and
 //! building the model; the rules here look at the whole: block pairs, directives,
@@ -9,11 +9,10 @@ mod data_texts;
 
 use crate::derive;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
-use crate::load::page::{Item, Lang, PageSource};
-use crate::load::span_of;
-use crate::model::{Evidence, directive};
-use crate::render::i18n::Messages;
-use crate::render::values::Values;
+use crate::load::messages::Messages;
+use crate::model::page::{Item, Lang, PageSource};
+use crate::model::values::Values;
+use crate::model::{Evidence, directive, span_of};
 use std::path::Path;
 
 /// Runs every rule.
@@ -143,8 +142,8 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
 /// Hand-recorded facts the latest binary probe runs disagree with: warnings, since a run's
 /// library or process may be another build than the one the record describes.
 fn binary_runs(ev: &Evidence, derived: &derive::Derived, diags: &mut Diagnostics) {
+    use crate::derive::probed::{fatbin_has, maps_has};
     use crate::model::types::TargetStatus;
-    use crate::render::tables::binary::{fatbin_has, maps_has};
     if let Some(run) = derived.latest(ev, "fatbin") {
         let input = run.input.as_ref().map(|i| i.name.as_str()).unwrap_or("?");
         for g in ev.generations.iter() {

@@ -46,8 +46,9 @@ impl std::fmt::Display for DiffError {
 }
 
 fn load(side: &source::Side, which: &str) -> Result<pipeline::Loaded, DiffError> {
+    let source = crate::load::read::site_text(&side.root);
     let render =
-        |d: &Diagnostics| diagnostics::render(d, diagnostics::Format::Human, &side.root, false);
+        |d: &Diagnostics| diagnostics::render(d, diagnostics::Format::Human, &source, false);
     let loaded = pipeline::evidence(&side.root).map_err(|d| DiffError::DoesNotLoad {
         side: format!("{which} ({})", side.label),
         errors: render(&d),
@@ -82,7 +83,7 @@ pub fn diff(root: &Path, base: &str, head: Option<&str>) -> Result<report::Repor
     }
     .map_err(DiffError::Side)?;
     let (bl, hl) = (load(&b, "base")?, load(&h, "head")?);
-    let bv = report::View::new(&bl, run_files(&b, &bl, "base")?);
-    let hv = report::View::new(&hl, run_files(&h, &hl, "head")?);
+    let bv = report::Compared::new(&bl, run_files(&b, &bl, "base")?);
+    let hv = report::Compared::new(&hl, run_files(&h, &hl, "head")?);
     Ok(report::compare(&bv, &hv, &b.label, &h.label))
 }

@@ -10,16 +10,16 @@
 
 use super::rewrites::{self, Rewrite, RunFiles};
 use crate::derive::{case_zone, zone};
-use crate::load::page::{Item, Lang, PageSource};
+use crate::model::page::{Item, Lang, PageSource};
+use crate::model::values::Values;
 use crate::model::{Claim, Evidence, Run};
 use crate::pipeline::Loaded;
-use crate::render::values::Values;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// One side, as the report needs it.
-pub struct View<'a> {
+/// One side of the comparison (base or head), as the report needs it.
+pub struct Compared<'a> {
     pub ev: &'a Evidence,
     pub loaded: &'a Loaded,
     pub json: Value,
@@ -27,10 +27,10 @@ pub struct View<'a> {
     pub run_files: RunFiles,
 }
 
-impl<'a> View<'a> {
-    pub fn new(loaded: &'a Loaded, run_files: RunFiles) -> View<'a> {
+impl<'a> Compared<'a> {
+    pub fn new(loaded: &'a Loaded, run_files: RunFiles) -> Compared<'a> {
         let json = Values::new(&loaded.evidence).json().clone();
-        View {
+        Compared {
             ev: &loaded.evidence,
             loaded,
             json,
@@ -216,7 +216,7 @@ impl Report {
 }
 
 /// Builds the report.
-pub fn compare(base: &View, head: &View, base_label: &str, head_label: &str) -> Report {
+pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &str) -> Report {
     Report {
         base: base_label.to_string(),
         head: head_label.to_string(),
@@ -345,7 +345,7 @@ fn change_of(old: Option<&Value>, new: Option<&Value>) -> Option<Change> {
 }
 
 /// Records of one kind on both sides, by id.
-pub(super) fn kind<'v>(v: &'v View, kind: &str) -> BTreeMap<&'v str, &'v Value> {
+pub(super) fn kind<'v>(v: &'v Compared, kind: &str) -> BTreeMap<&'v str, &'v Value> {
     v.json
         .get(kind)
         .and_then(Value::as_object)
@@ -370,7 +370,7 @@ const GENERIC: &[&str] = &[
     "term",
 ];
 
-fn records(base: &View, head: &View) -> Vec<RecordChange> {
+fn records(base: &Compared, head: &Compared) -> Vec<RecordChange> {
     let mut out = Vec::new();
     for k in GENERIC {
         let (a, b) = (kind(base, k), kind(head, k));
@@ -440,7 +440,7 @@ fn moved(base: &Evidence, c: &Claim) -> Option<Move> {
     })
 }
 
-fn claims(base: &View, head: &View) -> Vec<ClaimChange> {
+fn claims(base: &Compared, head: &Compared) -> Vec<ClaimChange> {
     let (a, b) = (kind(base, "claim"), kind(head, "claim"));
     let ids: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
     let mut out = Vec::new();
@@ -491,7 +491,7 @@ fn run_ref(r: &Run) -> RunRef {
     }
 }
 
-fn runs(base: &View, head: &View) -> RunsChange {
+fn runs(base: &Compared, head: &Compared) -> RunsChange {
     let mut rc = RunsChange::default();
     for r in head
         .ev
@@ -603,7 +603,7 @@ fn case_changes(bev: &Evidence, hev: &Evidence, old: &Run, new: &Run) -> Vec<Cas
 
 // ------------------------------------------------------------------ dispatch maps
 
-fn maps(base: &View, head: &View) -> Vec<MapChange> {
+fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
     let (a, b) = (kind(base, "map"), kind(head, "map"));
     let ids: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
     let mut out = Vec::new();

@@ -6,7 +6,7 @@
 //! not only the values the rest of the report compares: an edit that no value shows (a
 //! comment, the layout) is a rewrite all the same.
 
-use super::report::{self, Change, FieldChange, View};
+use super::report::{self, Change, Compared, FieldChange};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -55,7 +55,7 @@ pub struct Rewrite {
 }
 
 /// Every base run file the head side changed or removed, in path order.
-pub fn find(base: &View, head: &View) -> Vec<Rewrite> {
+pub fn find(base: &Compared, head: &Compared) -> Vec<Rewrite> {
     let (old, new) = (&base.run_files.0, &head.run_files.0);
     let mut out = Vec::new();
     for (file, (run, bytes)) in old {
@@ -81,7 +81,7 @@ pub fn find(base: &View, head: &View) -> Vec<Rewrite> {
 }
 
 /// The recorded values of a run that differ between the sides, field by field.
-fn fields(base: &View, old_run: &str, head: &View, new_run: &str) -> Vec<FieldChange> {
+fn fields(base: &Compared, old_run: &str, head: &Compared, new_run: &str) -> Vec<FieldChange> {
     let old = report::kind(base, "run").get(old_run).copied();
     let new = report::kind(head, "run").get(new_run).copied();
     report::fields(old, new).0

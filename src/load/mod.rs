@@ -4,6 +4,7 @@
 //! problem found so far. Loading goes on past a bad file so `check` can report them all.
 
 pub mod cache;
+pub mod messages;
 pub mod page;
 pub mod read;
 pub mod theme;
@@ -11,91 +12,13 @@ pub mod walk;
 pub mod yaml;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span, rel_path};
+use crate::model::page::PageSource;
 use crate::model::refs::Kind;
 use crate::model::types::*;
-use page::PageSource;
-use serde::Deserialize;
-use std::ops::Deref;
+use crate::model::{DataSet, Located};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 pub use theme::Theme;
-
-/// The site config, `evidence.yaml`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SiteConfig {
-    pub title: Text,
-    #[serde(default)]
-    pub description: Option<Text>,
-    /// Absolute URL the site is published at (for the sitemap), ending in `/`; with its
-    /// position, for `check` to point at when it is not an http(s) URL.
-    #[serde(default)]
-    pub base_url: Option<crate::model::Id>,
-    /// Author or team shown in the footer.
-    #[serde(default)]
-    pub author: Option<Text>,
-    /// Views to publish, from `bilingual`, `ja`, `en` (default: all three).
-    #[serde(default = "all_views")]
-    pub views: Vec<crate::render::view::View>,
-}
-
-fn all_views() -> Vec<crate::render::view::View> {
-    crate::render::view::View::ALL.to_vec()
-}
-
-/// A value with the file it was read from.
-#[derive(Debug, Clone)]
-pub struct Located<T> {
-    pub file: Arc<str>,
-    pub value: T,
-}
-
-impl<T> Deref for Located<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.value
-    }
-}
-
-impl<T> Located<T> {
-    /// The span of an id or reference written in this record's file.
-    pub fn span(&self, id: &Id) -> Span {
-        span_of(&self.file, id)
-    }
-}
-
-/// Span of a located string in `file`.
-pub fn span_of(file: &str, id: &Id) -> Span {
-    Span::new(
-        file,
-        id.referenced.line() as usize,
-        id.referenced.column() as usize,
-    )
-}
-
-/// Every data record, grouped by collection, before ids are resolved.
-#[derive(Debug, Clone, Default)]
-pub struct DataSet {
-    pub families: Vec<Located<Family>>,
-    pub maps: Vec<Located<DispatchMap>>,
-    pub bundles: Vec<Located<Bundle>>,
-    pub generations: Vec<Located<Generation>>,
-    pub components: Vec<Located<Component>>,
-    pub observers: Vec<Located<Observer>>,
-    pub phases: Vec<Located<Phase>>,
-    pub claims: Vec<Located<Claim>>,
-    pub questions: Vec<Located<Question>>,
-    pub terms: Vec<Located<Term>>,
-    pub findings: Vec<Located<Finding>>,
-    pub tensor_types: Vec<Located<TensorType>>,
-    pub file_types: Vec<Located<FileType>>,
-    pub layers: Vec<Located<Layer>>,
-    pub plan: Vec<Located<PlanStep>>,
-    pub runs: Vec<Located<Run>>,
-    /// Kinds whose file failed to parse: references to them are not reported as dangling,
-    /// since the parse error already is.
-    pub incomplete: std::collections::BTreeSet<crate::model::refs::Kind>,
-}
 
 /// Everything read from disk.
 #[derive(Debug, Clone)]

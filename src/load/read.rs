@@ -203,6 +203,13 @@ pub fn read_text(path: &Path, limit: Limit) -> Result<String, ReadError> {
     decode(bytes)
 }
 
+/// The text of a site file by its path relative to `root`, for the source line a
+/// diagnostic quotes ([`crate::diagnostics::render`]). A file that cannot be read (often
+/// what the finding is about: a FIFO, a file too large) has none. Bounded, never blocking.
+pub fn site_text(root: &Path) -> impl Fn(&str) -> Option<String> + '_ {
+    move |file| read_text(&root.join(file), SOURCE).ok()
+}
+
 /// `bytes` as UTF-8 text without a leading byte order mark, or where the first bad byte is.
 pub fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
     match String::from_utf8(bytes) {

@@ -3,9 +3,9 @@
 //! A directive names a data view; [`parse`] checks its name, attributes and the ids it
 //! names, so that an unknown directive or a dangling id fails `check` at its line.
 
+use super::page::Directive as Raw;
 use super::refs::Kind;
 use super::{Case, Evidence};
-use crate::load::page::Directive as Raw;
 use std::collections::BTreeMap;
 
 /// What a directive embeds.

@@ -8,8 +8,8 @@
 use super::Collection;
 use super::types::Run;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
-use crate::load::page::{Directive, FrontMatter, Item, PageSource};
 use crate::model::Text;
+use crate::model::page::{Directive, FrontMatter, Item, PageSource};
 use std::collections::{BTreeMap, HashMap};
 
 /// Name of the directive that fills a run's page.

@@ -4,16 +4,23 @@
 //! a dangling reference or a malformed `kind:id` is reported at the place it was written.
 
 pub mod directive;
+pub mod format;
 pub mod generated;
 pub mod id;
+pub mod located;
 pub mod markup;
+pub mod page;
 pub mod refs;
+pub mod scans;
 pub mod types;
+pub mod values;
+pub mod view;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::load::page::PageSource;
-use crate::load::{DataSet, Located, SiteConfig, span_of};
+pub use located::{Located, span_of};
+use page::PageSource;
 use refs::{Kind, Ref};
+pub use scans::*;
 use std::collections::HashMap;
 pub use types::*;
 
@@ -117,6 +124,30 @@ fn index<T: Record>(kind: Kind, items: Vec<Located<T>>, diags: &mut Diagnostics)
         col.items.push(item);
     }
     col
+}
+
+/// Every data record, grouped by collection, before ids are resolved.
+#[derive(Debug, Clone, Default)]
+pub struct DataSet {
+    pub families: Vec<Located<Family>>,
+    pub maps: Vec<Located<DispatchMap>>,
+    pub bundles: Vec<Located<Bundle>>,
+    pub generations: Vec<Located<Generation>>,
+    pub components: Vec<Located<Component>>,
+    pub observers: Vec<Located<Observer>>,
+    pub phases: Vec<Located<Phase>>,
+    pub claims: Vec<Located<Claim>>,
+    pub questions: Vec<Located<Question>>,
+    pub terms: Vec<Located<Term>>,
+    pub findings: Vec<Located<Finding>>,
+    pub tensor_types: Vec<Located<TensorType>>,
+    pub file_types: Vec<Located<FileType>>,
+    pub layers: Vec<Located<Layer>>,
+    pub plan: Vec<Located<PlanStep>>,
+    pub runs: Vec<Located<Run>>,
+    /// Kinds whose file failed to parse: references to them are not reported as dangling,
+    /// since the parse error already is.
+    pub incomplete: std::collections::BTreeSet<Kind>,
 }
 
 /// The resolved evidence graph.

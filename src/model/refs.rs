@@ -1,8 +1,8 @@
 //! References between records: `kind:id` strings, and the walk that resolves them all.
 
+use super::span_of;
 use super::{Evidence, Id, parse_ref};
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::load::span_of;
 
 /// The kinds of record a reference can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -344,7 +344,7 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
     }
 }
 
-fn resolve_run(r: &mut Resolver, run: &crate::load::Located<super::Run>) {
+fn resolve_run(r: &mut Resolver, run: &super::Located<super::Run>) {
     let file = &run.file;
     if let Some(d) = &run.date {
         r.run_date(file, d);

@@ -1,4 +1,4 @@
-//! The serde types of every data file, exactly as written in `data/`.
+//! The serde types of `evidence.yaml` and every data file, exactly as written.
 //!
 //! Every type denies unknown fields, every human text is a [`Text`] pair and every
 //! enumerated value is a Rust enum whose label lives in Fluent (`enum-<type>-<value>`).
@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use super::id::{Id, Pos};
+use super::scans::{FatbinRecord, GgufRecord, InputFile, MapsRecord};
 
 /// A human text in both languages, each holding inline markdown.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -40,6 +41,31 @@ pub struct Source {
 pub struct Range {
     pub min: u64,
     pub max: u64,
+}
+
+// ---------------------------------------------------------------- evidence.yaml
+
+/// The site config, `evidence.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    pub title: Text,
+    #[serde(default)]
+    pub description: Option<Text>,
+    /// Absolute URL the site is published at (for the sitemap), ending in `/`; with its
+    /// position, for `check` to point at when it is not an http(s) URL.
+    #[serde(default)]
+    pub base_url: Option<Id>,
+    /// Author or team shown in the footer.
+    #[serde(default)]
+    pub author: Option<Text>,
+    /// Views to publish, from `bilingual`, `ja`, `en` (default: all three).
+    #[serde(default = "all_views")]
+    pub views: Vec<super::view::View>,
+}
+
+fn all_views() -> Vec<super::view::View> {
+    super::view::View::ALL.to_vec()
 }
 
 // ---------------------------------------------------------------- dispatch.yaml
@@ -247,7 +273,7 @@ pub struct Observer {
     pub method: String,
     pub question: Text,
     pub tried: Text,
-    pub outcome: Outcome,
+    pub outcome: ObserverOutcome,
     pub showed: Text,
     /// What stops it from showing more.
     pub constraint: Text,
@@ -257,9 +283,11 @@ pub struct Observer {
     pub phases: Vec<Id>,
 }
 
+/// How an observation method fared: it distorts what it observes, is blocked, works in
+/// part, or works. Labelled `outcome-…` in Fluent.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum ObserverOutcome {
     Distorts,
     Blocked,
     Partial,
@@ -461,7 +489,7 @@ pub struct Run {
     pub model_details: Option<ModelDetails>,
     /// The loaded model's memory (`/api/ps`): how much of it sits in VRAM.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub loaded: Option<Loaded>,
+    pub loaded: Option<ModelMemory>,
     /// The request settings every case of a probe run was sent with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<RequestSettings>,
@@ -482,88 +510,6 @@ pub struct Run {
     /// What `evidence probe maps` found mapped by a process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maps: Option<MapsRecord>,
-}
-
-/// The input file of a binary probe: its name (not its full path) and size.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct InputFile {
-    pub name: String,
-    pub size: u64,
-}
-
-/// A fatbin scan kept small: per-target summaries and per-bundle summaries, no kernels.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct FatbinRecord {
-    pub stats: crate::binary::fatbin::ScanStats,
-    pub targets: Vec<crate::binary::fatbin::TargetSummary>,
-    pub bundles: Vec<FatbinBundle>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<crate::binary::Warning>,
-}
-
-/// One offload bundle of a fatbin scan, summarized.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct FatbinBundle {
-    pub index: u64,
-    pub file_offset: u64,
-    pub extent: u64,
-    pub compressed: bool,
-    /// Entry ids (`hipv4-amdgcn-amd-amdhsa--gfx1100`, …) with their sizes.
-    pub entries: Vec<FatbinEntry>,
-    pub summary: crate::binary::fatbin::BundleSummary,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct FatbinEntry {
-    pub id: String,
-    pub size: u64,
-}
-
-/// A GGUF read kept small: header, file type and type census with a few example tensors.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct GgufRecord {
-    pub version: u32,
-    pub tensor_count: u64,
-    pub kv_count: u64,
-    pub alignment: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub architecture: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file_type: Option<crate::binary::gguf::FileType>,
-    pub tensor_bytes: u64,
-    pub census: Vec<GgufTypeCount>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<crate::binary::Warning>,
-}
-
-/// Tensors of one ggml type in a GGUF file.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct GgufTypeCount {
-    pub ggml_type: crate::binary::ggml::TypeRef,
-    pub count: u64,
-    pub elements: u64,
-    pub bytes: u64,
-    /// The first few tensors of the type, in file order.
-    pub examples: Vec<String>,
-}
-
-/// The libraries and model files a process mapped.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct MapsRecord {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pid: Option<u32>,
-    pub mappings: u64,
-    pub shared_libraries: Vec<String>,
-    pub models: Vec<String>,
 }
 
 /// The model as the engine described it when the run was recorded.
@@ -595,7 +541,7 @@ pub struct ModelDetails {
 /// Memory of the loaded model, from `/api/ps`; `size_vram < size` means partial offload.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
-pub struct Loaded {
+pub struct ModelMemory {
     /// Bytes the loaded model takes in total.
     pub size: u64,
     /// Bytes of it in GPU memory.

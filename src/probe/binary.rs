@@ -4,11 +4,13 @@
 use super::Written;
 use super::record::{Clock, Site};
 use super::{ProbeError, new_id};
-use crate::binary::{fatbin, gguf, maps};
-use crate::model::types::{
-    Engine, FatbinBundle, FatbinEntry, FatbinRecord, GgufRecord, GgufTypeCount, InputFile,
-    MapsRecord, Run, Text,
+use crate::binary::{Warning, fatbin, ggml, gguf, maps};
+use crate::model::scans::{
+    FatbinBundle, FatbinBundleSummary, FatbinEntry, FatbinKernelStats, FatbinRecord, FatbinStats,
+    FatbinTarget, GgmlTypeRef, GgufFileType, GgufRecord, GgufTypeCount, InputFile, MapsRecord,
+    ProbeWarning,
 };
+use crate::model::types::{Engine, Range, Run, Text};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -27,16 +29,8 @@ pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
     let report = fatbin::scan(file, &options)
         .map_err(|e| read_error(file, "an ELF library with a .hip_fatbin section", &e))?;
     let record = FatbinRecord {
-        stats: report.stats,
-        // Per-variant lists run to thousands of lines: the record keeps the counts.
-        targets: report
-            .targets
-            .into_iter()
-            .map(|t| fatbin::TargetSummary {
-                variants: Vec::new(),
-                ..t
-            })
-            .collect(),
+        stats: report.stats.into(),
+        targets: report.targets.into_iter().map(FatbinTarget::from).collect(),
         bundles: report
             .bundles
             .into_iter()
@@ -53,10 +47,10 @@ pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
                         size: e.size,
                     })
                     .collect(),
-                summary: b.summary,
+                summary: b.summary.into(),
             })
             .collect(),
-        warnings: report.warnings,
+        warnings: warnings(report.warnings),
     };
     let mut run = base_run("fatbin", file, report.file_size, &at);
     run.fatbin = Some(record);
@@ -75,20 +69,23 @@ pub fn probe_gguf(file: &Path, root: &Path) -> Result<Written, ProbeError> {
         alignment: report.alignment,
         architecture: report.architecture,
         name: report.name,
-        file_type: report.file_type,
+        file_type: report.file_type.map(|f| GgufFileType {
+            id: f.id,
+            name: f.name,
+        }),
         tensor_bytes: report.tensor_bytes,
         census: report
             .census
             .into_iter()
             .map(|c| GgufTypeCount {
-                ggml_type: c.ggml_type,
+                ggml_type: c.ggml_type.into(),
                 count: c.count,
                 elements: c.elements,
                 bytes: c.bytes,
                 examples: c.tensors.into_iter().take(EXAMPLES).collect(),
             })
             .collect(),
-        warnings: report.warnings,
+        warnings: warnings(report.warnings),
     };
     let mut run = base_run("gguf", file, report.file_size, &at);
     run.gguf = Some(record);
@@ -192,4 +189,89 @@ fn base_run(probe: &str, file: &Path, size: u64, at: &Clock) -> Run {
         gguf: None,
         maps: None,
     }
+}
+
+// The readers' reports converted into the run schema of `model::scans`, field by field, so
+// that a change to a report does not silently change what a run file holds.
+
+impl From<fatbin::ScanStats> for FatbinStats {
+    fn from(s: fatbin::ScanStats) -> Self {
+        FatbinStats {
+            bundles: s.bundles,
+            compressed_bundles: s.compressed_bundles,
+            entries: s.entries,
+            code_objects: s.code_objects,
+            kernels: s.kernels,
+            warnings: s.warnings,
+        }
+    }
+}
+
+/// Per-variant lists run to thousands of lines: the record keeps the counts.
+impl From<fatbin::TargetSummary> for FatbinTarget {
+    fn from(t: fatbin::TargetSummary) -> Self {
+        FatbinTarget {
+            target: t.target,
+            entries: t.entries,
+            code_objects: t.code_objects,
+            code_object_versions: t.code_object_versions,
+            processors: t.processors,
+            kernels: t.kernels.into(),
+            distinct_kernels: t.distinct_kernels,
+            distinct_families: t.distinct_families,
+        }
+    }
+}
+
+impl From<fatbin::BundleSummary> for FatbinBundleSummary {
+    fn from(b: fatbin::BundleSummary) -> Self {
+        FatbinBundleSummary {
+            entries: b.entries,
+            code_objects: b.code_objects,
+            targets: b.targets,
+            kernels: b.kernels.into(),
+        }
+    }
+}
+
+impl From<fatbin::KernelStats> for FatbinKernelStats {
+    fn from(k: fatbin::KernelStats) -> Self {
+        let range = |r: Option<fatbin::MinMax>| {
+            r.map(|r| Range {
+                min: r.min,
+                max: r.max,
+            })
+        };
+        FatbinKernelStats {
+            count: k.count,
+            families: k.families,
+            unclassified: k.unclassified,
+            sgpr: range(k.sgpr),
+            vgpr: range(k.vgpr),
+            agpr: range(k.agpr),
+            group_segment: range(k.group_segment),
+            private_segment: range(k.private_segment),
+            sgpr_spilling: k.sgpr_spilling,
+            vgpr_spilling: k.vgpr_spilling,
+        }
+    }
+}
+
+impl From<ggml::TypeRef> for GgmlTypeRef {
+    fn from(t: ggml::TypeRef) -> Self {
+        GgmlTypeRef {
+            id: t.id,
+            name: t.name,
+        }
+    }
+}
+
+fn warnings(list: Vec<Warning>) -> Vec<ProbeWarning> {
+    list.into_iter()
+        .map(|w| ProbeWarning {
+            code: w.code,
+            offset: w.offset,
+            message: w.message,
+        })
+        .collect()
 }

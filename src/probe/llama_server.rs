@@ -21,8 +21,8 @@
 use super::http::Http;
 use super::{Engine, Environment, ProbeError, Request, blank_case};
 use crate::model::types::{
-    CacheDefeat, Case, Engine as EngineKind, LlamaServerCase, LlamaTimings, Loaded, ModelDetails,
-    RequestSettings, Residency,
+    CacheDefeat, Case, Engine as EngineKind, LlamaServerCase, LlamaTimings, ModelDetails,
+    ModelMemory, RequestSettings, Residency,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -314,7 +314,7 @@ impl Engine for LlamaServer {
         Ok(case)
     }
 
-    fn after(&mut self) -> Result<Option<Loaded>, ProbeError> {
+    fn after(&mut self) -> Result<Option<ModelMemory>, ProbeError> {
         Ok(None)
     }
 

@@ -23,8 +23,9 @@ pub mod record;
 pub mod sweep;
 
 use crate::diagnostics::{self, Diagnostics, Format};
+use crate::load::read::site_text;
 use crate::model::types::{
-    Case, Engine as EngineKind, Id, Loaded, ModelDetails, RequestSettings, Residency, Run,
+    Case, Engine as EngineKind, Id, ModelDetails, ModelMemory, RequestSettings, Residency, Run,
     SweepSettings, Text,
 };
 use http::Http;
@@ -171,7 +172,7 @@ pub trait Engine {
     /// cache-defeat method). Its id is `req.case_id`.
     fn generate(&mut self, req: &Request) -> Result<Case, ProbeError>;
     /// Facts read after the cases (Ollama: `/api/ps`, the offload evidence).
-    fn after(&mut self) -> Result<Option<Loaded>, ProbeError>;
+    fn after(&mut self) -> Result<Option<ModelMemory>, ProbeError>;
     /// The request settings recorded with the run.
     fn settings(&self) -> RequestSettings;
 }
@@ -421,7 +422,7 @@ fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
             if w.diagnostics.has_errors() {
                 eprint!(
                     "{}",
-                    diagnostics::render(&w.diagnostics, Format::Human, root, false)
+                    diagnostics::render(&w.diagnostics, Format::Human, &site_text(root), false)
                 );
                 eprintln!(
                     "note: the site has errors (see above); the run was recorded nonetheless"
@@ -432,7 +433,10 @@ fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
         }
         Err(ProbeError::Input(d)) => {
             let color = std::io::stderr().is_terminal();
-            eprint!("{}", diagnostics::render(&d, Format::Human, root, color));
+            eprint!(
+                "{}",
+                diagnostics::render(&d, Format::Human, &site_text(root), color)
+            );
             eprintln!("error: nothing was recorded");
             ExitCode::FAILURE
         }

@@ -18,7 +18,7 @@
 use super::http::Http;
 use super::{Engine, Environment, ProbeError, Request, blank_case};
 use crate::model::types::{
-    CacheDefeat, Case, Engine as EngineKind, Loaded, ModelDetails, RequestSettings, Residency,
+    CacheDefeat, Case, Engine as EngineKind, ModelDetails, ModelMemory, RequestSettings, Residency,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -436,9 +436,9 @@ impl Engine for Ollama {
         Ok(case)
     }
 
-    fn after(&mut self) -> Result<Option<Loaded>, ProbeError> {
+    fn after(&mut self) -> Result<Option<ModelMemory>, ProbeError> {
         let ps = self.ps(None)?;
-        Ok(self.listed(&ps).map(|m| Loaded {
+        Ok(self.listed(&ps).map(|m| ModelMemory {
             size: m.size,
             size_vram: m.size_vram,
             context_length: m.context_length.filter(|&n| n > 0),

@@ -482,7 +482,7 @@ mod tests {
                     .collect(),
                 ..Default::default()
             }),
-            loaded: Some(Loaded {
+            loaded: Some(ModelMemory {
                 size: 10,
                 size_vram: 5,
                 context_length: Some(4096),

@@ -283,7 +283,7 @@ fn finish(mut case: Case, id: &str, point: SweepPoint, repeat: u32, k: u32) -> C
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::types::{Engine as EngineKind, Loaded, RequestSettings};
+    use crate::model::types::{Engine as EngineKind, ModelMemory, RequestSettings};
     use crate::probe::{Environment, blank_case};
 
     /// An engine whose prompt_eval_count is `overhead + tokens_per_word · words`.
@@ -311,7 +311,7 @@ mod tests {
             c.prompt_eval_duration_ns = Some(1000 * words);
             Ok(c)
         }
-        fn after(&mut self) -> Result<Option<Loaded>, ProbeError> {
+        fn after(&mut self) -> Result<Option<ModelMemory>, ProbeError> {
             Ok(None)
         }
         fn settings(&self) -> RequestSettings {

@@ -7,11 +7,12 @@
 //! view's language prefix, and so do the block's own `#id` links. Problems in a page block
 //! are reported at their line; data texts are checked once by `check` instead.
 
-use super::values::{QuoteError, Values};
-use super::view::{PageIndex, View, relative};
+use super::view::{PageIndex, relative};
 use crate::diagnostics::{Diagnostic, Span};
-use crate::load::page::Lang;
 use crate::model::markup;
+use crate::model::page::Lang;
+use crate::model::values::{QuoteError, Values};
+use crate::model::view::View;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 
 /// Where a piece of markdown sits, for links and error positions.

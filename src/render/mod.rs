@@ -2,29 +2,28 @@
 //! `evidence.json` and the static files.
 
 pub mod figures;
-pub mod i18n;
 pub mod markdown;
 pub mod scope;
 pub mod table;
 pub mod tables;
 pub mod templates;
-pub mod values;
 pub mod view;
 
 use crate::derive::Derived;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
-use crate::load::page::{Item, PageSource};
+use crate::load::messages::Messages;
+use crate::model::page::{Item, PageSource};
+use crate::model::values::Values;
+use crate::model::view::View;
 use crate::model::{Evidence, Text, directive};
-use i18n::Messages;
 use scope::{Scope, join_langs};
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tera::{Context, Tera};
-use values::Values;
-use view::{View, relative};
+use view::relative;
 
 /// Page id of the 404 page (it has no content file).
 const NOT_FOUND: &str = "404";

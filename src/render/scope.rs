@@ -2,12 +2,13 @@
 //! facts, messages, and helpers that turn texts and labels into HTML for that view.
 
 use super::escape;
-use super::i18n::Messages;
 use super::markdown::{self, Ctx};
-use super::values::Values;
-use super::view::{View, relative};
+use super::view::relative;
 use crate::derive::Derived;
 use crate::diagnostics::Diagnostic;
+use crate::load::messages::Messages;
+use crate::model::values::Values;
+use crate::model::view::View;
 use crate::model::{Evidence, Text};
 use std::cell::RefCell;
 
@@ -30,7 +31,7 @@ impl<'a> Scope<'a> {
 
     /// A bilingual text as inline HTML for this view: one language, or both in `lang` spans.
     pub fn text(&self, t: &Text) -> String {
-        let parts: Vec<(crate::load::page::Lang, String)> = self
+        let parts: Vec<(crate::model::page::Lang, String)> = self
             .view
             .langs()
             .iter()
@@ -109,7 +110,7 @@ impl<'a> Scope<'a> {
 
 /// Joins per-language HTML: a single language as is, two as `lang`-tagged spans
 /// (identical texts are shown once).
-pub fn join_langs(view: View, parts: Vec<(crate::load::page::Lang, String)>) -> String {
+pub fn join_langs(view: View, parts: Vec<(crate::model::page::Lang, String)>) -> String {
     if view != View::Bilingual || parts.len() < 2 || parts[0].1 == parts[1].1 {
         return parts.into_iter().next().map(|p| p.1).unwrap_or_default();
     }

@@ -1,10 +1,15 @@
 //! Tera setup: every theme template parsed once, autoescaping on, Fluent registered.
 
-use super::i18n::Messages;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
+use crate::load::messages::Messages;
+use crate::model::page::Lang;
+use fluent_bundle::{FluentArgs, FluentValue};
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 use tera::Tera;
+use unic_langid::LanguageIdentifier;
 
 /// Parses the theme's templates. A template error is reported at its file.
 pub fn load(theme: &Theme, messages: Arc<Messages>) -> Result<Tera, Diagnostic> {
@@ -69,5 +74,48 @@ fn located(theme: &Theme, e: &tera::Error) -> Diagnostic {
             Span::file("templates"),
             format!("template error: {msg}"),
         ),
+    }
+}
+
+/// Templates look messages up through this (`fluent(key="…", lang="…")`).
+impl fluent_templates::Loader for Messages {
+    fn lookup_complete(
+        &self,
+        lang: &LanguageIdentifier,
+        text_id: &str,
+        args: Option<&HashMap<Cow<'static, str>, FluentValue>>,
+    ) -> String {
+        let l = if lang.language.as_str() == "ja" {
+            Lang::Ja
+        } else {
+            Lang::En
+        };
+        let fargs = args.map(|a| {
+            let mut f = FluentArgs::new();
+            for (k, v) in a {
+                f.set(k.clone(), v.clone());
+            }
+            f
+        });
+        self.format(l, text_id, fargs.as_ref())
+    }
+
+    fn try_lookup_complete(
+        &self,
+        lang: &LanguageIdentifier,
+        text_id: &str,
+        args: Option<&HashMap<Cow<'static, str>, FluentValue>>,
+    ) -> Option<String> {
+        let l = if lang.language.as_str() == "ja" {
+            Lang::Ja
+        } else {
+            Lang::En
+        };
+        self.has(l, text_id)
+            .then(|| self.lookup_complete(lang, text_id, args))
+    }
+
+    fn locales(&self) -> Box<dyn Iterator<Item = &LanguageIdentifier> + '_> {
+        Box::new(self.languages())
     }
 }

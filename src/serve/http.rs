@@ -27,7 +27,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 /// What the router decided; `mod.rs` turns it into a response.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
+pub enum Routed {
     /// Serve the site file with this key and status (200, or 404 for `404.html`).
     File { key: String, status: u16 },
     /// The server-sent events stream (`/__evidence/events`).
@@ -49,16 +49,16 @@ pub const EVENTS_PATH: &str = "/__evidence/events";
 
 /// Routes one request. `method` is the HTTP method as sent, `target` the raw request
 /// target (`/ja/observers/?x=1`).
-pub fn route(method: &str, target: &str, site: &Site) -> Route {
+pub fn route(method: &str, target: &str, site: &Site) -> Routed {
     if method != "GET" && method != "HEAD" {
-        return Route::MethodNotAllowed;
+        return Routed::MethodNotAllowed;
     }
     let path = match normalise(target) {
         Ok(p) => p,
-        Err(why) => return Route::BadRequest(why),
+        Err(why) => return Routed::BadRequest(why),
     };
     if method == "GET" && path == EVENTS_PATH.trim_start_matches('/') {
-        return Route::Events;
+        return Routed::Events;
     }
     let key = if path.is_empty() || path.ends_with('/') {
         format!("{path}index.html")
@@ -66,21 +66,21 @@ pub fn route(method: &str, target: &str, site: &Site) -> Route {
         path.clone()
     };
     if site.files.contains_key(&key) {
-        return Route::File { key, status: 200 };
+        return Routed::File { key, status: 200 };
     }
     if !path.is_empty() && !path.ends_with('/') {
         let folder_index = format!("{path}/index.html");
         if site.files.contains_key(&folder_index) {
-            return Route::Redirect(format!("/{}/", encode_path(&path)));
+            return Routed::Redirect(format!("/{}/", encode_path(&path)));
         }
     }
     if site.files.contains_key("404.html") {
-        Route::File {
+        Routed::File {
             key: "404.html".into(),
             status: 404,
         }
     } else {
-        Route::NotFound
+        Routed::NotFound
     }
 }
 
@@ -88,13 +88,15 @@ pub fn route(method: &str, target: &str, site: &Site) -> Route {
 /// whether the request is HTTP/1.1 (HTTP/1.0 may omit the field), `local` is the address
 /// the connection reached (the bound address, or with `--bind 0.0.0.0` the interface's).
 /// `Err` holds the refusal to send instead of routing.
-pub fn check_host(hosts: &[&[u8]], http11: bool, local: SocketAddr) -> Result<(), Route> {
+pub fn check_host(hosts: &[&[u8]], http11: bool, local: SocketAddr) -> Result<(), Routed> {
     match hosts {
-        [] if http11 => Err(Route::BadRequest("an HTTP/1.1 request needs a Host header")),
+        [] if http11 => Err(Routed::BadRequest(
+            "an HTTP/1.1 request needs a Host header",
+        )),
         [] => Ok(()),
         [one] if host_allowed(one, local) => Ok(()),
-        [_] => Err(Route::Misdirected),
-        _ => Err(Route::BadRequest("more than one Host header")),
+        [_] => Err(Routed::Misdirected),
+        _ => Err(Routed::BadRequest("more than one Host header")),
     }
 }
 
@@ -277,15 +279,15 @@ mod tests {
         s
     }
 
-    fn file(key: &str) -> Route {
-        Route::File {
+    fn file(key: &str) -> Routed {
+        Routed::File {
             key: key.into(),
             status: 200,
         }
     }
 
-    fn not_found() -> Route {
-        Route::File {
+    fn not_found() -> Routed {
+        Routed::File {
             key: "404.html".into(),
             status: 404,
         }
@@ -310,7 +312,7 @@ mod tests {
         );
         assert_eq!(
             route("GET", "/observers", &s),
-            Route::Redirect("/observers/".into())
+            Routed::Redirect("/observers/".into())
         );
         assert_eq!(
             route("GET", "/%6Fbservers/", &s),
@@ -331,7 +333,7 @@ mod tests {
         assert_eq!(route("GET", "/nope.html", &s), not_found());
         let mut bare = site();
         bare.files.remove("404.html");
-        assert_eq!(route("GET", "/nope", &bare), Route::NotFound);
+        assert_eq!(route("GET", "/nope", &bare), Routed::NotFound);
     }
 
     #[test]
@@ -358,7 +360,7 @@ mod tests {
             "/..",
         ] {
             assert!(
-                matches!(route("GET", t, &s), Route::BadRequest(_)),
+                matches!(route("GET", t, &s), Routed::BadRequest(_)),
                 "{t:?} → {:?}",
                 route("GET", t, &s)
             );
@@ -372,10 +374,10 @@ mod tests {
     #[test]
     fn methods_and_events() {
         let s = site();
-        assert_eq!(route("POST", "/", &s), Route::MethodNotAllowed);
-        assert_eq!(route("DELETE", "/index.html", &s), Route::MethodNotAllowed);
-        assert_eq!(route("GET", EVENTS_PATH, &s), Route::Events);
-        assert_eq!(route("GET", "/__evidence/events?x", &s), Route::Events);
+        assert_eq!(route("POST", "/", &s), Routed::MethodNotAllowed);
+        assert_eq!(route("DELETE", "/index.html", &s), Routed::MethodNotAllowed);
+        assert_eq!(route("GET", EVENTS_PATH, &s), Routed::Events);
+        assert_eq!(route("GET", "/__evidence/events?x", &s), Routed::Events);
         assert_eq!(route("HEAD", EVENTS_PATH, &s), not_found());
     }
 
@@ -383,7 +385,7 @@ mod tests {
         SocketAddr::from(([127, 0, 0, 1], 1111))
     }
 
-    fn host(value: &str) -> Result<(), Route> {
+    fn host(value: &str) -> Result<(), Routed> {
         check_host(&[value.as_bytes()], true, local())
     }
 
@@ -441,24 +443,24 @@ mod tests {
             "localhost.",
             "",
         ] {
-            assert_eq!(host(h), Err(Route::Misdirected), "{h:?}");
+            assert_eq!(host(h), Err(Routed::Misdirected), "{h:?}");
         }
         let lan = SocketAddr::from(([192, 168, 1, 5], 8080));
         assert_eq!(
             check_host(&[b"192.168.1.6:8080"], true, lan),
-            Err(Route::Misdirected)
+            Err(Routed::Misdirected)
         );
         assert_eq!(
             check_host(&[b"local\xffhost"], true, local()),
-            Err(Route::Misdirected)
+            Err(Routed::Misdirected)
         );
         assert!(matches!(
             check_host(&[], true, local()),
-            Err(Route::BadRequest(_))
+            Err(Routed::BadRequest(_))
         ));
         assert!(matches!(
             check_host(&[b"localhost", b"evil.example"], true, local()),
-            Err(Route::BadRequest(_))
+            Err(Routed::BadRequest(_))
         ));
     }
 
@@ -469,11 +471,11 @@ mod tests {
         s.files.insert("a b%/index.html".into(), b"x".to_vec());
         assert_eq!(
             route("GET", "/ja/%E8%A6%B3%E6%B8%AC", &s),
-            Route::Redirect("/ja/%E8%A6%B3%E6%B8%AC/".into())
+            Routed::Redirect("/ja/%E8%A6%B3%E6%B8%AC/".into())
         );
         assert_eq!(
             route("GET", "/a%20b%25", &s),
-            Route::Redirect("/a%20b%25/".into())
+            Routed::Redirect("/a%20b%25/".into())
         );
         assert_eq!(encode_path("a-b_c.d~/e"), "a-b_c.d~/e");
         assert_eq!(encode_path("?#:"), "%3F%23%3A");

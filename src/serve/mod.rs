@@ -32,9 +32,10 @@ pub mod watch;
 
 use crate::diagnostics::{self, Format, Severity};
 use crate::incremental::{self, Previous};
+use crate::load::read::site_text;
 use crate::render::Site;
 use conn::{Head, Response};
-use http::Route;
+use http::Routed;
 use reload::Clients;
 use std::io::IsTerminal;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
@@ -292,7 +293,7 @@ struct Built {
     /// What the next rebuild starts from.
     next: Option<Previous>,
     /// What was rendered, and out of how many pages.
-    scope: incremental::Scope,
+    rerendered: incremental::Rerendered,
     pages: usize,
 }
 
@@ -300,7 +301,7 @@ struct Built {
 /// [`incremental::rebuild`]). Diagnostics (warnings included) are printed to the terminal
 /// as `check` prints them.
 fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
-    let (outcome, next, scope) = incremental::rebuild(root, changed, prev);
+    let (outcome, next, rerendered) = incremental::rebuild(root, changed, prev);
     let pages = outcome
         .loaded
         .as_ref()
@@ -308,7 +309,10 @@ fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
     let diags = &outcome.diagnostics;
     if !diags.is_empty() {
         let color = std::io::stderr().is_terminal();
-        eprint!("{}", diagnostics::render(diags, Format::Human, root, color));
+        eprint!(
+            "{}",
+            diagnostics::render(diags, Format::Human, &site_text(root), color)
+        );
     }
     let result = match outcome.site.filter(|_| !diags.has_errors()) {
         Some(site) => Ok(site),
@@ -319,14 +323,14 @@ fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
                 .filter(|d| d.severity == Severity::Error)
                 .count()
                 .max(1);
-            let report = diagnostics::render(diags, Format::Human, root, false);
+            let report = diagnostics::render(diags, Format::Human, &site_text(root), false);
             Err(Failure { report, errors })
         }
     };
     Built {
         result,
         next,
-        scope,
+        rerendered,
         pages,
     }
 }
@@ -385,7 +389,7 @@ fn rebuild_loop(
         let line = match &built.result {
             Ok(_) => format!(
                 "rebuilt in {ms} ms ({}; {what} changed)",
-                built.scope.summary(built.pages)
+                built.rerendered.summary(built.pages)
             ),
             Err(f) => format!(
                 "rebuild failed in {ms} ms: {} in {what}; the last good site is still served",
@@ -506,8 +510,8 @@ fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
         Err(refused) => refused,
     };
     let response = match route {
-        Route::Events => return Answer::Events,
-        Route::File { key, status } => match site.files.get(&key) {
+        Routed::Events => return Answer::Events,
+        Routed::File { key, status } => match site.files.get(&key) {
             Some(bytes) => {
                 let ct = http::content_type(&key);
                 let body = if http::is_html(ct) {
@@ -519,15 +523,15 @@ fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
             }
             None => not_found(snap),
         },
-        Route::NotFound => not_found(snap),
-        Route::Redirect(to) => Response::text(302, format!("{to}\n")).with("Location", to),
-        Route::BadRequest(why) => Response::text(400, format!("400 bad request: {why}\n")),
-        Route::MethodNotAllowed => {
+        Routed::NotFound => not_found(snap),
+        Routed::Redirect(to) => Response::text(302, format!("{to}\n")).with("Location", to),
+        Routed::BadRequest(why) => Response::text(400, format!("400 bad request: {why}\n")),
+        Routed::MethodNotAllowed => {
             Response::text(405, "405 method not allowed: use GET or HEAD\n".into())
                 .with("Allow", "GET, HEAD".into())
         }
         // Nothing of the site or its errors: the asker is another site's page.
-        Route::Misdirected => Response::text(
+        Routed::Misdirected => Response::text(
             421,
             format!(
                 "421 misdirected request: this server answers to localhost, 127.0.0.1, \

@@ -7,8 +7,8 @@
 
 use super::svg::{self, Font, Svg, TextStyle};
 use super::{Content, Output, Words, files, joined, label, para, same, ui};
-use crate::load::Located;
-use crate::load::page::Lang;
+use crate::model::Located;
+use crate::model::page::Lang;
 use crate::model::{Component, ComponentStatus};
 use crate::render::scope::Scope;
 use std::collections::BTreeSet;
@@ -294,7 +294,7 @@ pub fn diagram(s: &Scope) -> Output {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn draw(view: View) -> String {
         standalone(&diagram(&scope(view)), view)

@@ -208,7 +208,7 @@ mod tests {
     use super::super::testkit::*;
     use super::*;
     use crate::model::Bound;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn draw(view: View) -> String {
         let s = scope(view);

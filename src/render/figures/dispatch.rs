@@ -417,7 +417,7 @@ pub fn same_langs(s: &Scope) -> Words {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn phase_a() -> DispatchMap {
         site()

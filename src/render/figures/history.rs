@@ -42,9 +42,9 @@ fn scaled(field: CaseField, v: u64) -> f64 {
 
 fn value_label(field: CaseField, v: u64) -> String {
     if field.is_duration() {
-        crate::render::tables::seconds(v)
+        crate::model::format::seconds(v)
     } else {
-        crate::render::tables::group_digits(v)
+        crate::model::format::group_digits(v)
     }
 }
 
@@ -219,7 +219,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Output {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     #[test]
     fn one_run_gives_a_note() {

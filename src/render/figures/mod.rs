@@ -21,10 +21,11 @@ use super::escape;
 use super::markdown::{self, Ctx as MdCtx};
 use super::scope::{Scope, join_langs};
 use super::tables::source_line;
-use super::view::{View, relative};
-use crate::load::page::Lang;
+use super::view::relative;
 use crate::model::Text;
 use crate::model::directive::{Figure, RunChoice};
+use crate::model::page::Lang;
+use crate::model::view::View;
 use serde::Serialize;
 use svg::{Font, Svg, TextStyle};
 
@@ -500,9 +501,9 @@ pub(crate) mod testkit {
 
     use super::*;
     use crate::derive::{self, Derived};
+    use crate::load::messages::Messages;
+    use crate::model::values::Values;
     use crate::model::{self, Evidence};
-    use crate::render::i18n::Messages;
-    use crate::render::values::Values;
     use crate::render::view::PageIndex;
     use std::cell::RefCell;
     use std::path::Path;
@@ -520,7 +521,7 @@ pub(crate) mod testkit {
 
     impl Site {
         /// The repository's site, with its data edited by `edit` before the graph is built.
-        pub fn load(edit: impl FnOnce(&mut crate::load::DataSet)) -> Site {
+        pub fn load(edit: impl FnOnce(&mut crate::model::DataSet)) -> Site {
             let root = Path::new(env!("CARGO_MANIFEST_DIR"));
             let (mut sources, _) = crate::load::load(root).expect("repository site loads");
             edit(&mut sources.data);
@@ -624,7 +625,7 @@ mod tests {
     }
 
     fn parse(name: &str, attrs: &[(&str, &str)]) -> Result<Figure, String> {
-        let raw = crate::load::page::Directive {
+        let raw = crate::model::page::Directive {
             name: name.into(),
             attrs: attrs
                 .iter()

@@ -4,7 +4,7 @@
 
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Output, Words, files, fit_lines, label, para, same, ui, ui_with};
-use crate::model::{Observer, Outcome};
+use crate::model::{Observer, ObserverOutcome};
 use crate::render::scope::Scope;
 
 const WIDTH: f64 = 400.0;
@@ -12,20 +12,20 @@ const PAD: f64 = 12.0;
 const INNER: f64 = 14.0;
 
 /// The CSS name of an outcome (`works`, `partial`, …).
-fn outcome_class(o: Outcome) -> &'static str {
+fn outcome_class(o: ObserverOutcome) -> &'static str {
     match o {
-        Outcome::Distorts => "distorts",
-        Outcome::Blocked => "blocked",
-        Outcome::Partial => "partial",
-        Outcome::Works => "works",
+        ObserverOutcome::Distorts => "distorts",
+        ObserverOutcome::Blocked => "blocked",
+        ObserverOutcome::Partial => "partial",
+        ObserverOutcome::Works => "works",
     }
 }
 
 /// The outcome pill at the right edge of a card; returns its width.
-fn pill(svg: &mut Svg, s: &Scope, o: Outcome, right: f64, top: f64) -> (f64, f64) {
+fn pill(svg: &mut Svg, s: &Scope, o: ObserverOutcome, right: f64, top: f64) -> (f64, f64) {
     let font = Font::sans(13).bold();
     let mut w: Words = label(s, "outcome", &o);
-    if o == Outcome::Works {
+    if o == ObserverOutcome::Works {
         w = super::map_words(&w, |_, t| format!("✓ {t}"));
     }
     let lines = fit_lines(&w, 150.0, font);
@@ -50,7 +50,7 @@ fn pill(svg: &mut Svg, s: &Scope, o: Outcome, right: f64, top: f64) -> (f64, f64
 
 /// One observer's card at `y`; returns its height.
 fn card(svg: &mut Svg, s: &Scope, o: &Observer, y: f64) -> f64 {
-    let works = o.outcome == Outcome::Works;
+    let works = o.outcome == ObserverOutcome::Works;
     let x = PAD + INNER;
     let right = WIDTH - PAD - INNER;
     let mut inner = Svg::new();
@@ -173,7 +173,7 @@ pub fn diagram(s: &Scope) -> Output {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn draw(view: View) -> String {
         standalone(&diagram(&scope(view)), view)

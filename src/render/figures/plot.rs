@@ -199,7 +199,7 @@ pub fn decade_below(v: f64) -> f64 {
 /// A count for a tick label: `1`, `100`, `10,000`, `1e9`.
 pub fn count_label(v: f64) -> String {
     if v < 1e7 {
-        crate::render::tables::group_digits(v.round().max(0.0) as u64)
+        crate::model::format::group_digits(v.round().max(0.0) as u64)
     } else {
         format!("1e{}", v.log10().round() as i32)
     }

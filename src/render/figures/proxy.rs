@@ -8,7 +8,7 @@ use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Output, Words, family_hue, family_name, files, fit_lines, ui, ui_args};
 use crate::derive::zone;
-use crate::load::Located;
+use crate::model::Located;
 use crate::model::{Bound, DispatchMap, Run};
 use crate::render::scope::Scope;
 use plotters::prelude::*;
@@ -284,7 +284,7 @@ fn labels(svg: &mut Svg, bands: &[Band], points: &[(&str, u64)], p: &Placed) {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn draw(view: View, run: &str) -> String {
         let s = scope(view);

@@ -5,7 +5,7 @@
 //! an integer class (`fs13`), and colours are CSS custom properties, so output is stable
 //! byte for byte and follows the reader's light or dark colour scheme.
 
-use crate::load::page::Lang;
+use crate::model::page::Lang;
 use std::fmt::Write as _;
 
 /// A font: integer pixel size, monospace or not, bold or not.

@@ -5,10 +5,10 @@
 use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Output, Words, files, fit_lines, joined, label, ui, ui_args};
-use crate::load::Located;
+use crate::model::Located;
+use crate::model::format::seconds;
 use crate::model::{Case, Run};
 use crate::render::scope::Scope;
-use crate::render::tables::seconds;
 use plotters::prelude::*;
 
 const WIDTH: u32 = 400;
@@ -252,7 +252,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Output {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::render::view::View;
+    use crate::model::view::View;
 
     fn draw(view: View) -> String {
         let s = scope(view);

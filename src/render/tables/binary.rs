@@ -2,8 +2,10 @@
 //! run columns the generations and components tables show beside the recorded status.
 
 use super::records::family_names;
-use super::{code, group_digits, source_line};
-use crate::binary::fatbin::Range;
+use super::{code, source_line};
+use crate::derive::probed::{fatbin_has, maps_has};
+use crate::model::Range;
+use crate::model::format::group_digits;
 use crate::model::types::Run;
 use crate::render::escape;
 use crate::render::scope::Scope;
@@ -225,42 +227,6 @@ pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
         notes: Vec::new(),
         rows_html: String::new(),
     }
-}
-
-/// Whether the latest `fatbin` run found `gfx` (ignoring target features), when there is
-/// such a run.
-pub fn fatbin_has(run: &Run, gfx: &str) -> Option<bool> {
-    let fb = run.fatbin.as_ref()?;
-    Some(
-        fb.targets
-            .iter()
-            .any(|t| t.target.split(':').next() == Some(gfx)),
-    )
-}
-
-/// Whether a `maps` run saw any of `files` mapped (by file name, a soname matching its
-/// versioned file), or `None` when the run has no maps or the component lists no files.
-pub fn maps_has(run: &Run, files: &[String]) -> Option<bool> {
-    let m = run.maps.as_ref()?;
-    if files.is_empty() {
-        return None;
-    }
-    let names = m
-        .shared_libraries
-        .iter()
-        .chain(&m.models)
-        .map(|p| p.rsplit('/').next().unwrap_or(p));
-    let mut seen = false;
-    for n in names {
-        if files
-            .iter()
-            .any(|f| n == f || n.starts_with(f.as_str()) || f.starts_with(n))
-        {
-            seen = true;
-            break;
-        }
-    }
-    Some(seen)
 }
 
 /// The note a generation's fatbin cell gets from the latest `fatbin` run, if any.

@@ -5,13 +5,12 @@
 //! in [`crate::derive::matching`]. Nothing here is stored; deltas and zones are computed on
 //! every build.
 
-use super::{
-    anchor, binary, code, group_digits, seconds, source_line, unknown, write_digits, write_seconds,
-};
+use super::{anchor, binary, code, source_line, unknown};
 use crate::derive::{Summaries, Summary, case_key, case_zone, zone};
+use crate::model::format::{group_digits, seconds, write_digits, write_seconds};
 use crate::model::refs::Kind;
 use crate::model::types::{
-    CacheDefeat, Loaded, ModelDetails, RequestSettings, Residency, SweepSettings,
+    CacheDefeat, ModelDetails, ModelMemory, RequestSettings, Residency, SweepSettings,
 };
 use crate::model::{Case, DispatchMap, Run};
 use crate::render::scope::Scope;
@@ -43,15 +42,15 @@ enum Frag<'k> {
 /// The fragments every row of a run table repeats (labels, badges), each made once per
 /// table and written straight into the rows: a sweep has thousands of rows, and a Fluent
 /// lookup or a string per cell was most of the cost.
-struct Words<'a, 'e> {
+struct Fragments<'a, 'e> {
     s: &'a Scope<'e>,
     // Looked up several times per row: a fast hash, as the keys are our own.
     memo: RefCell<rustc_hash::FxHashMap<Frag<'e>, String>>,
 }
 
-impl<'a, 'e> Words<'a, 'e> {
+impl<'a, 'e> Fragments<'a, 'e> {
     fn new(s: &'a Scope<'e>) -> Self {
-        Words {
+        Fragments {
             s,
             memo: RefCell::new(rustc_hash::FxHashMap::default()),
         }
@@ -95,7 +94,7 @@ impl<'a, 'e> Words<'a, 'e> {
     }
 }
 
-fn zone_cell(out: &mut String, w: &Words, run: &Run, case: &Case) {
+fn zone_cell(out: &mut String, w: &Fragments, run: &Run, case: &Case) {
     let mut first = true;
     let ev = w.s.ev;
     for m in ev.maps.iter() {
@@ -146,7 +145,7 @@ fn reading(s: &Scope, case: &Case) -> String {
 }
 
 /// Mode, with the cache-defeat method under it when recorded.
-fn mode_cell(out: &mut String, w: &Words, c: &Case) {
+fn mode_cell(out: &mut String, w: &Fragments, c: &Case) {
     w.put(out, Frag::Mode(c.mode, c.cache_defeat), |s| {
         let mode = c
             .mode
@@ -213,7 +212,7 @@ fn signed(out: &mut String, a: u64, b: u64) {
 /// line per value that changed, `=` when none did.
 fn delta<'e>(
     out: &mut String,
-    w: &Words<'_, 'e>,
+    w: &Fragments<'_, 'e>,
     prev: &Summaries,
     map: Option<&'e DispatchMap>,
     case: &Case,
@@ -281,7 +280,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     let prev = s.derived.comparable_previous(s.ev, run);
     let prev_summary = prev.map(|p| s.derived.summaries(p));
     let map = prev.and_then(|p| primary_map(s, run, p));
-    let w = Words::new(s);
+    let w = Fragments::new(s);
     let mut html = String::with_capacity(run.cases.len() * 400);
     for c in &run.cases {
         let td = |out: &mut String| out.push_str("</td><td>");
@@ -475,7 +474,7 @@ fn bytes(n: u64) -> String {
     }
 }
 
-fn loaded_note(s: &Scope, l: &Loaded) -> String {
+fn loaded_note(s: &Scope, l: &ModelMemory) -> String {
     let share = if l.size > 0 {
         format!(" ({:.0} %)", l.size_vram as f64 / l.size as f64 * 100.0)
     } else {

@@ -1,17 +1,17 @@
 //! Fluent messages: UI strings and every enum label, one bundle per language.
 //!
-//! [`Messages`] implements fluent-templates' `Loader`, so templates call
-//! `fluent(key="…", lang="…")`; Rust code calls [`Messages::text`]. A key missing in a
-//! language is recorded and becomes a located `check` error instead of a placeholder.
+//! Loaded from the theme's `locales/<lang>/*.ftl`. Rust code calls [`Messages::text`];
+//! `render::templates` makes it fluent-templates' `Loader`, so templates call
+//! `fluent(key="…", lang="…")`. A key missing in a language is recorded and becomes a
+//! located `check` error instead of a placeholder.
 
+use super::Theme;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
-use crate::load::Theme;
-use crate::load::page::Lang;
 use crate::model::Text;
+use crate::model::page::Lang;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
-use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 use unic_langid::LanguageIdentifier;
 
@@ -77,6 +77,16 @@ impl Messages {
             .map(|k| (k.clone(), messages.text(k)))
             .collect();
         messages
+    }
+
+    /// The language ids of the bundles, Japanese first.
+    pub fn languages(&self) -> impl Iterator<Item = &LanguageIdentifier> {
+        self.bundles.iter().map(|b| &b.id)
+    }
+
+    /// Whether `key` is defined in `lang`.
+    pub fn has(&self, lang: Lang, key: &str) -> bool {
+        self.bundle(lang).bundle.has_message(key)
     }
 
     fn bundle(&self, lang: Lang) -> &LangBundle {
@@ -226,49 +236,5 @@ fn add_resource(
                 format!("Fluent error: {e}"),
             ));
         }
-    }
-}
-
-impl fluent_templates::Loader for Messages {
-    fn lookup_complete(
-        &self,
-        lang: &LanguageIdentifier,
-        text_id: &str,
-        args: Option<&HashMap<Cow<'static, str>, FluentValue>>,
-    ) -> String {
-        let l = if lang.language.as_str() == "ja" {
-            Lang::Ja
-        } else {
-            Lang::En
-        };
-        let fargs = args.map(|a| {
-            let mut f = FluentArgs::new();
-            for (k, v) in a {
-                f.set(k.clone(), v.clone());
-            }
-            f
-        });
-        self.format(l, text_id, fargs.as_ref())
-    }
-
-    fn try_lookup_complete(
-        &self,
-        lang: &LanguageIdentifier,
-        text_id: &str,
-        args: Option<&HashMap<Cow<'static, str>, FluentValue>>,
-    ) -> Option<String> {
-        let l = if lang.language.as_str() == "ja" {
-            Lang::Ja
-        } else {
-            Lang::En
-        };
-        self.bundle(l)
-            .bundle
-            .has_message(text_id)
-            .then(|| self.lookup_complete(lang, text_id, args))
-    }
-
-    fn locales(&self) -> Box<dyn Iterator<Item = &LanguageIdentifier> + '_> {
-        Box::new(self.bundles.iter().map(|b| &b.id))
     }
 }

@@ -1,7 +1,8 @@
-//! The resolved graph as JSON: the `evidence.json` output and the lookup behind `:v[…]`.
+//! The resolved graph as JSON: the `evidence.json` output and the lookup behind `:v[…]`,
+//! shared by render (quoting), check (a quote that does not resolve) and diff.
 
-use crate::load::page::Lang;
-use crate::model::Evidence;
+use super::Evidence;
+use super::page::Lang;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -30,7 +31,7 @@ impl From<String> for QuoteError {
 
 /// The records of one kind by id. Converted in parallel: a site with many probe runs
 /// holds hundreds of thousands of cases.
-fn keyed<'a, T: Serialize + Sync + crate::model::Record + 'a>(
+fn keyed<'a, T: Serialize + Sync + super::Record + 'a>(
     items: impl Iterator<Item = &'a T>,
 ) -> Value {
     use rayon::prelude::*;
@@ -106,8 +107,8 @@ impl Values {
                 format!("`{inner}` is not a whole number, so `|{format}` cannot apply")
             })?;
             return match format {
-                "s" => Ok(crate::render::tables::seconds(n)),
-                "n" => Ok(crate::render::tables::group_digits(n)),
+                "s" => Ok(super::format::seconds(n)),
+                "n" => Ok(super::format::group_digits(n)),
                 other => Err(QuoteError::Bad(format!(
                     "unknown value format `|{other}` (known: `|s` for ns as seconds, `|n` for grouped digits)"
                 ))),

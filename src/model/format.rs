@@ -1,0 +1,83 @@
+//! Numbers as the site writes them: digits grouped by thousands, nanoseconds as seconds.
+//!
+//! Shared by the tables, the figures and the `:v[…|s]` quotes in data texts, so a value
+//! reads the same wherever it appears. Written by hand, without `write!` or floats:
+//! formatting was a tenth of rendering a sweep.
+
+/// A number with thousands separators (`17,455,000,000`).
+pub fn group_digits(n: u64) -> String {
+    let mut out = String::new();
+    write_digits(&mut out, n);
+    out
+}
+
+/// [`group_digits`], appending to `out`.
+pub fn write_digits(out: &mut String, n: u64) {
+    write_padded(out, n, 0, true);
+}
+
+/// Writes `n` in decimal, at least `width` digits (zero-padded), with thousands
+/// separators when `group`.
+fn write_padded(out: &mut String, mut n: u64, width: usize, group: bool) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 && buf.len() - i >= width {
+            break;
+        }
+    }
+    let digits = &buf[i..];
+    for (k, d) in digits.iter().enumerate() {
+        if group && k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(char::from(*d));
+    }
+}
+
+/// Nanoseconds as seconds with up to four decimals (`17.455 s`).
+/// Rounded half up in integers: float formatting was a tenth of rendering a sweep.
+pub fn seconds(ns: u64) -> String {
+    let mut out = String::new();
+    write_seconds(&mut out, ns);
+    out
+}
+
+/// [`seconds`], appending to `out`.
+pub fn write_seconds(out: &mut String, ns: u64) {
+    let tenths_of_ms = ns / 100_000 + u64::from(ns % 100_000 >= 50_000);
+    let (whole, mut frac) = (tenths_of_ms / 10_000, tenths_of_ms % 10_000);
+    write_padded(out, whole, 0, false);
+    if frac > 0 {
+        let mut places = 4;
+        while frac % 10 == 0 {
+            frac /= 10;
+            places -= 1;
+        }
+        out.push('.');
+        write_padded(out, frac, places, false);
+    }
+    out.push_str(" s");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_and_seconds() {
+        assert_eq!(group_digits(17455000000), "17,455,000,000");
+        assert_eq!(group_digits(290), "290");
+        assert_eq!(seconds(17_455_000_000), "17.455 s");
+        assert_eq!(seconds(23_800_000), "0.0238 s");
+        assert_eq!(seconds(147_900_000), "0.1479 s");
+        assert_eq!(seconds(0), "0 s");
+        assert_eq!(seconds(2_000_000_000), "2 s");
+        assert_eq!(seconds(999_960_000), "1 s");
+        assert_eq!(seconds(30_229_026), "0.0302 s");
+        assert_eq!(seconds(u64::MAX), "18446744073.7096 s");
+    }
+}

@@ -1,0 +1,98 @@
+//! A content page as parsed: front matter, `:::ja` / `:::en` blocks and `::directive` lines.
+//!
+//! Plain data: `load::page` parses a file into it, and every later stage reads it. Each
+//! block and directive keeps the line it starts on, so later stages can point at it.
+
+use super::{Id, Text};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Front matter of a page.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrontMatter {
+    pub title: Text,
+    #[serde(default)]
+    pub description: Option<Text>,
+    /// Position in the navigation; lower comes first.
+    #[serde(default = "default_order")]
+    pub order: i64,
+    /// When the page was last revised, `YYYY-MM-DD`; positions are within the front matter.
+    #[serde(default)]
+    pub date: Option<Id>,
+}
+
+fn default_order() -> i64 {
+    100
+}
+
+/// A language of a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lang {
+    Ja,
+    En,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::Ja, Lang::En];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Ja => "ja",
+            Lang::En => "en",
+        }
+    }
+
+    pub fn pick(self, text: &Text) -> &str {
+        match self {
+            Lang::Ja => &text.ja,
+            Lang::En => &text.en,
+        }
+    }
+
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::Ja => Lang::En,
+            Lang::En => Lang::Ja,
+        }
+    }
+}
+
+/// One piece of a page body.
+#[derive(Debug, Clone)]
+pub enum Item {
+    Block(Block),
+    Directive(Directive),
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub lang: Lang,
+    /// Markdown between the fences.
+    pub markdown: String,
+    /// Line of the opening fence.
+    pub line: usize,
+    /// Line of the first markdown line.
+    pub body_line: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Directive {
+    pub name: String,
+    pub attrs: BTreeMap<String, String>,
+    pub line: usize,
+}
+
+/// A parsed content file.
+#[derive(Debug, Clone)]
+pub struct PageSource {
+    /// Page id: the file path under `content/` without `.md`.
+    pub id: String,
+    /// Path relative to the site root.
+    pub file: String,
+    pub front: FrontMatter,
+    pub items: Vec<Item>,
+    /// Made from the data (a run's own page, see `model::generated`), not read from
+    /// `content/`; `file` is then the data file it was made from.
+    pub generated: bool,
+}
