@@ -476,3 +476,276 @@ fn ordinary_evidence_changes_pass_deny_rewrites() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("moved cannot-to-can"), "{out}");
 }
+
+// ------------------------------------------------------------------ every section, by value
+
+/// A page of `n` ja/en pairs whose texts carry `tag`, so that each pair is told apart.
+fn page_of(title: &str, pairs: &[&str]) -> String {
+    let mut page = format!("---\ntitle: {{ja: \"{title}\", en: \"{title}\"}}\norder: 1\n---\n");
+    for p in pairs {
+        page.push_str(&format!(
+            "\n:::ja\n段落 {p}。\n:::\n:::en\nParagraph {p}.\n:::\n"
+        ));
+    }
+    page
+}
+
+const EXTRA_OBSERVER: &str = "- id: extra
+  name: extra
+  method: trace
+  question: {ja: 問い, en: question}
+  tried: {ja: 試した, en: tried}
+  outcome: works
+  showed: {ja: 見えた, en: showed}
+  constraint: {ja: なし, en: none}
+  as_of: \"2026-04-02\"
+";
+
+/// The two folders of [`every_section_by_value`]: what changes is said beside each edit.
+fn sides() -> (tempfile::TempDir, tempfile::TempDir) {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let other = |id: &str, date: &str| {
+        RUN1.replace("id: r1", &format!("id: {id}"))
+            .replace("probe: proxy", "probe: other")
+            .replace("2026-03-01", date)
+            // Short cases only, so that the widened map flips none of them.
+            .replace(
+                "  - {id: long, prompt_eval_count: 290, eval_count: 1}\n",
+                "",
+            )
+    };
+    let claims = "- id: c2
+  page: index
+  can: {ja: 表がある, en: A table exists}
+  cannot: {ja: 表の意味, en: What the table means}
+  evidence: [\"map:m\"]
+  constraint: wrap
+";
+    let base = [
+        ("evidence.yaml", CONFIG.to_string()),
+        ("content/index.md", PAGE.to_string()),
+        (
+            "content/notes.md",
+            page_of("notes", &["one", "two", "three"]),
+        ),
+        ("content/more.md", page_of("more", &["first", "second"])),
+        ("data/dispatch.yaml", DISPATCH.to_string()),
+        (
+            "data/observers.yaml",
+            format!("{OBSERVERS}{EXTRA_OBSERVER}"),
+        ),
+        ("data/claims.yaml", format!("{CLAIMS_BEFORE}{claims}")),
+        ("data/runs/r1.yaml", RUN1.to_string()),
+        ("data/runs/o1.yaml", other("o1", "2026-03-02")),
+    ];
+    write(a.path(), &files(&base));
+    write(b.path(), &files(&base));
+    // The claim moves; the English text matches its old cannot-show only once runs of
+    // spaces are read as one, the Japanese not at all. A new claim moves nothing.
+    let moved = CLAIMS_AFTER
+        .replace("en: Which kernel ran", "en: \"Which  kernel\\n ran\"")
+        .replace("ja: どの kernel が動いたか", "ja: 書き直した");
+    let fresh = claims
+        .replace("c2", "c3")
+        .replace("表", "図")
+        .replace("table", "figure");
+    let head = [
+        // Pairs 2 and 3 rewritten in both languages, a fourth added.
+        (
+            "content/notes.md",
+            page_of("notes", &["one", "TWO", "THREE", "four"]),
+        ),
+        // The second pair removed.
+        ("content/more.md", page_of("more", &["first"])),
+        // The middle branch widened: r1's long case (290) moves from blas to mmq.
+        ("data/dispatch.yaml", DISPATCH.replace("le: 256", "le: 300")),
+        // `counter` changed in one field, `extra` removed, `fresh` added.
+        (
+            "data/observers.yaml",
+            format!(
+                "{}{}",
+                OBSERVERS.replace(
+                    "en: showed}\n  constraint: {ja: なし",
+                    "en: showed more}\n  constraint: {ja: なし"
+                ),
+                EXTRA_OBSERVER.replace("extra", "fresh")
+            ),
+        ),
+        ("data/claims.yaml", format!("{moved}{claims}{fresh}")),
+        // A newer run of `proxy`: short's eval_count changes, its zone does not.
+        (
+            "data/runs/r2.yaml",
+            RUN1.replace("id: r1", "id: r2")
+                .replace("2026-03-01", "2026-03-05")
+                .replace(
+                    "{id: short, prompt_eval_count: 3, eval_count: 1}",
+                    "{id: short, prompt_eval_count: 3, eval_count: 4}",
+                ),
+        ),
+        // A newer run of `other` with the same values: the latest run changes, no case.
+        ("data/runs/o2.yaml", other("o2", "2026-03-06")),
+    ];
+    write(b.path(), &files(&head));
+    (a, b)
+}
+
+#[test]
+fn every_section_by_value() {
+    let (a, b) = sides();
+    let (code, out, err) = diff(
+        a.path(),
+        &[
+            a.path().to_str().unwrap(),
+            b.path().to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+
+    // Claims: c1 moved (matched by its English text, whitespace aside); c3 is new and
+    // moved from nowhere.
+    let claims = v["claims"].as_array().unwrap();
+    let c1 = claims.iter().find(|c| c["id"] == "c1").unwrap();
+    assert_eq!(c1["moved"]["direction"], "cannot-to-can", "{c1}");
+    assert_eq!(c1["moved"]["from_claim"], "c1");
+    let c3 = claims.iter().find(|c| c["id"] == "c3").unwrap();
+    assert_eq!(c3["change"], "added");
+    assert!(c3["moved"].is_null(), "{c3}");
+    assert!(claims.iter().all(|c| c["id"] != "c2"), "{claims:?}");
+
+    // Records: one changed field by field, one removed, one added, nothing else.
+    let records: Vec<(String, String, Vec<String>)> = v["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let fields = r["fields"].as_array().unwrap().iter();
+            let paths = fields
+                .map(|f| f["path"].as_str().unwrap().to_string())
+                .collect();
+            (
+                r["id"].as_str().unwrap().to_string(),
+                r["change"].as_str().unwrap().to_string(),
+                paths,
+            )
+        })
+        .collect();
+    assert_eq!(
+        records,
+        [
+            (
+                "counter".into(),
+                "changed".into(),
+                vec!["showed.en".to_string()]
+            ),
+            ("extra".into(), "removed".into(), vec![]),
+            ("fresh".into(), "added".into(), vec![]),
+        ],
+        "{}",
+        v["records"]
+    );
+
+    // Runs: the proxy's latest run changed one value of one case, without a zone flip
+    // (the flip of `long` is the map's, below); the other probe's latest run changed alone.
+    let latest = v["runs"]["latest"].as_array().unwrap();
+    let proxy = latest.iter().find(|l| l["probe"] == "proxy").unwrap();
+    assert_eq!(
+        (&proxy["base_run"], &proxy["head_run"]),
+        (&"r1".into(), &"r2".into())
+    );
+    let short = proxy["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["case"] == "short");
+    let short = short.unwrap_or_else(|| panic!("no short case: {proxy}"));
+    assert_eq!(short["values"][0]["field"], "eval_count");
+    assert_eq!(short["values"][0]["delta"], 3);
+    assert_eq!(short["zones"], serde_json::json!([]));
+    let other = latest.iter().find(|l| l["probe"] == "other");
+    let other = other.unwrap_or_else(|| panic!("no latest change of `other`: {latest:?}"));
+    assert_eq!(other["head_run"], "o2");
+    assert_eq!(other["cases"], serde_json::json!([]));
+
+    // Maps: the changed bound, and the recorded case it flips.
+    let m = &v["maps"][0];
+    assert_eq!(m["change"], "changed");
+    let paths: Vec<&str> = m["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(paths.iter().any(|p| p.contains("le")), "{paths:?}");
+    assert!(
+        m["flips"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["case"] == "long" && f["old"] == "blas" && f["new"] == "mmq"),
+        "{m}"
+    );
+
+    // Texts: pairs numbered from 1, each with its own old and new English.
+    // Page, pair, change, old and new English.
+    type Row = (String, u64, String, Option<String>, Option<String>);
+    let texts: Vec<Row> = v["texts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let s = |k: &str| t[k].as_str().map(String::from);
+            (
+                s("page").unwrap(),
+                t["pair"].as_u64().unwrap(),
+                s("change").unwrap(),
+                s("old_en"),
+                s("new_en"),
+            )
+        })
+        .collect();
+    let p = |s: &str| Some(format!("Paragraph {s}."));
+    assert_eq!(
+        texts,
+        [
+            ("more".into(), 2, "removed".into(), p("second"), None),
+            ("notes".into(), 2, "changed".into(), p("two"), p("TWO")),
+            ("notes".into(), 3, "changed".into(), p("three"), p("THREE")),
+            ("notes".into(), 4, "added".into(), None, p("four")),
+        ],
+        "{}",
+        v["texts"]
+    );
+}
+
+/// A site in a folder of the repository that the base revision does not have: `git
+/// archive` fails (and `tar` reads nothing), which must be an error, not an empty side.
+#[test]
+fn a_site_folder_missing_at_the_base_revision_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    write(d, &[("README", "x\n")]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "no site yet"]);
+    write(
+        d,
+        &[
+            ("inv/evidence.yaml", CONFIG),
+            ("inv/content/index.md", PAGE),
+            ("inv/data/dispatch.yaml", DISPATCH),
+        ],
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "the site"]);
+    let (code, out, err) = diff(&d.join("inv"), &["HEAD~1", "HEAD"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("the site folder `inv` is not in "), "{err}");
+    assert!(!err.contains("tar"), "{err}");
+}
+
+fn files<'a>(side: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
+    side.iter().map(|(p, t)| (*p, t.as_str())).collect()
+}

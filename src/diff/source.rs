@@ -141,10 +141,22 @@ fn extract(repo: &Path, commit: &str, prefix: &str, dest: &Path) -> Result<(), S
         .stderr(Stdio::piped())
         .output()
         .map_err(|e| SideError::Git(format!("cannot run tar: {e}")))?;
-    let status = archive.wait().map_err(|e| SideError::Git(e.to_string()))?;
-    if !status.success() || !tar.status.success() {
+    let archived = archive
+        .wait_with_output()
+        .map_err(|e| SideError::Git(e.to_string()))?;
+    // git's own complaint comes first: when it fails, tar's is only about the empty input.
+    if !archived.status.success() {
+        let folder = prefix.trim_end_matches('/');
+        let why = String::from_utf8_lossy(&archived.stderr).trim().to_string();
+        return Err(SideError::Git(if folder.is_empty() {
+            format!("git archive {commit} failed: {why}")
+        } else {
+            format!("the site folder `{folder}` is not in {commit} ({why})")
+        }));
+    }
+    if !tar.status.success() {
         return Err(SideError::Git(format!(
-            "git archive {tree} failed: {}",
+            "tar could not unpack {tree}: {}",
             String::from_utf8_lossy(&tar.stderr).trim()
         )));
     }
