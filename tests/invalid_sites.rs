@@ -236,7 +236,23 @@ case!(config_type_error:
 
 case!(unknown_data_file:
     [Write("data/extras.yaml", b"[]\n")]
-    => "data/extras.yaml":0 ["data-file"] "unknown data file `extras.yaml`", errors = 1);
+    => "data/extras.yaml":1:1 ["data-file"] "unknown data file `extras.yaml`", errors = 1);
+
+#[test]
+fn unknown_data_file_hint_lists_every_kind_and_its_file() {
+    let site = fixture_copy();
+    Edit::Write("data/extras.yaml", b"[]\n").apply(site.path());
+    let (_, report) = check_json(site.path());
+    let hint = report.diagnostics[0].hint.clone().unwrap_or_default();
+    for kind in [
+        "claim (claims.yaml)",
+        "run (runs/*.yaml)",
+        "map (dispatch.yaml)",
+        "term (glossary.yaml)",
+    ] {
+        assert!(hint.contains(kind), "{hint}");
+    }
+}
 
 case!(yml_extension:
     [Write("data/notes.yml", b"[]\n")]

@@ -11,6 +11,7 @@
 use super::rewrites::{self, Rewrite, RunFiles};
 use crate::derive::{case_zone, zone};
 use crate::model::page::{Item, Lang, PageSource};
+use crate::model::registry::{self, Compare};
 use crate::model::values::Values;
 use crate::model::{Claim, Evidence, Run};
 use crate::pipeline::Loaded;
@@ -353,26 +354,15 @@ pub(super) fn kind<'v>(v: &'v Compared, kind: &str) -> BTreeMap<&'v str, &'v Val
         .unwrap_or_default()
 }
 
-/// Kinds reported field by field (claims, runs and maps have their own sections).
-const GENERIC: &[&str] = &[
-    "bundle",
-    "component",
-    "family",
-    "file_type",
-    "finding",
-    "generation",
-    "layer",
-    "observer",
-    "phase",
-    "plan",
-    "question",
-    "tensor_type",
-    "term",
-];
-
 fn records(base: &Compared, head: &Compared) -> Vec<RecordChange> {
     let mut out = Vec::new();
-    for k in GENERIC {
+    // Kinds with a section of their own (claims, runs, maps, pages) are reported there.
+    let generic = registry::KINDS
+        .iter()
+        .filter(|s| s.compare == Compare::Fields);
+    let mut names: Vec<&str> = generic.map(|s| s.name).collect();
+    names.sort_unstable();
+    for k in names {
         let (a, b) = (kind(base, k), kind(head, k));
         let ids: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
         for id in ids {

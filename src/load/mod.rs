@@ -14,6 +14,7 @@ pub mod yaml;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span, rel_path};
 use crate::model::page::PageSource;
 use crate::model::refs::Kind;
+use crate::model::registry;
 use crate::model::types::*;
 use crate::model::{DataSet, Located};
 use std::path::{Path, PathBuf};
@@ -137,29 +138,21 @@ fn has_ext(path: &Path, ext: &str) -> bool {
 /// itself) may have kept from loading.
 fn kinds_under(under: &str) -> Vec<Kind> {
     if under.is_empty() {
-        return DATA_FILES.iter().flat_map(|f| kinds_of(f)).collect();
+        return registry::KINDS
+            .iter()
+            .filter(|s| s.source != registry::Source::Pages)
+            .map(|s| s.kind)
+            .collect();
     }
-    if under == "runs" {
-        return vec![Kind::Run];
+    // The folder of a kind written one record per file.
+    let folder = format!("{under}/");
+    let held = registry::kinds_in(&folder);
+    if held.is_empty() {
+        kinds_of(under)
+    } else {
+        held
     }
-    kinds_of(under)
 }
-
-/// The data files by their path under `data/` (`runs/` standing for every run file).
-const DATA_FILES: [&str; 12] = [
-    "dispatch.yaml",
-    "quantization.yaml",
-    "bundles.yaml",
-    "generations.yaml",
-    "components.yaml",
-    "observers.yaml",
-    "worklog.yaml",
-    "claims.yaml",
-    "questions.yaml",
-    "glossary.yaml",
-    "findings.yaml",
-    "runs/",
-];
 
 /// Data files parsed by an earlier load, by path, with a hash of their text: `serve`
 /// parses again only the files an edit changed (a run file, once written, never does).
@@ -271,30 +264,9 @@ fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
 }
 
 /// The kinds a data file holds, by its path under `data/` (none for a file that is not
-/// a known data file).
+/// a known data file): the registry's answer.
 pub fn kinds_of(name: &str) -> Vec<Kind> {
-    if name.starts_with("runs/") {
-        return vec![Kind::Run];
-    }
-    match name {
-        "dispatch.yaml" => vec![Kind::Family, Kind::Map],
-        "quantization.yaml" => vec![
-            Kind::TensorType,
-            Kind::FileType,
-            Kind::Layer,
-            Kind::PlanStep,
-        ],
-        "bundles.yaml" => vec![Kind::Bundle],
-        "generations.yaml" => vec![Kind::Generation],
-        "components.yaml" => vec![Kind::Component],
-        "observers.yaml" => vec![Kind::Observer],
-        "worklog.yaml" => vec![Kind::Phase],
-        "claims.yaml" => vec![Kind::Claim],
-        "questions.yaml" => vec![Kind::Question],
-        "glossary.yaml" => vec![Kind::Term],
-        "findings.yaml" => vec![Kind::Finding],
-        _ => Vec::new(),
-    }
+    registry::kinds_in(name)
 }
 
 /// One data file, parsed: the records of the collection its name selects.
@@ -324,31 +296,44 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
             parse(|f, t| yaml::parse(f, t, 0).map(Parsed::$variant))
         };
     }
-    if name.starts_with("runs/") {
-        return parse(|f, t| yaml::parse(f, t, 0).map(|r| Parsed::Run(Box::new(r))));
+    // The registry says which kinds a file holds; the file's type follows from them.
+    match kinds_of(name).first() {
+        Some(Kind::Run) => parse(|f, t| yaml::parse(f, t, 0).map(|r| Parsed::Run(Box::new(r)))),
+        Some(Kind::Map | Kind::Family) => of!(Dispatch),
+        Some(Kind::TensorType | Kind::FileType | Kind::Layer | Kind::PlanStep) => {
+            of!(Quantization)
+        }
+        Some(Kind::Bundle) => of!(Bundles),
+        Some(Kind::Generation) => of!(Generations),
+        Some(Kind::Component) => of!(Components),
+        Some(Kind::Observer) => of!(Observers),
+        Some(Kind::Phase) => of!(Phases),
+        Some(Kind::Claim) => of!(Claims),
+        Some(Kind::Question) => of!(Questions),
+        Some(Kind::Term) => of!(Terms),
+        Some(Kind::Finding) => of!(Findings),
+        Some(Kind::Page) | None => Err(unknown_data_file(name, file)),
     }
-    match name {
-        "dispatch.yaml" => of!(Dispatch),
-        "quantization.yaml" => of!(Quantization),
-        "bundles.yaml" => of!(Bundles),
-        "generations.yaml" => of!(Generations),
-        "components.yaml" => of!(Components),
-        "observers.yaml" => of!(Observers),
-        "worklog.yaml" => of!(Phases),
-        "claims.yaml" => of!(Claims),
-        "questions.yaml" => of!(Questions),
-        "glossary.yaml" => of!(Terms),
-        "findings.yaml" => of!(Findings),
-        other => Err(Diagnostic::error(
-            "data-file",
-            Span::file(file),
-            format!("unknown data file `{other}`"),
-        )
-        .with_hint(
-            "data files are dispatch, bundles, generations, components, observers, worklog, claims, \
-             questions, glossary, findings, quantization (.yaml) and runs/*.yaml",
-        )),
-    }
+}
+
+/// A file under `data/` that no kind is written in: an error at its first line, naming
+/// the files each kind is written in.
+fn unknown_data_file(name: &str, file: &str) -> Diagnostic {
+    let known = registry::KINDS
+        .iter()
+        .filter_map(|s| match s.source {
+            registry::Source::File(f) => Some(format!("{} ({f})", s.name)),
+            registry::Source::Folder(d) => Some(format!("{} ({d}*.yaml)", s.name)),
+            registry::Source::Pages => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Diagnostic::error(
+        "data-file",
+        Span::new(file, 1, 1),
+        format!("unknown data file `{name}`: no kind of record is written in it"),
+    )
+    .with_hint(format!("the kinds and their files: {known}"))
 }
 
 impl Parsed {

@@ -11,6 +11,7 @@ pub mod located;
 pub mod markup;
 pub mod page;
 pub mod refs;
+pub mod registry;
 pub mod scans;
 pub mod types;
 pub mod values;
@@ -262,7 +263,7 @@ pub fn parse_ref(file: &str, id: &Id, diags: &mut Diagnostics) -> Option<Ref> {
         Err(msg) => {
             diags.push(
                 Diagnostic::error("bad-ref", span_of(file, id), msg).with_hint(format!(
-                    "references look like `bundle:bundle_0030`; kinds: {}",
+                    "references look like `kind:id` (`claim:c1`); kinds: {}",
                     Kind::names()
                 )),
             );

@@ -4,66 +4,7 @@ use super::span_of;
 use super::{Evidence, Id, parse_ref};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
-/// The kinds of record a reference can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    Phase,
-    Bundle,
-    Run,
-    Observer,
-    Component,
-    Question,
-    Finding,
-    Map,
-    Family,
-    Generation,
-    Claim,
-    Term,
-    TensorType,
-    FileType,
-    Layer,
-    PlanStep,
-    Page,
-}
-
-const NAMES: &[(&str, Kind)] = &[
-    ("phase", Kind::Phase),
-    ("bundle", Kind::Bundle),
-    ("run", Kind::Run),
-    ("observer", Kind::Observer),
-    ("component", Kind::Component),
-    ("question", Kind::Question),
-    ("finding", Kind::Finding),
-    ("map", Kind::Map),
-    ("family", Kind::Family),
-    ("generation", Kind::Generation),
-    ("claim", Kind::Claim),
-    ("term", Kind::Term),
-    ("tensor_type", Kind::TensorType),
-    ("file_type", Kind::FileType),
-    ("layer", Kind::Layer),
-    ("plan", Kind::PlanStep),
-    ("page", Kind::Page),
-];
-
-impl Kind {
-    pub fn name(self) -> &'static str {
-        NAMES
-            .iter()
-            .find(|(_, k)| *k == self)
-            .map(|(n, _)| *n)
-            .unwrap_or("record")
-    }
-
-    pub fn from_name(name: &str) -> Option<Kind> {
-        NAMES.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
-    }
-
-    /// All kind names, for hints.
-    pub fn names() -> String {
-        NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-    }
-}
+pub use super::registry::Kind;
 
 /// A parsed reference.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

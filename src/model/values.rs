@@ -3,6 +3,7 @@
 
 use super::Evidence;
 use super::page::Lang;
+use super::registry::{KINDS, Kind, KindSpec};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -46,46 +47,41 @@ fn keyed<'a, T: Serialize + Sync + super::Record + 'a>(
     Value::Object(values.into_iter().collect())
 }
 
+/// The records of `kind` by id, or `None` for a kind not written as data (pages).
+fn records(ev: &Evidence, kind: Kind) -> Option<Value> {
+    // Exhaustive: a new kind does not compile until it says how it is exported.
+    Some(match kind {
+        Kind::Bundle => keyed(ev.bundles.iter().map(|r| &r.value)),
+        Kind::Claim => keyed(ev.claims.iter().map(|r| &r.value)),
+        Kind::Component => keyed(ev.components.iter().map(|r| &r.value)),
+        Kind::Family => keyed(ev.families.iter().map(|r| &r.value)),
+        Kind::FileType => keyed(ev.file_types.iter().map(|r| &r.value)),
+        Kind::Finding => keyed(ev.findings.iter().map(|r| &r.value)),
+        Kind::Generation => keyed(ev.generations.iter().map(|r| &r.value)),
+        Kind::Layer => keyed(ev.layers.iter().map(|r| &r.value)),
+        Kind::Map => keyed(ev.maps.iter().map(|r| &r.value)),
+        Kind::Observer => keyed(ev.observers.iter().map(|r| &r.value)),
+        Kind::Phase => keyed(ev.phases.iter().map(|r| &r.value)),
+        Kind::PlanStep => keyed(ev.plan.iter().map(|r| &r.value)),
+        Kind::Question => keyed(ev.questions.iter().map(|r| &r.value)),
+        Kind::Run => keyed(ev.runs.iter().map(|r| &r.value)),
+        Kind::TensorType => keyed(ev.tensor_types.iter().map(|r| &r.value)),
+        Kind::Term => keyed(ev.terms.iter().map(|r| &r.value)),
+        Kind::Page => return None,
+    })
+}
+
 impl Values {
     pub fn new(ev: &Evidence) -> Values {
+        // By the registry's names, in their order: evidence.json's keys are sorted.
+        let mut kinds: Vec<&KindSpec> = KINDS.iter().collect();
+        kinds.sort_unstable_by_key(|s| s.name);
         let mut m = Map::new();
-        m.insert("bundle".into(), keyed(ev.bundles.iter().map(|r| &r.value)));
-        m.insert("claim".into(), keyed(ev.claims.iter().map(|r| &r.value)));
-        m.insert(
-            "component".into(),
-            keyed(ev.components.iter().map(|r| &r.value)),
-        );
-        m.insert("family".into(), keyed(ev.families.iter().map(|r| &r.value)));
-        m.insert(
-            "file_type".into(),
-            keyed(ev.file_types.iter().map(|r| &r.value)),
-        );
-        m.insert(
-            "finding".into(),
-            keyed(ev.findings.iter().map(|r| &r.value)),
-        );
-        m.insert(
-            "generation".into(),
-            keyed(ev.generations.iter().map(|r| &r.value)),
-        );
-        m.insert("layer".into(), keyed(ev.layers.iter().map(|r| &r.value)));
-        m.insert("map".into(), keyed(ev.maps.iter().map(|r| &r.value)));
-        m.insert(
-            "observer".into(),
-            keyed(ev.observers.iter().map(|r| &r.value)),
-        );
-        m.insert("phase".into(), keyed(ev.phases.iter().map(|r| &r.value)));
-        m.insert("plan".into(), keyed(ev.plan.iter().map(|r| &r.value)));
-        m.insert(
-            "question".into(),
-            keyed(ev.questions.iter().map(|r| &r.value)),
-        );
-        m.insert("run".into(), keyed(ev.runs.iter().map(|r| &r.value)));
-        m.insert(
-            "tensor_type".into(),
-            keyed(ev.tensor_types.iter().map(|r| &r.value)),
-        );
-        m.insert("term".into(), keyed(ev.terms.iter().map(|r| &r.value)));
+        for s in kinds {
+            if let Some(records) = records(ev, s.kind) {
+                m.insert(s.name.into(), records);
+            }
+        }
         let incomplete = ev.incomplete.iter().map(|k| k.name()).collect();
         Values {
             root: Value::Object(m),

@@ -1,0 +1,225 @@
+//! The registry of record kinds: one entry per kind says its name (the prefix of a
+//! `kind:id` reference and its key in `evidence.json`), where its records are written
+//! under `data/`, and how `evidence diff` reports a change to them.
+//!
+//! The loader (which file holds which kinds, what an unknown file is told), references,
+//! incremental rebuild, diff and the JSON export read this table; adding a kind is an
+//! entry here, a variant of [`Kind`] and its record type.
+
+/// The kinds of record a reference can name. Declared in the order of [`KINDS`], which a
+/// compile-time check below holds to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Phase,
+    Bundle,
+    Run,
+    Observer,
+    Component,
+    Question,
+    Finding,
+    Map,
+    Family,
+    Generation,
+    Claim,
+    Term,
+    TensorType,
+    FileType,
+    Layer,
+    PlanStep,
+    Page,
+}
+
+/// Where the records of a kind are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// One file under `data/`, which may hold other kinds beside it.
+    File(&'static str),
+    /// One record per `.yaml` file in this folder under `data/` (or below it).
+    Folder(&'static str),
+    /// Markdown pages under `content/`.
+    Pages,
+}
+
+/// How `evidence diff` reports a change to records of a kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// Added, removed, or changed field by field (with translation drift).
+    Fields,
+    /// A section of its own: claims (moves between can and cannot show), runs (latest
+    /// run per probe, values and zones), maps (cases whose zone flips), pages (prose).
+    Own,
+}
+
+/// One kind's entry.
+#[derive(Debug, Clone, Copy)]
+pub struct KindSpec {
+    pub kind: Kind,
+    /// The prefix of its references (`claim:c1`) and its key in `evidence.json`.
+    pub name: &'static str,
+    pub source: Source,
+    pub compare: Compare,
+}
+
+const fn spec(kind: Kind, name: &'static str, source: Source, compare: Compare) -> KindSpec {
+    KindSpec {
+        kind,
+        name,
+        source,
+        compare,
+    }
+}
+
+use Compare::{Fields, Own};
+use Source::{File, Folder, Pages};
+
+/// Every kind, in the order of [`Kind`].
+pub const KINDS: &[KindSpec] = &[
+    spec(Kind::Phase, "phase", File("worklog.yaml"), Fields),
+    spec(Kind::Bundle, "bundle", File("bundles.yaml"), Fields),
+    spec(Kind::Run, "run", Folder("runs/"), Own),
+    spec(Kind::Observer, "observer", File("observers.yaml"), Fields),
+    spec(
+        Kind::Component,
+        "component",
+        File("components.yaml"),
+        Fields,
+    ),
+    spec(Kind::Question, "question", File("questions.yaml"), Fields),
+    spec(Kind::Finding, "finding", File("findings.yaml"), Fields),
+    spec(Kind::Map, "map", File("dispatch.yaml"), Own),
+    spec(Kind::Family, "family", File("dispatch.yaml"), Fields),
+    spec(
+        Kind::Generation,
+        "generation",
+        File("generations.yaml"),
+        Fields,
+    ),
+    spec(Kind::Claim, "claim", File("claims.yaml"), Own),
+    spec(Kind::Term, "term", File("glossary.yaml"), Fields),
+    spec(
+        Kind::TensorType,
+        "tensor_type",
+        File("quantization.yaml"),
+        Fields,
+    ),
+    spec(
+        Kind::FileType,
+        "file_type",
+        File("quantization.yaml"),
+        Fields,
+    ),
+    spec(Kind::Layer, "layer", File("quantization.yaml"), Fields),
+    spec(Kind::PlanStep, "plan", File("quantization.yaml"), Fields),
+    spec(Kind::Page, "page", Pages, Own),
+];
+
+/// Every kind, in the order of [`KINDS`].
+pub const ALL: [Kind; KINDS.len()] = {
+    let mut all = [Kind::Page; KINDS.len()];
+    let mut i = 0;
+    while i < KINDS.len() {
+        all[i] = KINDS[i].kind;
+        i += 1;
+    }
+    all
+};
+
+// Each entry sits at its kind's position, so that a lookup is an index; a kind left out
+// of the table, or listed out of order, fails to compile.
+const _: () = {
+    let mut i = 0;
+    while i < KINDS.len() {
+        assert!(
+            KINDS[i].kind as usize == i,
+            "KINDS must follow the order of Kind"
+        );
+        i += 1;
+    }
+    assert!(
+        Kind::Page as usize + 1 == KINDS.len(),
+        "KINDS must list every kind"
+    );
+};
+
+impl Kind {
+    /// This kind's entry in [`KINDS`].
+    pub fn spec(self) -> &'static KindSpec {
+        &KINDS[self as usize]
+    }
+
+    /// The prefix of its references and its key in `evidence.json`.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    pub fn from_name(name: &str) -> Option<Kind> {
+        KINDS.iter().find(|s| s.name == name).map(|s| s.kind)
+    }
+
+    /// All kind names, for hints.
+    pub fn names() -> String {
+        KINDS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// The kinds a data file holds, by its path under `data/` (none for a file that is not
+/// a data file of any kind).
+pub fn kinds_in(data_file: &str) -> Vec<Kind> {
+    KINDS
+        .iter()
+        .filter(|s| match s.source {
+            File(f) => f == data_file,
+            Folder(dir) => data_file.starts_with(dir),
+            Pages => false,
+        })
+        .map(|s| s.kind)
+        .collect()
+}
+
+/// The data files and folders of every kind, in table order without repeats: for the
+/// error that names an unknown data file.
+pub fn data_files() -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in KINDS {
+        let name = match s.source {
+            File(f) => f.to_string(),
+            Folder(dir) => format!("{dir}*.yaml"),
+            Pages => continue,
+        };
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        for k in ALL {
+            assert_eq!(Kind::from_name(k.name()), Some(k));
+        }
+        let mut names: Vec<&str> = KINDS.iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), KINDS.len());
+        assert_eq!(Kind::from_name("nothing"), None);
+    }
+
+    #[test]
+    fn a_data_file_holds_the_kinds_written_in_it() {
+        assert_eq!(kinds_in("dispatch.yaml"), [Kind::Map, Kind::Family]);
+        assert_eq!(kinds_in("runs/r1.yaml"), [Kind::Run]);
+        assert_eq!(kinds_in("runs/2026/r1.yaml"), [Kind::Run]);
+        assert_eq!(kinds_in("extras.yaml"), []);
+        let files = data_files();
+        assert!(files.contains(&"runs/*.yaml".to_string()), "{files:?}");
+        assert_eq!(
+            files.iter().filter(|f| *f == "quantization.yaml").count(),
+            1
+        );
+    }
+}
