@@ -14,7 +14,7 @@
 //!   or directive list (navigation, `@/` links, the claim ledger and the links to a
 //!   record's row on the page that lists it are built from these);
 //! - otherwise **the pages whose source changed**, plus, for each changed data file, the
-//!   pages with a directive that reads one of its kinds ([`reads`]; a kind whose texts
+//!   pages with a directive that reads one of its kinds ([`directive::Directive::reads`], declared by each directive; a kind whose texts
 //!   quote another kind with `:v[…]` brings that one along) or whose blocks quote one of
 //!   them with `:v[kind:…]`.
 //!
@@ -27,13 +27,13 @@
 //!
 //! Pages are compared by fingerprint, so a content edit is found whatever path the
 //! watcher reported for it; data edits are found by the changed paths (see
-//! [`crate::load::kinds_of`]). `tests/incremental.rs` checks that every kind of edit gives
+//! [`crate::model::registry`]). `tests/incremental.rs` checks that every kind of edit gives
 //! the same bytes as a full build.
 
 use crate::load::Theme;
 use crate::load::kinds_of;
 use crate::model::Evidence;
-use crate::model::directive::{self, Directive, Figure};
+use crate::model::directive;
 use crate::model::page::{Block, Item, PageSource};
 use crate::model::refs::Kind;
 use crate::model::values::Values;
@@ -305,59 +305,8 @@ fn decide(
     Rerendered::Pages(pages)
 }
 
-/// Every kind of record: what a directive [`reads`] does not know reads.
+/// Every kind of record: what a page reads when a directive of it does not parse.
 pub const ALL: &[Kind] = &crate::model::registry::ALL;
-
-/// The kinds of record rendering a directive reads (records, derived facts of them, and
-/// the families or maps a table names). A directive this table does not know reads
-/// [`ALL`], so a new directive is correct before it is listed here.
-pub fn reads(d: &Directive) -> &'static [Kind] {
-    use Kind::*;
-    match d {
-        Directive::Claims { .. } | Directive::ClaimLedger => &[Claim, Observer],
-        Directive::Questions { .. } => &[Question],
-        Directive::Bundles { .. } => &[Bundle, Family],
-        Directive::Generations => &[Generation, Run],
-        Directive::Components => &[Component, Run],
-        Directive::Observers => &[Observer],
-        Directive::Worklog => &[Phase],
-        Directive::DispatchMap { .. } => &[Map, Family, Bundle, Component],
-        Directive::DispatchCompare => &[Map, Family],
-        Directive::Run { .. } | Directive::LatestRun { .. } | Directive::Runs => {
-            &[Run, Map, Family]
-        }
-        Directive::RunPage { .. } => &[Run, Map, Family, TensorType],
-        Directive::Glossary => &[Term],
-        Directive::Findings { .. } => &[Finding],
-        Directive::TensorTypes => &[TensorType, Family],
-        Directive::FatbinTargets => &[Run],
-        Directive::TensorMix => &[Run, TensorType, Family],
-        Directive::FileTypes => &[FileType, TensorType],
-        Directive::Layers => &[Layer],
-        Directive::Plan => &[PlanStep],
-        Directive::Figure(f) => figure_reads(f),
-        // Reachable once a directive is added to the model and not yet listed here.
-        #[allow(unreachable_patterns)]
-        _ => ALL,
-    }
-}
-
-/// The kinds drawing a figure reads.
-fn figure_reads(f: &Figure) -> &'static [Kind] {
-    use Kind::*;
-    match f {
-        Figure::DispatchDiagram { .. } => &[Map, Family, Bundle, Component],
-        Figure::DispatchDiff { .. } => &[Map, Family],
-        Figure::ObserverMap => &[Observer],
-        Figure::LibraryChain => &[Component],
-        Figure::ProxyPlot { .. }
-        | Figure::ProxyPlots { .. }
-        | Figure::TimingPlot { .. }
-        | Figure::HistoryPlot { .. } => &[Run, Map, Family],
-        #[allow(unreachable_patterns)]
-        _ => ALL,
-    }
-}
 
 /// The kinds a page's rendering reads: through its directives (with what their kinds'
 /// texts quote) and through `:v[…]` in its blocks.
@@ -371,7 +320,7 @@ fn page_needs(
         match item {
             Item::Block(b) => quotes(&b.markdown, &mut needs),
             Item::Directive(raw) => {
-                let kinds = directive::parse(raw, &page.id, ev).map_or(ALL, |d| reads(&d));
+                let kinds = directive::parse(raw, &page.id, ev).map_or(ALL, |d| d.reads());
                 for k in kinds {
                     needs.insert(*k);
                     needs.extend(quoted.get(k).into_iter().flatten());
@@ -468,6 +417,7 @@ fn owner<'a>(path: &str, views: &HashMap<String, &'a str>, ev: &'a Evidence) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::directive::Directive;
 
     fn state(pages: &[(&str, u64, u64)]) -> State {
         State {
@@ -572,14 +522,15 @@ mod tests {
         quotes("broken :v[nokind:x] here", &mut unknown);
         assert_eq!(unknown.len(), ALL.len());
         assert_eq!(
-            reads(&Directive::Runs),
+            Directive::Runs.reads(),
             &[Kind::Run, Kind::Map, Kind::Family]
         );
         assert!(
-            reads(&Directive::Bundles {
+            Directive::Bundles {
                 arch: None,
                 ids: vec![]
-            })
+            }
+            .reads()
             .contains(&Kind::Bundle)
         );
     }

@@ -102,6 +102,56 @@ pub enum CaseField {
     EvalDuration,
 }
 
+impl Directive {
+    /// The kinds of record rendering this directive reads (records, derived facts of
+    /// them, and the families or maps a table names): what `serve` rebuilds a page for.
+    /// Exhaustive, so that a new directive says what it reads before it compiles.
+    pub fn reads(&self) -> &'static [Kind] {
+        use Kind::*;
+        match self {
+            Directive::Claims { .. } | Directive::ClaimLedger => &[Claim, Observer],
+            Directive::Questions { .. } => &[Question],
+            Directive::Bundles { .. } => &[Bundle, Family],
+            Directive::Generations => &[Generation, Run],
+            Directive::Components => &[Component, Run],
+            Directive::Observers => &[Observer],
+            Directive::Worklog => &[Phase],
+            Directive::DispatchMap { .. } => &[Map, Family, Bundle, Component],
+            Directive::DispatchCompare => &[Map, Family],
+            Directive::Run { .. } | Directive::LatestRun { .. } | Directive::Runs => {
+                &[Run, Map, Family]
+            }
+            Directive::RunPage { .. } => &[Run, Map, Family, TensorType],
+            Directive::Glossary => &[Term],
+            Directive::Findings { .. } => &[Finding],
+            Directive::TensorTypes => &[TensorType, Family],
+            Directive::FatbinTargets => &[Run],
+            Directive::TensorMix => &[Run, TensorType, Family],
+            Directive::FileTypes => &[FileType, TensorType],
+            Directive::Layers => &[Layer],
+            Directive::Plan => &[PlanStep],
+            Directive::Figure(f) => f.reads(),
+        }
+    }
+}
+
+impl Figure {
+    /// The kinds drawing this figure reads.
+    pub fn reads(&self) -> &'static [Kind] {
+        use Kind::*;
+        match self {
+            Figure::DispatchDiagram { .. } => &[Map, Family, Bundle, Component],
+            Figure::DispatchDiff { .. } => &[Map, Family],
+            Figure::ObserverMap => &[Observer],
+            Figure::LibraryChain => &[Component],
+            Figure::ProxyPlot { .. }
+            | Figure::ProxyPlots { .. }
+            | Figure::TimingPlot { .. }
+            | Figure::HistoryPlot { .. } => &[Run, Map, Family],
+        }
+    }
+}
+
 impl CaseField {
     pub const ALL: [CaseField; 7] = [
         CaseField::NumPredict,
