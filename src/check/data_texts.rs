@@ -24,22 +24,16 @@ struct Origin {
 /// Every record's origin, keyed by kind name and id.
 fn origins(ev: &Evidence) -> Vec<(&'static str, String, Origin)> {
     let mut out = Vec::new();
-    macro_rules! collect {
-        ($($field:ident => $kind:expr),* $(,)?) => {$(
-            for r in ev.$field.iter() {
+    for kind in crate::model::registry::ALL {
+        crate::with_collection!(ev, kind, |c| {
+            for r in c.iter() {
                 let id = crate::model::Record::id(&r.value);
-                out.push(($kind.name(), id.value.clone(), Origin { file: r.file.to_string(), line: id.referenced.line() as usize }));
+                let line = id.referenced.line() as usize;
+                let origin = Origin { file: r.file.to_string(), line };
+                out.push((kind.name(), id.value.clone(), origin));
             }
-        )*};
+        }, pages => {})
     }
-    collect!(
-        bundles => Kind::Bundle, claims => Kind::Claim, components => Kind::Component,
-        families => Kind::Family, file_types => Kind::FileType, findings => Kind::Finding,
-        generations => Kind::Generation, layers => Kind::Layer, maps => Kind::Map,
-        observers => Kind::Observer, phases => Kind::Phase, plan => Kind::PlanStep,
-        questions => Kind::Question, runs => Kind::Run, tensor_types => Kind::TensorType,
-        terms => Kind::Term,
-    );
     out
 }
 

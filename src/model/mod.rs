@@ -151,6 +151,83 @@ pub struct DataSet {
     pub incomplete: std::collections::BTreeSet<Kind>,
 }
 
+/// Evaluates `$body` with `$c` bound to the collection of records of `$kind` in `$ev`
+/// (a [`Collection`] of that kind's type), or `$pages` for pages. The one place that maps
+/// a [`Kind`] to its collection, so that code generic over kinds (existence, "did you
+/// mean", the JSON export, origins of data texts) lists no kind itself.
+#[macro_export]
+macro_rules! with_collection {
+    ($ev:expr, $kind:expr, |$c:ident| $body:expr, pages => $pages:expr) => {
+        match $kind {
+            $crate::model::refs::Kind::Phase => {
+                let $c = &$ev.phases;
+                $body
+            }
+            $crate::model::refs::Kind::Bundle => {
+                let $c = &$ev.bundles;
+                $body
+            }
+            $crate::model::refs::Kind::Run => {
+                let $c = &$ev.runs;
+                $body
+            }
+            $crate::model::refs::Kind::Observer => {
+                let $c = &$ev.observers;
+                $body
+            }
+            $crate::model::refs::Kind::Component => {
+                let $c = &$ev.components;
+                $body
+            }
+            $crate::model::refs::Kind::Question => {
+                let $c = &$ev.questions;
+                $body
+            }
+            $crate::model::refs::Kind::Finding => {
+                let $c = &$ev.findings;
+                $body
+            }
+            $crate::model::refs::Kind::Map => {
+                let $c = &$ev.maps;
+                $body
+            }
+            $crate::model::refs::Kind::Family => {
+                let $c = &$ev.families;
+                $body
+            }
+            $crate::model::refs::Kind::Generation => {
+                let $c = &$ev.generations;
+                $body
+            }
+            $crate::model::refs::Kind::Claim => {
+                let $c = &$ev.claims;
+                $body
+            }
+            $crate::model::refs::Kind::Term => {
+                let $c = &$ev.terms;
+                $body
+            }
+            $crate::model::refs::Kind::TensorType => {
+                let $c = &$ev.tensor_types;
+                $body
+            }
+            $crate::model::refs::Kind::FileType => {
+                let $c = &$ev.file_types;
+                $body
+            }
+            $crate::model::refs::Kind::Layer => {
+                let $c = &$ev.layers;
+                $body
+            }
+            $crate::model::refs::Kind::PlanStep => {
+                let $c = &$ev.plan;
+                $body
+            }
+            $crate::model::refs::Kind::Page => $pages,
+        }
+    };
+}
+
 /// The resolved evidence graph.
 #[derive(Debug, Clone, Default)]
 pub struct Evidence {
@@ -182,25 +259,7 @@ pub struct Evidence {
 impl Evidence {
     /// Whether a record of `kind` with `id` exists.
     pub fn exists(&self, kind: Kind, id: &str) -> bool {
-        match kind {
-            Kind::Phase => self.phases.contains(id),
-            Kind::Bundle => self.bundles.contains(id),
-            Kind::Run => self.runs.contains(id),
-            Kind::Observer => self.observers.contains(id),
-            Kind::Component => self.components.contains(id),
-            Kind::Question => self.questions.contains(id),
-            Kind::Finding => self.findings.contains(id),
-            Kind::Map => self.maps.contains(id),
-            Kind::Family => self.families.contains(id),
-            Kind::Generation => self.generations.contains(id),
-            Kind::Claim => self.claims.contains(id),
-            Kind::Term => self.terms.contains(id),
-            Kind::TensorType => self.tensor_types.contains(id),
-            Kind::FileType => self.file_types.contains(id),
-            Kind::Layer => self.layers.contains(id),
-            Kind::PlanStep => self.plan.contains(id),
-            Kind::Page => self.page(id).is_some(),
-        }
+        crate::with_collection!(self, kind, |c| c.contains(id), pages => self.page(id).is_some())
     }
 
     /// Whether `id` is known to be missing: absent, and no file of its kind failed to

@@ -106,44 +106,12 @@ impl Resolver<'_> {
 
     /// The known id closest to `id`, for a "did you mean" hint.
     fn nearest(&self, kind: Kind, id: &str) -> Option<String> {
-        let ids: Vec<String> = match kind {
-            Kind::Phase => self.ev.phases.iter().map(|r| r.id.value.clone()).collect(),
-            Kind::Bundle => self.ev.bundles.iter().map(|r| r.id.value.clone()).collect(),
-            Kind::Run => self.ev.runs.iter().map(|r| r.id.value.clone()).collect(),
-            Kind::Observer => self
-                .ev
-                .observers
-                .iter()
-                .map(|r| r.id.value.clone())
-                .collect(),
-            Kind::Component => self
-                .ev
-                .components
-                .iter()
-                .map(|r| r.id.value.clone())
-                .collect(),
-            Kind::Family => self
-                .ev
-                .families
-                .iter()
-                .map(|r| r.id.value.clone())
-                .collect(),
-            Kind::Map => self.ev.maps.iter().map(|r| r.id.value.clone()).collect(),
-            Kind::Question => self
-                .ev
-                .questions
-                .iter()
-                .map(|r| r.id.value.clone())
-                .collect(),
-            Kind::Finding => self
-                .ev
-                .findings
-                .iter()
-                .map(|r| r.id.value.clone())
-                .collect(),
-            Kind::Page => self.ev.pages.iter().map(|p| p.id.clone()).collect(),
-            _ => Vec::new(),
-        };
+        let ids: Vec<String> = crate::with_collection!(
+            self.ev,
+            kind,
+            |c| c.iter().map(|r| super::Record::id(&r.value).value.clone()).collect(),
+            pages => self.ev.pages.iter().map(|p| p.id.clone()).collect()
+        );
         ids.into_iter()
             .map(|c| (edit_distance(&c, id), c))
             .filter(|(d, c)| *d <= 3.max(c.len() / 3))

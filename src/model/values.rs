@@ -49,26 +49,12 @@ fn keyed<'a, T: Serialize + Sync + super::Record + 'a>(
 
 /// The records of `kind` by id, or `None` for a kind not written as data (pages).
 fn records(ev: &Evidence, kind: Kind) -> Option<Value> {
-    // Exhaustive: a new kind does not compile until it says how it is exported.
-    Some(match kind {
-        Kind::Bundle => keyed(ev.bundles.iter().map(|r| &r.value)),
-        Kind::Claim => keyed(ev.claims.iter().map(|r| &r.value)),
-        Kind::Component => keyed(ev.components.iter().map(|r| &r.value)),
-        Kind::Family => keyed(ev.families.iter().map(|r| &r.value)),
-        Kind::FileType => keyed(ev.file_types.iter().map(|r| &r.value)),
-        Kind::Finding => keyed(ev.findings.iter().map(|r| &r.value)),
-        Kind::Generation => keyed(ev.generations.iter().map(|r| &r.value)),
-        Kind::Layer => keyed(ev.layers.iter().map(|r| &r.value)),
-        Kind::Map => keyed(ev.maps.iter().map(|r| &r.value)),
-        Kind::Observer => keyed(ev.observers.iter().map(|r| &r.value)),
-        Kind::Phase => keyed(ev.phases.iter().map(|r| &r.value)),
-        Kind::PlanStep => keyed(ev.plan.iter().map(|r| &r.value)),
-        Kind::Question => keyed(ev.questions.iter().map(|r| &r.value)),
-        Kind::Run => keyed(ev.runs.iter().map(|r| &r.value)),
-        Kind::TensorType => keyed(ev.tensor_types.iter().map(|r| &r.value)),
-        Kind::Term => keyed(ev.terms.iter().map(|r| &r.value)),
-        Kind::Page => return None,
-    })
+    Some(crate::with_collection!(
+        ev,
+        kind,
+        |c| keyed(c.iter().map(|r| &r.value)),
+        pages => return None
+    ))
 }
 
 impl Values {
