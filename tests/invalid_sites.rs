@@ -174,9 +174,13 @@ case!(unknown_field:
     [Replace("data/bundles.yaml", "  size_kb: 12\n", "  size_kb: 12\n  colour: red\n")]
     => "data/bundles.yaml":5:3 ["schema"] "unknown field `colour`", errors = 1);
 
-case!(unknown_enum_value:
+case!(unknown_route:
     [Replace("data/bundles.yaml", "  route: mmq\n", "  route: bogus\n")]
-    => "data/bundles.yaml":21:10 ["schema"] "bogus", errors = 1);
+    => "data/bundles.yaml":21:10 ["dangling-ref"] "no route with id `bogus`", errors = 1);
+
+case!(route_of_an_unknown_family:
+    [Replace("data/routes.yaml", "family: fam_large", "family: fam_huge")]
+    => "data/routes.yaml":6:11 ["dangling-ref"] "no family with id `fam_huge`", errors = 1);
 
 case!(norway_is_not_a_boolean:
     [Replace("data/bundles.yaml", "  route: mmvq\n", "  route: mmvq\n  disassembled: no\n")]

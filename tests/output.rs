@@ -247,7 +247,7 @@ fn run_table_shows_the_derived_zone_of_each_case() {
     assert!(rows[0].starts_with("<td><code>small</code></td>"));
     assert!(
         rows[0].contains(
-            "<span class=\"zone assessed\" title=\"fixture_map\"><span class=\"badge family-fam_small\">SMALL</span>"
+            "<span class=\"zone assessed\" title=\"fixture_map\"><span class=\"badge hue-0\">SMALL</span>"
         ),
         "{}",
         rows[0]
@@ -255,7 +255,7 @@ fn run_table_shows_the_derived_zone_of_each_case() {
     assert!(rows[0].contains("<td>small side</td>"));
     assert!(rows[1].starts_with("<td><code>large</code></td>"));
     assert!(
-        rows[1].contains("<span class=\"badge family-fam_large\">LARGE</span>"),
+        rows[1].contains("<span class=\"badge hue-1\">LARGE</span>"),
         "{}",
         rows[1]
     );
@@ -507,4 +507,25 @@ fn a_run_page_can_be_linked_with_at_slash() {
     build_ok(root, &out);
     let html = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
     assert!(html.contains("href=\"../../en/details/r2/index.html\""));
+}
+
+#[test]
+fn a_route_is_labelled_from_its_data_and_coloured_like_its_family() {
+    let b = Built::new();
+    for (page, small, large) in [
+        ("en/details/index.html", "small route", "large route"),
+        ("ja/details/index.html", "小さい経路", "大きい経路"),
+    ] {
+        let html = b.read(page);
+        let table = figure(&html, "bundles");
+        // The routes name fam_small and fam_large: the hues of those families' badges.
+        assert!(
+            table.contains(&format!("<span class=\"badge hue-0\">{small}</span>")),
+            "{table}"
+        );
+        assert!(
+            table.contains(&format!("<span class=\"badge hue-1\">{large}</span>")),
+            "{table}"
+        );
+    }
 }

@@ -55,13 +55,6 @@ col-role = Role
 col-route = Path
 col-observed-range = Observed ne11
 col-registers = Registers and counts
-route-mmvq = MMVQ
-route-mmq = MMQ
-route-blas = BLAS
-route-attention = Attention
-route-rope = RoPE
-route-shared = shared
-route-other = other
 
 ## Generations
 generations-caption = GPU generations and fatbin targets

@@ -52,13 +52,6 @@ col-role = 役割
 col-route = 経路
 col-observed-range = 観測した ne11
 col-registers = レジスタと命令数
-route-mmvq = MMVQ
-route-mmq = MMQ
-route-blas = BLAS
-route-attention = Attention
-route-rope = RoPE
-route-shared = 共通
-route-other = その他
 
 ## 世代
 generations-caption = GPU 世代と fatbin 内ターゲット

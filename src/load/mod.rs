@@ -285,6 +285,7 @@ pub(crate) enum Parsed {
     Questions(Vec<Question>),
     Terms(Vec<Term>),
     Findings(Vec<Finding>),
+    Routes(Vec<Route>),
 }
 
 /// Parses one data file (`name` is its path under `data/`) by the collection its name selects.
@@ -312,6 +313,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
         Some(Kind::Question) => of!(Questions),
         Some(Kind::Term) => of!(Terms),
         Some(Kind::Finding) => of!(Findings),
+        Some(Kind::Route) => of!(Routes),
         Some(Kind::Page) | None => Err(unknown_data_file(name, file)),
     }
 }
@@ -361,6 +363,7 @@ impl Parsed {
             Parsed::Questions(v) => set.questions.extend(locate(f, v)),
             Parsed::Terms(v) => set.terms.extend(locate(f, v)),
             Parsed::Findings(v) => set.findings.extend(locate(f, v)),
+            Parsed::Routes(v) => set.routes.extend(locate(f, v)),
         }
     }
 }

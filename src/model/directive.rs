@@ -111,7 +111,7 @@ impl Directive {
         match self {
             Directive::Claims { .. } | Directive::ClaimLedger => &[Claim, Observer],
             Directive::Questions { .. } => &[Question],
-            Directive::Bundles { .. } => &[Bundle, Family],
+            Directive::Bundles { .. } => &[Bundle, Family, Route],
             Directive::Generations => &[Generation, Run],
             Directive::Components => &[Component, Run],
             Directive::Observers => &[Observer],

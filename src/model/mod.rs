@@ -87,6 +87,7 @@ record!(
     FileType,
     Layer,
     PlanStep,
+    Route,
     Run
 );
 
@@ -145,6 +146,7 @@ pub struct DataSet {
     pub file_types: Vec<Located<FileType>>,
     pub layers: Vec<Located<Layer>>,
     pub plan: Vec<Located<PlanStep>>,
+    pub routes: Vec<Located<Route>>,
     pub runs: Vec<Located<Run>>,
     /// Kinds whose file failed to parse: references to them are not reported as dangling,
     /// since the parse error already is.
@@ -223,6 +225,10 @@ macro_rules! with_collection {
                 let $c = &$ev.plan;
                 $body
             }
+            $crate::model::refs::Kind::Route => {
+                let $c = &$ev.routes;
+                $body
+            }
             $crate::model::refs::Kind::Page => $pages,
         }
     };
@@ -247,6 +253,7 @@ pub struct Evidence {
     pub file_types: Collection<FileType>,
     pub layers: Collection<Layer>,
     pub plan: Collection<PlanStep>,
+    pub routes: Collection<Route>,
     pub runs: Collection<Run>,
     /// Pages by id, in navigation order.
     pub pages: Vec<PageSource>,
@@ -302,6 +309,7 @@ pub fn build(
         file_types: index(Kind::FileType, d.file_types, &mut diags),
         layers: index(Kind::Layer, d.layers, &mut diags),
         plan: index(Kind::PlanStep, d.plan, &mut diags),
+        routes: index(Kind::Route, d.routes, &mut diags),
         runs,
         page_index: pages
             .iter()

@@ -168,8 +168,14 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
         if let Some(f) = &b.family {
             r.bare(&b.file, Kind::Family, f);
         }
+        r.bare(&b.file, Kind::Route, &b.route);
         for p in &b.phases {
             r.bare(&b.file, Kind::Phase, p);
+        }
+    }
+    for route in ev.routes.iter() {
+        if let Some(f) = &route.family {
+            r.bare(&route.file, Kind::Family, f);
         }
     }
     for c in ev.components.iter() {

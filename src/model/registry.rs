@@ -26,6 +26,7 @@ pub enum Kind {
     FileType,
     Layer,
     PlanStep,
+    Route,
     Page,
 }
 
@@ -110,6 +111,7 @@ pub const KINDS: &[KindSpec] = &[
     ),
     spec(Kind::Layer, "layer", File("quantization.yaml"), Fields),
     spec(Kind::PlanStep, "plan", File("quantization.yaml"), Fields),
+    spec(Kind::Route, "route", File("routes.yaml"), Fields),
     spec(Kind::Page, "page", Pages, Own),
 ];
 

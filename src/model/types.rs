@@ -164,8 +164,8 @@ pub struct Bundle {
     pub role: Text,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<Id>,
-    /// The dispatch path the bundle serves, as the bundle table shows it.
-    pub route: Route,
+    /// The route (`routes.yaml`) the bundle serves, as the bundle table shows it.
+    pub route: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observed_range: Option<Range>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -187,16 +187,16 @@ pub struct Bundle {
     pub note: Option<Text>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum Route {
-    Mmvq,
-    Mmq,
-    Blas,
-    Attention,
-    Rope,
-    Shared,
-    Other,
+/// A path through the code that records are sorted by (for bundles: the path their
+/// kernels serve), with its label, and the dispatch family whose colour it shares.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Route {
+    pub id: Id,
+    pub label: Text,
+    /// The family it is, when it is one: tables and figures then colour both alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<Id>,
 }
 
 // ---------------------------------------------------------------- generations.yaml

@@ -3,6 +3,7 @@
 
 pub mod figures;
 pub mod markdown;
+pub mod palette;
 pub mod scope;
 pub mod table;
 pub mod tables;

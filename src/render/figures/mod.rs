@@ -472,11 +472,7 @@ pub fn present(o: &Output, s: &Scope, page_id: &str) -> Presented {
 
 /// The hue class index (`h0`…`h5`) of a kernel family: its position in `dispatch.yaml`.
 pub fn family_hue(s: &Scope, family: &str) -> usize {
-    s.ev.families
-        .iter()
-        .position(|f| f.id.value == family)
-        .unwrap_or(svg::HUES - 1)
-        % svg::HUES
+    crate::render::palette::family(s.ev, family)
 }
 
 /// A family's display name, or its id when unknown.

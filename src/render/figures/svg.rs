@@ -409,7 +409,7 @@ impl<'a> TextStyle<'a> {
 }
 
 /// Number of colour hues the style sheet defines (`h0`…`h5`).
-pub const HUES: usize = 6;
+pub const HUES: usize = crate::render::palette::HUES;
 
 /// The style sheet of every figure, scoped to `svg.evfig` (an inline `<style>` applies to
 /// the whole page). Light colours first, dark ones under `prefers-color-scheme: dark`.
@@ -419,9 +419,9 @@ pub fn style() -> String {
 --evf-line:var(--rule-strong,#818b98);--evf-grid:var(--rule,#d8dee4);--evf-panel:var(--surface,#f6f8fa);\
 --evf-border:var(--rule,#d1d9e0);\
 --evf-h0:var(--blue,#0a55b8);--evf-h1:var(--purple,#6b3fb8);--evf-h2:var(--orange,#9a3d00);\
---evf-h3:var(--green,#1a6b32);--evf-h4:#a8306e;--evf-h5:var(--yellow,#7a5200);\
+--evf-h3:var(--green,#1a6b32);--evf-h4:var(--pink,#a8306e);--evf-h5:var(--yellow,#7a5200);\
 --evf-t0:var(--blue-bg,#e6f0fc);--evf-t1:var(--purple-bg,#f1ebfc);--evf-t2:var(--orange-bg,#fff0e0);\
---evf-t3:var(--green-bg,#e3f5e7);--evf-t4:#fcebf4;--evf-t5:var(--yellow-bg,#fff6cc);\
+--evf-t3:var(--green-bg,#e3f5e7);--evf-t4:var(--pink-bg,#fcebf4);--evf-t5:var(--yellow-bg,#fff6cc);\
 --evf-ok:var(--green,#1a6b32);--evf-ok-t:var(--green-bg,#e3f5e7);\
 --evf-warn:var(--yellow,#7a5200);--evf-warn-t:var(--yellow-bg,#fff6cc);\
 --evf-bad:var(--red,#a3202e);--evf-bad-t:var(--red-bg,#fdeced);\
@@ -431,9 +431,9 @@ font-family:system-ui,-apple-system,\"Segoe UI\",\"Hiragino Sans\",\"Noto Sans C
 --evf-mu:var(--muted,#9ea8b2);--evf-line:var(--rule-strong,#6b7682);--evf-grid:var(--rule,#313942);\
 --evf-panel:var(--surface,#1a1f25);--evf-border:var(--rule,#3a434d);\
 --evf-h0:var(--blue,#7ab4ff);--evf-h1:var(--purple,#c6a9ff);--evf-h2:var(--orange,#ffb072);\
---evf-h3:var(--green,#7ed99a);--evf-h4:#f59ccb;--evf-h5:var(--yellow,#e8c562);\
+--evf-h3:var(--green,#7ed99a);--evf-h4:var(--pink,#f59ccb);--evf-h5:var(--yellow,#e8c562);\
 --evf-t0:var(--blue-bg,#14283f);--evf-t1:var(--purple-bg,#2a2043);--evf-t2:var(--orange-bg,#382211);\
---evf-t3:var(--green-bg,#14301d);--evf-t4:#3a1a2c;--evf-t5:var(--yellow-bg,#322a0f);\
+--evf-t3:var(--green-bg,#14301d);--evf-t4:var(--pink-bg,#3a1a2c);--evf-t5:var(--yellow-bg,#322a0f);\
 --evf-ok:var(--green,#7ed99a);--evf-ok-t:var(--green-bg,#14301d);\
 --evf-warn:var(--yellow,#e8c562);--evf-warn-t:var(--yellow-bg,#322a0f);\
 --evf-bad:var(--red,#ff9ea3);--evf-bad-t:var(--red-bg,#3a171b);\

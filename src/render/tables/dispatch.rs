@@ -6,6 +6,7 @@ use crate::derive::{segments, zone};
 use crate::model::refs::Kind;
 use crate::model::{Bound, DispatchMap};
 use crate::render::escape;
+use crate::render::palette;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 
@@ -27,8 +28,8 @@ fn family_cell(s: &Scope, id: &str) -> String {
                 .map(|k| format!("<br>{}", code(k)))
                 .unwrap_or_default();
             format!(
-                "<span class=\"badge family-{}\">{}</span>{kernel}",
-                escape(id),
+                "<span class=\"badge {}\">{}</span>{kernel}",
+                palette::class(Some(palette::family(s.ev, id))),
                 escape(&f.name)
             )
         }

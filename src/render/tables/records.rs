@@ -17,8 +17,21 @@ fn range(s: &Scope, r: &Option<Range>) -> String {
     }
 }
 
+/// A route's label in the view's language, coloured like its family.
+fn route_badge(s: &Scope, id: &str) -> String {
+    let label = match s.ev.routes.get(id) {
+        Some(r) => s.text(&r.label),
+        None => escape(id),
+    };
+    badge(
+        &crate::render::palette::class(crate::render::palette::route(s.ev, id)),
+        label,
+    )
+}
+
 fn badge(class: &str, label: String) -> String {
-    format!("<span class=\"badge {class}\">{label}</span>")
+    let space = if class.is_empty() { "" } else { " " };
+    format!("<span class=\"badge{space}{class}\">{label}</span>")
 }
 
 fn table(
@@ -97,10 +110,7 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
                 role,
                 format!(
                     "{}<br><small>{family}</small>",
-                    badge(
-                        &format!("route-{}", enum_key(&b.route)),
-                        s.label("route", &b.route)
-                    )
+                    route_badge(s, &b.route.value)
                 ),
                 range(s, &b.observed_range),
                 if regs.is_empty() {

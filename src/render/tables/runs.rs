@@ -131,8 +131,8 @@ fn family_badge(s: &Scope, z: &str) -> String {
             .map(|f| f.name.clone())
             .unwrap_or_else(|| z.to_string());
     format!(
-        "<span class=\"badge family-{}\">{}</span>",
-        escape(z),
+        "<span class=\"badge {}\">{}</span>",
+        crate::render::palette::class(Some(crate::render::palette::family(s.ev, z))),
         escape(&name)
     )
 }
