@@ -529,3 +529,26 @@ fn a_route_is_labelled_from_its_data_and_coloured_like_its_family() {
         );
     }
 }
+
+#[test]
+fn the_map_comparison_names_the_maps_variable() {
+    let dir = fixture_copy();
+    let page = dir.path().join("content/details.md");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\n::dispatch-compare\n");
+    std::fs::write(&page, text).unwrap();
+    let out = dir.path().join("out");
+    build_ok(dir.path(), &out);
+    for (view, caption, column) in [
+        ("en", "Dispatch maps compared over n", "n range"),
+        ("ja", "n ごとに見た dispatch map の比較", "n の範囲"),
+    ] {
+        let html = std::fs::read_to_string(out.join(view).join("details/index.html")).unwrap();
+        let table = figure(&html, "dispatch-compare");
+        // Fluent isolates a placed value with FSI/PDI marks; the reader sees the text.
+        let seen = table.replace(['\u{2068}', '\u{2069}'], "");
+        assert!(seen.contains(caption), "{table}");
+        assert!(seen.contains(&format!(">{column}</th>")), "{table}");
+        assert!(!seen.contains("ne11"), "{table}");
+    }
+}

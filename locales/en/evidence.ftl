@@ -109,9 +109,9 @@ col-condition = Condition
 col-family = Kernel family
 col-anchor = Bundle anchor
 col-chain = Library chain
-compare-caption = Dispatch maps compared over ne11
+compare-caption = Dispatch maps compared over { $var }
 compare-note = Highlighted rows are the ranges where the maps disagree.
-col-range = ne11 range
+col-range = { $var } range
 
 ## Runs
 run-caption = Run

@@ -106,9 +106,9 @@ col-condition = 条件
 col-family = kernel family
 col-anchor = bundle アンカー
 col-chain = ライブラリの連鎖
-compare-caption = ne11 ごとに見た dispatch map の比較
+compare-caption = { $var } ごとに見た dispatch map の比較
 compare-note = 強調した行は map どうしの判断が食い違う範囲。
-col-range = ne11 の範囲
+col-range = { $var } の範囲
 
 ## 実行記録
 run-caption = 実行記録

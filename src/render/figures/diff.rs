@@ -73,7 +73,7 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Output {
             .map(|m| &m.value)
             .collect()
     };
-    let var = maps.first().map(|m| m.variable.as_str()).unwrap_or("ne11");
+    let var = maps.first().map_or("", |m| m.variable.as_str());
     let n = maps.len().max(1) as f64;
     let col_w = (WIDTH - PAD * 2.0 - RANGE_W) / n;
     let mut svg = Svg::new();

@@ -1,7 +1,7 @@
 //! Dispatch maps: the branches of one map, and all maps compared over ne11 ranges.
 
 use super::records::source_text;
-use super::{anchor, code, source_line};
+use super::{anchor, code, record_link, source_line};
 use crate::derive::{segments, zone};
 use crate::model::refs::Kind;
 use crate::model::{Bound, DispatchMap};
@@ -53,11 +53,7 @@ pub fn map(s: &Scope, id: &str) -> Table {
                         .first()
                         .map(|x| format!("<br>{}", code(x)))
                         .unwrap_or_default();
-                    let link = s.record_link(
-                        "ggml-hip",
-                        &anchor(Kind::Bundle, &bd.id.value),
-                        &code(&bd.id.value),
-                    );
+                    let link = record_link(s, Kind::Bundle, &bd.id.value, code(&bd.id.value));
                     format!("{link}{size}{sym}")
                 }
                 None => "—".into(),
@@ -118,7 +114,8 @@ pub fn map(s: &Scope, id: &str) -> Table {
 
 pub fn compare(s: &Scope) -> Table {
     let maps: Vec<&DispatchMap> = s.ev.maps.iter().map(|m| &m.value).collect();
-    let var = maps.first().map(|m| m.variable.as_str()).unwrap_or("ne11");
+    // The maps compared share their variable; with no map there is no row to name it.
+    let var = maps.first().map_or("", |m| m.variable.as_str());
     let rows = segments(&maps)
         .into_iter()
         .map(|(lo, hi)| {
@@ -139,19 +136,15 @@ pub fn compare(s: &Scope) -> Table {
             if differ { row.class("differs") } else { row }
         })
         .collect();
-    let mut columns = vec![s.ui("col-range")];
+    let mut columns = vec![s.ui_with("col-range", "var", var.to_string())];
     columns.extend(maps.iter().map(|m| {
-        let link = s.record_link(
-            "kernel-selection",
-            &anchor(Kind::Map, &m.id.value),
-            &code(&m.id.value),
-        );
+        let link = record_link(s, Kind::Map, &m.id.value, code(&m.id.value));
         format!("{}<br><small>{link}</small>", s.text(&m.title))
     }));
     Table {
         id: "dispatch-compare".into(),
         class: "dispatch-compare".into(),
-        caption: s.ui("compare-caption"),
+        caption: s.ui_with("compare-caption", "var", var.to_string()),
         source: source_line(s, s.ev.maps.iter().map(|m| m.file.to_string())),
         columns,
         rows,

@@ -80,13 +80,18 @@ pub fn anchor(kind: Kind, id: &str) -> String {
 
 /// A reference as a link to the record's row (or to the page, for `page:`).
 pub fn ref_link(s: &Scope, r: &Ref) -> String {
-    let label = code(&r.to_string());
-    if r.kind == Kind::Page {
-        return s.record_link(&r.id, "top", &label);
+    record_link(s, r.kind, &r.id, code(&r.to_string()))
+}
+
+/// `label_html` as a link to the row of a record on the page that lists it (the page
+/// itself, for a page), or as it is when no page lists it.
+pub fn record_link(s: &Scope, kind: Kind, id: &str, label_html: String) -> String {
+    if kind == Kind::Page {
+        return s.record_link(id, "top", &label_html);
     }
-    match s.pages.home_of(r.kind, &r.id) {
-        Some(page) => s.record_link(page, &anchor(r.kind, &r.id), &label),
-        None => label,
+    match s.pages.home_of(kind, id) {
+        Some(page) => s.record_link(page, &anchor(kind, id), &label_html),
+        None => label_html,
     }
 }
 
