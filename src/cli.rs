@@ -64,7 +64,7 @@ pub enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
-        format: crate::diff::format::Format,
+        format: crate::diff::format::DiffFormat,
         /// Exit 1 when there are differences.
         #[arg(long)]
         exit_code: bool,
@@ -133,7 +133,7 @@ pub fn main() -> ExitCode {
             deny_rewrites,
         ),
         Command::Serve { root, port, bind } => {
-            crate::serve::run(&crate::serve::Options { root, port, bind })
+            crate::serve::run(&crate::serve::ServeOptions { root, port, bind })
         }
         Command::Init { dir } => match init::init(&dir) {
             Ok(()) => {
@@ -329,11 +329,11 @@ fn diff(
     root: &Path,
     base: &str,
     head: Option<&str>,
-    format: crate::diff::format::Format,
+    format: crate::diff::format::DiffFormat,
     exit_code: bool,
     deny_rewrites: bool,
 ) -> ExitCode {
-    use crate::diff::format::{self as f, Format as F};
+    use crate::diff::format::{self as f, DiffFormat as F};
     match crate::diff::diff(root, base, head) {
         Ok(report) => {
             let out = match format {

@@ -3,7 +3,7 @@
 //! reference cannot fall behind a new kind or directive.
 
 use evidence::model::directive::SPECS;
-use evidence::model::registry::{KINDS, Source};
+use evidence::model::registry::{KINDS, Storage};
 
 fn authoring() -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/authoring.md");
@@ -25,10 +25,10 @@ fn every_kind_and_its_file_is_documented() {
             "kind `{}` missing from the reference kinds: {listed:?}",
             spec.name
         );
-        let file = match spec.source {
-            Source::File(f) => format!("`data/{f}`"),
-            Source::Folder(d) => format!("`data/{d}"),
-            Source::Pages => continue,
+        let file = match spec.storage {
+            Storage::File(f) => format!("`data/{f}`"),
+            Storage::Folder(d) => format!("`data/{d}"),
+            Storage::Pages => continue,
         };
         assert!(
             doc.contains(&file),

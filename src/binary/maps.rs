@@ -38,9 +38,9 @@ pub struct AddressRange {
     pub end: u64,
 }
 
-/// One mapped file.
+/// One file mapped into the process (all its ranges).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MappedFile {
+pub struct Mapping {
     /// The path as the kernel prints it (without ` (deleted)`).
     pub path: String,
     /// What it is.
@@ -71,7 +71,7 @@ pub struct MapsReport {
     /// Anonymous and pseudo (`[heap]`, …) mappings.
     pub anonymous_mappings: u64,
     /// Mapped files in address order.
-    pub files: Vec<MappedFile>,
+    pub files: Vec<Mapping>,
     /// Paths of the shared libraries, in address order.
     pub shared_libraries: Vec<String>,
     /// Paths of the model files, in address order.
@@ -195,13 +195,13 @@ struct FileAcc {
     ranges: Vec<AddressRange>,
 }
 
-fn finish(files: BTreeMap<(String, u64), FileAcc>) -> Vec<MappedFile> {
-    let mut out: Vec<MappedFile> = files
+fn finish(files: BTreeMap<(String, u64), FileAcc>) -> Vec<Mapping> {
+    let mut out: Vec<Mapping> = files
         .into_iter()
         .map(|((path, inode), acc)| {
             let mappings = acc.ranges.len() as u64;
             let ranges = merge(acc.ranges);
-            MappedFile {
+            Mapping {
                 kind: kind_of(&path),
                 bytes: ranges.iter().map(|r| r.end - r.start).sum(),
                 path,
@@ -214,7 +214,7 @@ fn finish(files: BTreeMap<(String, u64), FileAcc>) -> Vec<MappedFile> {
         })
         .collect();
     out.sort_by(|a, b| {
-        let first = |f: &MappedFile| f.ranges.first().map_or(0, |r| r.start);
+        let first = |f: &Mapping| f.ranges.first().map_or(0, |r| r.start);
         first(a).cmp(&first(b)).then_with(|| a.path.cmp(&b.path))
     });
     out

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 /// Output formats of `evidence diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum DiffFormat {
     Text,
     Markdown,
     Json,

@@ -140,7 +140,7 @@ fn kinds_under(under: &str) -> Vec<Kind> {
     if under.is_empty() {
         return registry::KINDS
             .iter()
-            .filter(|s| s.source != registry::Source::Pages)
+            .filter(|s| s.storage != registry::Storage::Pages)
             .map(|s| s.kind)
             .collect();
     }
@@ -323,10 +323,10 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
 fn unknown_data_file(name: &str, file: &str) -> Diagnostic {
     let known = registry::KINDS
         .iter()
-        .filter_map(|s| match s.source {
-            registry::Source::File(f) => Some(format!("{} ({f})", s.name)),
-            registry::Source::Folder(d) => Some(format!("{} ({d}*.yaml)", s.name)),
-            registry::Source::Pages => None,
+        .filter_map(|s| match s.storage {
+            registry::Storage::File(f) => Some(format!("{} ({f})", s.name)),
+            registry::Storage::Folder(d) => Some(format!("{} ({d}*.yaml)", s.name)),
+            registry::Storage::Pages => None,
         })
         .collect::<Vec<_>>()
         .join(", ");

@@ -5,7 +5,7 @@
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::yaml;
-use crate::model::page::{Block, Directive, FrontMatter, Item, Lang, PageSource};
+use crate::model::page::{Block, DirectiveLine, FrontMatter, Item, Lang, PageSource};
 use std::collections::BTreeMap;
 
 /// Parses one content file. Errors are collected; a page with errors is still returned
@@ -142,7 +142,7 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
         }
         if let Some(rest) = trimmed.strip_prefix("::") {
             match parse_directive(rest) {
-                Ok((name, attrs)) => items.push(Item::Directive(Directive {
+                Ok((name, attrs)) => items.push(Item::Directive(DirectiveLine {
                     name,
                     attrs,
                     line: line_no,

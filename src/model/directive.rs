@@ -3,7 +3,7 @@
 //! A directive names a data view; [`parse`] checks its name, attributes and the ids it
 //! names, so that an unknown directive or a dangling id fails `check` at its line.
 
-use super::page::Directive as Raw;
+use super::page::DirectiveLine as Raw;
 use super::refs::Kind;
 use super::{Case, Evidence};
 use std::collections::BTreeMap;

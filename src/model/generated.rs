@@ -9,7 +9,7 @@ use super::Collection;
 use super::types::Run;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::model::Text;
-use crate::model::page::{Directive, FrontMatter, Item, PageSource};
+use crate::model::page::{DirectiveLine, FrontMatter, Item, PageSource};
 use std::collections::{BTreeMap, HashMap};
 
 /// Name of the directive that fills a run's page.
@@ -89,7 +89,7 @@ fn run_page(page_id: &str, file: &str, run: &Run, order: i64) -> PageSource {
             order,
             date: None,
         },
-        items: vec![Item::Directive(Directive {
+        items: vec![Item::Directive(DirectiveLine {
             name: RUN_PAGE.to_string(),
             attrs: BTreeMap::from([("id".to_string(), run.id.value.clone())]),
             line: 1,

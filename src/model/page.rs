@@ -62,7 +62,7 @@ impl Lang {
 #[derive(Debug, Clone)]
 pub enum Item {
     Block(Block),
-    Directive(Directive),
+    Directive(DirectiveLine),
 }
 
 #[derive(Debug, Clone)]
@@ -77,7 +77,7 @@ pub struct Block {
 }
 
 #[derive(Debug, Clone)]
-pub struct Directive {
+pub struct DirectiveLine {
     pub name: String,
     pub attrs: BTreeMap<String, String>,
     pub line: usize,

@@ -32,7 +32,7 @@ pub enum Kind {
 
 /// Where the records of a kind are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub enum Storage {
     /// One file under `data/`, which may hold other kinds beside it.
     File(&'static str),
     /// One record per `.yaml` file in this folder under `data/` (or below it).
@@ -57,21 +57,21 @@ pub struct KindSpec {
     pub kind: Kind,
     /// The prefix of its references (`claim:c1`) and its key in `evidence.json`.
     pub name: &'static str,
-    pub source: Source,
+    pub storage: Storage,
     pub compare: Compare,
 }
 
-const fn spec(kind: Kind, name: &'static str, source: Source, compare: Compare) -> KindSpec {
+const fn spec(kind: Kind, name: &'static str, storage: Storage, compare: Compare) -> KindSpec {
     KindSpec {
         kind,
         name,
-        source,
+        storage,
         compare,
     }
 }
 
 use Compare::{Fields, Own};
-use Source::{File, Folder, Pages};
+use Storage::{File, Folder, Pages};
 
 /// Every kind, in the order of [`Kind`].
 pub const KINDS: &[KindSpec] = &[
@@ -169,7 +169,7 @@ impl Kind {
 pub fn kinds_in(data_file: &str) -> Vec<Kind> {
     KINDS
         .iter()
-        .filter(|s| match s.source {
+        .filter(|s| match s.storage {
             File(f) => f == data_file,
             Folder(dir) => data_file.starts_with(dir),
             Pages => false,
@@ -183,7 +183,7 @@ pub fn kinds_in(data_file: &str) -> Vec<Kind> {
 pub fn data_files() -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for s in KINDS {
-        let name = match s.source {
+        let name = match s.storage {
             File(f) => f.to_string(),
             Folder(dir) => format!("{dir}*.yaml"),
             Pages => continue,

@@ -2,7 +2,7 @@
 //! recorded as a new run, through the same atomic writer as the engine probes.
 
 use super::Written;
-use super::record::{Clock, Site};
+use super::record::{Clock, RunStore};
 use super::{ProbeError, new_id};
 use crate::binary::{Warning, fatbin, ggml, gguf, maps};
 use crate::model::scans::{
@@ -19,7 +19,7 @@ const EXAMPLES: usize = 3;
 
 /// `evidence probe fatbin FILE`.
 pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
-    let site = Site::open(root)?;
+    let site = RunStore::open(root)?;
     let at = Clock::now();
     let options = fatbin::ScanOptions {
         rules: crate::binary::classify::ggml_cuda_rules(),
@@ -59,7 +59,7 @@ pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
 
 /// `evidence probe gguf FILE`.
 pub fn probe_gguf(file: &Path, root: &Path) -> Result<Written, ProbeError> {
-    let site = Site::open(root)?;
+    let site = RunStore::open(root)?;
     let at = Clock::now();
     let report = gguf::read(file).map_err(|e| read_error(file, "a GGUF model file", &e))?;
     let record = GgufRecord {
@@ -98,7 +98,7 @@ pub fn probe_maps(
     file: Option<&Path>,
     root: &Path,
 ) -> Result<Written, ProbeError> {
-    let site = Site::open(root)?;
+    let site = RunStore::open(root)?;
     let at = Clock::now();
     let (report, input) = match (pid, file) {
         (Some(pid), None) => {

@@ -9,7 +9,7 @@
 //! prompt cache was defeated is not known for a capture, so `cache_defeat` stays absent.
 
 use super::ollama::{GenerateResponse, fill_case};
-use super::record::{Clock, Site};
+use super::record::{Clock, RunStore};
 use super::{ProbeError, Written, blank_case, new_id};
 use crate::load::read::{Limit, ReadError, read_text};
 use crate::model::types::{Engine as EngineKind, Residency, Run, Text};
@@ -25,7 +25,7 @@ const CAPTURE: Limit = Limit {
 
 /// What `evidence import ollama` was asked to do.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub struct ImportOptions {
     pub files: Vec<PathBuf>,
     pub cases: Vec<String>,
     pub probe: String,
@@ -82,7 +82,7 @@ pub fn read_final(path: &Path) -> Result<GenerateResponse, String> {
 }
 
 /// Case ids for the files: from `--case`, or asked on a terminal.
-fn case_ids(opts: &Options) -> Result<Vec<String>, ProbeError> {
+fn case_ids(opts: &ImportOptions) -> Result<Vec<String>, ProbeError> {
     let n = opts.files.len();
     if opts.cases.len() > n {
         return Err(ProbeError::other(
@@ -132,8 +132,8 @@ fn case_ids(opts: &Options) -> Result<Vec<String>, ProbeError> {
 }
 
 /// Imports the captures as one run.
-pub fn import_ollama(opts: &Options) -> Result<Written, ProbeError> {
-    let site = Site::open(&opts.root)?;
+pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
+    let site = RunStore::open(&opts.root)?;
     if !crate::model::refs::valid_id(&opts.probe) {
         return Err(ProbeError::other(
             format!("`{}` is not a valid probe name", opts.probe),

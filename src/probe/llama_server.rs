@@ -19,7 +19,7 @@
 //! and is recorded as `hot` (with a note on stderr).
 
 use super::http::Http;
-use super::{Engine, Environment, ProbeError, Request, blank_case};
+use super::{Environment, ProbeError, Request, Server, blank_case};
 use crate::model::types::{
     CacheDefeat, Case, Engine as EngineKind, LlamaServerCase, LlamaTimings, ModelDetails,
     ModelMemory, RequestSettings, Residency,
@@ -211,7 +211,7 @@ impl LlamaServer {
     }
 }
 
-impl Engine for LlamaServer {
+impl Server for LlamaServer {
     fn kind(&self) -> EngineKind {
         EngineKind::LlamaServer
     }

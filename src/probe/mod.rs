@@ -160,8 +160,8 @@ pub struct Environment {
     pub model_details: Option<ModelDetails>,
 }
 
-/// A running engine the probe can send cases to.
-pub trait Engine {
+/// A running inference server (an engine: Ollama, llama-server) the probe sends cases to.
+pub trait Server {
     /// Which engine this is, as recorded.
     fn kind(&self) -> EngineKind;
     /// The URL it listens at.
@@ -402,7 +402,7 @@ pub fn main_import(cmd: ImportCommand) -> ExitCode {
             endpoint,
             root,
         } => {
-            let opts = import::Options {
+            let opts = import::ImportOptions {
                 files,
                 cases,
                 probe,
@@ -459,9 +459,9 @@ pub struct Written {
 }
 
 /// Runs a probe end to end: plan, describe, every case, after, then the atomic write.
-pub fn run_probe(engine: &mut dyn Engine, args: &ProbeArgs) -> Result<Written, ProbeError> {
+pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, ProbeError> {
     // Fail on a bad root or a bad cases file before sending anything.
-    let site = record::Site::open(&args.root)?;
+    let site = record::RunStore::open(&args.root)?;
     let kind = engine.kind();
     let (plan, probe_name, sweep_spec, cases_label) = match (&args.cases, &args.sweep) {
         (Some(file), _) => {

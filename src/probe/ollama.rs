@@ -16,7 +16,7 @@
 //! response is recorded without its `context` array.
 
 use super::http::Http;
-use super::{Engine, Environment, ProbeError, Request, blank_case};
+use super::{Environment, ProbeError, Request, Server, blank_case};
 use crate::model::types::{
     CacheDefeat, Case, Engine as EngineKind, ModelDetails, ModelMemory, RequestSettings, Residency,
 };
@@ -336,7 +336,7 @@ impl Ollama {
     }
 }
 
-impl Engine for Ollama {
+impl Server for Ollama {
     fn kind(&self) -> EngineKind {
         EngineKind::Ollama
     }

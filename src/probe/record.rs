@@ -187,8 +187,8 @@ fn checked_yaml(
 
 // ---------------------------------------------------------------- the site
 
-/// The site a run is recorded into.
-pub struct Site {
+/// The runs folder of a site, which a new run is recorded into.
+pub struct RunStore {
     pub root: PathBuf,
     pub runs_dir: PathBuf,
     /// Ids of the runs already recorded.
@@ -198,10 +198,10 @@ pub struct Site {
 /// Attempts at a free run id (`<id>`, `<id>-2`, …) before giving up.
 const MAX_ID_ATTEMPTS: u32 = 100;
 
-impl Site {
+impl RunStore {
     /// Opens the site at `root`: it must hold `evidence.yaml`. Reads the ids of the
     /// recorded runs (a run file that does not parse still reserves its file name).
-    pub fn open(root: &Path) -> Result<Site, ProbeError> {
+    pub fn open(root: &Path) -> Result<RunStore, ProbeError> {
         if !root.join("evidence.yaml").is_file() {
             return Err(ProbeError::other(
                 format!("{} holds no evidence.yaml", root.display()),
@@ -210,7 +210,7 @@ impl Site {
         }
         let runs_dir = root.join("data").join("runs");
         let existing = recorded_ids(root)?;
-        Ok(Site {
+        Ok(RunStore {
             root: root.to_path_buf(),
             runs_dir,
             existing,

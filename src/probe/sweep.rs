@@ -10,7 +10,7 @@
 //! (`sweep.hit: false`). Targets below what a one-word prompt already takes (`floor`) are
 //! skipped and reported.
 
-use super::{Engine, ProbeError, Request};
+use super::{ProbeError, Request, Server};
 use crate::model::types::{Case, Repeat, Residency, SweepPoint};
 use indicatif::ProgressBar;
 
@@ -141,7 +141,7 @@ impl Calibrator {
 /// Runs the sweep; `repeat > 1` records each target that many times with the prompt
 /// length found for it.
 pub fn run(
-    engine: &mut dyn Engine,
+    engine: &mut dyn Server,
     spec: &Spec,
     repeat: u32,
     bar: &ProgressBar,
@@ -251,7 +251,7 @@ pub fn run(
     Ok(out)
 }
 
-fn measure(engine: &mut dyn Engine, spec: &Spec, id: &str, words: u64) -> Result<Case, ProbeError> {
+fn measure(engine: &mut dyn Server, spec: &Spec, id: &str, words: u64) -> Result<Case, ProbeError> {
     let prompt = spec.prompt(words);
     let req = Request {
         case_id: id,
@@ -293,7 +293,7 @@ mod tests {
         calls: u32,
     }
 
-    impl Engine for Fake {
+    impl Server for Fake {
         fn kind(&self) -> EngineKind {
             EngineKind::LlamaServer
         }

@@ -49,7 +49,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Options of `evidence serve`.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub struct ServeOptions {
     /// Folder holding `evidence.yaml`.
     pub root: PathBuf,
     /// Port to listen on; 0 picks a free one.
@@ -144,7 +144,7 @@ impl Shared {
 
 /// Runs the server until Ctrl-C. Exit status: 0 after a clean shutdown, 2 when the site
 /// or the address cannot be used.
-pub fn run(opts: &Options) -> ExitCode {
+pub fn run(opts: &ServeOptions) -> ExitCode {
     let root = match opts.root.canonicalize() {
         Ok(r) if r.join(watch::CONFIG).is_file() => r,
         _ => {

@@ -6,7 +6,7 @@
 //! solid for one whose binary or hsaco was confirmed too.
 
 use super::svg::{self, Font, Svg, TextStyle};
-use super::{Content, Output, Words, files, joined, label, para, same, ui};
+use super::{Content, Drawn, Words, files, joined, label, para, same, ui};
 use crate::model::Located;
 use crate::model::page::Lang;
 use crate::model::{Component, ComponentStatus};
@@ -150,7 +150,7 @@ fn legend(svg: &mut Svg, s: &Scope, y: f64) -> f64 {
 }
 
 /// The library chain diagram.
-pub fn diagram(s: &Scope) -> Output {
+pub fn diagram(s: &Scope) -> Drawn {
     let mut svg = Svg::new();
     let mut y = PAD;
     let mut drawn: BTreeSet<&str> = BTreeSet::new();
@@ -276,7 +276,7 @@ pub fn diagram(s: &Scope) -> Output {
             (*l, format!("{t}: {}", chains.join("; ")))
         })
         .collect();
-    Output {
+    Drawn {
         name: "library-chain".into(),
         kind: "library-chain",
         title,

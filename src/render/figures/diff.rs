@@ -5,7 +5,7 @@
 
 use super::dispatch::range_text;
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Output, Words, family_hue, family_name, files, para, same, ui};
+use super::{Content, Drawn, Words, family_hue, family_name, files, para, same, ui};
 use crate::derive::{segments, zone};
 use crate::model::DispatchMap;
 use crate::render::scope::Scope;
@@ -64,7 +64,7 @@ fn header(svg: &mut Svg, maps: &[&DispatchMap], var: &str, col_w: f64) -> f64 {
 }
 
 /// The diagram of the named maps (all maps when `ids` is empty).
-pub fn diagram(s: &Scope, ids: &[String]) -> Output {
+pub fn diagram(s: &Scope, ids: &[String]) -> Drawn {
     let maps: Vec<&DispatchMap> = if ids.is_empty() {
         s.ev.maps.iter().map(|m| &m.value).collect()
     } else {
@@ -189,7 +189,7 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Output {
     } else {
         super::slug(&format!("dispatch-diff-{}", ids.join("-")))
     };
-    Output {
+    Drawn {
         name,
         kind: "dispatch-diff-diagram",
         title,

@@ -7,7 +7,7 @@
 
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{
-    Content, Output, Words, family_hue, family_name, files, map_words, para, para_fit, same, ui,
+    Content, Drawn, Words, family_hue, family_name, files, map_words, para, para_fit, same, ui,
 };
 use crate::model::{Bound, Branch, DispatchMap};
 use crate::render::scope::Scope;
@@ -270,7 +270,7 @@ fn head(svg: &mut Svg, s: &Scope, m: &DispatchMap) -> f64 {
 }
 
 /// The diagram of one map.
-pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Output {
+pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Drawn {
     let mut svg = Svg::new();
     let mut y = head(&mut svg, s, m);
     let spine_top = y;
@@ -361,7 +361,7 @@ pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Output {
             .filter(|f| m.branches.iter().any(|b| b.family.value == f.id.value))
             .map(|f| f.file.to_string()),
     );
-    Output {
+    Drawn {
         name: super::slug(&format!("dispatch-{}", m.id.value)),
         kind: "dispatch-diagram",
         title: super::ui_with(s, "figure-dispatch-title", "map", m.id.value.clone()),

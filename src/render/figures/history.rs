@@ -4,7 +4,7 @@
 
 use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Output, Words, files, ui_args};
+use super::{Content, Drawn, Words, files, ui_args};
 use crate::model::Run;
 use crate::model::directive::CaseField;
 use crate::render::scope::Scope;
@@ -49,7 +49,7 @@ fn value_label(field: CaseField, v: u64) -> String {
 }
 
 /// The plot, or the note when fewer than two runs record the case.
-pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Output {
+pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Drawn {
     let points = series(s, probe, case, field);
     let args = [
         ("probe", probe.to_string()),
@@ -67,7 +67,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Output {
         .filter(|r| r.cases.iter().any(|c| c.id.value == case))
         .map(|r| r.file.to_string())
         .collect();
-    let mut out = Output {
+    let mut out = Drawn {
         name: super::slug(&format!("history-{probe}-{case}-{}", field.name())),
         kind: "history-plot",
         title: ui_args(s, "figure-history-title", &args),

@@ -1,7 +1,7 @@
 //! Figures: dispatch-flow diagrams, the observer map, the library chain and plots, drawn at
 //! build time from the evidence as self-contained SVG (no client-side library).
 //!
-//! [`build`] turns a figure directive into [`Output`]s for the scope's view, each drawn by
+//! [`build`] turns a figure directive into [`Drawn`]s for the scope's view, each drawn by
 //! its own module; [`present`] wraps a drawing into the inline SVG of the page, the
 //! standalone file (`figures/<page>/<name>.<bi|ja|en>.svg`) and the `figure.html` context.
 //! Every label comes from the data or from Fluent, so each view draws its own language and
@@ -34,7 +34,7 @@ pub type Words = Vec<(Lang, String)>;
 
 /// One figure, resolved for a view.
 #[derive(Debug, Clone)]
-pub struct Output {
+pub struct Drawn {
     /// File stem and anchor, unique per page (`dispatch-phase_a_q4k`).
     pub name: String,
     /// CSS class naming the kind of figure (`dispatch-diagram`, `proxy-plot`, …).
@@ -59,7 +59,7 @@ pub enum Content {
 }
 
 /// Builds the figures a directive draws, for the scope's view.
-pub fn build(f: &Figure, s: &Scope) -> Vec<Output> {
+pub fn build(f: &Figure, s: &Scope) -> Vec<Drawn> {
     match f {
         Figure::DispatchDiagram { map } => {
             s.ev.maps
@@ -335,7 +335,7 @@ fn source_lines(files: &[String], max: f64, font: Font) -> Vec<String> {
 
 /// The complete `<svg>` element of a drawing. The standalone file adds the title above
 /// and the data files below the drawing, since it has no page around it.
-fn document(o: &Output, view: View, standalone: bool, id: &str) -> Option<String> {
+fn document(o: &Drawn, view: View, standalone: bool, id: &str) -> Option<String> {
     let Content::Svg {
         width,
         height,
@@ -445,7 +445,7 @@ pub struct Presented {
 }
 
 /// Prepares one figure of page `page_id` for the scope's view.
-pub fn present(o: &Output, s: &Scope, page_id: &str) -> Presented {
+pub fn present(o: &Drawn, s: &Scope, page_id: &str) -> Presented {
     let id = format!("fig-{}", o.name);
     let path = format!("figures/{page_id}/{}.{}.svg", o.name, suffix(s.view));
     let mut files = Vec::new();
@@ -562,7 +562,7 @@ pub(crate) mod testkit {
     }
 
     /// The standalone SVG of a figure, checked to be well-formed XML.
-    pub fn standalone(o: &Output, view: View) -> String {
+    pub fn standalone(o: &Drawn, view: View) -> String {
         let doc = document(o, view, true, "fig-test").expect("a drawing");
         roxmltree::Document::parse(&doc).expect("well-formed SVG");
         let inline = document(o, view, false, "fig-test").expect("a drawing");
@@ -621,7 +621,7 @@ mod tests {
     }
 
     fn parse(name: &str, attrs: &[(&str, &str)]) -> Result<Figure, String> {
-        let raw = crate::model::page::Directive {
+        let raw = crate::model::page::DirectiveLine {
             name: name.into(),
             attrs: attrs
                 .iter()

@@ -3,7 +3,7 @@
 //! tried; the observer that works is drawn tinted and outlined so it stands out.
 
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Output, Words, files, fit_lines, label, para, same, ui, ui_with};
+use super::{Content, Drawn, Words, files, fit_lines, label, para, same, ui, ui_with};
 use crate::model::{Observer, ObserverOutcome};
 use crate::render::scope::Scope;
 
@@ -110,7 +110,7 @@ fn card(svg: &mut Svg, s: &Scope, o: &Observer, y: f64) -> f64 {
 }
 
 /// The observer map.
-pub fn diagram(s: &Scope) -> Output {
+pub fn diagram(s: &Scope) -> Drawn {
     let mut svg = Svg::new();
     let mut y = PAD;
     let mut desc = Vec::new();
@@ -155,7 +155,7 @@ pub fn diagram(s: &Scope) -> Output {
             (*l, format!("{t}: {}", items.join("; ")))
         })
         .collect();
-    Output {
+    Drawn {
         name: "observer-map".into(),
         kind: "observer-map",
         title,

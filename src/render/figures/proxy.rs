@@ -6,7 +6,7 @@
 use super::dispatch::{range_text, reach};
 use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Output, Words, family_hue, family_name, files, fit_lines, ui, ui_args};
+use super::{Content, Drawn, Words, family_hue, family_name, files, fit_lines, ui, ui_args};
 use crate::derive::zone;
 use crate::model::Located;
 use crate::model::{Bound, DispatchMap, Run};
@@ -58,7 +58,7 @@ struct Placed {
 }
 
 /// The plot of one run.
-pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Output {
+pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     let map = run
         .assessed_against
         .as_ref()
@@ -82,7 +82,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Output {
         .iter()
         .filter_map(|c| Some((c.id.value.as_str(), c.prompt_eval_count?)))
         .collect();
-    let mut out = Output {
+    let mut out = Drawn {
         name: name.to_string(),
         kind: "proxy-plot",
         title,

@@ -4,7 +4,7 @@
 
 use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Output, Words, files, fit_lines, joined, label, ui, ui_args};
+use super::{Content, Drawn, Words, files, fit_lines, joined, label, ui, ui_args};
 use crate::model::Located;
 use crate::model::format::seconds;
 use crate::model::{Case, Run};
@@ -53,9 +53,9 @@ fn layout(groups: usize, cases: usize) -> (Vec<f64>, Vec<Vec<f64>>, f64) {
 }
 
 /// The plot of one run.
-pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Output {
+pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
     let title = ui_args(s, "figure-timing-title", &[("run", run.id.value.clone())]);
-    let mut out = Output {
+    let mut out = Drawn {
         name: super::slug(&format!("timing-{}", run.id.value)),
         kind: "timing-plot",
         title,
