@@ -16,7 +16,7 @@ use tempfile::TempDir;
 fn investigation() -> TempDir {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let from = manifest_dir();
-    for folder in ["content", "data", "templates", "locales", "static"] {
+    for folder in ["content", "data", "locales"] {
         copy_dir(&from.join(folder), &dir.path().join(folder));
     }
     let config = std::fs::read(from.join("evidence.yaml")).unwrap_or_else(|e| panic!("{e}"));
@@ -184,13 +184,13 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     });
     assert_eq!(rerendered, Rerendered::Everything);
 
-    // A Fluent message: every page.
-    let (prev, rerendered) = edit(r, prev, &["locales/en/evidence.ftl"], |r| {
+    // A Fluent message the site redefines: every page.
+    let (prev, rerendered) = edit(r, prev, &["locales/en/investigation.ftl"], |r| {
         replace_once(
             r,
-            "locales/en/evidence.ftl",
-            "table-source = Source:",
-            "table-source = From:",
+            "locales/en/investigation.ftl",
+            "col-family = Kernel family",
+            "col-family = Kernel families",
         )
     });
     assert_eq!(rerendered, Rerendered::Everything);

@@ -43,7 +43,7 @@ impl Edit {
             Edit::EnFtlWith(extra) => {
                 // Prepended, so the line number does not depend on the built-in file's length.
                 let builtin =
-                    std::fs::read_to_string(manifest_dir().join("locales/en/evidence.ftl"))
+                    std::fs::read_to_string(manifest_dir().join("theme/locales/en/evidence.ftl"))
                         .unwrap();
                 let text = format!("{extra}{builtin}");
                 write_file(root, "locales/en/evidence.ftl", text.as_bytes());
@@ -735,3 +735,36 @@ case!(content_page_in_the_place_of_a_run_page:
         Write("content/details/r1.md", b"---\ntitle: {ja: jikkou, en: Run}\n---\n"),
     ]
     => "content/details/r1.md":1:1 ["page-collision"] "page of run `r1`", errors = 1);
+
+#[test]
+fn a_site_message_file_redefines_built_in_messages_but_two_may_not_clash() {
+    let site = fixture_copy();
+    // One file of the site's own words: it replaces the built-in text, and nothing is wrong.
+    Edit::Write("locales/en/words.ftl", b"col-family = Route family\n").apply(site.path());
+    Edit::Write(
+        "locales/ja/words.ftl",
+        "col-family = 経路の系統\n".as_bytes(),
+    )
+    .apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 0, "{}", report.summary());
+    let out = site.path().join("out");
+    build_ok(site.path(), &out);
+    let html = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    assert!(
+        html.contains(">Route family</th>"),
+        "the site's word is used"
+    );
+    // A second file of the site defining the same message: which would win is an accident.
+    Edit::Write("locales/en/more.ftl", b"col-family = Other family\n").apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1);
+    let d = &report.diagnostics[0];
+    assert_eq!(
+        (d.code.as_str(), d.span.file.as_str(), d.span.line),
+        ("fluent", "locales/en/words.ftl", 1),
+        "{}",
+        report.summary()
+    );
+    assert!(d.message.contains("locales/en/more.ftl:1"), "{}", d.message);
+}

@@ -219,7 +219,7 @@ fn not_found_page_and_stylesheet() {
         "404 links root-absolute"
     );
     let css = std::fs::read(b.out.join("static/style.css")).unwrap();
-    let builtin = std::fs::read(manifest_dir().join("static/style.css")).unwrap();
+    let builtin = std::fs::read(manifest_dir().join("theme/static/style.css")).unwrap();
     assert_eq!(css, builtin);
 }
 

@@ -25,7 +25,7 @@ struct Origin {
 fn origins(ev: &Evidence) -> Vec<(&'static str, String, Origin)> {
     let mut out = Vec::new();
     for kind in crate::model::registry::ALL {
-        crate::with_collection!(ev, kind, |c| {
+        crate::model::with_collection!(ev, kind, |c| {
             for r in c.iter() {
                 let id = crate::model::Record::id(&r.value);
                 let line = id.referenced.line() as usize;

@@ -51,13 +51,25 @@ impl Messages {
             let mut bundle = FluentBundle::new_concurrent(vec![id.clone()]);
             bundle.set_use_isolating(false);
             let mut keys = BTreeMap::new();
+            // Message → where a site file defined it.
+            let mut own = BTreeMap::new();
             let prefix = format!("locales/{}/", lang.code());
-            for (_, file) in theme.under(&prefix) {
+            // The built-in messages first; a site's own files may then redefine any of
+            // them (its investigation's words), but not one another's.
+            let (builtin, site): (Vec<_>, Vec<_>) = theme
+                .under(&prefix)
+                .partition(|(_, f)| f.origin.starts_with(BUILTIN));
+            for (file, site_file) in builtin
+                .into_iter()
+                .map(|f| (f, false))
+                .chain(site.into_iter().map(|f| (f, true)))
+            {
                 add_resource(
                     &mut bundle,
                     &mut keys,
-                    file.origin.clone(),
-                    &file.text(),
+                    &mut own,
+                    (file.1.origin.clone(), site_file),
+                    &file.1.text(),
                     &mut load_errors,
                 );
             }
@@ -195,17 +207,20 @@ impl Messages {
     }
 }
 
+/// How the theme marks a built-in file's origin.
+const BUILTIN: &str = "(built-in) ";
+
+/// Adds one `.ftl` file. `origin` is its theme origin and whether it is the site's own,
+/// which may redefine built-in messages.
 fn add_resource(
     bundle: &mut FluentBundle<FluentResource>,
     keys: &mut BTreeMap<String, (String, usize)>,
-    origin: String,
+    own: &mut BTreeMap<String, (String, usize)>,
+    (origin, site_file): (String, bool),
     text: &str,
     errors: &mut Vec<Diagnostic>,
 ) {
-    let file = origin
-        .strip_prefix("(built-in) ")
-        .unwrap_or(&origin)
-        .to_string();
+    let file = origin.strip_prefix(BUILTIN).unwrap_or(&origin).to_string();
     let res = match FluentResource::try_new(text.to_string()) {
         Ok(r) => r,
         Err((r, errs)) => {
@@ -225,10 +240,27 @@ fn add_resource(
             let key = key.trim();
             if !line.starts_with([' ', '\t', '#', '.', '-', '*', '[']) && !key.is_empty() {
                 keys.insert(key.to_string(), (file.clone(), i + 1));
+                // Two of the site's files defining one message: which wins is an accident.
+                let earlier = site_file
+                    .then(|| own.insert(key.to_string(), (file.clone(), i + 1)))
+                    .flatten();
+                if let Some((other, at)) = earlier.filter(|(f, _)| *f != file) {
+                    errors.push(Diagnostic::error(
+                        "fluent",
+                        Span::new(&file, i + 1, 1),
+                        format!("message `{key}` is defined in {other}:{at} as well"),
+                    ));
+                }
             }
         }
     }
-    if let Err(errs) = bundle.add_resource(res) {
+    let added = if site_file {
+        bundle.add_resource_overriding(res);
+        Ok(())
+    } else {
+        bundle.add_resource(res)
+    };
+    if let Err(errs) = added {
         for e in errs {
             errors.push(Diagnostic::error(
                 "fluent",

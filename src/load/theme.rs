@@ -12,37 +12,40 @@ use std::path::Path;
 pub const BUILTIN: &[(&str, &[u8])] = &[
     (
         "templates/base.html",
-        include_bytes!("../../templates/base.html"),
+        include_bytes!("../../theme/templates/base.html"),
     ),
     (
         "templates/page.html",
-        include_bytes!("../../templates/page.html"),
+        include_bytes!("../../theme/templates/page.html"),
     ),
     (
         "templates/table.html",
-        include_bytes!("../../templates/table.html"),
+        include_bytes!("../../theme/templates/table.html"),
     ),
     (
         "templates/figure.html",
-        include_bytes!("../../templates/figure.html"),
+        include_bytes!("../../theme/templates/figure.html"),
     ),
     (
         "templates/404.html",
-        include_bytes!("../../templates/404.html"),
+        include_bytes!("../../theme/templates/404.html"),
     ),
     (
         "templates/sitemap.xml",
-        include_bytes!("../../templates/sitemap.xml"),
+        include_bytes!("../../theme/templates/sitemap.xml"),
     ),
     (
         "locales/ja/evidence.ftl",
-        include_bytes!("../../locales/ja/evidence.ftl"),
+        include_bytes!("../../theme/locales/ja/evidence.ftl"),
     ),
     (
         "locales/en/evidence.ftl",
-        include_bytes!("../../locales/en/evidence.ftl"),
+        include_bytes!("../../theme/locales/en/evidence.ftl"),
     ),
-    ("static/style.css", include_bytes!("../../static/style.css")),
+    (
+        "static/style.css",
+        include_bytes!("../../theme/static/style.css"),
+    ),
 ];
 
 /// A theme file and where it came from.

@@ -157,7 +157,6 @@ pub struct DataSet {
 /// (a [`Collection`] of that kind's type), or `$pages` for pages. The one place that maps
 /// a [`Kind`] to its collection, so that code generic over kinds (existence, "did you
 /// mean", the JSON export, origins of data texts) lists no kind itself.
-#[macro_export]
 macro_rules! with_collection {
     ($ev:expr, $kind:expr, |$c:ident| $body:expr, pages => $pages:expr) => {
         match $kind {
@@ -233,6 +232,7 @@ macro_rules! with_collection {
         }
     };
 }
+pub(crate) use with_collection;
 
 /// The resolved evidence graph.
 #[derive(Debug, Clone, Default)]
@@ -266,7 +266,7 @@ pub struct Evidence {
 impl Evidence {
     /// Whether a record of `kind` with `id` exists.
     pub fn exists(&self, kind: Kind, id: &str) -> bool {
-        crate::with_collection!(self, kind, |c| c.contains(id), pages => self.page(id).is_some())
+        crate::model::with_collection!(self, kind, |c| c.contains(id), pages => self.page(id).is_some())
     }
 
     /// Whether `id` is known to be missing: absent, and no file of its kind failed to

@@ -106,7 +106,7 @@ impl Resolver<'_> {
 
     /// The known id closest to `id`, for a "did you mean" hint.
     fn nearest(&self, kind: Kind, id: &str) -> Option<String> {
-        let ids: Vec<String> = crate::with_collection!(
+        let ids: Vec<String> = crate::model::with_collection!(
             self.ev,
             kind,
             |c| c.iter().map(|r| super::Record::id(&r.value).value.clone()).collect(),

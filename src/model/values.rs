@@ -49,7 +49,7 @@ fn keyed<'a, T: Serialize + Sync + super::Record + 'a>(
 
 /// The records of `kind` by id, or `None` for a kind not written as data (pages).
 fn records(ev: &Evidence, kind: Kind) -> Option<Value> {
-    Some(crate::with_collection!(
+    Some(crate::model::with_collection!(
         ev,
         kind,
         |c| keyed(c.iter().map(|r| &r.value)),

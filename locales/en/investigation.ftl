@@ -1,0 +1,11 @@
+# The investigation's own words for built-in messages (the built-in ones, in
+# theme/locales/, are neutral): a site's .ftl files may redefine any built-in message.
+
+components-caption = ROCm components and what was observed of them
+col-observed = Observed (Phase C)
+col-family = Kernel family
+col-anchor = Bundle anchor
+figure-chain-legend-binary = solid: its binary or hsaco was confirmed as well
+figure-proxy-title = Cases of run { $run } on the ne11 axis, over the zones of { $map }
+figure-proxy-title-nomap = Cases of run { $run } on the ne11 axis (no map assessed against)
+figure-proxy-axis = prompt tokens ≈ ne11 (log scale)
