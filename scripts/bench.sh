@@ -88,7 +88,7 @@ printf 'runs 100x1000 check, warm\t0\t%s\t%s\t-\n' "$s" "$m" | tee -a "$WORK/res
 # the binary, median of 20 in ms (GNU time counts only hundredths of a second).
 INV=$WORK/investigation
 rm -rf "$INV" && mkdir -p "$INV"
-cp -r evidence.yaml content data templates locales static "$INV/"
+cp -r evidence.yaml content data locales "$INV/"
 build_ms() {
   local t=()
   for _ in $(seq 20); do
