@@ -1,4 +1,5 @@
-//! `evidence init DIR`: a new, minimal site that builds and checks clean. It has no theme
+//! `evidence init DIR`: a new, small and complete example site that builds and checks
+//! clean, in no investigation's terms. It has no theme
 //! files of its own; the built-in templates, messages and CSS are used until overridden.
 
 use std::io;
@@ -7,38 +8,35 @@ use std::path::Path;
 const CONFIG: &str = "title: {ja: \"新しい調査\", en: \"A new investigation\"}\n\
 description: {ja: \"観測記録から作るサイト\", en: \"A site built from recorded observations\"}\n";
 
-const INDEX: &str = r#"---
-title: {ja: "調査の概要", en: "Investigation overview"}
-description: {ja: "何を調べ、何が言えるか", en: "What we examine and what we can say"}
-order: 0
----
-
-:::ja
-## 問い
-ここに調査の問いを書きます。表はデータから作られます。
-:::
-
-:::en
-## Question
-State the question of the investigation here. Tables are built from the data.
-:::
-
-::claims
-"#;
-
-const CLAIMS: &str = r#"- id: first-claim
-  page: index
-  can:
-    ja: "記録した観測から言えること。"
-    en: "What the recorded observations show."
-  cannot:
-    ja: "その観測ではまだ言えないこと。"
-    en: "What they cannot show yet."
-  evidence: ["page:index"]
-  limit:
-    ja: "まだ観測手段を記録していない。"
-    en: "No observer has been recorded yet."
-"#;
+/// The example site's files (`src/init_site/`), by their path in the new site: two pages,
+/// a claim with its evidence and constraint, an observer, a worklog phase and a dispatch
+/// map with its diagram, in a domain of no investigation in particular.
+const EXAMPLE: &[(&str, &str)] = &[
+    (
+        "content/index.md",
+        include_str!("init_site/content/index.md"),
+    ),
+    (
+        "content/method.md",
+        include_str!("init_site/content/method.md"),
+    ),
+    (
+        "data/claims.yaml",
+        include_str!("init_site/data/claims.yaml"),
+    ),
+    (
+        "data/observers.yaml",
+        include_str!("init_site/data/observers.yaml"),
+    ),
+    (
+        "data/worklog.yaml",
+        include_str!("init_site/data/worklog.yaml"),
+    ),
+    (
+        "data/dispatch.yaml",
+        include_str!("init_site/data/dispatch.yaml"),
+    ),
+];
 
 /// What `init` puts in `.gitignore`: every name `build` writes besides `site/` itself.
 pub const GITIGNORE: &str = "/.evidence-cache/\n/.site.lock\n/site.tmp-*\n/.site.old-*\n";
@@ -51,14 +49,10 @@ pub fn init(dir: &Path) -> io::Result<()> {
             format!("{} is not empty", dir.display()),
         ));
     }
-    for (path, text) in [
-        ("evidence.yaml", CONFIG),
-        ("content/index.md", INDEX),
-        ("data/claims.yaml", CLAIMS),
-        // The parse cache is local to each machine; the lock and the temporary folders
-        // of a build never belong in the repository.
-        (".gitignore", GITIGNORE),
-    ] {
+    // The parse cache is local to each machine; the lock and the temporary folders of a
+    // build never belong in the repository.
+    let own = [("evidence.yaml", CONFIG), (".gitignore", GITIGNORE)];
+    for &(path, text) in own.iter().chain(EXAMPLE) {
         let p = dir.join(path);
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent)?;

@@ -78,3 +78,50 @@ fn init_refuses_an_existing_site() {
     assert_eq!(r.code, 2);
     assert_eq!(read_tree(site.path()), before);
 }
+
+/// The example is complete (two pages; a claim with evidence and constraint, an observer,
+/// a worklog phase, a dispatch map with its diagram, all shown), and says nothing in the
+/// first investigation's terms: not in its pages, figures, CSS nor evidence.json.
+#[test]
+fn init_example_is_complete_and_speaks_no_investigations_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("new");
+    assert_eq!(run(&["init".as_ref(), dir.as_os_str()]).code, 0);
+    let r = build(&dir, None);
+    assert_eq!(r.code, 0, "stderr:\n{}", r.stderr);
+    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+    let out = dir.join("site");
+    let index = std::fs::read_to_string(out.join("en/index.html")).unwrap();
+    assert!(index.contains("<figure class=\"data claims\""));
+    assert!(index.contains("<figure class=\"data observers\""));
+    let method = std::fs::read_to_string(out.join("en/method/index.html")).unwrap();
+    assert!(
+        method.contains("<figure class=\"data dispatch-map\""),
+        "{method}"
+    );
+    assert!(
+        method.contains("<figure class=\"data worklog\""),
+        "{method}"
+    );
+    assert!(method.contains("<figure class=\"diagram"), "{method}");
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("evidence.json")).unwrap()).unwrap();
+    let kinds: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(kinds, ["claim", "family", "map", "observer", "phase"]);
+
+    let words = [
+        "ne11", "gfx", "rocm", "hsaco", "mmvq", "mmq", "ollama", "ggml", "kernel",
+    ];
+    for (path, bytes) in read_tree(&out) {
+        let text = String::from_utf8_lossy(&bytes).to_lowercase();
+        for w in words {
+            assert!(!text.contains(w), "{path} says `{w}`");
+        }
+    }
+}

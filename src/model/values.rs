@@ -64,8 +64,13 @@ impl Values {
         kinds.sort_unstable_by_key(|s| s.name);
         let mut m = Map::new();
         for s in kinds {
-            if let Some(records) = records(ev, s.kind) {
-                m.insert(s.name.into(), records);
+            // evidence.json lists the kinds the site has records of, not every kind known.
+            match records(ev, s.kind) {
+                Some(Value::Object(r)) if r.is_empty() => {}
+                Some(records) => {
+                    m.insert(s.name.into(), records);
+                }
+                None => {}
             }
         }
         let incomplete = ev.incomplete.iter().map(|k| k.name()).collect();
@@ -101,11 +106,11 @@ impl Values {
             .ok_or_else(|| format!("`{path}` is not a value path: expected `kind:id.field`"))?;
         let mut segs = rest.split('.');
         let id = segs.next().unwrap_or_default();
-        let cur = self
-            .root
-            .get(kind)
-            .ok_or_else(|| format!("unknown kind `{kind}` in `:v[{path}]`"))?
-            .get(id);
+        if Kind::from_name(kind).is_none_or(|k| k == Kind::Page) {
+            return Err(format!("unknown kind `{kind}` in `:v[{path}]`").into());
+        }
+        // A kind with no records has no key in the graph.
+        let cur = self.root.get(kind).and_then(|records| records.get(id));
         let Some(mut cur) = cur else {
             if self.incomplete.contains(&kind) {
                 return Err(QuoteError::Unavailable);
