@@ -252,7 +252,7 @@ fn map_change_lists_flipped_zones() {
     );
     let (_, out, _) = diff(repo.path(), &["HEAD"]);
     assert!(
-        out.contains("flips r2/long (prompt_eval_count 200): mmq → blas"),
+        out.contains("flips r2/long (ne11 = 200): mmq → blas"),
         "{out}"
     );
 }

@@ -332,11 +332,11 @@ case!(invalid_page_date:
 case!(assessment_disagrees_with_derived_zone:
     [Replace("data/runs/r1.yaml", "zone: fam_small", "zone: fam_large")]
     => "data/runs/r1.yaml":18:13 ["assessment"]
-       "case `small` is assessed as `fam_large`, but map `fixture_map` routes prompt_eval_count 3 to `fam_small`", errors = 1);
+       "case `small` is assessed as `fam_large`, but map `fixture_map` routes n = 3 to `fam_small`", errors = 1);
 
 case!(assessment_without_prompt_eval_count:
     [Replace("data/runs/r1.yaml", "    prompt_eval_count: 3\n", "")]
-    => "data/runs/r1.yaml":17:13 ["assessment"] "recorded no prompt_eval_count", errors = 1);
+    => "data/runs/r1.yaml":17:13 ["assessment"] "recorded no value of `n`, the variable of map `fixture_map`", errors = 1);
 
 case!(assessment_names_unknown_family:
     [Replace("data/runs/r1.yaml", "zone: fam_large", "zone: fam_larg")]

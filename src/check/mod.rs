@@ -115,7 +115,10 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                 diags.push(Diagnostic::error(
                     "assessment",
                     span_of(&run.file, zone),
-                    format!("case `{}` is assessed but recorded no prompt_eval_count to derive a zone from", case.id.value),
+                    format!(
+                        "case `{}` is assessed but recorded no value of `{}`, the variable of map `{}`, to derive a zone from",
+                        case.id.value, map.variable, map.id.value
+                    ),
                 ));
                 continue;
             };
@@ -125,10 +128,11 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                         "assessment",
                         span_of(&run.file, zone),
                         format!(
-                            "case `{}` is assessed as `{}`, but map `{}` routes prompt_eval_count {} to `{derived}`",
+                            "case `{}` is assessed as `{}`, but map `{}` routes {} = {} to `{derived}`",
                             case.id.value,
                             zone.value,
                             map.id.value,
+                            map.variable,
                             case.prompt_eval_count.unwrap_or_default()
                         ),
                     )

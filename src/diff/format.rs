@@ -201,10 +201,11 @@ pub fn text(r: &Report, color: bool) -> String {
             for f in &m.flips {
                 let _ = writeln!(
                     o,
-                    "      flips {}/{} (prompt_eval_count {}): {} → {}",
+                    "      flips {}/{} ({} = {}): {} → {}",
                     f.run,
                     f.case,
-                    f.prompt_eval_count,
+                    m.variable,
+                    f.value,
                     opt(&f.old),
                     opt(&f.new)
                 );
@@ -499,10 +500,11 @@ pub fn markdown(r: &Report) -> String {
                 for f in &m.flips {
                     let _ = writeln!(
                         o,
-                        "  - flips `{}`/`{}` (prompt_eval_count {}): {} → {}",
+                        "  - flips `{}`/`{}` ({} = {}): {} → {}",
                         f.run,
                         f.case,
-                        f.prompt_eval_count,
+                        m.variable,
+                        f.value,
                         opt(&f.old),
                         opt(&f.new)
                     );

@@ -139,20 +139,21 @@ fn full() -> Report {
         },
         maps: vec![MapChange {
             id: "m".into(),
+            variable: "rows".into(),
             change: Change::Changed,
             fields: vec![field("bounds[low].max", Some("8"), Some("9"))],
             flips: vec![
                 CaseFlip {
                     run: "r3".into(),
                     case: "k2".into(),
-                    prompt_eval_count: 9,
+                    value: 9,
                     old: Some("high".into()),
                     new: Some("low".into()),
                 },
                 CaseFlip {
                     run: "r3".into(),
                     case: "k3".into(),
-                    prompt_eval_count: 1,
+                    value: 1,
                     old: None,
                     new: Some("low".into()),
                 },
@@ -285,6 +286,7 @@ fn rewrite_stub() -> Rewrite {
 fn map_stub() -> MapChange {
     MapChange {
         id: "m".into(),
+        variable: "rows".into(),
         change: Change::Added,
         fields: Vec::new(),
         flips: Vec::new(),
@@ -351,8 +353,8 @@ Runs
 Dispatch maps
   ~ m changed
       bounds[low].max: 8 → 9
-      flips r3/k2 (prompt_eval_count 9): high → low
-      flips r3/k3 (prompt_eval_count 1): — → low
+      flips r3/k2 (rows = 9): high → low
+      flips r3/k3 (rows = 1): — → low
 
 Records
   ~ observer:o changed
@@ -446,8 +448,8 @@ Latest `other`: `q1` → `q2`
 
 - `m` changed
   - `bounds[low].max`: 8 → 9
-  - flips `r3`/`k2` (prompt_eval_count 9): high → low
-  - flips `r3`/`k3` (prompt_eval_count 1): — → low
+  - flips `r3`/`k2` (rows = 9): high → low
+  - flips `r3`/`k3` (rows = 1): — → low
 
 </details>
 

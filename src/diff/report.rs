@@ -154,6 +154,8 @@ pub struct ZoneFlip {
 #[derive(Debug, Serialize, PartialEq)]
 pub struct MapChange {
     pub id: String,
+    /// The variable the map's branches test (of the newer side, or the only one).
+    pub variable: String,
     pub change: Change,
     pub fields: Vec<FieldChange>,
     /// Recorded cases whose derived zone the change flips.
@@ -164,7 +166,8 @@ pub struct MapChange {
 pub struct CaseFlip {
     pub run: String,
     pub case: String,
-    pub prompt_eval_count: u64,
+    /// The case's value of the map's variable.
+    pub value: u64,
     pub old: Option<String>,
     pub new: Option<String>,
 }
@@ -611,8 +614,16 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
             (Some(bm), Some(hm)) => flips(head.ev, bm, hm),
             _ => Vec::new(),
         };
+        let variable = head
+            .ev
+            .maps
+            .get(id)
+            .or_else(|| base.ev.maps.get(id))
+            .map(|m| m.variable.clone())
+            .unwrap_or_default();
         out.push(MapChange {
             id: id.to_string(),
+            variable,
             change,
             fields,
             flips,
@@ -638,7 +649,7 @@ fn flips(
                 out.push(CaseFlip {
                     run: r.id.value.clone(),
                     case: c.id.value.clone(),
-                    prompt_eval_count: n,
+                    value: n,
                     old: a.map(String::from),
                     new: b.map(String::from),
                 });
