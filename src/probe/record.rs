@@ -242,9 +242,12 @@ impl RunStore {
             let path = self.runs_dir.join(format!("{id}.yaml"));
             match write_new(&self.runs_dir, &path, text.as_bytes()) {
                 Ok(()) => {
-                    let outcome = crate::pipeline::run(&self.root);
-                    let mut diagnostics = Diagnostics::default();
-                    diagnostics.extend(outcome.diagnostics.iter().cloned());
+                    // What the site says with the new run in it: the checked evidence,
+                    // no render (the run changes data, which check judges).
+                    let diagnostics = match crate::pipeline::checked(&self.root) {
+                        Ok(checked) => checked.diagnostics,
+                        Err(diagnostics) => diagnostics,
+                    };
                     return Ok(Written {
                         id,
                         path,
