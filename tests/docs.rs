@@ -67,3 +67,112 @@ fn every_directive_and_attribute_is_documented() {
         }
     }
 }
+
+/// The field names serde reads for `T`: what it passes to `deserialize_struct`.
+fn fields_of<'de, T: serde::Deserialize<'de>>() -> &'static [&'static str] {
+    use serde::de::{self, Visitor};
+    struct Fields(std::cell::Cell<&'static [&'static str]>);
+    impl<'de> de::Deserializer<'de> for &Fields {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.0.set(fields);
+            Err(de::Error::custom("fields recorded"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+            identifier ignored_any
+        }
+    }
+    let probe = Fields(std::cell::Cell::new(&[]));
+    let _ = T::deserialize(&probe);
+    probe.0.get()
+}
+
+/// The rows of the table under the heading that starts with `heading` (up to the next
+/// heading or prose), by their first cell.
+fn documented_fields(doc: &str, heading: &str, after: Option<&str>) -> Vec<String> {
+    let start = doc
+        .find(heading)
+        .unwrap_or_else(|| panic!("no `{heading}` in docs"));
+    let mut rest = &doc[start..];
+    if let Some(marker) = after {
+        let at = rest
+            .find(marker)
+            .unwrap_or_else(|| panic!("no `{marker}` under {heading}"));
+        rest = &rest[at..];
+    }
+    rest.lines()
+        .skip_while(|l| !l.starts_with("| field |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.split('|')
+                .nth(1)
+                .unwrap_or("")
+                .trim()
+                .trim_matches('`')
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn every_field_of_every_kind_is_documented() {
+    use evidence::model::types::*;
+    let doc = authoring();
+    for spec in KINDS {
+        let fields: &[&str] = match spec.name {
+            "phase" => fields_of::<Phase>(),
+            "observer" => fields_of::<Observer>(),
+            "claim" => fields_of::<Claim>(),
+            "component" => fields_of::<Component>(),
+            "question" => fields_of::<Question>(),
+            "finding" => fields_of::<Finding>(),
+            "term" => fields_of::<Term>(),
+            "family" => fields_of::<Family>(),
+            "map" => fields_of::<DispatchMap>(),
+            "route" => fields_of::<Route>(),
+            "bundle" => fields_of::<Bundle>(),
+            "generation" => fields_of::<Generation>(),
+            "tensor_type" => fields_of::<TensorType>(),
+            "file_type" => fields_of::<FileType>(),
+            "layer" => fields_of::<Layer>(),
+            "plan" => fields_of::<PlanStep>(),
+            // Written by the probes, not by hand: documented in the code.
+            "run" | "page" => continue,
+            other => panic!("kind `{other}`: add its fields to docs/authoring.md and here"),
+        };
+        assert!(!fields.is_empty(), "{}: no fields read", spec.name);
+        let heading = format!("### `{}` — ", spec.name);
+        assert_eq!(
+            documented_fields(&doc, &heading, None),
+            fields,
+            "the fields of `{}` in docs/authoring.md",
+            spec.name
+        );
+    }
+    let nested: [(&str, &str, &[&str]); 2] = [
+        ("### `phase` — ", "A fact (`fixed`)", fields_of::<Fact>()),
+        (
+            "### `map` — ",
+            "A branch (`branches`)",
+            fields_of::<Branch>(),
+        ),
+    ];
+    for (heading, marker, fields) in nested {
+        assert_eq!(
+            documented_fields(&doc, heading, Some(marker)),
+            fields,
+            "{marker}"
+        );
+    }
+}
