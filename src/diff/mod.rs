@@ -2,7 +2,7 @@
 //!
 //! Both sides go through the same loader, model and derivation as `build`
 //! ([`crate::pipeline::evidence`]); the comparison itself is in [`report`], the output
-//! formats in [`format`], reading a git revision in [`source`], and telling a rewritten
+//! formats in [`format`](mod@format), reading a git revision in [`source`], and telling a rewritten
 //! run record in [`rewrites`].
 
 pub mod format;

@@ -15,7 +15,7 @@
 //! - [`overlay`]: the located build errors shown on top of every page while they last.
 //!
 //! Threads: one accepts connections and starts a short-lived thread for each (at most
-//! [`MAX_CONNECTIONS`] at a time), which answers its request from a snapshot of the
+//! `MAX_CONNECTIONS` at a time), which answers its request from a snapshot of the
 //! current build; one thread waits for changes, rebuilds, swaps the snapshot and tells the
 //! open pages; the main thread waits for Ctrl-C (SIGINT), then stops the others and
 //! returns 0. A thread per connection, not a fixed pool: a browser opens idle spare

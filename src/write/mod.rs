@@ -4,7 +4,7 @@
 //! earlier build wrote (it holds the [`output::MARKER`] file), an empty one or a new one
 //! is accepted, and never the sources. Pages are written as they are rendered into a
 //! temporary sibling folder ([`Staging`]), which then takes the place of the output
-//! ([`swap`]). A build that fails or is killed leaves the previous output as it was.
+//! (`swap`). A build that fails or is killed leaves the previous output as it was.
 
 pub mod output;
 mod swap;

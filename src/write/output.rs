@@ -130,7 +130,7 @@ pub struct Output {
 
 impl Drop for Output {
     /// Removes the lock file while still holding its lock: a build waiting on the same
-    /// file then finds it unlinked and locks a new one ([`lock`]). A killed build leaves
+    /// file then finds it unlinked and locks a new one (`lock`). A killed build leaves
     /// the file, which the next build locks and removes in turn.
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.lock_path);

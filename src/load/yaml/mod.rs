@@ -1,4 +1,4 @@
-//! YAML parsing: the plain subset by [`subset`], everything else (and every error) by
+//! YAML parsing: the plain subset by `subset`, everything else (and every error) by
 //! serde-saphyr, configured once, with located errors.
 //!
 //! serde-saphyr rejects duplicate keys and bounds nesting and alias expansion, unlike

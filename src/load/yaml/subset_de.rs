@@ -1,4 +1,4 @@
-//! serde over the [`subset`](super::subset) reader's tree, reading each scalar as
+//! serde over the `subset` reader's tree, reading each scalar as
 //! serde-saphyr reads it into the requested type, and giving up wherever that takes more
 //! than a plain look (hex numbers, quoted numbers, `True`, `f32`, untyped values).
 
