@@ -33,7 +33,6 @@
 use crate::load::Theme;
 use crate::load::kinds_of;
 use crate::model::Evidence;
-use crate::model::directive;
 use crate::model::page::{Block, Item, PageSource};
 use crate::model::refs::Kind;
 use crate::model::values::Values;
@@ -233,7 +232,7 @@ pub fn rebuild(
             let needs = |id: &str| {
                 let quoted = quoted.get_or_init(|| quoted_kinds(&checked.values));
                 ev.page(id)
-                    .map(|p| page_needs(p, ev, quoted))
+                    .map(|p| page_needs(p, quoted))
                     .unwrap_or_else(|| ALL.iter().copied().collect())
             };
             decide(changed, &p.state, &state, &needs)
@@ -312,7 +311,6 @@ pub const ALL: &[Kind] = &crate::model::registry::ALL;
 /// texts quote) and through `:v[…]` in its blocks.
 fn page_needs(
     page: &PageSource,
-    ev: &Evidence,
     quoted: &BTreeMap<Kind, BTreeSet<Kind>>,
 ) -> BTreeSet<Kind> {
     let mut needs = BTreeSet::new();
@@ -320,7 +318,7 @@ fn page_needs(
         match item {
             Item::Block(b) => quotes(&b.markdown, &mut needs),
             Item::Directive(raw) => {
-                let kinds = directive::parse(raw, &page.id, ev).map_or(ALL, |d| d.reads());
+                let kinds = raw.resolved().map_or(ALL, |d| d.reads());
                 for k in kinds {
                     needs.insert(*k);
                     needs.extend(quoted.get(k).into_iter().flatten());

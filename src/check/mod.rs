@@ -12,7 +12,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::load::messages::Messages;
 use crate::model::page::{Item, Lang, PageSource};
 use crate::model::values::Values;
-use crate::model::{Evidence, directive, span_of};
+use crate::model::{Evidence, span_of};
 use std::path::Path;
 
 /// Runs every rule.
@@ -27,7 +27,7 @@ pub fn check(
     for page in &ev.pages {
         block_pairs(page, diags);
         page_date(page, diags);
-        directives(page, ev, diags);
+        directives(page, diags);
     }
     assessments(ev, diags);
     binary_runs(ev, derived, diags);
@@ -85,10 +85,10 @@ fn block_pairs(page: &PageSource, diags: &mut Diagnostics) {
     }
 }
 
-fn directives(page: &PageSource, ev: &Evidence, diags: &mut Diagnostics) {
+fn directives(page: &PageSource, diags: &mut Diagnostics) {
     for item in &page.items {
         if let Item::Directive(d) = item
-            && let Err(msg) = directive::parse(d, &page.id, ev)
+            && let Err(msg) = d.resolved()
         {
             diags.push(
                 Diagnostic::error("directive", Span::new(&page.file, d.line, 1), msg)

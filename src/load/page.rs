@@ -146,6 +146,7 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
                     name,
                     attrs,
                     line: line_no,
+                    resolution: None,
                 })),
                 Err((col, msg)) => diags.push(
                     Diagnostic::error(

@@ -93,6 +93,7 @@ fn run_page(page_id: &str, file: &str, run: &Run, order: i64) -> PageSource {
             name: RUN_PAGE.to_string(),
             attrs: BTreeMap::from([("id".to_string(), run.id.value.clone())]),
             line: 1,
+            resolution: None,
         })],
         generated: true,
     }

@@ -292,7 +292,7 @@ pub fn build(
     let runs = index(Kind::Run, d.runs, &mut diags);
     let run_pages = generated::run_pages(&pages, &runs, &mut diags);
     pages.extend(run_pages);
-    let ev = Evidence {
+    let mut ev = Evidence {
         config: Some(config),
         families: index(Kind::Family, d.families, &mut diags),
         maps: index(Kind::Map, d.maps, &mut diags),
@@ -320,7 +320,33 @@ pub fn build(
         incomplete: d.incomplete,
     };
     refs::resolve_all(&ev, &mut diags);
+    resolve_directives(&mut ev);
     (ev, diags)
+}
+
+/// Resolves every directive line of every page once, against the finished graph.
+fn resolve_directives(ev: &mut Evidence) {
+    let resolved: Vec<Vec<Result<directive::Directive, String>>> = ev
+        .pages
+        .iter()
+        .map(|p| {
+            p.items
+                .iter()
+                .filter_map(|item| match item {
+                    page::Item::Directive(d) => Some(directive::parse(d, &p.id, ev)),
+                    page::Item::Block(_) => None,
+                })
+                .collect()
+        })
+        .collect();
+    for (page, found) in ev.pages.iter_mut().zip(resolved) {
+        let mut found = found.into_iter();
+        for item in &mut page.items {
+            if let page::Item::Directive(d) = item {
+                d.resolution = found.next();
+            }
+        }
+    }
 }
 
 /// Parses a `kind:id` reference, reporting a malformed one.

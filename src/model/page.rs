@@ -81,6 +81,21 @@ pub struct DirectiveLine {
     pub name: String,
     pub attrs: BTreeMap<String, String>,
     pub line: usize,
+    /// The typed directive, or why the line names none: resolved once against the
+    /// evidence by `model::build` (`None` until then), and read by check, render and
+    /// incremental rebuild alike.
+    pub resolution: Option<Result<super::directive::Directive, String>>,
+}
+
+impl DirectiveLine {
+    /// The directive this line names, as `model::build` resolved it.
+    pub fn resolved(&self) -> Result<&super::directive::Directive, &str> {
+        match &self.resolution {
+            Some(Ok(d)) => Ok(d),
+            Some(Err(message)) => Err(message),
+            None => Err("the directive was not resolved against the evidence"),
+        }
+    }
 }
 
 /// A parsed content file.

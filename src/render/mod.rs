@@ -277,11 +277,11 @@ impl<'a> Renderer<'a> {
                 Item::Block(_) => {}
                 Item::Directive(d) => {
                     // An invalid directive is reported by `check`; render the rest.
-                    match directive::parse(d, &page.id, self.ev) {
+                    match d.resolved() {
                         Ok(directive::Directive::Figure(f)) => {
-                            self.figures(&f, &scope, sink, &mut out, diags);
+                            self.figures(f, &scope, sink, &mut out, diags);
                         }
-                        Ok(dir) => self.tables(&dir, &scope, &mut out, diags),
+                        Ok(dir) => self.tables(dir, &scope, &mut out, diags),
                         Err(_) => {}
                     }
                 }

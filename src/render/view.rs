@@ -2,7 +2,7 @@
 //! views of pages (the views themselves are [`crate::model::view::View`]).
 
 use crate::model::Evidence;
-use crate::model::directive::{self, Directive};
+use crate::model::directive::Directive;
 use crate::model::page::Item;
 use crate::model::refs::Kind;
 
@@ -33,7 +33,7 @@ impl PageIndex {
         for page in &ev.pages {
             for item in &page.items {
                 let Item::Directive(raw) = item else { continue };
-                let Ok(d) = directive::parse(raw, &page.id, ev) else {
+                let Ok(d) = raw.resolved() else {
                     continue;
                 };
                 let single = match &d {
@@ -44,7 +44,7 @@ impl PageIndex {
                 if let Some((homes, id)) = single {
                     homes.entry(id.clone()).or_insert_with(|| page.id.clone());
                 }
-                if let Some(kind) = listed_kind(&d) {
+                if let Some(kind) = listed_kind(d) {
                     index.homes.entry(kind).or_insert_with(|| page.id.clone());
                 }
             }

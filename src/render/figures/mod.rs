@@ -628,6 +628,7 @@ mod tests {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
             line: 1,
+            resolution: None,
         };
         match crate::model::directive::parse(&raw, "runs", &site().ev)? {
             crate::model::directive::Directive::Figure(f) => Ok(f),
