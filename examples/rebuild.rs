@@ -95,7 +95,11 @@ fn stats(ms: &mut [f64]) -> String {
 fn copy_site(from: &Path, to: &Path) -> Result<(), String> {
     std::fs::copy(from.join("evidence.yaml"), to.join("evidence.yaml"))
         .map_err(|e| format!("evidence.yaml: {e}"))?;
+    // The theme is built in; a site may add its own templates, locales or static files.
     for folder in ["content", "data", "templates", "locales", "static"] {
+        if !from.join(folder).is_dir() {
+            continue;
+        }
         for entry in walkdir::WalkDir::new(from.join(folder)) {
             let entry = entry.map_err(|e| e.to_string())?;
             let rel = entry.path().strip_prefix(from).map_err(|e| e.to_string())?;
