@@ -309,10 +309,7 @@ pub const ALL: &[Kind] = &crate::model::registry::ALL;
 
 /// The kinds a page's rendering reads: through its directives (with what their kinds'
 /// texts quote) and through `:v[…]` in its blocks.
-fn page_needs(
-    page: &PageSource,
-    quoted: &BTreeMap<Kind, BTreeSet<Kind>>,
-) -> BTreeSet<Kind> {
+fn page_needs(page: &PageSource, quoted: &BTreeMap<Kind, BTreeSet<Kind>>) -> BTreeSet<Kind> {
     let mut needs = BTreeSet::new();
     for item in &page.items {
         match item {
