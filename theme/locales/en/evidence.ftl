@@ -53,7 +53,7 @@ col-size = Size
 col-symbols = Key symbols
 col-role = Role
 col-route = Path
-col-observed-range = Observed ne11
+col-observed-range = Observed range
 col-registers = Registers and counts
 
 ## Generations
@@ -77,8 +77,8 @@ col-detail = Detail
 component-status-confirmed = confirmed
 component-status-load-confirmed = load confirmed
 component-status-load-and-binary-confirmed = load and binary confirmed
-component-status-load-and-hsaco-confirmed = load and hsaco confirmed
-component-status-hsaco-confirmed = gfx1201 hsaco confirmed
+component-status-load-and-hsaco-confirmed = load and code object confirmed
+component-status-hsaco-confirmed = code object confirmed
 component-status-absent-from-maps = absent from maps
 component-status-absent-from-maps-and-bundle = absent from maps and bundle
 
@@ -179,10 +179,10 @@ col-term = Term
 col-definition = Definition
 findings-caption = Source-side findings
 col-finding = Finding
-tensor-types-caption = Tensor types and the kernel families with an entry for them
+tensor-types-caption = Tensor types and the families with an entry for them
 col-tensor-type = Tensor type
 col-ggml-id = ggml id
-col-families = Kernel families
+col-families = Families
 file-types-caption = File-type labels and the tensor types they mix
 col-file-type = File type
 col-mixes = Tensor types inside

@@ -50,7 +50,7 @@ col-size = サイズ
 col-symbols = 主なシンボル
 col-role = 役割
 col-route = 経路
-col-observed-range = 観測した ne11
+col-observed-range = 観測した範囲
 col-registers = レジスタと命令数
 
 ## 世代
@@ -74,8 +74,8 @@ col-detail = 詳細
 component-status-confirmed = 確認済み
 component-status-load-confirmed = ロード確認
 component-status-load-and-binary-confirmed = ロード・binary 確認
-component-status-load-and-hsaco-confirmed = ロード・hsaco 確認
-component-status-hsaco-confirmed = gfx1201 hsaco 確認
+component-status-load-and-hsaco-confirmed = ロード・コードオブジェクト確認
+component-status-hsaco-confirmed = コードオブジェクト確認
 component-status-absent-from-maps = maps に不在
 component-status-absent-from-maps-and-bundle = maps・bundle とも不在
 
@@ -176,10 +176,10 @@ col-term = 用語
 col-definition = 定義
 findings-caption = ソース側の知見
 col-finding = 知見
-tensor-types-caption = tensor type と、それに entry を持つ kernel family
+tensor-types-caption = tensor type と、それに entry を持つ系統
 col-tensor-type = tensor type
 col-ggml-id = ggml id
-col-families = kernel family
+col-families = 系統
 file-types-caption = file type ラベルと中に混ざる tensor type
 col-file-type = file type
 col-mixes = 中の tensor type
