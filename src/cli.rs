@@ -29,7 +29,7 @@ pub enum Command {
         /// Folder holding evidence.yaml.
         #[arg(long, default_value = ".")]
         root: PathBuf,
-        /// Output folder (default: <root>/site).
+        /// Output folder (default: `site` under the root).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Write nothing; fail if the output differs from a fresh build.

@@ -14,7 +14,7 @@
 //!   or directive list (navigation, `@/` links, the claim ledger and the links to a
 //!   record's row on the page that lists it are built from these);
 //! - otherwise **the pages whose source changed**, plus, for each changed data file, the
-//!   pages with a directive that reads one of its kinds ([`directive::Directive::reads`], declared by each directive; a kind whose texts
+//!   pages with a directive that reads one of its kinds ([`Directive::reads`](crate::model::directive::Directive::reads), declared by each directive; a kind whose texts
 //!   quote another kind with `:v[…]` brings that one along) or whose blocks quote one of
 //!   them with `:v[kind:…]`.
 //!
