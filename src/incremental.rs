@@ -31,7 +31,6 @@
 //! the same bytes as a full build.
 
 use crate::load::Theme;
-use crate::load::kinds_of;
 use crate::model::Evidence;
 use crate::model::page::{Block, Item, PageSource};
 use crate::model::refs::Kind;
@@ -286,7 +285,7 @@ fn decide(
         let Some(name) = path.strip_prefix("data/") else {
             return Rerendered::Everything;
         };
-        let held = kinds_of(name);
+        let held = crate::model::registry::kinds_in(name);
         if held.is_empty() {
             return Rerendered::Everything;
         }

@@ -58,20 +58,10 @@ impl Messages {
             // them (its investigation's words), but not one another's.
             let (builtin, site): (Vec<_>, Vec<_>) = theme
                 .under(&prefix)
-                .partition(|(_, f)| f.origin.starts_with(BUILTIN));
-            for (file, site_file) in builtin
-                .into_iter()
-                .map(|f| (f, false))
-                .chain(site.into_iter().map(|f| (f, true)))
-            {
-                add_resource(
-                    &mut bundle,
-                    &mut keys,
-                    &mut own,
-                    (file.1.origin.clone(), site_file),
-                    &file.1.text(),
-                    &mut load_errors,
-                );
+                .map(|(_, f)| f)
+                .partition(|f| f.is_builtin());
+            for file in builtin.into_iter().chain(site) {
+                add_resource(&mut bundle, &mut keys, &mut own, file, &mut load_errors);
             }
             bundles.push(LangBundle { id, bundle, keys });
         }
@@ -207,20 +197,18 @@ impl Messages {
     }
 }
 
-/// How the theme marks a built-in file's origin.
-const BUILTIN: &str = "(built-in) ";
-
-/// Adds one `.ftl` file. `origin` is its theme origin and whether it is the site's own,
-/// which may redefine built-in messages.
+/// Adds one `.ftl` file; a site's own file may redefine built-in messages, and `own`
+/// records which site file defined each message.
 fn add_resource(
     bundle: &mut FluentBundle<FluentResource>,
     keys: &mut BTreeMap<String, (String, usize)>,
     own: &mut BTreeMap<String, (String, usize)>,
-    (origin, site_file): (String, bool),
-    text: &str,
+    theme_file: &super::theme::ThemeFile,
     errors: &mut Vec<Diagnostic>,
 ) {
-    let file = origin.strip_prefix(BUILTIN).unwrap_or(&origin).to_string();
+    let site_file = !theme_file.is_builtin();
+    let file = theme_file.path().to_string();
+    let text = &theme_file.text();
     let res = match FluentResource::try_new(text.to_string()) {
         Ok(r) => r,
         Err((r, errs)) => {

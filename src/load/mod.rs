@@ -148,7 +148,7 @@ fn kinds_under(under: &str) -> Vec<Kind> {
     let folder = format!("{under}/");
     let held = registry::kinds_in(&folder);
     if held.is_empty() {
-        kinds_of(under)
+        registry::kinds_in(under)
     } else {
         held
     }
@@ -236,7 +236,7 @@ fn load_data(root: &Path, diags: &mut Diagnostics, reuse: Reuse) -> (DataSet, Op
             }
             Err(d) => {
                 diags.push(d);
-                set.incomplete.extend(kinds_of(under));
+                set.incomplete.extend(registry::kinds_in(under));
             }
         }
     }
@@ -261,12 +261,6 @@ fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
             value,
         })
         .collect()
-}
-
-/// The kinds a data file holds, by its path under `data/` (none for a file that is not
-/// a known data file): the registry's answer.
-pub fn kinds_of(name: &str) -> Vec<Kind> {
-    registry::kinds_in(name)
 }
 
 /// One data file, parsed: the records of the collection its name selects.
@@ -298,7 +292,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
         };
     }
     // The registry says which kinds a file holds; the file's type follows from them.
-    match kinds_of(name).first() {
+    match registry::kinds_in(name).first() {
         Some(Kind::Run) => parse(|f, t| yaml::parse(f, t, 0).map(|r| Parsed::Run(Box::new(r)))),
         Some(Kind::Map | Kind::Family) => of!(Dispatch),
         Some(Kind::TensorType | Kind::FileType | Kind::Layer | Kind::PlanStep) => {
@@ -323,11 +317,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
 fn unknown_data_file(name: &str, file: &str) -> Diagnostic {
     let known = registry::KINDS
         .iter()
-        .filter_map(|s| match s.storage {
-            registry::Storage::File(f) => Some(format!("{} ({f})", s.name)),
-            registry::Storage::Folder(d) => Some(format!("{} ({d}*.yaml)", s.name)),
-            registry::Storage::Pages => None,
-        })
+        .filter_map(|s| Some(format!("{} ({})", s.name, s.file_pattern()?)))
         .collect::<Vec<_>>()
         .join(", ");
     Diagnostic::error(

@@ -62,7 +62,22 @@ impl ThemeFile {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.bytes).into_owned()
     }
+
+    /// Whether the binary, not the site, provides the file.
+    pub fn is_builtin(&self) -> bool {
+        self.origin.starts_with(BUILTIN_MARK)
+    }
+
+    /// The site-relative path, also of a built-in file.
+    pub fn path(&self) -> &str {
+        self.origin
+            .strip_prefix(BUILTIN_MARK)
+            .unwrap_or(&self.origin)
+    }
 }
+
+/// How [`ThemeFile::origin`] marks a built-in file.
+const BUILTIN_MARK: &str = "(built-in) ";
 
 /// The bytes of a theme file in folder `dir`. Templates and messages are text, so they
 /// must be UTF-8 ([`ThemeFile::text`] then loses nothing); static files may be anything.
@@ -88,7 +103,7 @@ impl Theme {
             files.insert(
                 path.to_string(),
                 ThemeFile {
-                    origin: format!("(built-in) {path}"),
+                    origin: format!("{BUILTIN_MARK}{path}"),
                     bytes: bytes.to_vec(),
                 },
             );
