@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use evidence::binary::classify::ggml_cuda_rules;
-use evidence::binary::fatbin::{self, KernelDetail, ScanOptions};
+use evidence::packs::ggml::binary::classify::ggml_cuda_rules;
+use evidence::packs::ggml::binary::fatbin::{self, KernelDetail, ScanOptions};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);

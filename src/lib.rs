@@ -12,7 +12,6 @@
 //! load produces model's types, and model knows no file format. `tests/layers.rs` holds
 //! these rules and fails on a use that points up.
 
-pub mod binary;
 pub mod check;
 pub mod cli;
 pub mod derive;
@@ -22,6 +21,7 @@ pub mod incremental;
 pub mod init;
 pub mod load;
 pub mod model;
+pub mod packs;
 pub mod pipeline;
 pub mod probe;
 pub mod render;

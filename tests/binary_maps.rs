@@ -3,7 +3,7 @@
 mod binary_support;
 
 use binary_support::MAPS;
-use evidence::binary::maps::{self, FileKind, MapsReport};
+use evidence::packs::ggml::binary::maps::{self, FileKind, MapsReport};
 
 #[test]
 fn files_are_merged_flagged_and_ordered() {

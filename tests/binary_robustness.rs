@@ -5,9 +5,9 @@
 mod binary_support;
 
 use binary_support::*;
-use evidence::binary::classify::ggml_cuda_rules;
-use evidence::binary::fatbin::{self, KernelDetail, ScanOptions};
-use evidence::binary::{gguf, maps};
+use evidence::packs::ggml::binary::classify::ggml_cuda_rules;
+use evidence::packs::ggml::binary::fatbin::{self, KernelDetail, ScanOptions};
+use evidence::packs::ggml::binary::{gguf, maps};
 use proptest::prelude::*;
 
 fn options() -> ScanOptions {

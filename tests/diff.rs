@@ -7,7 +7,7 @@ use assert_cmd::Command;
 use std::path::Path;
 use std::process::Command as Std;
 
-const CONFIG: &str = "title: {ja: \"差分の試験\", en: \"Diff test\"}\n";
+const CONFIG: &str = "title: {ja: \"差分の試験\", en: \"Diff test\"}\npacks: [ggml]\n";
 
 const PAGE: &str = "---\ntitle: {ja: \"概要\", en: \"Overview\"}\norder: 0\n---\n\n:::ja\n最初の段落。\n:::\n:::en\nFirst paragraph.\n:::\n\n::claims\n";
 

@@ -617,14 +617,14 @@ fn missing_fluent_message_names_the_ja_definition() {
 #[test]
 fn unused_fluent_key_missing_from_override_is_reported() {
     let site = fixture_copy();
-    Edit::EnFtlWithout("engine-llama-server").apply(site.path());
+    Edit::EnFtlWithout("engine-none").apply(site.path());
     let (code, report) = check_json(site.path());
     assert_eq!(code, 1);
     assert_eq!(report.errors, 1, "{}", report.summary());
     let d = &report.diagnostics[0];
     assert_eq!(d.code, "missing-translation");
     assert_eq!(d.span.file, "locales/en/evidence.ftl");
-    assert!(d.message.contains("engine-llama-server"), "{}", d.message);
+    assert!(d.message.contains("engine-none"), "{}", d.message);
 }
 
 #[test]
@@ -767,4 +767,112 @@ fn a_site_message_file_redefines_built_in_messages_but_two_may_not_clash() {
         report.summary()
     );
     assert!(d.message.contains("locales/en/more.ftl:1"), "{}", d.message);
+}
+
+/// Without `packs: [ggml]`, everything the pack adds is an error at its own place that
+/// names the pack: its data file (at line 1), its directive, its engine; a component
+/// status of the pack likewise. Nothing of it is silently dropped.
+#[test]
+fn a_packs_parts_are_errors_until_the_site_turns_it_on() {
+    let site = fixture_copy();
+    Edit::Replace("evidence.yaml", "packs: [ggml]\n", "").apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1);
+    let at = |file: &str, code: &str| {
+        report
+            .diagnostics
+            .iter()
+            .find(|d| d.span.file == file && d.code == code)
+            .unwrap_or_else(|| panic!("no {code} in {file}: {}", report.summary()))
+    };
+    let data = at("data/bundles.yaml", "data-file");
+    assert_eq!((data.span.line, data.span.column), (1, 1));
+    assert!(data.message.contains("`ggml` pack"), "{}", data.message);
+    assert!(
+        data.hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("packs: [ggml]"),
+        "{:?}",
+        data.hint
+    );
+    let directive = at("content/details.md", "directive");
+    assert!(
+        directive.message.contains("::bundles"),
+        "{}",
+        directive.message
+    );
+    assert!(
+        directive.message.contains("packs: [ggml]"),
+        "{}",
+        directive.message
+    );
+    let engine = at("data/runs/r1.yaml", "unknown-value");
+    assert_eq!((engine.span.line, engine.span.column), (4, 9));
+    assert!(engine.message.contains("`ollama`"), "{}", engine.message);
+    assert!(
+        engine
+            .hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("`ggml` pack"),
+        "{:?}",
+        engine.hint
+    );
+}
+
+#[test]
+fn a_pack_status_needs_its_pack_and_an_unknown_status_lists_the_known() {
+    let site = fixture_copy();
+    Edit::Write(
+        "data/components.yaml",
+        b"- id: lib\n  name: lib\n  role: {ja: \"\xe5\xbd\xb9\", en: role}\n  status: hsaco_confirmed\n- id: other\n  name: other\n  role: {ja: \"\xe5\xbd\xb9\", en: role}\n  status: seen_somewhere\n",
+    )
+    .apply(site.path());
+    // With the pack on, its status is known; the made-up one is not.
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1);
+    let bad: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "unknown-value")
+        .collect();
+    assert_eq!(bad.len(), 1, "{}", report.summary());
+    assert_eq!((bad[0].span.line, bad[0].span.column), (8, 11));
+    let hint = bad[0].hint.as_deref().unwrap_or_default();
+    assert!(
+        hint.contains("load_confirmed") && hint.contains("hsaco_confirmed"),
+        "{hint}"
+    );
+    // With the pack off, the pack's status is an error too, naming the pack.
+    Edit::Replace("evidence.yaml", "packs: [ggml]\n", "").apply(site.path());
+    let (_, report) = check_json(site.path());
+    let status = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "unknown-value" && d.span.line == 4)
+        .unwrap_or_else(|| panic!("{}", report.summary()));
+    assert!(
+        status
+            .hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("`ggml` pack")
+    );
+}
+
+#[test]
+fn an_unknown_pack_is_a_config_error_at_its_place() {
+    let site = fixture_copy();
+    Edit::Replace("evidence.yaml", "packs: [ggml]\n", "packs: [ggml, sql]\n").apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_ne!(code, 0);
+    let d = &report.diagnostics[0];
+    assert_eq!(d.code, "config");
+    assert_eq!(
+        (d.span.file.as_str(), d.span.line, d.span.column),
+        ("evidence.yaml", 7, 15)
+    );
+    assert!(d.message.contains("unknown pack `sql`"), "{}", d.message);
+    assert!(d.hint.as_deref().unwrap_or_default().contains("ggml"));
 }

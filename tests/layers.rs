@@ -211,13 +211,39 @@ fn named_modules(rest: &str) -> Vec<String> {
     names
 }
 
+/// The module an item path names (`load::x` → load). A path into `packs` names the stage
+/// the pack's part belongs to: `packs::render::x` and `packs::<pack>::render::x` → render,
+/// anything else in a pack (its descriptor, record types, schema) → model.
 fn first_ident(s: &str) -> Option<String> {
-    let ident: String = s
+    let segments: Vec<String> = s
         .trim_start()
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .split("::")
+        .map(|seg| {
+            seg.trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<String>()
+        })
+        .take_while(|seg| !seg.is_empty())
+        .take(3)
         .collect();
-    (!ident.is_empty()).then_some(ident)
+    let first = segments.first()?.clone();
+    if first != "packs" {
+        return Some(first);
+    }
+    Some(pack_stage(&segments[1..]))
+}
+
+/// The stage of a path or file inside `packs` (the parts after `packs`): the first of its
+/// first two parts that is a module of [`LAYERS`], else model.
+fn pack_stage(parts: &[String]) -> String {
+    parts
+        .iter()
+        .take(2)
+        .map(|p| p.trim_end_matches(".rs"))
+        .find(|p| *p != "packs" && layer_of(p).is_some())
+        .unwrap_or("model")
+        .to_string()
 }
 
 /// Every module of the crate that `source` uses through `crate::`.
@@ -235,17 +261,19 @@ fn uses(source: &str) -> BTreeSet<String> {
     found
 }
 
-/// The module a file under `src` belongs to.
+/// The module a file under `src` belongs to; a file of `packs` belongs to the stage its
+/// path names (`packs/<pack>/render/…` is render, `packs/check.rs` check, the rest model).
 fn module_of(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap_or(file);
-    let mut parts = rel.components();
-    let first = parts
-        .next()
+    let parts: Vec<String> = rel
+        .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .unwrap_or_default();
-    match parts.next() {
-        Some(_) => first,
-        None => first.trim_end_matches(".rs").to_string(),
+        .collect();
+    match parts.as_slice() {
+        [first, rest @ ..] if first == "packs" => pack_stage(rest),
+        [first, _, ..] => first.clone(),
+        [only] => only.trim_end_matches(".rs").to_string(),
+        [] => String::new(),
     }
 }
 
@@ -323,6 +351,28 @@ fn uses_are_found_in_paths_and_groups() {
         ["a", "b"]
     );
     assert_eq!(found("$crate::model::Id"), ["model"]);
+    // A pack's parts belong to the stages they serve.
+    assert_eq!(found("use crate::packs::render::tables;"), ["render"]);
+    assert_eq!(
+        found("crate::packs::ggml::binary::fatbin::scan"),
+        ["binary"]
+    );
+    assert_eq!(found("use crate::packs::{Bundle, PACKS};"), ["model"]);
+    assert_eq!(found("crate::packs::ggml::PACK"), ["model"]);
+}
+
+#[test]
+fn pack_files_belong_to_their_stage() {
+    let src = Path::new("src");
+    let of = |f: &str| module_of(src, &src.join(f));
+    assert_eq!(of("packs/mod.rs"), "model");
+    assert_eq!(of("packs/check.rs"), "check");
+    assert_eq!(of("packs/ggml/mod.rs"), "model");
+    assert_eq!(of("packs/ggml/scans.rs"), "model");
+    assert_eq!(of("packs/ggml/render/binary.rs"), "render");
+    assert_eq!(of("packs/ggml/probe/ollama.rs"), "probe");
+    assert_eq!(of("load/yaml/mod.rs"), "load");
+    assert_eq!(of("cli.rs"), "cli");
 }
 
 #[test]

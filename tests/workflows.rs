@@ -144,7 +144,7 @@ fn pages_workflow_checks_the_site_then_publishes_it() {
 
 // ------------------------------------------------------------------ the steps, run
 
-const CONFIG: &str = "title: {ja: \"試験\", en: \"Test\"}\n";
+const CONFIG: &str = "title: {ja: \"試験\", en: \"Test\"}\npacks: [ggml]\n";
 const PAGE: &str = "---\ntitle: {ja: \"概要\", en: \"Overview\"}\norder: 0\n---\n\n:::ja\n段落。\n:::\n:::en\nParagraph.\n:::\n";
 const RUN: &str = "id: r1
 probe: proxy

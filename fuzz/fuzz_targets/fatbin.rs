@@ -1,8 +1,8 @@
 //! Fuzzes the fat-binary scanner: the input as an object file, and as a bare section.
 #![no_main]
 
-use evidence::binary::classify::ggml_cuda_rules;
-use evidence::binary::fatbin::{self, KernelDetail, ScanOptions};
+use evidence::packs::ggml::binary::classify::ggml_cuda_rules;
+use evidence::packs::ggml::binary::fatbin::{self, KernelDetail, ScanOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

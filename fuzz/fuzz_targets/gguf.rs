@@ -1,7 +1,7 @@
 //! Fuzzes the GGUF reader.
 #![no_main]
 
-use evidence::binary::gguf;
+use evidence::packs::ggml::binary::gguf;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

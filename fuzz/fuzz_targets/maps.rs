@@ -1,7 +1,7 @@
 //! Fuzzes the `/proc/<pid>/maps` parser.
 #![no_main]
 
-use evidence::binary::maps;
+use evidence::packs::ggml::binary::maps;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

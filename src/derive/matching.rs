@@ -135,7 +135,7 @@ mod tests {
     #[test]
     fn repeated_cases_are_summarised_by_their_medians_and_single_ones_as_they_are() {
         let run: Run = serde_saphyr::from_str(
-            "id: r\nprobe: p\nengine: ollama\norigin: {ja: \"x\", en: \"x\"}\ncases:\n\
+            "id: r\nprobe: p\nengine: none\norigin: {ja: \"x\", en: \"x\"}\ncases:\n\
              - {id: a, prompt_eval_count: 10, prompt_eval_duration_ns: 1000, eval_count: 2, eval_duration_ns: 50}\n\
              - {id: b-r1, repeat: {of: b, index: 1}, prompt_eval_count: 4, prompt_eval_duration_ns: 400}\n\
              - {id: b-r2, repeat: {of: b, index: 2}, prompt_eval_count: 8, prompt_eval_duration_ns: 900}\n\

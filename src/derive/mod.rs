@@ -5,7 +5,6 @@
 //! what a binary probe run saw ([`probed`]) and back-references (who cites a record).
 
 pub mod matching;
-pub mod probed;
 
 use crate::model::refs::{Kind, Ref};
 use crate::model::{Bound, Case, DispatchMap, Evidence, Run};
@@ -218,29 +217,29 @@ mod tests {
         yaml::parse::<DispatchMap>("m.yaml", text, 0).unwrap()
     }
 
-    const PHASE_A: &str = "id: a\ntitle: {ja: a, en: a}\nop: MUL_MAT\ntensor_type: Q4_K\nvariable: ne11\n\
-        source: {repository: r}\nbranches:\n  - {bound: {le: 8}, family: mmvq}\n  - {bound: {le: 256}, family: mmq}\n  - {family: blas}\n";
+    const PHASE_A: &str = "id: a\ntitle: {ja: a, en: a}\nop: SCAN\ntensor_type: rows\nvariable: est_rows\n\
+        source: {repository: r}\nbranches:\n  - {bound: {le: 8}, family: seq}\n  - {bound: {le: 256}, family: index}\n  - {family: bitmap}\n";
 
     #[test]
     fn zones_follow_the_first_matching_branch() {
         let m = map(PHASE_A);
-        assert_eq!(zone(&m, 1), Some("mmvq"));
-        assert_eq!(zone(&m, 8), Some("mmvq"));
-        assert_eq!(zone(&m, 9), Some("mmq"));
-        assert_eq!(zone(&m, 256), Some("mmq"));
-        assert_eq!(zone(&m, 290), Some("blas"));
+        assert_eq!(zone(&m, 1), Some("seq"));
+        assert_eq!(zone(&m, 8), Some("seq"));
+        assert_eq!(zone(&m, 9), Some("index"));
+        assert_eq!(zone(&m, 256), Some("index"));
+        assert_eq!(zone(&m, 290), Some("bitmap"));
     }
 
     #[test]
     fn strict_bounds() {
         let m = map(&PHASE_A.replace("{le: 256}", "{lt: 64}"));
-        assert_eq!(zone(&m, 63), Some("mmq"));
-        assert_eq!(zone(&m, 64), Some("blas"));
+        assert_eq!(zone(&m, 63), Some("index"));
+        assert_eq!(zone(&m, 64), Some("bitmap"));
     }
 
     #[test]
     fn no_otherwise_branch_leaves_values_unrouted() {
-        let m = map(&PHASE_A.replace("  - {family: blas}\n", ""));
+        let m = map(&PHASE_A.replace("  - {family: bitmap}\n", ""));
         assert_eq!(zone(&m, 1000), None);
     }
 }

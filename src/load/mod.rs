@@ -16,7 +16,7 @@ use crate::model::page::PageSource;
 use crate::model::refs::Kind;
 use crate::model::registry;
 use crate::model::types::*;
-use crate::model::{DataSet, Located};
+use crate::model::{Bundle, DataSet, Generation, Located, QuantizationFile};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 pub use theme::Theme;
@@ -69,13 +69,13 @@ pub fn load_with(root: &Path, reuse: Reuse) -> Result<(Sources, Diagnostics), Di
         rayon::join(
             || {
                 let mut d = Diagnostics::default();
-                let (data, parsed) = load_data(root, &mut d, reuse);
+                let (data, parsed) = load_data(root, &config, &mut d, reuse);
                 (data, parsed, d)
             },
             || {
                 let mut d = Diagnostics::default();
                 let (pages, incomplete) = load_pages(root, &mut d);
-                let theme = Theme::load(root, &mut d);
+                let theme = Theme::load(root, &config, &mut d);
                 (pages, theme, d, incomplete)
             },
         );
@@ -108,7 +108,25 @@ fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
         d.code = "config";
         Box::new(d)
     })?;
-    yaml::parse::<SiteConfig>("evidence.yaml", &text, 0)
+    let config = yaml::parse::<SiteConfig>("evidence.yaml", &text, 0)?;
+    if let Some(p) = config
+        .packs
+        .iter()
+        .find(|p| crate::packs::named(&p.value).is_none())
+    {
+        let mut d = Diagnostic::error(
+            "config",
+            crate::model::span_of("evidence.yaml", p),
+            format!("unknown pack `{}`", p.value),
+        )
+        .with_hint(format!(
+            "the packs this build knows: {}",
+            crate::packs::names()
+        ));
+        d.code = "config";
+        return Err(Box::new(d));
+    }
+    Ok(config)
 }
 
 /// The diagnostic for a file `rel` that could not be read: at its first bad byte when it
@@ -168,7 +186,12 @@ fn text_hash(text: &str) -> u64 {
 
 /// Reads the data files, reusing what `reuse` holds for unchanged files; with a memory
 /// cache, returns the cache for the next load.
-fn load_data(root: &Path, diags: &mut Diagnostics, reuse: Reuse) -> (DataSet, Option<ParseCache>) {
+fn load_data(
+    root: &Path,
+    config: &SiteConfig,
+    diags: &mut Diagnostics,
+    reuse: Reuse,
+) -> (DataSet, Option<ParseCache>) {
     let cache = reuse.memory;
     use rayon::prelude::*;
     let mut set = DataSet::default();
@@ -201,6 +224,9 @@ fn load_data(root: &Path, diags: &mut Diagnostics, reuse: Reuse) -> (DataSet, Op
             // Probe inputs (case lists) are read by `evidence probe`, not here.
             if under.starts_with("probes/") {
                 return None;
+            }
+            if let Some(d) = pack_off(config, &under, &rel) {
+                return Some((*i, rel, Err(d), 0));
             }
             let text = match read_source(root, path) {
                 Ok(t) => t,
@@ -312,20 +338,57 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
     }
 }
 
+/// A data file of a pack's kinds in a site that does not turn the pack on: an error at
+/// its first line that says how to turn it on.
+fn pack_off(config: &SiteConfig, name: &str, file: &str) -> Option<Diagnostic> {
+    let kind = *registry::kinds_in(name).first()?;
+    let pack = crate::packs::of_kind(kind)?;
+    if config.has_pack(pack.name) {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            "data-file",
+            Span::new(file, 1, 1),
+            format!(
+                "`{name}` holds `{}` records, a kind of the `{}` pack, which the site does not turn on",
+                kind.name(),
+                pack.name
+            ),
+        )
+        .with_hint(format!(
+            "add `packs: [{}]` to evidence.yaml ({}), or remove the file",
+            pack.name, pack.about
+        )),
+    )
+}
+
 /// A file under `data/` that no kind is written in: an error at its first line, naming
-/// the files each kind is written in.
+/// the files each kind is written in (the kinds of packs the site has not turned on
+/// left out: their files are errors of their own).
 fn unknown_data_file(name: &str, file: &str) -> Diagnostic {
     let known = registry::KINDS
         .iter()
+        .filter(|s| crate::packs::of_kind(s.kind).is_none())
         .filter_map(|s| Some(format!("{} ({})", s.name, s.file_pattern()?)))
         .collect::<Vec<_>>()
         .join(", ");
+    let packs = crate::packs::PACKS
+        .iter()
+        .map(|p| {
+            let kinds: Vec<&str> = p.kinds.iter().map(|k| k.name()).collect();
+            format!("{} ({})", p.name, kinds.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
     Diagnostic::error(
         "data-file",
         Span::new(file, 1, 1),
         format!("unknown data file `{name}`: no kind of record is written in it"),
     )
-    .with_hint(format!("the kinds and their files: {known}"))
+    .with_hint(format!(
+        "the kinds and their files: {known}; packs add kinds of their own: {packs}"
+    ))
 }
 
 impl Parsed {

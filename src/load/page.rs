@@ -154,7 +154,7 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
                         Span::new(file, line_no, col + 3 + indent(line)),
                         msg,
                     )
-                    .with_hint("directives look like `::bundles{arch=\"gfx1201\"}`"),
+                    .with_hint("directives look like `::claims{page=\"index\"}`"),
                 ),
             }
             continue;
@@ -286,7 +286,7 @@ fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), 
 mod tests {
     use super::*;
 
-    const PAGE: &str = "---\ntitle: {ja: 題, en: Title}\n---\n\n:::ja\n本文\n:::\n:::en\nBody\n:::\n\n::bundles{arch=\"gfx1201\"}\n";
+    const PAGE: &str = "---\ntitle: {ja: 題, en: Title}\n---\n\n:::ja\n本文\n:::\n:::en\nBody\n:::\n\n::bundles{arch=\"x86\"}\n";
 
     #[test]
     fn parses_blocks_and_directives() {
@@ -297,7 +297,7 @@ mod tests {
         match &page.items[2] {
             Item::Directive(d) => {
                 assert_eq!(d.name, "bundles");
-                assert_eq!(d.attrs["arch"], "gfx1201");
+                assert_eq!(d.attrs["arch"], "x86");
                 assert_eq!(d.line, 12);
             }
             other => panic!("{other:?}"),

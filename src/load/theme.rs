@@ -5,6 +5,7 @@
 
 use super::read::{ReadError, SOURCE, decode, read_bytes};
 use crate::diagnostics::{Diagnostics, rel_path};
+use crate::model::types::SiteConfig;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -96,12 +97,22 @@ pub struct Theme {
 }
 
 impl Theme {
-    /// The built-in theme overlaid with the site's own files.
-    pub fn load(root: &Path, diags: &mut Diagnostics) -> Theme {
+    /// The built-in theme, with the messages of the packs the site turns on
+    /// (`locales/<lang>/<pack>.ftl`), overlaid with the site's own files.
+    pub fn load(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -> Theme {
         let mut files = BTreeMap::new();
-        for (path, bytes) in BUILTIN {
+        let packs = crate::packs::PACKS
+            .iter()
+            .filter(|p| config.has_pack(p.name))
+            .flat_map(|p| {
+                p.messages
+                    .iter()
+                    .map(|(lang, bytes)| (format!("locales/{lang}/{}.ftl", p.name), *bytes))
+            });
+        let builtin = BUILTIN.iter().map(|(p, b)| (p.to_string(), *b));
+        for (path, bytes) in builtin.chain(packs) {
             files.insert(
-                path.to_string(),
+                path.clone(),
                 ThemeFile {
                     origin: format!("{BUILTIN_MARK}{path}"),
                     bytes: bytes.to_vec(),

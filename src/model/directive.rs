@@ -1,4 +1,4 @@
-//! Typed page directives (`::bundles{arch="gfx1201"}`) and their validation.
+//! Typed page directives (`::claims{page="index"}`) and their validation.
 //!
 //! A directive names a data view; [`parse`] checks its name, attributes and the ids it
 //! names, so that an unknown directive or a dangling id fails `check` at its line.
@@ -63,13 +63,14 @@ pub enum Directive {
 pub enum Figure {
     /// Dispatch-flow diagram of one map.
     DispatchDiagram { map: String },
-    /// Where maps differ: ne11 ranges as rows, maps as columns (all maps when empty).
+    /// Where maps differ: ranges of their variable as rows, maps as columns (all maps
+    /// when empty).
     DispatchDiff { maps: Vec<String> },
     /// Observers, what they tried, their outcome and as-of date.
     ObserverMap,
-    /// The ROCm library chain (`next` links of components) with each status.
+    /// The library chain (`next` links of components) with each status.
     LibraryChain,
-    /// Phase-proxy cases of one run on a log ne11 axis, over the zones of its map.
+    /// Phase-proxy cases of one run on a log axis of the map's variable, over its zones.
     ProxyPlot { run: RunChoice },
     /// One proxy plot per run of a probe, oldest first.
     ProxyPlots { probe: String },
@@ -208,8 +209,8 @@ pub const SPECS: &[(&str, &[&str], &str)] = &[
     ),
     ("claim-ledger", &[], "every claim on the site"),
     ("bundles", &["arch", "ids"], "bundle table"),
-    ("generations", &[], "GPU generations"),
-    ("components", &[], "ROCm components"),
+    ("generations", &[], "hardware generations"),
+    ("components", &[], "components and their observed status"),
     ("observers", &[], "observers"),
     ("worklog", &[], "phase timeline"),
     ("dispatch-map", &["id"], "branches of a dispatch map"),
@@ -229,16 +230,12 @@ pub const SPECS: &[(&str, &[&str], &str)] = &[
     ),
     ("glossary", &[], "glossary"),
     ("findings", &["ids"], "source-side findings"),
-    (
-        "tensor-types",
-        &[],
-        "tensor types and their kernel families",
-    ),
+    ("tensor-types", &[], "tensor types and their families"),
     ("file-types", &[], "file-type labels and their tensor mixes"),
     (
         "fatbin-targets",
         &[],
-        "gfx targets found by the latest fatbin probe run",
+        "targets found by the latest fatbin probe run",
     ),
     (
         "tensor-mix",
@@ -258,11 +255,11 @@ pub const SPECS: &[(&str, &[&str], &str)] = &[
         "diagram of where dispatch maps differ",
     ),
     ("observer-map", &[], "observers, outcome and as-of date"),
-    ("library-chain", &[], "ROCm library chain and status"),
+    ("library-chain", &[], "library chain and status"),
     (
         "proxy-plot",
         &["probe", "run"],
-        "phase-proxy cases on a log ne11 axis",
+        "phase-proxy cases on a log axis of the map's variable",
     ),
     ("proxy-plots", &["probe"], "a proxy plot per run of a probe"),
     ("timing-plot", &["run"], "load / prompt eval / eval timings"),
@@ -283,6 +280,15 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
             names.join(", ")
         ));
     };
+    if let Some(pack) = crate::packs::of_directive(&raw.name)
+        && !ev.config.as_ref().is_some_and(|c| c.has_pack(pack.name))
+    {
+        return Err(format!(
+            "`::{}` comes with the `{}` pack, which the site does not turn on \
+             (add `packs: [{}]` to evidence.yaml)",
+            raw.name, pack.name, pack.name
+        ));
+    }
     if let Some(bad) = raw.attrs.keys().find(|k| !allowed.contains(&k.as_str())) {
         return Err(if allowed.is_empty() {
             format!("`::{}` takes no attributes, found `{bad}`", raw.name)

@@ -12,16 +12,17 @@ pub mod markup;
 pub mod page;
 pub mod refs;
 pub mod registry;
-pub mod scans;
 pub mod types;
 pub mod values;
 pub mod view;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
+pub use crate::packs::{
+    Bundle, FileType, Generation, Layer, PlanStep, QuantizationFile, TensorType,
+};
 pub use located::{Located, span_of};
 use page::PageSource;
 use refs::{Kind, Ref};
-pub use scans::*;
 use std::collections::HashMap;
 pub use types::*;
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use super::id::{Id, Pos};
-use super::scans::{FatbinRecord, GgufRecord, InputFile, MapsRecord};
+use crate::packs::{FatbinRecord, GgufRecord, InputFile, MapsRecord};
 
 /// A human text in both languages, each holding inline markdown.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -30,12 +30,12 @@ pub struct Source {
     pub revision: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
-    /// Pull requests the fact rests on, e.g. `ggml-org/llama.cpp#17156`.
+    /// Pull requests the fact rests on, e.g. `owner/repo#123`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prs: Vec<String>,
 }
 
-/// An inclusive integer range, as in "observed for ne11 1..8".
+/// An inclusive integer range, as in "observed for 1..8".
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Range {
@@ -62,6 +62,17 @@ pub struct SiteConfig {
     /// Views to publish, from `bilingual`, `ja`, `en` (default: all three).
     #[serde(default = "all_views")]
     pub views: Vec<super::view::View>,
+    /// Packs turned on (`packs: [name]`): the record kinds, directives, engines and
+    /// messages a kind of investigation adds to the core.
+    #[serde(default)]
+    pub packs: Vec<Id>,
+}
+
+impl SiteConfig {
+    /// Whether the site turned on the pack called `name`.
+    pub fn has_pack(&self, name: &str) -> bool {
+        self.packs.iter().any(|p| p.value == name)
+    }
 }
 
 fn all_views() -> Vec<super::view::View> {
@@ -70,7 +81,7 @@ fn all_views() -> Vec<super::view::View> {
 
 // ---------------------------------------------------------------- dispatch.yaml
 
-/// `data/dispatch.yaml`: kernel families and the dispatch maps that route to them.
+/// `data/dispatch.yaml`: the families a decision routes to and the dispatch maps that route.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DispatchFile {
@@ -82,11 +93,11 @@ pub struct DispatchFile {
 #[serde(deny_unknown_fields)]
 pub struct Family {
     pub id: Id,
-    /// Short display name, the same in both languages (e.g. `MMVQ`).
+    /// Short display name, the same in both languages (e.g. `SEQ`).
     pub name: String,
-    /// Kernel or entry symbol of the family, e.g. `mul_mat_vec_q`.
+    /// The code symbol the family enters through, e.g. `ExecSeqScan`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kernel: Option<String>,
+    pub symbol: Option<String>,
     pub description: Text,
 }
 
@@ -95,13 +106,13 @@ pub struct Family {
 pub struct DispatchMap {
     pub id: Id,
     pub title: Text,
-    /// The ggml op, e.g. `GGML_OP_MUL_MAT`.
+    /// The operation the map decides for, e.g. `SCAN`.
     pub op: String,
     /// The tensor type the map applies to, e.g. `Q4_K`.
     pub tensor_type: String,
-    /// The variable the branches test, e.g. `ne11`.
+    /// The variable the branches test, e.g. `est_rows`.
     pub variable: String,
-    /// Software versions the map holds for (free text such as `Ollama v0.6.4–v0.13.1`).
+    /// Software versions the map holds for (free text such as `v0.6.4–v0.13.1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applies_to: Option<String>,
     pub source: Source,
@@ -149,46 +160,8 @@ impl Bound {
     }
 }
 
-// ---------------------------------------------------------------- bundles.yaml
-
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Bundle {
-    pub id: Id,
-    pub arch: String,
-    /// The file the code object was found in.
-    pub container: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size_kb: Option<u64>,
-    pub symbols: Vec<String>,
-    pub role: Text,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub family: Option<Id>,
-    /// The route (`routes.yaml`) the bundle serves, as the bundle table shows it.
-    pub route: Id,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_range: Option<Range>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sgpr: Option<Range>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vgpr: Option<Range>,
-    /// Instruction counts seen in the disassembly, by mnemonic class.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub instructions: BTreeMap<String, u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wavefront_size: Option<u32>,
-    /// Whether the bundle was disassembled (not only listed).
-    #[serde(default)]
-    pub disassembled: bool,
-    /// Phases that recorded the bundle.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub phases: Vec<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<Text>,
-}
-
 /// A path through the code that records are sorted by (for bundles: the path their
-/// kernels serve), with its label, and the dispatch family whose colour it shares.
+/// code serves), with its label, and the dispatch family whose colour it shares.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Route {
@@ -197,34 +170,6 @@ pub struct Route {
     /// The family it is, when it is one: tables and figures then colour both alike.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<Id>,
-}
-
-// ---------------------------------------------------------------- generations.yaml
-
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Generation {
-    pub id: Id,
-    /// The gfx target, e.g. `gfx1201`.
-    pub gfx: String,
-    /// AMD's generation name, e.g. `RDNA4`.
-    pub generation: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub product: Option<String>,
-    /// The label the original page used, kept when it differs from AMD's naming.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub original_label: Option<String>,
-    pub fatbin_targets: TargetStatus,
-    pub custom_kernels: Text,
-    pub implication: Text,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum TargetStatus {
-    Found,
-    NotFound,
-    NotScanned,
 }
 
 // ---------------------------------------------------------------- components.yaml
@@ -238,7 +183,8 @@ pub struct Component {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
     pub role: Text,
-    pub status: ComponentStatus,
+    /// One of [`COMPONENT_STATUSES`] or of a pack the site turned on.
+    pub status: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Text>,
     /// Component that loads this one, when the seeds say.
@@ -250,16 +196,45 @@ pub struct Component {
     pub next: Option<Id>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum ComponentStatus {
-    Confirmed,
-    LoadConfirmed,
-    LoadAndBinaryConfirmed,
-    LoadAndHsacoConfirmed,
-    HsacoConfirmed,
-    AbsentFromMaps,
-    AbsentFromMapsAndBundle,
+/// How far the observation of a component went, as a status says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    /// Present in the process maps, nothing more.
+    Loaded,
+    /// Its binary (or its device code) was confirmed as well.
+    Binary,
+    /// Not found where it was looked for.
+    Absent,
+}
+
+/// The component statuses of the core, with how far each went; packs add their own
+/// (`packs::Pack::statuses`). A status is written as its name (`load_confirmed`).
+pub const COMPONENT_STATUSES: &[(&str, Seen)] = &[
+    ("confirmed", Seen::Binary),
+    ("load_confirmed", Seen::Loaded),
+    ("load_and_binary_confirmed", Seen::Binary),
+    ("absent_from_maps", Seen::Absent),
+    ("absent_from_maps_and_bundle", Seen::Absent),
+];
+
+/// How far a component status says the observation went; `None` for a status neither the
+/// core nor a pack knows (which `model::build` reports).
+pub fn seen_of(status: &str) -> Option<Seen> {
+    COMPONENT_STATUSES
+        .iter()
+        .copied()
+        .chain(
+            crate::packs::PACKS
+                .iter()
+                .flat_map(|p| p.statuses.iter().copied()),
+        )
+        .find(|(name, _)| *name == status)
+        .map(|(_, seen)| seen)
+}
+
+/// [`seen_of`], taking an unknown status (already reported) as the least: loaded.
+pub fn seen(status: &str) -> Seen {
+    seen_of(status).unwrap_or(Seen::Loaded)
 }
 
 // ---------------------------------------------------------------- observers.yaml
@@ -397,61 +372,6 @@ pub struct Finding {
     pub refs: Vec<Id>,
 }
 
-// ---------------------------------------------------------------- quantization.yaml
-
-/// `data/quantization.yaml`: tensor types, the layers of the general map and the plan.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct QuantizationFile {
-    pub tensor_types: Vec<TensorType>,
-    pub file_types: Vec<FileType>,
-    pub layers: Vec<Layer>,
-    pub plan: Vec<PlanStep>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct TensorType {
-    pub id: Id,
-    /// ggml type name, e.g. `Q4_K`.
-    pub name: String,
-    /// ggml type id in GGUF.
-    pub ggml_id: u32,
-    /// Kernel families that have an entry for the type.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub families: Vec<Id>,
-}
-
-/// A file-level quantization label and the tensor types it may mix.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileType {
-    pub id: Id,
-    pub label: String,
-    pub mixes: Vec<Id>,
-    pub note: Text,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Layer {
-    pub id: Id,
-    pub layer: Text,
-    pub fixed: Text,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlanStep {
-    pub id: Id,
-    pub order: u32,
-    /// The file type the step broadens the map with.
-    pub target: String,
-    pub reason: Text,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub refs: Vec<Id>,
-}
-
 // ---------------------------------------------------------------- runs/*.yaml
 
 /// One probe run as recorded. A run file is never rewritten; a new run is a new file.
@@ -459,18 +379,19 @@ pub struct PlanStep {
 #[serde(deny_unknown_fields)]
 pub struct Run {
     pub id: Id,
-    /// Which probe produced the run, e.g. `ollama-phase-proxy`.
+    /// Which probe produced the run, e.g. `engine-phase-proxy`.
     pub probe: String,
     /// When it ran (`YYYY-MM-DD` or RFC 3339); absent when the record lost it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<Id>,
-    pub engine: Engine,
+    /// [`NO_ENGINE`], or an engine of a pack the site turned on.
+    pub engine: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoint: Option<String>,
     /// Model name as the engine knows it; absent when the record lost it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    /// Software versions, e.g. `ollama: 0.6.5`.
+    /// Software versions by component, e.g. `server: 0.6.5`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub versions: BTreeMap<String, String>,
     /// Facts about the environment (GPU, offload) as recorded.
@@ -533,7 +454,7 @@ pub struct ModelDetails {
     /// Path of the model file on the server (llama-server's `/props`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
-    /// Tensor count per ggml tensor type (`Q4_K: 193`), when the engine lists tensors.
+    /// Tensor count per tensor type (`Q4_K: 193`), when the engine lists tensors.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tensor_types: BTreeMap<String, u64>,
 }
@@ -560,7 +481,7 @@ pub struct RequestSettings {
     pub seed: u64,
     /// Per-request time limit in seconds.
     pub timeout_secs: u64,
-    /// Ollama `raw` (prompt sent without the model's template).
+    /// Whether prompts were sent without the model's template (`raw`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw: Option<bool>,
     /// llama-server `cache_prompt`.
@@ -582,14 +503,9 @@ pub struct SweepSettings {
     pub max_tries: u32,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum Engine {
-    Ollama,
-    LlamaServer,
-    /// No engine: a binary probe read a file (`evidence probe fatbin|gguf|maps`).
-    None,
-}
+/// The engine a run with no engine records: a probe that read a file, or a record
+/// transcribed by hand. Other engines come from packs (`packs::Pack::engines`).
+pub const NO_ENGINE: &str = "none";
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

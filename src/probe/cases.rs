@@ -2,7 +2,7 @@
 //! from it.
 //!
 //! ```yaml
-//! probe: ollama-phase-proxy        # optional; default `<engine>-<file name>`
+//! probe: phase-proxy               # optional; default `<engine>-<file name>`
 //! cases:
 //!   - id: short_np1
 //!     prompt: "Hi"

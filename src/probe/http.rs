@@ -2,7 +2,7 @@
 //! on every request, bounded response sizes, and errors that name the request.
 //!
 //! Status codes are not errors inside ureq (`http_status_as_error(false)`): a non-2xx
-//! reply is read, its `{"error": …}` message (Ollama and llama-server both send one) is
+//! reply is read, its `{"error": …}` message (the engines send one) is
 //! extracted, and the result is a [`ProbeError`] naming the method, the URL and the case.
 
 use super::ProbeError;

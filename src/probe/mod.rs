@@ -8,34 +8,28 @@
 //! overwrites another.
 //!
 //! One job per module: [`cases`] (the cases file and the request plan), [`http`] (the
-//! client), [`ollama`] and [`llama_server`] (the two engines), [`sweep`] (calibrating
-//! prompts to token counts), [`import`] (captured responses), [`record`] (run ids, times
-//! and the atomic write). This module holds the error type, the engine interface, the
-//! command-line arguments and the driver that ties them together.
+//! client), [`sweep`] (calibrating prompts to token counts), [`record`] (run ids, times
+//! and the atomic write). This module holds the error type, the engine interface
+//! ([`Server`]), the options every probe takes and the driver that ties them together.
+//! The engines themselves, and the probes that read files, come from packs
+//! (`packs::probe`), whose subcommands `evidence probe` and `evidence import` list.
 
-pub mod binary;
 pub mod cases;
 pub mod http;
-pub mod import;
-pub mod llama_server;
-pub mod ollama;
 pub mod record;
 pub mod sweep;
 
 use crate::diagnostics::{self, Diagnostics, Format};
 use crate::load::read::site_text;
 use crate::model::types::{
-    Case, Engine as EngineKind, Id, ModelDetails, ModelMemory, RequestSettings, Residency, Run,
-    SweepSettings, Text,
+    Case, Id, ModelDetails, ModelMemory, RequestSettings, Residency, Run, SweepSettings, Text,
 };
-use http::Http;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 // ---------------------------------------------------------------- errors
 
@@ -160,10 +154,10 @@ pub struct Environment {
     pub model_details: Option<ModelDetails>,
 }
 
-/// A running inference server (an engine: Ollama, llama-server) the probe sends cases to.
+/// A running server (an engine, which a pack provides) the probe sends cases to.
 pub trait Server {
     /// Which engine this is, as recorded.
-    fn kind(&self) -> EngineKind;
+    fn kind(&self) -> &'static str;
     /// The URL it listens at.
     fn endpoint(&self) -> &str;
     /// Versions and model details, read once before the cases.
@@ -171,7 +165,7 @@ pub trait Server {
     /// Sends one request and returns the recorded case (counters, durations, response,
     /// cache-defeat method). Its id is `req.case_id`.
     fn generate(&mut self, req: &Request) -> Result<Case, ProbeError>;
-    /// Facts read after the cases (Ollama: `/api/ps`, the offload evidence).
+    /// Facts read after the cases (the loaded model's memory, where the engine says it).
     fn after(&mut self) -> Result<Option<ModelMemory>, ProbeError>;
     /// The request settings recorded with the run.
     fn settings(&self) -> RequestSettings;
@@ -216,61 +210,7 @@ pub fn new_id(s: &str) -> Id {
 #[derive(clap::Args, Debug)]
 pub struct ProbeCommand {
     #[command(subcommand)]
-    pub engine: ProbeEngine,
-}
-
-#[derive(clap::Subcommand, Debug)]
-pub enum ProbeEngine {
-    /// Re-run a probe against Ollama (/api/generate, /api/show, /api/ps).
-    Ollama {
-        /// Ollama's address.
-        #[arg(long, default_value = "http://127.0.0.1:11434")]
-        url: String,
-        /// Model name as Ollama knows it, e.g. `deepseek-r1:7b`.
-        #[arg(long)]
-        model: String,
-        /// Send prompts without the model's template (Ollama `raw: true`).
-        #[arg(long)]
-        raw: bool,
-        #[command(flatten)]
-        common: ProbeArgs,
-    },
-    /// Run the same cases against llama.cpp's llama-server (/completion, /props).
-    LlamaServer {
-        /// llama-server's address.
-        #[arg(long, default_value = "http://127.0.0.1:8080")]
-        url: String,
-        #[command(flatten)]
-        common: ProbeArgs,
-    },
-    /// Read a host library's HIP offload bundles (targets, kernel families, registers).
-    Fatbin {
-        /// The library, e.g. `libggml-hip.so`.
-        file: PathBuf,
-        /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
-    },
-    /// Read a GGUF model file's header, file type and tensor type census.
-    Gguf {
-        /// The model file.
-        file: PathBuf,
-        /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
-    },
-    /// Read the libraries and model files a process maps (/proc/PID/maps).
-    Maps {
-        /// The process id.
-        #[arg(conflicts_with = "file", required_unless_present = "file")]
-        pid: Option<u32>,
-        /// A saved copy of a /proc/PID/maps file instead of a live process.
-        #[arg(long)]
-        file: Option<PathBuf>,
-        /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
-    },
+    pub engine: crate::packs::probe::ProbeEngine,
 }
 
 /// Options every probe takes.
@@ -314,33 +254,7 @@ pub struct ProbeArgs {
 #[derive(clap::Args, Debug)]
 pub struct ImportCommand {
     #[command(subcommand)]
-    pub engine: ImportEngine,
-}
-
-#[derive(clap::Subcommand, Debug)]
-pub enum ImportEngine {
-    /// Record saved /api/generate responses (a JSON object, or a streamed NDJSON
-    /// capture whose last object is the final one) as a run.
-    Ollama {
-        /// Captured responses, one case per file.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Case id of each file, in order (asked for on a terminal when left out).
-        #[arg(long = "case", value_name = "ID")]
-        cases: Vec<String>,
-        /// Probe name recorded in the run.
-        #[arg(long, default_value = "ollama-import")]
-        probe: String,
-        /// Residency of the captured requests, when known.
-        #[arg(long, value_enum)]
-        mode: Option<ModeArg>,
-        /// Endpoint the responses came from, when known.
-        #[arg(long)]
-        endpoint: Option<String>,
-        /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
-    },
+    pub engine: crate::packs::probe::ImportEngine,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -360,59 +274,14 @@ impl From<ModeArg> for Residency {
 
 /// Entry point of `evidence probe`.
 pub fn main_probe(cmd: ProbeCommand) -> ExitCode {
-    let (result, root) = match cmd.engine {
-        ProbeEngine::Ollama {
-            url,
-            model,
-            raw,
-            common,
-        } => {
-            let root = common.root.clone();
-            let r = Http::new(&url, Duration::from_secs(common.timeout)).and_then(|http| {
-                let mut engine = ollama::Ollama::new(http, model, common.seed, raw, common.timeout);
-                run_probe(&mut engine, &common)
-            });
-            (r, root)
-        }
-        ProbeEngine::LlamaServer { url, common } => {
-            let root = common.root.clone();
-            let r = Http::new(&url, Duration::from_secs(common.timeout)).and_then(|http| {
-                let mut engine = llama_server::LlamaServer::new(http, common.seed, common.timeout);
-                run_probe(&mut engine, &common)
-            });
-            (r, root)
-        }
-        ProbeEngine::Fatbin { file, root } => (binary::probe_fatbin(&file, &root), root),
-        ProbeEngine::Gguf { file, root } => (binary::probe_gguf(&file, &root), root),
-        ProbeEngine::Maps { pid, file, root } => {
-            (binary::probe_maps(pid, file.as_deref(), &root), root)
-        }
-    };
+    let (result, root) = crate::packs::probe::probe(cmd.engine);
     report(result, &root)
 }
 
 /// Entry point of `evidence import`.
 pub fn main_import(cmd: ImportCommand) -> ExitCode {
-    match cmd.engine {
-        ImportEngine::Ollama {
-            files,
-            cases,
-            probe,
-            mode,
-            endpoint,
-            root,
-        } => {
-            let opts = import::ImportOptions {
-                files,
-                cases,
-                probe,
-                mode: mode.map(Residency::from),
-                endpoint,
-                root: root.clone(),
-            };
-            report(import::import_ollama(&opts), &root)
-        }
-    }
+    let (result, root) = crate::packs::probe::import(cmd.engine);
+    report(result, &root)
 }
 
 fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
@@ -478,7 +347,7 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
             let name = args
                 .probe
                 .clone()
-                .unwrap_or_else(|| format!("{}-prompt-sweep", engine_slug(kind)));
+                .unwrap_or_else(|| format!("{}-prompt-sweep", kind));
             let label = format!("--sweep {range} --step {}", args.step);
             (Vec::new(), name, Some(spec), label)
         }
@@ -536,12 +405,12 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
 
     let mut versions = env.versions;
     versions.insert("evidence".into(), env!("CARGO_PKG_VERSION").into());
-    let command = format!("evidence probe {}", engine_slug(kind));
+    let command = format!("evidence probe {}", kind);
     let run = Run {
         id: new_id(""),
         probe: probe_name.clone(),
         date: Some(new_id(&started.rfc3339())),
-        engine: kind,
+        engine: new_id(kind),
         endpoint: Some(engine.endpoint().to_string()),
         model: env.model,
         versions,
@@ -588,8 +457,8 @@ fn relative_to(path: &Path, root: &Path) -> String {
     }
 }
 
-/// `ollama-phase-proxy` for `data/probes/phase-proxy.yaml` run against Ollama.
-fn default_probe_name(kind: EngineKind, file: &Path, c: &cases::CasesFile) -> String {
+/// `<engine>-phase-proxy` for `data/probes/phase-proxy.yaml`.
+fn default_probe_name(kind: &str, file: &Path, c: &cases::CasesFile) -> String {
     if let Some(p) = &c.probe {
         return p.clone();
     }
@@ -598,15 +467,7 @@ fn default_probe_name(kind: EngineKind, file: &Path, c: &cases::CasesFile) -> St
         .and_then(|s| s.to_str())
         .unwrap_or("cases")
         .to_string();
-    format!("{}-{stem}", engine_slug(kind))
-}
-
-pub fn engine_slug(kind: EngineKind) -> &'static str {
-    match kind {
-        EngineKind::Ollama => "ollama",
-        EngineKind::LlamaServer => "llama-server",
-        EngineKind::None => "none",
-    }
+    format!("{}-{stem}", kind)
 }
 
 /// Inline code in markdown, safe for any text.

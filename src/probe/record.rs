@@ -60,8 +60,8 @@ impl Clock {
         format!("{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z")
     }
 
-    /// Parses an RFC 3339 time (`2023-08-04T19:22:45.499127Z`, `…-07:00`), as Ollama
-    /// writes `created_at`. Fractions of a second are dropped.
+    /// Parses an RFC 3339 time (`2023-08-04T19:22:45.499127Z`, `…-07:00`), as engines
+    /// write `created_at`. Fractions of a second are dropped.
     pub fn parse_rfc3339(s: &str) -> Option<Clock> {
         let b = s.as_bytes();
         if b.len() < 20 || !crate::model::refs::valid_date(s.get(..10)?) {
@@ -462,12 +462,12 @@ mod tests {
             })
             .collect();
         let mut versions = std::collections::BTreeMap::new();
-        versions.insert("ollama".to_string(), "0.5.1".to_string());
+        versions.insert("engine".to_string(), "0.5.1".to_string());
         Run {
             id: new_id("x-20261122T010203Z"),
             probe: "x".into(),
             date: Some(new_id("2026-11-22T01:02:03Z")),
-            engine: Engine::LlamaServer,
+            engine: new_id("engine"),
             endpoint: Some("http://127.0.0.1:1".into()),
             model: Some("m:latest".into()),
             versions,

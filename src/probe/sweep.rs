@@ -283,7 +283,7 @@ fn finish(mut case: Case, id: &str, point: SweepPoint, repeat: u32, k: u32) -> C
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::types::{Engine as EngineKind, ModelMemory, RequestSettings};
+    use crate::model::types::{ModelMemory, RequestSettings};
     use crate::probe::{Environment, blank_case};
 
     /// An engine whose prompt_eval_count is `overhead + tokens_per_word · words`.
@@ -294,8 +294,8 @@ mod tests {
     }
 
     impl Server for Fake {
-        fn kind(&self) -> EngineKind {
-            EngineKind::LlamaServer
+        fn kind(&self) -> &'static str {
+            "llama-server"
         }
         fn endpoint(&self) -> &str {
             "http://fake"

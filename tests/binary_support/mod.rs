@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use evidence::binary::bundle::PLAIN_MAGIC;
+use evidence::packs::ggml::binary::bundle::PLAIN_MAGIC;
 use md5::{Digest, Md5};
 
 /// `${EVIDENCE_TEST_CACHE:-$HOME/.cache/evidence-tests}`.
@@ -431,7 +431,8 @@ pub fn gguf(version: u32, kvs: &[(&str, Val<'_>)], tensors: &[(&str, &[u64], u32
         put32(&mut out, *ty);
         put64(&mut out, offset);
         let elements: u64 = dims.iter().product();
-        let size = evidence::binary::ggml::tensor_bytes(*ty, dims[0], elements).unwrap_or(0);
+        let size =
+            evidence::packs::ggml::binary::ggml::tensor_bytes(*ty, dims[0], elements).unwrap_or(0);
         sizes.push(size);
         offset = (offset + size).div_ceil(32) * 32;
     }

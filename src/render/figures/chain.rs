@@ -3,13 +3,14 @@
 //! a chain member hang off it to the right; the rest are listed underneath.
 //!
 //! The border tells how far the observation went: dashed for a library only seen loaded,
-//! solid for one whose binary or hsaco was confirmed too.
+//! solid for one whose binary or device code was confirmed too.
 
 use super::svg::{self, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, files, joined, label, para, same, ui};
+use crate::model::Component;
 use crate::model::Located;
 use crate::model::page::Lang;
-use crate::model::{Component, ComponentStatus};
+use crate::model::types::Seen;
 use crate::render::scope::Scope;
 use std::collections::BTreeSet;
 
@@ -19,30 +20,8 @@ const MAIN_W: f64 = 236.0;
 const SIDE_X: f64 = PAD + MAIN_W + 28.0;
 const SIDE_W: f64 = WIDTH - PAD - SIDE_X;
 
-/// How far the observation of a component went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seen {
-    /// Present in the process maps, nothing more.
-    Loaded,
-    /// Its binary (or hsaco) was confirmed as well.
-    Binary,
-    /// Not found where it was looked for.
-    Absent,
-}
-
-pub fn seen(status: ComponentStatus) -> Seen {
-    match status {
-        ComponentStatus::LoadConfirmed => Seen::Loaded,
-        ComponentStatus::Confirmed
-        | ComponentStatus::LoadAndBinaryConfirmed
-        | ComponentStatus::LoadAndHsacoConfirmed
-        | ComponentStatus::HsacoConfirmed => Seen::Binary,
-        ComponentStatus::AbsentFromMaps | ComponentStatus::AbsentFromMapsAndBundle => Seen::Absent,
-    }
-}
-
-fn card_class(status: ComponentStatus) -> &'static str {
-    match seen(status) {
+fn card_class(status: &str) -> &'static str {
+    match crate::model::types::seen(status) {
         Seen::Loaded => "card dash",
         Seen::Binary => "card solid",
         Seen::Absent => "card muted",
@@ -116,7 +95,7 @@ fn node(svg: &mut Svg, s: &Scope, c: &Component, x: f64, y: f64, w: f64, small: 
         TextStyle::new(Font::sans(13), if small { "mu" } else { "" }),
     );
     let h = cy - y + 8.0;
-    svg.rect(x, y, w, h, 6.0, card_class(c.status));
+    svg.rect(x, y, w, h, 6.0, card_class(&c.status.value));
     svg.raw(&inner.finish());
     h
 }
@@ -235,7 +214,7 @@ pub fn diagram(s: &Scope) -> Drawn {
                     .map(|(l, t)| (*l, format!("{} — {t}", c.name)))
                     .collect()
             };
-            let cls = if seen(c.status) == Seen::Absent {
+            let cls = if crate::model::types::seen(&c.status.value) == Seen::Absent {
                 "mu"
             } else {
                 ""

@@ -1,5 +1,5 @@
 //! Where dispatch maps differ: the ranges of the variable over which every map routes one
-//! way as rows, the maps as columns, each cell the kernel family of that range under that
+//! way as rows, the maps as columns, each cell the family of that range under that
 //! map. Rows where the maps disagree are shaded and marked `≠`; the cells that differ from
 //! the others (from the majority, or every cell when there is none) are outlined.
 

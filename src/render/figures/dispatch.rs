@@ -1,5 +1,5 @@
 //! Dispatch-flow diagram of one map: the op and tensor type at the top, then one branch per
-//! condition on the map's variable, each leading to its kernel family, its bundle anchor
+//! condition on the map's variable, each leading to its family, its bundle anchor
 //! (id, size, key symbols) and the library chain it goes through.
 //!
 //! The layout is vertical (a spine with branches hanging off it) so that it stays legible
@@ -55,7 +55,7 @@ pub fn range_text(lo: u64, hi: Option<u64>) -> String {
     }
 }
 
-/// A branch condition as words: `ne11 ≤ 8`, `ne11 < 64`, or the "otherwise" label.
+/// A branch condition as words: `rows ≤ 8`, `rows < 64`, or the "otherwise" label.
 pub fn condition(s: &Scope, var: &str, bound: Option<Bound>) -> Words {
     match bound {
         Some(Bound::Le(n)) => same(s, format!("{var} ≤ {n}")),
@@ -129,13 +129,13 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
     let hue = family_hue(s, &b.family.value);
     let mut inner = Svg::new();
     let mut cy = y + 8.0;
-    // Family name, with its kernel on the same line when it fits.
+    // Family name, with its symbol on the same line when it fits.
     let name = family_name(s, &b.family.value);
     let name_font = Font::sans(17).bold();
-    let kernel =
+    let symbol =
         s.ev.families
             .get(&b.family.value)
-            .and_then(|f| f.kernel.clone());
+            .and_then(|f| f.symbol.clone());
     let name_w = svg::text_width(&name, name_font);
     let lh = name_font.line_height();
     inner.text(
@@ -144,7 +144,7 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
         &name,
         &TextStyle::new(name_font, &format!("c-h{hue}")),
     );
-    match kernel {
+    match symbol {
         Some(k) if name_w + 10.0 + svg::text_width(&k, Font::mono(13)) <= max => {
             inner.text(
                 x + name_w + 10.0,

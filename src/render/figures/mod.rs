@@ -470,7 +470,7 @@ pub fn present(o: &Drawn, s: &Scope, page_id: &str) -> Presented {
     Presented { context, files }
 }
 
-/// The hue class index (`h0`…`h5`) of a kernel family: its position in `dispatch.yaml`.
+/// The hue class index (`h0`…`h5`) of a family: its position in `dispatch.yaml`.
 pub fn family_hue(s: &Scope, family: &str) -> usize {
     crate::render::palette::family(s.ev, family)
 }

@@ -1,5 +1,5 @@
-//! Phase-proxy plot: the cases of one run as points on a log `prompt_eval_count` (≈ ne11)
-//! axis, one row per case, over the zone bands of the dispatch map the run was assessed
+//! Phase-proxy plot: the cases of one run as points on a log `prompt_eval_count` axis
+//! (the map's variable stands in for it), one row per case, over the zone bands of the dispatch map the run was assessed
 //! against (bands from [`super::dispatch::reach`], zones from [`crate::derive::zone`]).
 //! Each point is labelled with its case id and value.
 

@@ -1,4 +1,4 @@
-//! Dispatch maps: the branches of one map, and all maps compared over ne11 ranges.
+//! Dispatch maps: the branches of one map, and all maps compared over ranges of their variable.
 
 use super::records::source_text;
 use super::{anchor, code, record_link, source_line};
@@ -10,7 +10,7 @@ use crate::render::palette;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 
-/// A bound as text: `ne11 ≤ 8`, `ne11 < 64`, or the "otherwise" label.
+/// A bound as text: `rows ≤ 8`, `rows < 64`, or the "otherwise" label.
 pub fn condition(s: &Scope, var: &str, bound: Option<Bound>) -> String {
     match bound {
         Some(Bound::Le(n)) => format!("<code>{} ≤ {n}</code>", escape(var)),
@@ -22,13 +22,13 @@ pub fn condition(s: &Scope, var: &str, bound: Option<Bound>) -> String {
 fn family_cell(s: &Scope, id: &str) -> String {
     match s.ev.families.get(id) {
         Some(f) => {
-            let kernel = f
-                .kernel
+            let symbol = f
+                .symbol
                 .as_deref()
                 .map(|k| format!("<br>{}", code(k)))
                 .unwrap_or_default();
             format!(
-                "<span class=\"badge {}\">{}</span>{kernel}",
+                "<span class=\"badge {}\">{}</span>{symbol}",
                 palette::class(Some(palette::family(s.ev, id))),
                 escape(&f.name)
             )

@@ -1,10 +1,9 @@
 //! Directive → tables. One file per group of directives; each builder reads typed records
 //! and returns [`Table`]s resolved for the scope's view.
 
-pub mod binary;
-mod claims;
+pub(crate) mod claims;
 mod dispatch;
-mod records;
+pub(crate) mod records;
 mod runs;
 mod worklog;
 
@@ -23,18 +22,10 @@ pub fn build(d: &Directive, s: &Scope) -> Vec<Table> {
         Directive::Questions { status, page } => {
             vec![claims::questions(s, status.as_deref(), page.as_deref())]
         }
-        Directive::Bundles { arch, ids } => vec![records::bundles(s, arch.as_deref(), ids)],
-        Directive::Generations => vec![records::generations(s)],
         Directive::Components => vec![records::components(s)],
         Directive::Observers => vec![records::observers(s)],
         Directive::Glossary => vec![records::glossary(s)],
         Directive::Findings { ids } => vec![records::findings(s, ids)],
-        Directive::TensorTypes => vec![records::tensor_types(s)],
-        Directive::FatbinTargets => vec![binary::fatbin_targets(s)],
-        Directive::TensorMix => vec![binary::tensor_mix(s)],
-        Directive::FileTypes => vec![records::file_types(s)],
-        Directive::Layers => vec![records::layers(s)],
-        Directive::Plan => vec![records::plan(s)],
         Directive::Worklog => vec![worklog::worklog(s)],
         Directive::DispatchMap { id } => vec![dispatch::map(s, id)],
         Directive::DispatchCompare => vec![dispatch::compare(s)],
@@ -44,6 +35,8 @@ pub fn build(d: &Directive, s: &Scope) -> Vec<Table> {
         Directive::Runs => runs::index(s),
         // Figures are drawn by `render::figures`, not as tables.
         Directive::Figure(_) => Vec::new(),
+        // The directives of packs.
+        _ => crate::packs::render::tables(d, s).unwrap_or_default(),
     }
 }
 

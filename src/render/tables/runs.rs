@@ -5,7 +5,7 @@
 //! in [`crate::derive::matching`]. Nothing here is stored; deltas and zones are computed on
 //! every build.
 
-use super::{anchor, binary, code, source_line, unknown};
+use super::{anchor, code, source_line, unknown};
 use crate::derive::{Summaries, Summary, case_key, case_zone, zone};
 use crate::model::format::{group_digits, seconds, write_digits, write_seconds};
 use crate::model::refs::Kind;
@@ -681,12 +681,9 @@ pub fn latest(s: &Scope, probe: &str) -> Vec<Table> {
     out
 }
 
-/// The engine version a run recorded (`ollama`, `llama-server`), if any.
+/// The version a run recorded of its own engine (`versions: {<engine>: …}`), if any.
 fn engine_version(run: &Run) -> Option<&str> {
-    ["ollama", "llama-server"]
-        .iter()
-        .find_map(|k| run.versions.get(*k))
-        .map(String::as_str)
+    run.versions.get(&run.engine.value).map(String::as_str)
 }
 
 /// Whether `run` is the latest run of its probe.
@@ -742,12 +739,7 @@ pub fn page(s: &Scope, id: &str) -> Vec<Table> {
     if is_latest(s, run) {
         out.extend(comparison(s, run));
     }
-    if run.fatbin.is_some() {
-        out.push(binary::fatbin_targets_of(s, Some((run, file.clone()))));
-    }
-    if run.gguf.is_some() {
-        out.push(binary::tensor_mix_of(s, Some((run, file))));
-    }
+    out.extend(crate::packs::render::run_tables(s, run, &file));
     out
 }
 
@@ -818,7 +810,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
 }
 
 /// How many of a run's cases fall in each family under the map the run was assessed
-/// against: `MMVQ 2 · MMQ 1`, in branch order ("—" without such a map or cases).
+/// against: `SEQ 2 · INDEX 1`, in branch order ("—" without such a map or cases).
 fn zone_counts(s: &Scope, run: &Run) -> String {
     let Some(map) = run
         .assessed_against

@@ -18,7 +18,6 @@ table-source = Source:
 table-empty = No records.
 col-id = ID
 col-status = Status
-col-note = Note
 col-refs = Evidence
 col-source = Source
 col-date = Date
@@ -46,27 +45,9 @@ question-status-open = open
 question-status-resolved = resolved
 
 ## Bundles
-bundles-caption = Code object bundles
-bundles-caption-arch = Code object bundles for { $arch }
-col-bundle = Bundle
-col-size = Size
-col-symbols = Key symbols
 col-role = Role
-col-route = Path
-col-observed-range = Observed range
-col-registers = Registers and counts
 
 ## Generations
-generations-caption = GPU generations and fatbin targets
-generations-relabelled = The original page labelled this target “{ $label }”; the table follows AMD's own naming.
-col-generation = Generation
-col-gfx = Target
-col-fatbin-targets = In the fatbin
-col-custom-kernels = Custom kernels
-col-implication = What it implies
-target-found = found
-target-not-found = not found
-target-not-scanned = not scanned
 
 ## Components
 components-caption = Components and what was observed of them
@@ -77,8 +58,6 @@ col-detail = Detail
 component-status-confirmed = confirmed
 component-status-load-confirmed = load confirmed
 component-status-load-and-binary-confirmed = load and binary confirmed
-component-status-load-and-hsaco-confirmed = load and code object confirmed
-component-status-hsaco-confirmed = code object confirmed
 component-status-absent-from-maps = absent from maps
 component-status-absent-from-maps-and-bundle = absent from maps and bundle
 
@@ -145,8 +124,6 @@ col-reading = Recorded reading
 col-delta = Δ since { $run }
 residency-cold = cold
 residency-hot = hot
-engine-ollama = Ollama
-engine-llama-server = llama-server
 engine-none = none (file read)
 run-model-details = Model:
 run-model-file = file
@@ -179,19 +156,6 @@ col-term = Term
 col-definition = Definition
 findings-caption = Source-side findings
 col-finding = Finding
-tensor-types-caption = Tensor types and the families with an entry for them
-col-tensor-type = Tensor type
-col-ggml-id = ggml id
-col-families = Families
-file-types-caption = File-type labels and the tensor types they mix
-col-file-type = File type
-col-mixes = Tensor types inside
-layers-caption = Layers of the general map
-col-layer = Layer
-plan-caption = Order in which the map is broadened
-col-order = Step
-col-target = Target
-col-reason = Why
 
 ## Figures
 figure-enlarge = Open full size
@@ -224,25 +188,4 @@ figure-history-needs-two-runs = A history of { $field } for case { $case } needs
   }.
 
 # binary probe tables
-binary-input = file
-binary-no-run = No `{ $probe }` run yet: run `evidence probe { $probe } FILE`.
-binary-unclassified = unclassified
-binary-type-unrecorded = not in quantization.yaml
-fatbin-targets-caption = gfx targets in the latest fatbin probe run
-tensor-mix-caption = Tensor types in the latest gguf probe run
-col-bundles = Bundles
-col-code-object-version = Code object
-col-kernels = Kernels
-col-kernels-per-family = Kernels per family
-col-sgpr = SGPR
-col-vgpr = VGPR
-col-tensors = Tensors
-col-bytes = Bytes
-col-example-tensors = Example tensors
-col-latest-fatbin = Latest fatbin run
-col-latest-maps = Latest maps run
-run-found = found
-run-not-found = not found
-run-mapped = mapped
-run-not-mapped = not mapped
 run-none-yet = no run yet

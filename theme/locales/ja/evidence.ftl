@@ -18,7 +18,6 @@ table-source = 出典:
 table-empty = 記録なし。
 col-id = ID
 col-status = 状態
-col-note = 注記
 col-refs = 証拠
 col-source = 出典
 col-date = 日付
@@ -43,27 +42,9 @@ question-status-open = 未解決
 question-status-resolved = 解決済み
 
 ## bundle
-bundles-caption = コードオブジェクト bundle
-bundles-caption-arch = { $arch } 向けのコードオブジェクト bundle
-col-bundle = Bundle
-col-size = サイズ
-col-symbols = 主なシンボル
 col-role = 役割
-col-route = 経路
-col-observed-range = 観測した範囲
-col-registers = レジスタと命令数
 
 ## 世代
-generations-caption = GPU 世代と fatbin 内ターゲット
-generations-relabelled = 元のページではこのターゲットを「{ $label }」と表記していた。表は AMD 自身の呼び名に従う。
-col-generation = 世代
-col-gfx = ターゲット
-col-fatbin-targets = fatbin 内
-col-custom-kernels = custom kernel
-col-implication = 意味すること
-target-found = 確認済み
-target-not-found = 未検出
-target-not-scanned = 未走査
 
 ## コンポーネント
 components-caption = コンポーネントと観測された状態
@@ -74,8 +55,6 @@ col-detail = 詳細
 component-status-confirmed = 確認済み
 component-status-load-confirmed = ロード確認
 component-status-load-and-binary-confirmed = ロード・binary 確認
-component-status-load-and-hsaco-confirmed = ロード・コードオブジェクト確認
-component-status-hsaco-confirmed = コードオブジェクト確認
 component-status-absent-from-maps = maps に不在
 component-status-absent-from-maps-and-bundle = maps・bundle とも不在
 
@@ -142,8 +121,6 @@ col-reading = 記録された読み
 col-delta = { $run } からの差分
 residency-cold = cold
 residency-hot = hot (常駐)
-engine-ollama = Ollama
-engine-llama-server = llama-server
 engine-none = なし (ファイル読み取り)
 run-model-details = モデル:
 run-model-file = ファイル
@@ -176,19 +153,6 @@ col-term = 用語
 col-definition = 定義
 findings-caption = ソース側の知見
 col-finding = 知見
-tensor-types-caption = tensor type と、それに entry を持つ系統
-col-tensor-type = tensor type
-col-ggml-id = ggml id
-col-families = 系統
-file-types-caption = file type ラベルと中に混ざる tensor type
-col-file-type = file type
-col-mixes = 中の tensor type
-layers-caption = 一般 map の層
-col-layer = 層
-plan-caption = map を広げる順序
-col-order = 段階
-col-target = 対象
-col-reason = 理由
 
 ## 図
 figure-enlarge = 拡大して表示
@@ -218,25 +182,4 @@ figure-history-title = 実行をまたいだケース { $case } の { $field } (
 figure-history-needs-two-runs = ケース { $case } の { $field } の推移を描くには、それを記録した { $probe } の実行が二つ必要。いまは { $count } 件。
 
 # binary probe tables
-binary-input = ファイル
-binary-no-run = `{ $probe }` の実行はまだありません: `evidence probe { $probe } FILE` を実行してください。
-binary-unclassified = 未分類
-binary-type-unrecorded = quantization.yaml に未記録
-fatbin-targets-caption = 最新の fatbin プローブ実行が見つけた gfx ターゲット
-tensor-mix-caption = 最新の gguf プローブ実行が見つけたテンソル型
-col-bundles = バンドル
-col-code-object-version = コードオブジェクト
-col-kernels = カーネル
-col-kernels-per-family = 系統別カーネル数
-col-sgpr = SGPR
-col-vgpr = VGPR
-col-tensors = テンソル数
-col-bytes = バイト数
-col-example-tensors = テンソルの例
-col-latest-fatbin = 最新の fatbin 実行
-col-latest-maps = 最新の maps 実行
-run-found = あり
-run-not-found = なし
-run-mapped = マップ済み
-run-not-mapped = マップなし
 run-none-yet = 実行なし

@@ -9,10 +9,10 @@
 //! prompt cache was defeated is not known for a capture, so `cache_defeat` stays absent.
 
 use super::ollama::{GenerateResponse, fill_case};
-use super::record::{Clock, RunStore};
-use super::{ProbeError, Written, blank_case, new_id};
 use crate::load::read::{Limit, ReadError, read_text};
-use crate::model::types::{Engine as EngineKind, Residency, Run, Text};
+use crate::model::types::{Residency, Run, Text};
+use crate::probe::record::{Clock, RunStore};
+use crate::probe::{ProbeError, Written, blank_case, new_id};
 use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -55,12 +55,12 @@ pub fn read_final(path: &Path) -> Result<GenerateResponse, String> {
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
     if lines.len() < 2 {
-        return super::http::parse_json::<GenerateResponse>(trimmed)
+        return crate::probe::http::parse_json::<GenerateResponse>(trimmed)
             .map_err(|m| m.replace("the response", "the capture"));
     }
     // NDJSON: every line an object; the last one is the final response.
     for (n, line) in &lines {
-        if let Err(m) = super::http::parse_json::<serde_json::Value>(line) {
+        if let Err(m) = crate::probe::http::parse_json::<serde_json::Value>(line) {
             return Err(format!(
                 "line {} of the NDJSON capture: {}",
                 n + 1,
@@ -69,7 +69,7 @@ pub fn read_final(path: &Path) -> Result<GenerateResponse, String> {
         }
     }
     let (n, last) = lines[lines.len() - 1];
-    let r: GenerateResponse = super::http::parse_json(last)
+    let r: GenerateResponse = crate::probe::http::parse_json(last)
         .map_err(|m| format!("line {}: {}", n + 1, m.replace("the response", "the line")))?;
     if r.done != Some(true) {
         return Err(format!(
@@ -198,7 +198,7 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         id: new_id(""),
         probe: opts.probe.clone(),
         date: earliest.map(|c| new_id(&c.rfc3339())),
-        engine: EngineKind::Ollama,
+        engine: crate::probe::new_id("ollama"),
         endpoint: opts.endpoint.clone(),
         model: models.into_iter().next(),
         versions,

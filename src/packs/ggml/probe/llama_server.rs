@@ -18,12 +18,12 @@
 //! `llama_server`. llama-server cannot unload its model, so a `cold` case runs resident
 //! and is recorded as `hot` (with a note on stderr).
 
-use super::http::Http;
-use super::{Environment, ProbeError, Request, Server, blank_case};
 use crate::model::types::{
-    CacheDefeat, Case, Engine as EngineKind, LlamaServerCase, LlamaTimings, ModelDetails,
-    ModelMemory, RequestSettings, Residency,
+    CacheDefeat, Case, LlamaServerCase, LlamaTimings, ModelDetails, ModelMemory, RequestSettings,
+    Residency,
 };
+use crate::probe::http::Http;
+use crate::probe::{Environment, ProbeError, Request, Server, blank_case};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -212,8 +212,8 @@ impl LlamaServer {
 }
 
 impl Server for LlamaServer {
-    fn kind(&self) -> EngineKind {
-        EngineKind::LlamaServer
+    fn kind(&self) -> &'static str {
+        "llama-server"
     }
 
     fn endpoint(&self) -> &str {
@@ -286,7 +286,7 @@ impl Server for LlamaServer {
             temperature: 0.0,
             seed: self.seed,
         };
-        let started = super::record::Clock::now();
+        let started = crate::probe::record::Clock::now();
         let t0 = Instant::now();
         let resp: CompletionResponse = self.http.post("/completion", &body, Some(case_id))?;
         let wall = t0.elapsed();

@@ -5,7 +5,7 @@
 //! change what an old run file means. `probe::binary` converts a report into these. Field
 //! names are the ones run files already hold.
 
-use super::Range;
+use crate::model::Range;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

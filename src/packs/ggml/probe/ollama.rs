@@ -15,11 +15,11 @@
 //! After the cases, `/api/ps` gives `size` and `size_vram` (offload evidence). The final
 //! response is recorded without its `context` array.
 
-use super::http::Http;
-use super::{Environment, ProbeError, Request, Server, blank_case};
 use crate::model::types::{
-    CacheDefeat, Case, Engine as EngineKind, ModelDetails, ModelMemory, RequestSettings, Residency,
+    CacheDefeat, Case, ModelDetails, ModelMemory, RequestSettings, Residency,
 };
+use crate::probe::http::Http;
+use crate::probe::{Environment, ProbeError, Request, Server, blank_case};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -337,8 +337,8 @@ impl Ollama {
 }
 
 impl Server for Ollama {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Ollama
+    fn kind(&self) -> &'static str {
+        "ollama"
     }
 
     fn endpoint(&self) -> &str {
@@ -418,7 +418,7 @@ impl Server for Ollama {
                 num_predict: req.num_predict,
             }),
         };
-        let started = super::record::Clock::now();
+        let started = crate::probe::record::Clock::now();
         let t0 = Instant::now();
         let resp: GenerateResponse = self.http.post("/api/generate", &body, Some(case_id))?;
         let wall = t0.elapsed();
@@ -461,7 +461,7 @@ impl Server for Ollama {
 mod tests {
     use super::*;
 
-    const GENERATE: &str = include_str!("../../tests/fixtures/probe/ollama/generate.json");
+    const GENERATE: &str = include_str!("../../../../tests/fixtures/probe/ollama/generate.json");
 
     #[test]
     fn final_response_fills_a_case_without_context() {

@@ -1,16 +1,16 @@
 //! `evidence probe fatbin|gguf|maps`: a binary report of one file (or one process's maps)
 //! recorded as a new run, through the same atomic writer as the engine probes.
 
-use super::Written;
-use super::record::{Clock, RunStore};
-use super::{ProbeError, new_id};
-use crate::binary::{Warning, fatbin, ggml, gguf, maps};
-use crate::model::scans::{
+use crate::model::types::{NO_ENGINE, Range, Run, Text};
+use crate::packs::ggml::binary::{Warning, fatbin, ggml, gguf, maps};
+use crate::packs::ggml::scans::{
     FatbinBundle, FatbinBundleSummary, FatbinEntry, FatbinKernelStats, FatbinRecord, FatbinStats,
     FatbinTarget, GgmlTypeRef, GgufFileType, GgufRecord, GgufTypeCount, InputFile, MapsRecord,
     ProbeWarning,
 };
-use crate::model::types::{Engine, Range, Run, Text};
+use crate::probe::Written;
+use crate::probe::record::{Clock, RunStore};
+use crate::probe::{ProbeError, new_id};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -22,7 +22,7 @@ pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
     let site = RunStore::open(root)?;
     let at = Clock::now();
     let options = fatbin::ScanOptions {
-        rules: crate::binary::classify::ggml_cuda_rules(),
+        rules: crate::packs::ggml::binary::classify::ggml_cuda_rules(),
         kernels: fatbin::KernelDetail::None,
         ..fatbin::ScanOptions::default()
     };
@@ -146,7 +146,7 @@ pub fn probe_maps(
     site.write_run(run, "maps", &at)
 }
 
-fn read_error(file: &Path, what: &str, e: &crate::binary::Error) -> ProbeError {
+fn read_error(file: &Path, what: &str, e: &crate::packs::ggml::binary::Error) -> ProbeError {
     ProbeError::other(
         format!("cannot read {}: {e}", file.display()),
         format!("the file must be {what}"),
@@ -168,7 +168,7 @@ fn base_run(probe: &str, file: &Path, size: u64, at: &Clock) -> Run {
         id: new_id(""),
         probe: probe.to_string(),
         date: Some(new_id(&at.rfc3339())),
-        engine: Engine::None,
+        engine: new_id(NO_ENGINE),
         endpoint: None,
         model: None,
         versions,

@@ -1,15 +1,15 @@
 //! Tables from the latest binary probe runs: `::fatbin-targets` and `::tensor-mix`, and the
 //! run columns the generations and components tables show beside the recorded status.
 
-use super::records::family_names;
-use super::{code, source_line};
-use crate::derive::probed::{fatbin_has, maps_has};
 use crate::model::Range;
 use crate::model::format::group_digits;
 use crate::model::types::Run;
+use crate::packs::ggml::derive::{fatbin_has, maps_has};
 use crate::render::escape;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
+use crate::render::tables::records::family_names;
+use crate::render::tables::{code, source_line};
 
 /// The latest run of `probe` with its data file.
 fn latest<'e>(s: &Scope<'e>, probe: &str) -> Option<(&'e Run, String)> {

@@ -1,0 +1,57 @@
+//! The pack of the llama.cpp / ggml GPU dispatch investigation: which kernel family a
+//! matrix multiplication runs on an AMD GPU, read from the binaries and probed through the
+//! engines that embed ggml.
+//!
+//! It adds the record kinds `bundle` (`data/bundles.yaml`), `generation`
+//! (`data/generations.yaml`), and the quantization map `tensor_type`, `file_type`,
+//! `layer` and `plan` (`data/quantization.yaml`); the binary readers ([`binary`]: ELF,
+//! offload bundles, AMDGPU code objects, GGUF, `/proc/*/maps`) and the runs they record
+//! ([`scans`]); the engines `ollama` and `llama-server` and their probes ([`probe`]); the
+//! tables ([`render`]); the rules that compare hand records with probe runs ([`check`]);
+//! the component statuses that confirm device code; and its messages (`locales/`).
+
+pub mod binary;
+pub mod check;
+pub mod derive;
+pub mod model;
+pub mod probe;
+pub mod render;
+pub mod scans;
+
+use super::Pack;
+use crate::model::registry::Kind;
+use crate::model::types::Seen;
+
+/// The pack as the core's registries read it.
+pub const PACK: Pack = Pack {
+    name: "ggml",
+    about: "GPU kernel dispatch in ggml: offload bundles, GPU generations, tensor types, \
+            binary probes (fatbin, gguf, maps) and the Ollama and llama-server engines",
+    kinds: &[
+        Kind::Bundle,
+        Kind::Generation,
+        Kind::TensorType,
+        Kind::FileType,
+        Kind::Layer,
+        Kind::PlanStep,
+    ],
+    directives: &[
+        "bundles",
+        "generations",
+        "tensor-types",
+        "file-types",
+        "fatbin-targets",
+        "tensor-mix",
+        "layers",
+        "plan",
+    ],
+    engines: &["ollama", "llama-server"],
+    statuses: &[
+        ("load_and_hsaco_confirmed", Seen::Binary),
+        ("hsaco_confirmed", Seen::Binary),
+    ],
+    messages: &[
+        ("ja", include_bytes!("locales/ja/ggml.ftl")),
+        ("en", include_bytes!("locales/en/ggml.ftl")),
+    ],
+};

@@ -1,0 +1,128 @@
+//! The pack's record types, exactly as written in `data/bundles.yaml`,
+//! `data/generations.yaml` and `data/quantization.yaml`: the same rules as the core's
+//! (`model::types`): unknown fields denied, human texts as [`Text`] pairs, ids as [`Id`]s.
+
+use crate::model::{Id, Range, Text};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+// ---------------------------------------------------------------- bundles.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bundle {
+    pub id: Id,
+    pub arch: String,
+    /// The file the code object was found in.
+    pub container: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_kb: Option<u64>,
+    pub symbols: Vec<String>,
+    pub role: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<Id>,
+    /// The route (`routes.yaml`) the bundle serves, as the bundle table shows it.
+    pub route: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_range: Option<Range>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sgpr: Option<Range>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vgpr: Option<Range>,
+    /// Instruction counts seen in the disassembly, by mnemonic class.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub instructions: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wavefront_size: Option<u32>,
+    /// Whether the bundle was disassembled (not only listed).
+    #[serde(default)]
+    pub disassembled: bool,
+    /// Phases that recorded the bundle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Text>,
+}
+
+// ---------------------------------------------------------------- generations.yaml
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generation {
+    pub id: Id,
+    /// The gfx target, e.g. `gfx1201`.
+    pub gfx: String,
+    /// AMD's generation name, e.g. `RDNA4`.
+    pub generation: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product: Option<String>,
+    /// The label the original page used, kept when it differs from AMD's naming.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_label: Option<String>,
+    pub fatbin_targets: TargetStatus,
+    pub custom_kernels: Text,
+    pub implication: Text,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetStatus {
+    Found,
+    NotFound,
+    NotScanned,
+}
+
+// ---------------------------------------------------------------- quantization.yaml
+
+/// `data/quantization.yaml`: tensor types, the layers of the general map and the plan.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuantizationFile {
+    pub tensor_types: Vec<TensorType>,
+    pub file_types: Vec<FileType>,
+    pub layers: Vec<Layer>,
+    pub plan: Vec<PlanStep>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TensorType {
+    pub id: Id,
+    /// ggml type name, e.g. `Q4_K`.
+    pub name: String,
+    /// ggml type id in GGUF.
+    pub ggml_id: u32,
+    /// Kernel families that have an entry for the type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub families: Vec<Id>,
+}
+
+/// A file-level quantization label and the tensor types it may mix.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileType {
+    pub id: Id,
+    pub label: String,
+    pub mixes: Vec<Id>,
+    pub note: Text,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    pub id: Id,
+    pub layer: Text,
+    pub fixed: Text,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanStep {
+    pub id: Id,
+    pub order: u32,
+    /// The file type the step broadens the map with.
+    pub target: String,
+    pub reason: Text,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<Id>,
+}

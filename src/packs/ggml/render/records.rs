@@ -1,0 +1,266 @@
+//! Tables of the pack's records: bundles, generations, and the quantization map (tensor
+//! types, file types, layers, the plan).
+
+use crate::model::refs::Kind;
+use crate::render::escape;
+use crate::render::scope::Scope;
+use crate::render::table::{Row, Table};
+use crate::render::tables::claims::enum_key;
+use crate::render::tables::records::{badge, family_names, range, route_badge, table};
+use crate::render::tables::{anchor, code, num, ref_list, source_line, unknown};
+
+/// Bundles, filtered by arch or by ids.
+pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
+    let list: Vec<_> =
+        s.ev.bundles
+            .iter()
+            .filter(|b| arch.is_none_or(|a| b.arch == a))
+            .filter(|b| ids.is_empty() || ids.contains(&b.id.value))
+            .collect();
+    let rows = list
+        .iter()
+        .map(|b| {
+            let family = b
+                .family
+                .as_ref()
+                .and_then(|f| s.ev.families.get(&f.value))
+                .map(|f| escape(&f.name))
+                .unwrap_or_else(|| "—".into());
+            let mut regs = Vec::new();
+            if b.sgpr.is_some() || b.vgpr.is_some() {
+                regs.push(format!(
+                    "sgpr {} · vgpr {}",
+                    range(s, &b.sgpr),
+                    range(s, &b.vgpr)
+                ));
+            }
+            regs.extend(
+                b.instructions
+                    .iter()
+                    .map(|(k, v)| format!("{} {v}", escape(k))),
+            );
+            if let Some(w) = b.wavefront_size {
+                regs.push(format!("wave{w}"));
+            }
+            let mut role = s.text(&b.role);
+            if let Some(n) = &b.note {
+                role.push_str(&format!("<p class=\"note\">{}</p>", s.text(n)));
+            }
+            let row = Row::new(vec![
+                format!(
+                    "{}<br><small>{}</small>",
+                    code(&b.id.value),
+                    escape(&b.container)
+                ),
+                b.size_kb
+                    .map(|k| format!("{k} KB"))
+                    .unwrap_or_else(|| unknown(s)),
+                b.symbols
+                    .iter()
+                    .map(|x| code(x))
+                    .collect::<Vec<_>>()
+                    .join("<br>"),
+                role,
+                format!(
+                    "{}<br><small>{family}</small>",
+                    route_badge(s, &b.route.value)
+                ),
+                range(s, &b.observed_range),
+                if regs.is_empty() {
+                    "—".into()
+                } else {
+                    regs.join("<br>")
+                },
+            ]);
+            // A listing filtered by ids is not where references link to (see `PageIndex`).
+            if ids.is_empty() {
+                row.id(anchor(Kind::Bundle, &b.id.value))
+            } else {
+                row
+            }
+        })
+        .collect();
+    let caption = match arch {
+        Some(a) => s.ui_with("bundles-caption-arch", "arch", a.to_string()),
+        None => s.ui("bundles-caption"),
+    };
+    table(
+        &format!("bundles-{}", arch.unwrap_or("all")),
+        "bundles",
+        caption,
+        source_line(s, list.iter().map(|b| b.file.to_string())),
+        [
+            "col-bundle",
+            "col-size",
+            "col-symbols",
+            "col-role",
+            "col-route",
+            "col-observed-range",
+            "col-registers",
+        ]
+        .iter()
+        .map(|k| s.ui(k))
+        .collect(),
+        rows,
+        s,
+    )
+}
+
+pub fn generations(s: &Scope) -> Table {
+    let mut notes = Vec::new();
+    let rows =
+        s.ev.generations
+            .iter()
+            .map(|g| {
+                let mut name = escape(&g.generation);
+                if let Some(p) = &g.product {
+                    name.push_str(&format!("<br><small>{}</small>", escape(p)));
+                }
+                if let Some(orig) = &g.original_label {
+                    name.push_str("<sup>*</sup>");
+                    notes.push(s.ui_with(
+                        "generations-relabelled",
+                        "label",
+                        format!("{} ({}, {})", orig, g.gfx, g.generation),
+                    ));
+                }
+                Row::new(vec![
+                    name,
+                    code(&g.gfx),
+                    badge(
+                        &format!("target-{}", enum_key(&g.fatbin_targets)),
+                        s.label("target", &g.fatbin_targets),
+                    ) + &super::binary::generation_note(s, &g.gfx).unwrap_or_default(),
+                    s.text(&g.custom_kernels),
+                    s.text(&g.implication),
+                ])
+                .id(anchor(Kind::Generation, &g.id.value))
+            })
+            .collect();
+    let mut t = table(
+        "generations",
+        "generations",
+        s.ui("generations-caption"),
+        source_line(s, s.ev.generations.iter().map(|g| g.file.to_string())),
+        [
+            "col-generation",
+            "col-gfx",
+            "col-fatbin-targets",
+            "col-custom-kernels",
+            "col-implication",
+        ]
+        .iter()
+        .map(|k| s.ui(k))
+        .collect(),
+        rows,
+        s,
+    );
+    t.notes = notes
+        .into_iter()
+        .map(|n| format!("<sup>*</sup> {n}"))
+        .collect();
+    t
+}
+
+pub fn tensor_types(s: &Scope) -> Table {
+    let rows =
+        s.ev.tensor_types
+            .iter()
+            .map(|t| {
+                Row::new(vec![
+                    code(&t.name),
+                    num(s, Some(u64::from(t.ggml_id))),
+                    family_names(s, &t.families),
+                ])
+                .id(anchor(Kind::TensorType, &t.id.value))
+            })
+            .collect();
+    table(
+        "tensor-types",
+        "tensor-types",
+        s.ui("tensor-types-caption"),
+        source_line(s, s.ev.tensor_types.iter().map(|t| t.file.to_string())),
+        vec![
+            s.ui("col-tensor-type"),
+            s.ui("col-ggml-id"),
+            s.ui("col-families"),
+        ],
+        rows,
+        s,
+    )
+}
+
+pub fn file_types(s: &Scope) -> Table {
+    let rows =
+        s.ev.file_types
+            .iter()
+            .map(|f| {
+                let mixes: Vec<String> = f
+                    .mixes
+                    .iter()
+                    .filter_map(|m| s.ev.tensor_types.get(&m.value))
+                    .map(|t| code(&t.name))
+                    .collect();
+                Row::new(vec![code(&f.label), mixes.join(" "), s.text(&f.note)])
+                    .id(anchor(Kind::FileType, &f.id.value))
+            })
+            .collect();
+    table(
+        "file-types",
+        "file-types",
+        s.ui("file-types-caption"),
+        source_line(s, s.ev.file_types.iter().map(|f| f.file.to_string())),
+        vec![s.ui("col-file-type"), s.ui("col-mixes"), s.ui("col-note")],
+        rows,
+        s,
+    )
+}
+
+pub fn layers(s: &Scope) -> Table {
+    let rows = s
+        .ev
+        .layers
+        .iter()
+        .map(|l| {
+            Row::new(vec![s.text(&l.layer), s.text(&l.fixed)]).id(anchor(Kind::Layer, &l.id.value))
+        })
+        .collect();
+    table(
+        "layers",
+        "layers",
+        s.ui("layers-caption"),
+        source_line(s, s.ev.layers.iter().map(|l| l.file.to_string())),
+        vec![s.ui("col-layer"), s.ui("col-fixed")],
+        rows,
+        s,
+    )
+}
+
+pub fn plan(s: &Scope) -> Table {
+    let mut steps: Vec<_> = s.ev.plan.iter().collect();
+    steps.sort_by_key(|p| p.order);
+    let rows = steps
+        .iter()
+        .map(|p| {
+            Row::new(vec![
+                p.order.to_string(),
+                code(&p.target),
+                s.text(&p.reason),
+                ref_list(s, &p.refs),
+            ])
+            .id(anchor(Kind::PlanStep, &p.id.value))
+        })
+        .collect();
+    table(
+        "plan",
+        "plan",
+        s.ui("plan-caption"),
+        source_line(s, steps.iter().map(|p| p.file.to_string())),
+        ["col-order", "col-target", "col-reason", "col-refs"]
+            .iter()
+            .map(|k| s.ui(k))
+            .collect(),
+        rows,
+        s,
+    )
+}

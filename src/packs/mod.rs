@@ -1,0 +1,67 @@
+//! Packs: what one kind of investigation adds to the core — record kinds, binary readers,
+//! tables, probes and Fluent messages — each in a folder of its own, compiled in and turned
+//! on per site by `packs: [name]` in `evidence.yaml`. A site that does not turn a pack on
+//! cannot use its data files, directives, engines or statuses, and gets none of its
+//! messages.
+//!
+//! This file is the one list of packs; the core reaches a pack only through the items
+//! here (and `packs::render`, `packs::check`, `packs::probe`), never by its name. A pack's
+//! parts sit at the layers of the stages they belong to, and `tests/layers.rs` files them
+//! there: its record types and persisted schema with `model`, its readers with `binary`,
+//! its derived facts with `derive`, its rules with `check`, its tables with `render`, its
+//! probes with `probe`.
+
+pub mod check;
+pub mod ggml;
+pub mod probe;
+pub mod render;
+
+use crate::model::registry::Kind;
+use crate::model::types::Seen;
+
+pub use ggml::model::{
+    Bundle, FileType, Generation, Layer, PlanStep, QuantizationFile, TargetStatus, TensorType,
+};
+pub use ggml::scans::*;
+
+/// What a pack adds, as the core's registries read it.
+#[derive(Debug)]
+pub struct Pack {
+    /// Its name in `packs:` of `evidence.yaml`.
+    pub name: &'static str,
+    /// What it is for, in one line (for hints and `docs/authoring.md`).
+    pub about: &'static str,
+    /// The record kinds it adds; their entries are in the registry (`model::registry`).
+    pub kinds: &'static [Kind],
+    /// The directives it adds, by name; their specs are in `model::directive::SPECS`.
+    pub directives: &'static [&'static str],
+    /// The run engines it adds beside `none`.
+    pub engines: &'static [&'static str],
+    /// The component statuses it adds beside the core's, with how far each observation went.
+    pub statuses: &'static [(&'static str, Seen)],
+    /// Its Fluent messages by language, loaded as the built-in `locales/<lang>/<name>.ftl`.
+    pub messages: &'static [(&'static str, &'static [u8])],
+}
+
+/// Every pack this build knows.
+pub const PACKS: &[&Pack] = &[&ggml::PACK];
+
+/// The pack called `name`.
+pub fn named(name: &str) -> Option<&'static Pack> {
+    PACKS.iter().copied().find(|p| p.name == name)
+}
+
+/// The pack that adds `kind`, if a pack does.
+pub fn of_kind(kind: Kind) -> Option<&'static Pack> {
+    PACKS.iter().copied().find(|p| p.kinds.contains(&kind))
+}
+
+/// The pack that adds the directive `name`, if a pack does.
+pub fn of_directive(name: &str) -> Option<&'static Pack> {
+    PACKS.iter().copied().find(|p| p.directives.contains(&name))
+}
+
+/// The names of all packs, for hints.
+pub fn names() -> String {
+    PACKS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,35 @@
+//! What the packs a site turned on add to its pages: their directives' tables, the tables a
+//! run's own page gets, notes on core records.
+
+use crate::model::directive::Directive;
+use crate::model::types::Run;
+use crate::render::scope::Scope;
+use crate::render::table::Table;
+
+fn on(s: &Scope, name: &str) -> bool {
+    s.ev.config.as_ref().is_some_and(|c| c.has_pack(name))
+}
+
+/// The tables of a pack's directive (`check` has refused it when its pack is off); `None`
+/// for a core directive.
+pub fn tables(d: &Directive, s: &Scope) -> Option<Vec<Table>> {
+    super::ggml::render::tables(d, s)
+}
+
+/// The tables a pack adds to a run's own page.
+pub fn run_tables(s: &Scope, run: &Run, file: &str) -> Vec<Table> {
+    let mut out = Vec::new();
+    if on(s, super::ggml::PACK.name) {
+        out.extend(super::ggml::render::run_tables(s, run, file));
+    }
+    out
+}
+
+/// A note a pack adds to a component's status cell (what its latest run saw).
+pub fn component_note(s: &Scope, files: &[String]) -> Option<String> {
+    if on(s, super::ggml::PACK.name) {
+        super::ggml::render::binary::component_note(s, files)
+    } else {
+        None
+    }
+}
