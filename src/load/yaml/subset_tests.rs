@@ -195,20 +195,23 @@ fn ids_keep_their_positions() {
     assert!(agrees::<Doc>(text));
 }
 
-/// The run files evidence writes, and the synthetic sweep of the benchmark, are read here.
+/// The run files evidence writes (those of the fixture site `tests/fixtures/figures/`, never
+/// the repository's own), and the synthetic sweep of the benchmark, are read here.
 #[test]
 fn reads_the_runs_evidence_writes() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/figures/data/runs");
     let mut runs = 0;
-    for entry in std::fs::read_dir(root.join("data/runs")).expect("data/runs") {
+    for entry in std::fs::read_dir(&dir).expect("the fixture's runs") {
         let path = entry.expect("entry").path();
         let text = std::fs::read_to_string(&path).expect("run file");
         assert!(agrees::<crate::model::Run>(&text), "{}", path.display());
         runs += 1;
     }
-    assert!(runs >= 5);
+    // Every run of the fixture (scan-sample, proxy-check, cold-warm) was read.
+    assert!(runs >= 3, "{runs} runs in {}", dir.display());
     let mut sweep = String::from(
-        "id: run-00000\nprobe: synthetic\ndate: \"2026-01-01\"\nengine: ollama\nmodel: synthetic\n\
+        "id: run-00000\nprobe: synthetic\ndate: \"2026-01-01\"\nengine: none\nmodel: synthetic\n\
          origin: {ja: \"合成\", en: synthetic}\nassessed_against: synthetic\ncases:\n",
     );
     for c in 0..50 {

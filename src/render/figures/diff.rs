@@ -218,20 +218,33 @@ mod tests {
     #[test]
     fn rows_columns_and_marks() {
         let doc = draw(View::En);
-        let t = texts(&doc).join("\n");
+        let t = texts(&doc);
         for want in [
             "1–8",
             "9–63",
             "64–256",
             "≥ 257",
             "≠",
-            "MMVQ",
-            "BLAS",
-            "phase_a_q4k",
+            "Index",
+            "Bitmap",
+            "Seq",
+            "planner_v1",
+            "planner_v2",
+            "planner_v3",
+            "est_rows",
         ] {
-            assert!(t.contains(want), "missing {want} in {t}");
+            assert!(t.iter().any(|x| x == want), "missing {want} in {t:?}");
         }
-        // Two ranges differ (64–256 and ≥ 257), each with one odd cell out.
+        // A row: its range, `≠` when the maps differ, then a cell per map (v1, v2, v3).
+        let row = |range: &str| -> Vec<&str> {
+            let at = t.iter().position(|x| x == range).expect(range);
+            t[at + 1..at + 5].iter().map(String::as_str).collect()
+        };
+        assert_eq!(row("9–63"), ["Bitmap", "Bitmap", "Bitmap", "64–256"]);
+        assert_eq!(row("64–256"), ["≠", "Bitmap", "Seq", "Bitmap"]);
+        assert_eq!(row("≥ 257"), ["≠", "Seq", "Seq", "Bitmap"]);
+        // Two ranges differ (64–256: v2 picks Seq; ≥ 257: v3 picks Bitmap), each with one
+        // odd cell out.
         assert_eq!(doc.matches("class=\"rowmark\"").count(), 2);
         assert_eq!(doc.matches("class=\"cellmark\"").count(), 2);
         assert_short_numbers(&doc);
@@ -245,7 +258,7 @@ mod tests {
     #[test]
     fn a_changed_threshold_changes_the_rows() {
         let s = scope(View::En);
-        let a = s.ev.maps.get("phase_a_q4k").expect("map").value.clone();
+        let a = s.ev.maps.get("planner_v1").expect("map").value.clone();
         let mut b = a.clone();
         b.branches[1].bound = Some(Bound::Le(128));
         assert_ne!(segments(&[&a]), segments(&[&b]));
@@ -255,7 +268,7 @@ mod tests {
     #[test]
     fn majority_marks() {
         assert_eq!(
-            marked(&[Some("mmq"), Some("blas"), Some("mmq")]),
+            marked(&[Some("bitmap_scan"), Some("seq_scan"), Some("bitmap_scan")]),
             vec![false, true, false]
         );
         assert_eq!(marked(&[Some("a"), Some("b")]), vec![true, true]);
@@ -266,7 +279,7 @@ mod tests {
     #[test]
     fn huge_bounds_do_not_overflow() {
         let s = scope(View::En);
-        let mut m = s.ev.maps.get("phase_a_q4k").expect("map").value.clone();
+        let mut m = s.ev.maps.get("planner_v1").expect("map").value.clone();
         m.branches[0].bound = Some(Bound::Le(u64::MAX));
         m.branches[1].bound = Some(Bound::Lt(0));
         let segs = segments(&[&m]);

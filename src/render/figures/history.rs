@@ -224,14 +224,11 @@ mod tests {
     #[test]
     fn one_run_gives_a_note() {
         let s = scope(View::En);
-        let o = plot(
-            &s,
-            "ollama-phase-proxy",
-            "short_np1",
-            CaseField::PromptEvalCount,
-        );
+        // Two runs of the probe, but only scan-sample records the case.
+        assert_eq!(s.derived.runs_by_probe["row-proxy"].len(), 2);
+        let o = plot(&s, "row-proxy", "lookup", CaseField::PromptEvalCount);
         match &o.content {
-            Content::Note(w) => assert!(w[0].1.contains("short_np1"), "{w:?}"),
+            Content::Note(w) => assert!(w[0].1.contains("lookup"), "{w:?}"),
             Content::Svg { .. } => panic!("expected a note"),
         }
     }
@@ -242,12 +239,12 @@ mod tests {
             let Some(mut again) = d
                 .runs
                 .iter()
-                .find(|r| r.value.id.value == "phase-f-resident")
+                .find(|r| r.value.id.value == "scan-sample")
                 .cloned()
             else {
                 return;
             };
-            again.value.id.value = "phase-f-again".into();
+            again.value.id.value = "scan-sample-again".into();
             let mut date = again.value.cases[0].id.clone();
             date.value = "2026-12-01".into();
             again.value.date = Some(date);
@@ -256,12 +253,7 @@ mod tests {
             d.runs.push(again);
         });
         let s = site.scope(View::En);
-        let o = plot(
-            &s,
-            "ollama-phase-proxy",
-            "short_np1",
-            CaseField::PromptEvalCount,
-        );
+        let o = plot(&s, "row-proxy", "lookup", CaseField::PromptEvalCount);
         let doc = standalone(&o, View::En);
         let t = texts(&doc);
         for want in ["3", "5", "prompt_eval_count", "2026-12-01"] {
@@ -271,12 +263,7 @@ mod tests {
         assert_short_numbers(&doc);
         assert_eq!(doc, standalone(&o, View::En));
         // A duration field on a case only one run has a value for: still a note.
-        let d = plot(
-            &s,
-            "ollama-phase-proxy",
-            "medium_np1",
-            CaseField::EvalDuration,
-        );
+        let d = plot(&s, "row-proxy", "range", CaseField::EvalDuration);
         assert!(matches!(d.content, Content::Note(_)));
     }
 }

@@ -493,7 +493,9 @@ pub fn files(list: impl IntoIterator<Item = impl AsRef<str>>) -> Vec<String> {
 
 #[cfg(test)]
 pub(crate) mod testkit {
-    //! The repository's own site, loaded once, and helpers to draw figures in tests.
+    //! The fixture site `tests/fixtures/figures/` (a query planner choosing its scan by
+    //! estimated rows), loaded once, and helpers to draw figures in tests. Tests never
+    //! read the repository's own site: its data changes as the investigation goes on.
 
     use super::*;
     use crate::derive::{self, Derived};
@@ -504,6 +506,12 @@ pub(crate) mod testkit {
     use std::cell::RefCell;
     use std::path::Path;
     use std::sync::OnceLock;
+
+    /// The fixture site, relative to the crate root.
+    pub const FIXTURE: &str = "tests/fixtures/figures";
+
+    /// The fixture page the scope draws for.
+    pub const PAGE: &str = "scan-choice";
 
     pub struct Site {
         pub ev: Evidence,
@@ -516,10 +524,10 @@ pub(crate) mod testkit {
     }
 
     impl Site {
-        /// The repository's site, with its data edited by `edit` before the graph is built.
+        /// The fixture site, with its data edited by `edit` before the graph is built.
         pub fn load(edit: impl FnOnce(&mut crate::model::DataSet)) -> Site {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-            let (mut sources, _) = crate::load::load(root).expect("repository site loads");
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE);
+            let (mut sources, _) = crate::load::load(&root).expect("fixture site loads");
             edit(&mut sources.data);
             let msgs = Messages::load(&sources.theme);
             let (ev, diags) = model::build(sources.config, sources.data, sources.pages);
@@ -545,13 +553,13 @@ pub(crate) mod testkit {
                 values: &self.values,
                 pages: &self.pages,
                 view,
-                page_id: "kernel-selection",
+                page_id: PAGE,
                 diags: RefCell::new(Vec::new()),
             }
         }
     }
 
-    /// The repository's own site, loaded once.
+    /// The fixture site, loaded once.
     pub fn site() -> &'static Site {
         static SITE: OnceLock<Site> = OnceLock::new();
         SITE.get_or_init(|| Site::load(|_| {}))
@@ -610,7 +618,10 @@ mod tests {
 
     #[test]
     fn slugs_are_safe() {
-        assert_eq!(slug("proxy-ollama phase/proxy"), "proxy-ollama-phase-proxy");
+        assert_eq!(
+            slug("proxy-row-proxy scan/sample"),
+            "proxy-row-proxy-scan-sample"
+        );
         assert_eq!(slug("..x"), "x");
         assert_eq!(slug(""), "figure");
     }
@@ -638,23 +649,30 @@ mod tests {
 
     #[test]
     fn figure_directives_are_validated() {
-        assert!(parse("dispatch-diagram", &[("map", "phase_a_q4k")]).is_ok());
-        assert!(parse("dispatch-diagram", &[("map", "phase_b")]).is_err());
+        assert!(parse("dispatch-diagram", &[("map", "planner_v1")]).is_ok());
+        assert!(parse("dispatch-diagram", &[("map", "planner_v9")]).is_err());
         assert!(parse("dispatch-diagram", &[]).is_err());
-        assert!(parse("dispatch-diff-diagram", &[("maps", "phase_a_q4k nope")]).is_err());
-        assert!(parse("proxy-plot", &[("run", "phase-f-resident")]).is_ok());
-        assert!(parse("proxy-plot", &[("probe", "ollama-phase-proxy")]).is_ok());
+        assert!(
+            parse(
+                "dispatch-diff-diagram",
+                &[("maps", "planner_v1 planner_v2")]
+            )
+            .is_ok()
+        );
+        assert!(parse("dispatch-diff-diagram", &[("maps", "planner_v1 nope")]).is_err());
+        assert!(parse("proxy-plot", &[("run", "scan-sample")]).is_ok());
+        assert!(parse("proxy-plot", &[("probe", "row-proxy")]).is_ok());
         assert!(parse("proxy-plot", &[("probe", "no-such-probe")]).is_err());
         assert!(
             parse(
                 "proxy-plot",
-                &[("probe", "ollama-phase-proxy"), ("run", "phase-f-resident")]
+                &[("probe", "row-proxy"), ("run", "scan-sample")]
             )
             .is_err()
         );
-        assert!(parse("timing-plot", &[("run", "phase-b-cold-hot")]).is_ok());
-        assert!(parse("timing-plot", &[("run", "phase-z")]).is_err());
-        let ok = [("probe", "ollama-phase-proxy"), ("case", "short_np1")];
+        assert!(parse("timing-plot", &[("run", "cold-warm")]).is_ok());
+        assert!(parse("timing-plot", &[("run", "cold-never")]).is_err());
+        let ok = [("probe", "row-proxy"), ("case", "lookup")];
         assert!(matches!(
             parse("history-plot", &ok),
             Ok(Figure::HistoryPlot {

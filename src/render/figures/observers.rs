@@ -184,11 +184,13 @@ mod tests {
         let doc = draw(View::En);
         let t = texts(&doc).join("\n");
         for want in [
-            "rocprofv3 (wrap)",
-            "rocprofv3 --attach",
-            "ROCBLAS_LAYER",
-            "phase proxy",
-            "2026-03-28",
+            "EXPLAIN ANALYZE",
+            "strace --attach",
+            "auto_explain log",
+            "row-count proxy",
+            "auto_explain.log_min_duration = 0",
+            "status as of 2026-02-14",
+            "status as of 2026-02-20",
             "distorts",
             "blocked",
             "partial",
@@ -208,7 +210,7 @@ mod tests {
         assert!(doc.contains("xml:lang=\"ja\""));
         assert!(doc.contains("xml:lang=\"en\""));
         let t = texts(&doc).join("\n");
-        assert!(t.contains("2026-03-28"));
+        assert!(t.contains("2026-02-20"));
     }
 
     #[test]

@@ -294,58 +294,57 @@ mod tests {
 
     #[test]
     fn cases_bands_and_axis() {
-        let doc = draw(View::En, "phase-f-resident");
-        let t = texts(&doc).join("\n");
+        let doc = draw(View::En, "scan-sample");
+        let t = texts(&doc);
         for want in [
-            "short_np1 · 3",
-            "medium_np1 · 11",
-            "long_np1 · 290",
-            "MMVQ",
-            "MMQ",
-            "BLAS",
+            "lookup · 3",
+            "range · 11",
+            "report · 290",
+            "lookup_batch · 3",
+            "Index",
+            "Bitmap",
+            "Seq",
             "1–8",
             "9–256",
             "≥ 257",
             "100",
         ] {
-            assert!(t.contains(want), "missing {want} in {t}");
+            assert!(t.iter().any(|x| x == want), "missing {want} in {t:?}");
         }
-        assert!(doc.contains("f-t0"), "MMVQ band drawn");
+        assert!(doc.contains("f-t0"), "Index band drawn");
         assert_short_numbers(&doc);
     }
 
     #[test]
     fn bilingual_axis_title() {
-        let doc = draw(View::Bilingual, "observers-proxy-check");
+        let doc = draw(View::Bilingual, "proxy-check");
         let t = texts(&doc).join("\n");
-        assert!(t.contains("pec_7 · 7"));
-        // The axis title in both languages, each tagged with its language.
-        assert!(t.contains("prompt tokens"), "{t}");
-        assert!(t.contains("プロンプト"), "{t}");
+        assert!(t.contains("est_7 · 7"));
+        // The axis title in both languages, in the site's own words (its locales/), each
+        // tagged with its language.
+        assert!(t.contains("estimated rows"), "{t}");
+        assert!(t.contains("推定行数"), "{t}");
         assert!(doc.contains("xml:lang=\"en\""));
     }
 
     #[test]
     fn renders_are_identical() {
-        assert_eq!(
-            draw(View::Ja, "phase-f-resident"),
-            draw(View::Ja, "phase-f-resident")
-        );
+        assert_eq!(draw(View::Ja, "scan-sample"), draw(View::Ja, "scan-sample"));
     }
 
     #[test]
     fn a_changed_threshold_moves_the_bands() {
         let site = Site::load(|d| {
             for m in d.maps.iter_mut() {
-                if m.value.id.value == "phase_a_q4k" {
+                if m.value.id.value == "planner_v1" {
                     m.value.branches[1].bound = Some(Bound::Le(64));
                 }
             }
         });
         let s = site.scope(View::En);
-        let r = s.ev.runs.get("phase-f-resident").expect("run");
+        let r = s.ev.runs.get("scan-sample").expect("run");
         let after = standalone(&plot(&s, r, &r.file, "proxy-test"), View::En);
-        let before = draw(View::En, "phase-f-resident");
+        let before = draw(View::En, "scan-sample");
         assert_ne!(before, after);
         assert!(texts(&after).iter().any(|t| t == "9–64"));
     }
@@ -354,21 +353,21 @@ mod tests {
     fn huge_zero_and_missing_values_do_not_panic() {
         let site = Site::load(|d| {
             for r in d.runs.iter_mut() {
-                if r.value.id.value == "phase-f-resident" {
+                if r.value.id.value == "scan-sample" {
                     r.value.cases[0].prompt_eval_count = Some(0);
                     r.value.cases[1].prompt_eval_count = Some(u64::MAX);
                     r.value.cases[2].prompt_eval_count = None;
                 }
-                if r.value.id.value == "observers-proxy-check" {
+                if r.value.id.value == "proxy-check" {
                     r.value.cases.clear();
                 }
             }
         });
         let s = site.scope(View::En);
-        let r = s.ev.runs.get("phase-f-resident").expect("run");
+        let r = s.ev.runs.get("scan-sample").expect("run");
         let doc = standalone(&plot(&s, r, &r.file, "p"), View::En);
-        assert!(texts(&doc).iter().any(|t| t == "short_np1 · 0"));
-        let empty = s.ev.runs.get("observers-proxy-check").expect("run");
+        assert!(texts(&doc).iter().any(|t| t == "lookup · 0"));
+        let empty = s.ev.runs.get("proxy-check").expect("run");
         assert!(matches!(
             plot(&s, empty, &empty.file, "p").content,
             Content::Note(_)

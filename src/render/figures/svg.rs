@@ -522,9 +522,9 @@ mod tests {
         let ja = wrap("観測そのものが実行経路を変えてしまう。", 80.0, f);
         assert!(ja.len() > 1);
         assert!(ja.iter().all(|l| !l.starts_with('。')));
-        let long = wrap("mul_mat_vec_q<Q4_K,1,false>", 60.0, Font::mono(12));
+        let long = wrap("index_scan_next<btree,1,false>", 60.0, Font::mono(12));
         assert!(long.iter().all(|l| text_width(l, Font::mono(12)) <= 60.0));
-        assert_eq!(long.concat(), "mul_mat_vec_q<Q4_K,1,false>");
+        assert_eq!(long.concat(), "index_scan_next<btree,1,false>");
         assert_eq!(wrap("", 10.0, f), vec![String::new()]);
     }
 
