@@ -516,14 +516,14 @@ mod tests {
         quotes("broken :v[nokind:x] here", &mut unknown);
         assert_eq!(unknown.len(), ALL.len());
         assert_eq!(
-            Directive::Runs.reads(),
+            Directive::Runs(crate::model::directive::Runs).reads(),
             &[Kind::Run, Kind::Map, Kind::Family]
         );
         assert!(
-            Directive::Bundles {
+            Directive::Bundles(crate::packs::Bundles {
                 arch: None,
                 ids: vec![]
-            }
+            })
             .reads()
             .contains(&Kind::Bundle)
         );

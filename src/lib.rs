@@ -6,11 +6,13 @@
 //!
 //! Imports point down only. The layers, bottom to top: [`diagnostics`] and [`timings`] →
 //! [`model`] (types, ids, references, page structure, views, value formatting) → [`load`]
-//! → [`binary`] → [`derive`](mod@derive) → [`check`] → [`render`] →
+//! → binary readers → [`derive`](mod@derive) → [`check`] → [`render`] →
 //! [`write`](mod@write) → [`pipeline`] → [`incremental`] → [`probe`], [`diff`], [`serve`],
 //! [`init`] → [`cli`]. `model` sits below `load` although data flows from load to model:
 //! load produces model's types, and model knows no file format. `tests/layers.rs` holds
-//! these rules and fails on a use that points up.
+//! these rules and fails on a use that points up. [`packs`] hold what one kind of
+//! investigation adds (record kinds, binary readers, tables, probes, messages); a pack's
+//! parts sit at the layers of the stages they serve.
 
 pub mod check;
 pub mod cli;

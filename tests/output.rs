@@ -50,12 +50,22 @@ fn every_page_exists_in_three_views_plus_extras() {
             "sitemap.xml",
             "evidence.json",
             "static/style.css",
+            // The fixture turns the ggml pack on: its stylesheet, linked after the theme's.
+            "static/packs/ggml.css",
         ]
         .map(String::from),
     );
     expected.sort();
     let actual: Vec<String> = files.keys().cloned().collect();
     assert_eq!(actual, expected);
+    let page = String::from_utf8_lossy(&files["details/index.html"]);
+    let theme = page
+        .find("href=\"../static/style.css\"")
+        .expect("theme stylesheet");
+    let pack = page
+        .find("href=\"../static/packs/ggml.css\"")
+        .expect("pack stylesheet");
+    assert!(theme < pack, "the pack's styles come after the theme's");
 }
 
 #[test]

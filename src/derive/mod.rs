@@ -1,8 +1,8 @@
 //! Stage 3: facts computed from the evidence, never stored in `data/`.
 //!
 //! The dispatch zone of every probe case under every dispatch map, the latest run of each
-//! probe, the previous run (for deltas), each run's cases by case key ([`matching`]),
-//! what a binary probe run saw ([`probed`]) and back-references (who cites a record).
+//! probe, the previous run (for deltas), each run's cases by case key ([`matching`]) and
+//! back-references (who cites a record). What a pack's runs found, its own `derive.rs` says.
 
 pub mod matching;
 

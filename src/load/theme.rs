@@ -97,17 +97,21 @@ pub struct Theme {
 }
 
 impl Theme {
-    /// The built-in theme, with the messages of the packs the site turns on
-    /// (`locales/<lang>/<pack>.ftl`), overlaid with the site's own files.
+    /// The built-in theme, with the messages and styles of the packs the site turns on
+    /// (`locales/<lang>/<pack>.ftl`, `static/packs/<pack>.css`), overlaid with the site's
+    /// own files.
     pub fn load(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -> Theme {
         let mut files = BTreeMap::new();
         let packs = crate::packs::PACKS
             .iter()
             .filter(|p| config.has_pack(p.name))
             .flat_map(|p| {
+                let css =
+                    (!p.css.is_empty()).then(|| (format!("static/packs/{}.css", p.name), p.css));
                 p.messages
                     .iter()
                     .map(|(lang, bytes)| (format!("locales/{lang}/{}.ftl", p.name), *bytes))
+                    .chain(css)
             });
         let builtin = BUILTIN.iter().map(|(p, b)| (p.to_string(), *b));
         for (path, bytes) in builtin.chain(packs) {

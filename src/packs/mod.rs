@@ -1,5 +1,5 @@
 //! Packs: what one kind of investigation adds to the core — record kinds, binary readers,
-//! tables, probes and Fluent messages — each in a folder of its own, compiled in and turned
+//! tables, probes, Fluent messages and CSS — each in a folder of its own, compiled in and turned
 //! on per site by `packs: [name]` in `evidence.yaml`. A site that does not turn a pack on
 //! cannot use its data files, directives, engines or statuses, and gets none of its
 //! messages.
@@ -19,6 +19,9 @@ pub mod render;
 use crate::model::registry::Kind;
 use crate::model::types::Seen;
 
+pub use ggml::directives::{
+    Bundles, FatbinTargets, FileTypes, Generations, Layers, Plan, TensorMix, TensorTypes,
+};
 pub use ggml::model::{
     Bundle, FileType, Generation, Layer, PlanStep, QuantizationFile, TargetStatus, TensorType,
 };
@@ -41,7 +44,29 @@ pub struct Pack {
     pub statuses: &'static [(&'static str, Seen)],
     /// Its Fluent messages by language, loaded as the built-in `locales/<lang>/<name>.ftl`.
     pub messages: &'static [(&'static str, &'static [u8])],
+    /// Its stylesheet (empty for none), the built-in `static/packs/<name>.css`, which every
+    /// page links after the theme's own.
+    pub css: &'static [u8],
 }
+
+/// Calls `$m!` with the core's directives (from `model::directive::directive_list!`)
+/// followed by every pack's, each as `Variant(Type)`.
+macro_rules! pack_directives {
+    ($m:ident; $($core:tt)*) => {
+        $m! {
+            $($core)*
+            Bundles($crate::packs::ggml::directives::Bundles),
+            Generations($crate::packs::ggml::directives::Generations),
+            TensorTypes($crate::packs::ggml::directives::TensorTypes),
+            FileTypes($crate::packs::ggml::directives::FileTypes),
+            FatbinTargets($crate::packs::ggml::directives::FatbinTargets),
+            TensorMix($crate::packs::ggml::directives::TensorMix),
+            Layers($crate::packs::ggml::directives::Layers),
+            Plan($crate::packs::ggml::directives::Plan),
+        }
+    };
+}
+pub(crate) use pack_directives;
 
 /// Every pack this build knows.
 pub const PACKS: &[&Pack] = &[&ggml::PACK];

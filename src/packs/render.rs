@@ -1,19 +1,13 @@
-//! What the packs a site turned on add to its pages: their directives' tables, the tables a
-//! run's own page gets, notes on core records.
+//! What the packs a site turned on add to the core's pages: the tables a run's own page
+//! gets, notes on core records. (A pack's directives render through their own `Render`
+//! impls.)
 
-use crate::model::directive::Directive;
 use crate::model::types::Run;
 use crate::render::scope::Scope;
 use crate::render::table::Table;
 
 fn on(s: &Scope, name: &str) -> bool {
     s.ev.config.as_ref().is_some_and(|c| c.has_pack(name))
-}
-
-/// The tables of a pack's directive (`check` has refused it when its pack is off); `None`
-/// for a core directive.
-pub fn tables(d: &Directive, s: &Scope) -> Option<Vec<Table>> {
-    super::ggml::render::tables(d, s)
 }
 
 /// The tables a pack adds to a run's own page.

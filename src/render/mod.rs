@@ -1,6 +1,7 @@
 //! Stage 5: the in-memory site. Every page in three views, the 404 page, the sitemap,
 //! `evidence.json` and the static files.
 
+pub mod directives;
 pub mod figures;
 pub mod markdown;
 pub mod palette;
@@ -17,7 +18,8 @@ use crate::load::messages::Messages;
 use crate::model::page::{Item, PageSource};
 use crate::model::values::Values;
 use crate::model::view::View;
-use crate::model::{Evidence, Text, directive};
+use crate::model::{Evidence, Text};
+use directives::Shown;
 use scope::{Scope, join_langs};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -277,12 +279,11 @@ impl<'a> Renderer<'a> {
                 Item::Block(_) => {}
                 Item::Directive(d) => {
                     // An invalid directive is reported by `check`; render the rest.
-                    match d.resolved() {
-                        Ok(directive::Directive::Figure(f)) => {
-                            self.figures(f, &scope, sink, &mut out, diags);
+                    if let Ok(dir) = d.resolved() {
+                        match directives::render(dir, &scope) {
+                            Shown::Tables(t) => self.tables(t, &mut out, diags),
+                            Shown::Figures(f) => self.figures(f, &scope, sink, &mut out, diags),
                         }
-                        Ok(dir) => self.tables(dir, &scope, &mut out, diags),
-                        Err(_) => {}
                     }
                 }
             }
@@ -292,14 +293,8 @@ impl<'a> Renderer<'a> {
     }
 
     /// Renders the tables of one directive through `table.html`.
-    fn tables(
-        &self,
-        dir: &directive::Directive,
-        scope: &Scope,
-        out: &mut String,
-        diags: &mut Vec<Diagnostic>,
-    ) {
-        for t in tables::build(dir, scope) {
+    fn tables(&self, tables: Vec<table::Table>, out: &mut String, diags: &mut Vec<Diagnostic>) {
+        for t in tables {
             let ctx = Context::from_serialize(&t.context()).unwrap_or_default();
             match self.tera.render("table.html", &ctx) {
                 Ok(html) => out.push_str(&html),
@@ -316,13 +311,13 @@ impl<'a> Renderer<'a> {
     /// files are kept for the site.
     fn figures(
         &self,
-        f: &directive::Figure,
+        drawn: Vec<figures::Drawn>,
         scope: &Scope,
         sink: &dyn Sink,
         out: &mut String,
         diags: &mut Vec<Diagnostic>,
     ) {
-        for fig in figures::build(f, scope) {
+        for fig in drawn {
             let p = figures::present(&fig, scope, scope.page_id);
             let ctx = Context::from_serialize(&p.context).unwrap_or_default();
             match self.tera.render("figure.html", &ctx) {
@@ -400,6 +395,14 @@ impl<'a> Renderer<'a> {
             &view.langs().iter().map(|l| l.code()).collect::<Vec<_>>(),
         );
         ctx.insert("root", prefix);
+        // The stylesheets of the packs the site turns on, linked after the theme's own.
+        let pack_styles: Vec<&str> = self
+            .theme
+            .under("static/packs/")
+            .map(|(name, _)| name)
+            .filter(|name| name.ends_with(".css"))
+            .collect();
+        ctx.insert("pack_styles", &pack_styles);
         ctx.insert("home", &format!("{prefix}{}", view.file("index")));
         let nav: Vec<NavItem> = self
             .nav

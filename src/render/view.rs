@@ -2,7 +2,6 @@
 //! views of pages (the views themselves are [`crate::model::view::View`]).
 
 use crate::model::Evidence;
-use crate::model::directive::Directive;
 use crate::model::page::Item;
 use crate::model::refs::Kind;
 
@@ -36,15 +35,17 @@ impl PageIndex {
                 let Ok(d) = raw.resolved() else {
                     continue;
                 };
-                let single = match &d {
-                    Directive::DispatchMap { id } => Some((&mut index.map_homes, id)),
-                    Directive::RunPage { id } => Some((&mut index.run_homes, id)),
+                let single = match d.shows() {
+                    Some((Kind::Map, id)) => Some((&mut index.map_homes, id)),
+                    Some((Kind::Run, id)) => Some((&mut index.run_homes, id)),
                     _ => None,
                 };
                 if let Some((homes, id)) = single {
-                    homes.entry(id.clone()).or_insert_with(|| page.id.clone());
+                    homes
+                        .entry(id.to_string())
+                        .or_insert_with(|| page.id.clone());
                 }
-                if let Some(kind) = listed_kind(d) {
+                if let Some(kind) = d.lists() {
                     index.homes.entry(kind).or_insert_with(|| page.id.clone());
                 }
             }
@@ -71,26 +72,6 @@ impl PageIndex {
         }
         .map(String::as_str)
     }
-}
-
-/// The kind whose every record a directive lists with row anchors (unfiltered listings).
-fn listed_kind(d: &Directive) -> Option<Kind> {
-    Some(match d {
-        Directive::Bundles { ids, .. } if ids.is_empty() => Kind::Bundle,
-        Directive::Generations => Kind::Generation,
-        Directive::Components => Kind::Component,
-        Directive::Observers => Kind::Observer,
-        Directive::Worklog => Kind::Phase,
-        Directive::Questions { page: None, .. } => Kind::Question,
-        Directive::Glossary => Kind::Term,
-        Directive::Findings { ids } if ids.is_empty() => Kind::Finding,
-        Directive::TensorTypes => Kind::TensorType,
-        Directive::FileTypes => Kind::FileType,
-        Directive::Layers => Kind::Layer,
-        Directive::Plan => Kind::PlanStep,
-        Directive::ClaimLedger => Kind::Claim,
-        _ => return None,
-    })
 }
 
 impl<const N: usize> From<[&str; N]> for PageIndex {

@@ -8,17 +8,20 @@
 //! offload bundles, AMDGPU code objects, GGUF, `/proc/*/maps`) and the runs they record
 //! ([`scans`]); the engines `ollama` and `llama-server` and their probes ([`probe`]); the
 //! tables ([`render`]); the rules that compare hand records with probe runs ([`check`]);
-//! the component statuses that confirm device code; and its messages (`locales/`).
+//! the component statuses that confirm device code; its messages (`locales/`) and styles
+//! (`style.css`).
 
 pub mod binary;
 pub mod check;
 pub mod derive;
+pub mod directives;
 pub mod model;
 pub mod probe;
 pub mod render;
 pub mod scans;
 
 use super::Pack;
+use crate::model::directive::Spec;
 use crate::model::registry::Kind;
 use crate::model::types::Seen;
 
@@ -36,14 +39,14 @@ pub const PACK: Pack = Pack {
         Kind::PlanStep,
     ],
     directives: &[
-        "bundles",
-        "generations",
-        "tensor-types",
-        "file-types",
-        "fatbin-targets",
-        "tensor-mix",
-        "layers",
-        "plan",
+        directives::Bundles::NAME,
+        directives::Generations::NAME,
+        directives::TensorTypes::NAME,
+        directives::FileTypes::NAME,
+        directives::FatbinTargets::NAME,
+        directives::TensorMix::NAME,
+        directives::Layers::NAME,
+        directives::Plan::NAME,
     ],
     engines: &["ollama", "llama-server"],
     statuses: &[
@@ -54,4 +57,5 @@ pub const PACK: Pack = Pack {
         ("ja", include_bytes!("locales/ja/ggml.ftl")),
         ("en", include_bytes!("locales/en/ggml.ftl")),
     ],
+    css: include_bytes!("style.css"),
 };

@@ -1,8 +1,8 @@
 //! Figures: dispatch-flow diagrams, the observer map, the library chain and plots, drawn at
 //! build time from the evidence as self-contained SVG (no client-side library).
 //!
-//! [`build`] turns a figure directive into [`Drawn`]s for the scope's view, each drawn by
-//! its own module; [`present`] wraps a drawing into the inline SVG of the page, the
+//! Each figure directive's `Render` impl (the `figures!` block) turns it into [`Drawn`]s
+//! for the scope's view, each drawn by its own module; [`present`] wraps a drawing into the inline SVG of the page, the
 //! standalone file (`figures/<page>/<name>.<bi|ja|en>.svg`) and the `figure.html` context.
 //! Every label comes from the data or from Fluent, so each view draws its own language and
 //! the bilingual view draws both. Text stays `<text>`: searchable, selectable, translatable.
@@ -17,13 +17,14 @@ mod proxy;
 pub mod svg;
 mod timing;
 
+use super::directives::{Render, Shown};
 use super::escape;
 use super::markdown::{self, Ctx as MdCtx};
 use super::scope::{Scope, join_langs};
 use super::tables::source_line;
 use super::view::relative;
 use crate::model::Text;
-use crate::model::directive::{Figure, RunChoice};
+use crate::model::directive::{self as d, RunChoice};
 use crate::model::page::Lang;
 use crate::model::view::View;
 use serde::Serialize;
@@ -58,52 +59,60 @@ pub enum Content {
     Note(Words),
 }
 
-/// Builds the figures a directive draws, for the scope's view.
-pub fn build(f: &Figure, s: &Scope) -> Vec<Drawn> {
-    match f {
-        Figure::DispatchDiagram { map } => {
-            s.ev.maps
-                .get(map)
-                .map(|m| vec![dispatch::diagram(s, m, &m.file)])
-                .unwrap_or_default()
-        }
-        Figure::DispatchDiff { maps } => vec![diff::diagram(s, maps)],
-        Figure::ObserverMap => vec![observers::diagram(s)],
-        Figure::LibraryChain => vec![chain::diagram(s)],
-        Figure::ProxyPlot { run } => {
-            let (run, name) = match run {
-                RunChoice::Run(id) => (s.ev.runs.get(id), format!("proxy-{id}")),
-                RunChoice::Latest(p) => (
-                    s.derived
-                        .latest(s.ev, p)
-                        .and_then(|r| s.ev.runs.get(&r.id.value)),
-                    format!("proxy-latest-{p}"),
-                ),
-            };
-            run.map(|r| vec![proxy::plot(s, r, &r.file, &slug(&name))])
-                .unwrap_or_default()
-        }
-        Figure::ProxyPlots { probe } => s
-            .derived
-            .runs_by_probe
-            .get(probe)
-            .map(|ids| {
-                ids.iter()
-                    .filter_map(|id| s.ev.runs.get(id))
-                    .map(|r| proxy::plot(s, r, &r.file, &slug(&format!("proxy-{}", r.id.value))))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        Figure::TimingPlot { run } => {
-            s.ev.runs
-                .get(run)
-                .map(|r| vec![timing::plot(s, r, &r.file)])
-                .unwrap_or_default()
-        }
-        Figure::HistoryPlot { probe, case, field } => {
-            vec![history::plot(s, probe, case, *field)]
-        }
-    }
+/// Implements [`Render`] for directive types drawn as figures: `$body` with `$d` the
+/// directive and `$s` the scope.
+macro_rules! figures {
+    ($($ty:ty => |$d:ident, $s:ident| $body:expr;)*) => {
+        $(impl Render for $ty {
+            fn render(&self, s: &Scope) -> Shown {
+                let ($d, $s) = (self, s);
+                Shown::Figures($body)
+            }
+        })*
+    };
+}
+
+figures! {
+    d::DispatchDiagram => |d, s| s
+        .ev
+        .maps
+        .get(&d.map)
+        .map(|m| vec![dispatch::diagram(s, m, &m.file)])
+        .unwrap_or_default();
+    d::DispatchDiffDiagram => |d, s| vec![diff::diagram(s, &d.maps)];
+    d::ObserverMap => |_d, s| vec![observers::diagram(s)];
+    d::LibraryChain => |_d, s| vec![chain::diagram(s)];
+    d::ProxyPlot => |d, s| {
+        let (run, name) = match &d.run {
+            RunChoice::Run(id) => (s.ev.runs.get(id), format!("proxy-{id}")),
+            RunChoice::Latest(p) => (
+                s.derived
+                    .latest(s.ev, p)
+                    .and_then(|r| s.ev.runs.get(&r.id.value)),
+                format!("proxy-latest-{p}"),
+            ),
+        };
+        run.map(|r| vec![proxy::plot(s, r, &r.file, &slug(&name))])
+            .unwrap_or_default()
+    };
+    d::ProxyPlots => |d, s| s
+        .derived
+        .runs_by_probe
+        .get(&d.probe)
+        .map(|ids| {
+            ids.iter()
+                .filter_map(|id| s.ev.runs.get(id))
+                .map(|r| proxy::plot(s, r, &r.file, &slug(&format!("proxy-{}", r.id.value))))
+                .collect()
+        })
+        .unwrap_or_default();
+    d::TimingPlot => |d, s| s
+        .ev
+        .runs
+        .get(&d.run)
+        .map(|r| vec![timing::plot(s, r, &r.file)])
+        .unwrap_or_default();
+    d::HistoryPlot => |d, s| vec![history::plot(s, &d.probe, &d.case, d.field)];
 }
 
 /// An id-safe file stem: letters, digits, `_`, `-`, `.`; anything else becomes `-`.
@@ -615,6 +624,8 @@ pub(crate) mod testkit {
 mod tests {
     use super::testkit::*;
     use super::*;
+    use crate::model::directive::Directive;
+    use crate::render::directives::render;
 
     #[test]
     fn slugs_are_safe() {
@@ -631,7 +642,7 @@ mod tests {
         assert_eq!(plain("a <code>b&lt;c&gt;</code> &amp; d"), "a b<c> & d");
     }
 
-    fn parse(name: &str, attrs: &[(&str, &str)]) -> Result<Figure, String> {
+    fn parse(name: &str, attrs: &[(&str, &str)]) -> Result<Directive, String> {
         let raw = crate::model::page::DirectiveLine {
             name: name.into(),
             attrs: attrs
@@ -641,9 +652,10 @@ mod tests {
             line: 1,
             resolution: None,
         };
-        match crate::model::directive::parse(&raw, "runs", &site().ev)? {
-            crate::model::directive::Directive::Figure(f) => Ok(f),
-            other => Err(format!("not a figure: {other:?}")),
+        let d = crate::model::directive::parse(&raw, "runs", &site().ev)?;
+        match render(&d, &scope(View::En)) {
+            Shown::Figures(_) => Ok(d),
+            Shown::Tables(_) => Err(format!("not a figure: {d:?}")),
         }
     }
 
@@ -675,10 +687,10 @@ mod tests {
         let ok = [("probe", "row-proxy"), ("case", "lookup")];
         assert!(matches!(
             parse("history-plot", &ok),
-            Ok(Figure::HistoryPlot {
+            Ok(Directive::HistoryPlot(d::HistoryPlot {
                 field: crate::model::directive::CaseField::PromptEvalCount,
                 ..
-            })
+            }))
         ));
         assert!(parse("history-plot", &[ok[0], ok[1], ("field", "bogus")]).is_err());
         assert!(parse("history-plot", &[ok[0], ("case", "nope")]).is_err());
@@ -688,7 +700,9 @@ mod tests {
     #[test]
     fn figures_present_with_standalone_files() {
         let s = scope(View::En);
-        let out = build(&Figure::ObserverMap, &s);
+        let Shown::Figures(out) = d::ObserverMap.render(&s) else {
+            panic!("the observer map is a figure");
+        };
         let p = present(&out[0], &s, "observers");
         assert!(p.context.svg.starts_with("<svg"));
         assert_eq!(p.files.len(), 1);

@@ -1,5 +1,5 @@
 //! Directive → tables. One file per group of directives; each builder reads typed records
-//! and returns [`Table`]s resolved for the scope's view.
+//! and returns [`Table`](super::table::Table)s resolved for the scope's view.
 
 pub(crate) mod claims;
 mod dispatch;
@@ -7,37 +7,42 @@ pub(crate) mod records;
 mod runs;
 mod worklog;
 
+use super::directives::{Render, Shown};
 use super::escape;
 use super::scope::Scope;
-use super::table::Table;
-use crate::model::directive::Directive;
+use crate::model::directive as d;
 use crate::model::format::group_digits;
 use crate::model::refs::{Kind, Ref};
 
-/// Builds the tables a directive embeds.
-pub fn build(d: &Directive, s: &Scope) -> Vec<Table> {
-    match d {
-        Directive::Claims { page } => vec![claims::page_claims(s, page)],
-        Directive::ClaimLedger => claims::ledger(s),
-        Directive::Questions { status, page } => {
-            vec![claims::questions(s, status.as_deref(), page.as_deref())]
-        }
-        Directive::Components => vec![records::components(s)],
-        Directive::Observers => vec![records::observers(s)],
-        Directive::Glossary => vec![records::glossary(s)],
-        Directive::Findings { ids } => vec![records::findings(s, ids)],
-        Directive::Worklog => vec![worklog::worklog(s)],
-        Directive::DispatchMap { id } => vec![dispatch::map(s, id)],
-        Directive::DispatchCompare => vec![dispatch::compare(s)],
-        Directive::Run { id } => runs::run(s, id),
-        Directive::RunPage { id } => runs::page(s, id),
-        Directive::LatestRun { probe } => runs::latest(s, probe),
-        Directive::Runs => runs::index(s),
-        // Figures are drawn by `render::figures`, not as tables.
-        Directive::Figure(_) => Vec::new(),
-        // The directives of packs.
-        _ => crate::packs::render::tables(d, s).unwrap_or_default(),
-    }
+/// Implements [`Render`] for directive types whose rendering is tables: `$body` with
+/// `$d` the directive and `$s` the scope.
+macro_rules! tables {
+    ($($ty:ty => |$d:ident, $s:ident| $body:expr;)*) => {
+        $(impl Render for $ty {
+            fn render(&self, s: &Scope) -> Shown {
+                let ($d, $s) = (self, s);
+                Shown::Tables($body)
+            }
+        })*
+    };
+}
+pub(crate) use tables;
+
+tables! {
+    d::Claims => |d, s| vec![claims::page_claims(s, &d.page)];
+    d::ClaimLedger => |_d, s| claims::ledger(s);
+    d::Questions => |d, s| vec![claims::questions(s, d.status.as_deref(), d.page.as_deref())];
+    d::Components => |_d, s| vec![records::components(s)];
+    d::Observers => |_d, s| vec![records::observers(s)];
+    d::Glossary => |_d, s| vec![records::glossary(s)];
+    d::Findings => |d, s| vec![records::findings(s, &d.ids)];
+    d::Worklog => |_d, s| vec![worklog::worklog(s)];
+    d::DispatchMap => |d, s| vec![dispatch::map(s, &d.id)];
+    d::DispatchCompare => |_d, s| vec![dispatch::compare(s)];
+    d::RunTable => |d, s| runs::run(s, &d.id);
+    d::RunPage => |d, s| runs::page(s, &d.id);
+    d::LatestRun => |d, s| runs::latest(s, &d.probe);
+    d::Runs => |_d, s| runs::index(s);
 }
 
 /// `<code>…</code>` of a plain string.

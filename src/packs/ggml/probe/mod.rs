@@ -1,5 +1,5 @@
 //! The pack's probes: the engines `ollama` and `llama-server` (HTTP, through the core's
-//! probe driver), captured Ollama responses ([`import`]), and the binary probes
+//! probe driver), captured Ollama responses ([`import`](mod@import)), and the binary probes
 //! `fatbin`, `gguf` and `maps` ([`binary`]), with their command-line arguments.
 
 pub mod binary;

@@ -1,27 +1,24 @@
-//! The pack's tables: its record tables ([`records`]) and what its binary probe runs found
-//! ([`binary`]).
+//! The pack's tables: its directives' [`Render`] impls, its record tables ([`records`])
+//! and what its binary probe runs found ([`binary`]).
 
 pub mod binary;
 pub mod records;
 
-use crate::model::directive::Directive;
+use super::directives as d;
 use crate::model::types::Run;
+use crate::render::directives::{Render, Shown};
 use crate::render::scope::Scope;
 use crate::render::table::Table;
 
-/// The tables of one of the pack's directives; `None` for a directive of another.
-pub fn tables(d: &Directive, s: &Scope) -> Option<Vec<Table>> {
-    Some(match d {
-        Directive::Bundles { arch, ids } => vec![records::bundles(s, arch.as_deref(), ids)],
-        Directive::Generations => vec![records::generations(s)],
-        Directive::TensorTypes => vec![records::tensor_types(s)],
-        Directive::FatbinTargets => vec![binary::fatbin_targets(s)],
-        Directive::TensorMix => vec![binary::tensor_mix(s)],
-        Directive::FileTypes => vec![records::file_types(s)],
-        Directive::Layers => vec![records::layers(s)],
-        Directive::Plan => vec![records::plan(s)],
-        _ => return None,
-    })
+crate::render::tables::tables! {
+    d::Bundles => |d, s| vec![records::bundles(s, d.arch.as_deref(), &d.ids)];
+    d::Generations => |_d, s| vec![records::generations(s)];
+    d::TensorTypes => |_d, s| vec![records::tensor_types(s)];
+    d::FatbinTargets => |_d, s| vec![binary::fatbin_targets(s)];
+    d::TensorMix => |_d, s| vec![binary::tensor_mix(s)];
+    d::FileTypes => |_d, s| vec![records::file_types(s)];
+    d::Layers => |_d, s| vec![records::layers(s)];
+    d::Plan => |_d, s| vec![records::plan(s)];
 }
 
 /// What a binary probe run found, for the run's own page.
