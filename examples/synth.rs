@@ -146,7 +146,7 @@ fn runs(args: &Args) -> std::io::Result<()> {
     };
     for r in 0..args.runs {
         let mut t = format!(
-            "id: run-{r:05}\nprobe: synthetic\ndate: \"2026-{:02}-{:02}\"\nengine: ollama\nmodel: synthetic\n\
+            "id: run-{r:05}\nprobe: synthetic\ndate: \"2026-{:02}-{:02}\"\nengine: none\nmodel: synthetic\n\
              origin: {{ja: \"合成\", en: synthetic}}\nassessed_against: synthetic\ncases:\n",
             1 + r / 28 % 12,
             1 + r % 28
