@@ -21,6 +21,7 @@ maps:
     op: MUL_MAT
     tensor_type: Q4_K
     variable: ne11
+    measure: prompt_eval_count
     source: {repository: example/repo}
     branches:
       - {bound: {le: 8}, family: mmvq}

@@ -168,7 +168,7 @@ case!(type_error_in_run_case:
 
 case!(type_error_in_flow_mapping:
     [Replace("data/dispatch.yaml", "{le: 8}", "{le: eight}")]
-    => "data/dispatch.yaml":26 ["schema"] "branches[0].bound", errors = 1);
+    => "data/dispatch.yaml":27 ["schema"] "branches[0].bound", errors = 1);
 
 case!(unknown_field:
     [Replace("data/bundles.yaml", "  size_kb: 12\n", "  size_kb: 12\n  colour: red\n")]
@@ -282,7 +282,7 @@ case!(dangling_page:
 
 case!(dangling_family_in_map:
     [Replace("data/dispatch.yaml", "      - family: fam_large\n", "      - family: fam_huge\n")]
-    => "data/dispatch.yaml":29:17 ["dangling-ref"] "no family with id `fam_huge`", errors = 2);
+    => "data/dispatch.yaml":30:17 ["dangling-ref"] "no family with id `fam_huge`", errors = 2);
 
 case!(unknown_reference_kind:
     [Replace("data/claims.yaml", "\"run:r1\"", "\"rn:r1\"")]
@@ -336,7 +336,7 @@ case!(assessment_disagrees_with_derived_zone:
 
 case!(assessment_without_prompt_eval_count:
     [Replace("data/runs/r1.yaml", "    prompt_eval_count: 3\n", "")]
-    => "data/runs/r1.yaml":17:13 ["assessment"] "recorded no value of `n`, the variable of map `fixture_map`", errors = 1);
+    => "data/runs/r1.yaml":17:13 ["assessment"] "recorded no `prompt_eval_count`, which map `fixture_map` derives a zone from", errors = 1);
 
 case!(assessment_names_unknown_family:
     [Replace("data/runs/r1.yaml", "zone: fam_large", "zone: fam_larg")]
@@ -875,4 +875,92 @@ fn an_unknown_pack_is_a_config_error_at_its_place() {
     );
     assert!(d.message.contains("unknown pack `sql`"), "{}", d.message);
     assert!(d.hint.as_deref().unwrap_or_default().contains("ggml"));
+}
+
+/// A map's zones come from a measurement; a run assessed against a map whose measurement
+/// none of its cases has is an error at the run's `assessed_against`, not zones of nothing.
+#[test]
+fn a_run_assessed_against_a_map_it_does_not_measure_is_an_error() {
+    let site = fixture_copy();
+    Edit::Replace(
+        "data/dispatch.yaml",
+        "    measure: prompt_eval_count\n",
+        "    measure: rows_read\n",
+    )
+    .apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1);
+    let d = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "unmeasured-variable")
+        .unwrap_or_else(|| panic!("{}", report.summary()));
+    assert_eq!(
+        (d.span.file.as_str(), d.span.line, d.span.column),
+        ("data/runs/r1.yaml", 10, 19)
+    );
+    assert!(d.message.contains("`rows_read`"), "{}", d.message);
+    // The cases' assessments are not judged against zones the run cannot have.
+    assert!(
+        !report.diagnostics.iter().any(|d| d.code == "assessment"),
+        "{}",
+        report.summary()
+    );
+}
+
+/// Maps over different variables cannot share one axis: comparing them is an error at the
+/// directive, naming both variables.
+#[test]
+fn comparing_maps_over_different_variables_is_an_error() {
+    let site = fixture_copy();
+    let map = std::fs::read_to_string(site.path().join("data/dispatch.yaml")).unwrap();
+    let start = map.find("  - id: fixture_map").unwrap();
+    let second = map[start..]
+        .replace("id: fixture_map", "id: other_map")
+        .replace("variable: n\n", "variable: cost\n")
+        .replace("    measure: prompt_eval_count\n", "")
+        .replace("        anchor: b1\n", "");
+    std::fs::write(
+        site.path().join("data/dispatch.yaml"),
+        format!("{map}{second}"),
+    )
+    .unwrap();
+    Edit::Replace(
+        "content/details.md",
+        "::worklog\n",
+        "::worklog\n\n::dispatch-compare\n\n::dispatch-diff-diagram{maps=\"fixture_map other_map\"}\n",
+    )
+    .apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1, "{}", report.summary());
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "directive" && d.message.contains("over one variable"))
+        .collect();
+    assert_eq!(found.len(), 2, "{}", report.summary());
+    for d in found {
+        assert_eq!(d.span.file, "content/details.md");
+        assert!(
+            d.message.contains("`n`") && d.message.contains("`cost`"),
+            "{}",
+            d.message
+        );
+    }
+}
+
+/// The fixture sites of the tests check with no error and no warning.
+#[test]
+fn the_fixture_sites_check_clean() {
+    for name in ["valid", "figures"] {
+        // A copy: the fixtures stay as committed whatever `check` leaves behind.
+        let site = tempfile::tempdir().expect("tempdir");
+        copy_dir(
+            &manifest_dir().join("tests/fixtures").join(name),
+            site.path(),
+        );
+        let (code, report) = check_json(site.path());
+        assert_eq!(code, 0, "{name}: {}", report.summary());
+        assert_eq!(report.warnings, 0, "{name}: {}", report.summary());
+    }
 }

@@ -107,6 +107,25 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
         let Some(map) = ev.maps.get(&map_id.value) else {
             continue;
         };
+        let measure = map.measured_as();
+        if !run.cases.is_empty() && run.cases.iter().all(|c| c.measurement(measure).is_none()) {
+            diags.push(
+                Diagnostic::error(
+                    "unmeasured-variable",
+                    span_of(&run.file, map_id),
+                    format!(
+                        "run `{}` is assessed against map `{}`, whose zones come from `{measure}`, \
+                         but none of its cases measured `{measure}`",
+                        run.id.value, map.id.value
+                    ),
+                )
+                .with_hint(
+                    "assess the run against a map over a measurement it has, or record the \
+                     measurement in each case (`measurements: {name: value}`)",
+                ),
+            );
+            continue;
+        }
         for case in &run.cases {
             let Some(zone) = case.assessment.as_ref().and_then(|a| a.zone.as_ref()) else {
                 continue;
@@ -116,8 +135,8 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                     "assessment",
                     span_of(&run.file, zone),
                     format!(
-                        "case `{}` is assessed but recorded no value of `{}`, the variable of map `{}`, to derive a zone from",
-                        case.id.value, map.variable, map.id.value
+                        "case `{}` is assessed but recorded no `{}`, which map `{}` derives a zone from",
+                        case.id.value, map.measured_as(), map.id.value
                     ),
                 ));
                 continue;
@@ -133,7 +152,9 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                             zone.value,
                             map.id.value,
                             map.variable,
-                            case.prompt_eval_count.unwrap_or_default()
+                            case.measurement(map.measured_as())
+                                .map(crate::model::format::Decimal)
+                                .map_or_else(String::new, |v| v.to_string())
                         ),
                     )
                     .with_hint("fix the assessment, or leave `zone` out and say why in `reading`"),

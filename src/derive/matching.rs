@@ -25,6 +25,17 @@ pub fn median(mut v: Vec<u64>) -> Option<u64> {
     }
 }
 
+/// Median of the decimal values present (the mean of the middle two for an even count).
+pub fn median_f64(mut v: Vec<f64>) -> Option<f64> {
+    v.sort_unstable_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
 /// The cases of one key, summarized (medians over repetitions).
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
@@ -33,6 +44,12 @@ pub struct Summary {
     pub eval_count: Option<u64>,
     pub prompt_eval_ns: Option<u64>,
     pub eval_ns: Option<u64>,
+    pub num_predict: Option<u64>,
+    pub total_ns: Option<u64>,
+    pub load_ns: Option<u64>,
+    /// The case's further measurements (`Case::measurements`) by name: empty for runs of
+    /// engine counters only, so that their summaries allocate nothing.
+    pub others: Vec<(String, f64)>,
 }
 
 impl Summary {
@@ -44,6 +61,10 @@ impl Summary {
             eval_count: c.eval_count,
             prompt_eval_ns: c.prompt_eval_duration_ns,
             eval_ns: c.eval_duration_ns,
+            num_predict: c.num_predict,
+            total_ns: c.total_duration_ns,
+            load_ns: c.load_duration_ns,
+            others: others(&[c]),
         }
     }
 
@@ -55,7 +76,28 @@ impl Summary {
             eval_count: m(|c| c.eval_count),
             prompt_eval_ns: m(|c| c.prompt_eval_duration_ns),
             eval_ns: m(|c| c.eval_duration_ns),
+            num_predict: m(|c| c.num_predict),
+            total_ns: m(|c| c.total_duration_ns),
+            load_ns: m(|c| c.load_duration_ns),
+            others: others(cases),
         }
+    }
+
+    /// The measurement called `name` (its median over repetitions).
+    pub fn measurement(&self, name: &str) -> Option<f64> {
+        let field = match name {
+            "prompt_eval_count" => self.prompt_eval_count,
+            "eval_count" => self.eval_count,
+            "prompt_eval_duration_ns" => self.prompt_eval_ns,
+            "eval_duration_ns" => self.eval_ns,
+            "num_predict" => self.num_predict,
+            "total_duration_ns" => self.total_ns,
+            "load_duration_ns" => self.load_ns,
+            _ => {
+                return self.others.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+            }
+        };
+        field.map(|v| v as f64)
     }
 
     /// Prompt-eval time per prompt token, in ns.
@@ -65,6 +107,26 @@ impl Summary {
             _ => None,
         }
     }
+}
+
+/// Medians of the further measurements of `cases` (`Case::measurements`), by name.
+fn others(cases: &[&Case]) -> Vec<(String, f64)> {
+    let mut names: Vec<&str> = cases
+        .iter()
+        .flat_map(|c| c.measurements.keys().map(String::as_str))
+        .collect();
+    if names.is_empty() {
+        return Vec::new();
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+        .into_iter()
+        .filter_map(|n| {
+            let values = cases.iter().filter_map(|c| c.measurement(n)).collect();
+            Some((n.to_string(), median_f64(values)?))
+        })
+        .collect()
 }
 
 type FxIndexMap<K, V> = indexmap::IndexMap<K, V, rustc_hash::FxBuildHasher>;

@@ -12,7 +12,7 @@ pub use matching::{Summaries, Summary, case_key};
 use std::collections::{BTreeMap, HashMap};
 
 /// The family a value of the map's variable routes to: the first branch whose bound holds.
-pub fn zone(map: &DispatchMap, value: u64) -> Option<&str> {
+pub fn zone(map: &DispatchMap, value: f64) -> Option<&str> {
     map.branches
         .iter()
         .find(|b| b.bound.is_none_or(|bound| bound.holds(value)))
@@ -46,9 +46,11 @@ pub fn segments(maps: &[&DispatchMap]) -> Vec<(u64, Option<u64>)> {
     out
 }
 
-/// The zone of one case under one map, when the case recorded a prompt_eval_count.
+/// The zone of one case under one map, when the case measured what the map's variable is
+/// measured as ([`DispatchMap::measured_as`]).
 pub fn case_zone<'m>(map: &'m DispatchMap, case: &Case) -> Option<&'m str> {
-    case.prompt_eval_count.and_then(|n| zone(map, n))
+    case.measurement(map.measured_as())
+        .and_then(|v| zone(map, v))
 }
 
 /// Computed facts.
@@ -223,23 +225,23 @@ mod tests {
     #[test]
     fn zones_follow_the_first_matching_branch() {
         let m = map(PHASE_A);
-        assert_eq!(zone(&m, 1), Some("seq"));
-        assert_eq!(zone(&m, 8), Some("seq"));
-        assert_eq!(zone(&m, 9), Some("index"));
-        assert_eq!(zone(&m, 256), Some("index"));
-        assert_eq!(zone(&m, 290), Some("bitmap"));
+        assert_eq!(zone(&m, 1.0), Some("seq"));
+        assert_eq!(zone(&m, 8.0), Some("seq"));
+        assert_eq!(zone(&m, 9.0), Some("index"));
+        assert_eq!(zone(&m, 256.0), Some("index"));
+        assert_eq!(zone(&m, 290.0), Some("bitmap"));
     }
 
     #[test]
     fn strict_bounds() {
         let m = map(&PHASE_A.replace("{le: 256}", "{lt: 64}"));
-        assert_eq!(zone(&m, 63), Some("index"));
-        assert_eq!(zone(&m, 64), Some("bitmap"));
+        assert_eq!(zone(&m, 63.0), Some("index"));
+        assert_eq!(zone(&m, 64.0), Some("bitmap"));
     }
 
     #[test]
     fn no_otherwise_branch_leaves_values_unrouted() {
         let m = map(&PHASE_A.replace("  - {family: bitmap}\n", ""));
-        assert_eq!(zone(&m, 1000), None);
+        assert_eq!(zone(&m, 1000.0), None);
     }
 }

@@ -4,6 +4,7 @@
 
 use super::report::*;
 use super::rewrites::Rewrite;
+use crate::model::format::Decimal;
 use std::fmt::Write as _;
 
 /// Output formats of `evidence diff`.
@@ -110,13 +111,14 @@ fn opt(v: &Option<String>) -> &str {
     v.as_deref().unwrap_or("—")
 }
 
-fn num(v: Option<u64>) -> String {
+fn num(v: Option<Decimal>) -> String {
     v.map(|n| n.to_string()).unwrap_or_else(|| "—".into())
 }
 
 fn delta(d: &ValueDelta) -> String {
     match d.delta {
-        Some(x) => format!("{x:+}"),
+        Some(x) if x.0 > 0.0 => format!("+{x}"),
+        Some(x) => x.to_string(),
         None => String::new(),
     }
 }

@@ -4,6 +4,7 @@
 //! for one kind of change; `tests/diff.rs` covers how real sites become reports.
 
 use super::*;
+use crate::model::format::Decimal;
 
 fn field(path: &str, old: Option<&str>, new: Option<&str>) -> FieldChange {
     FieldChange {
@@ -110,15 +111,15 @@ fn full() -> Report {
                         case: "k1".into(),
                         values: vec![
                             ValueDelta {
-                                field: "eval_count",
-                                old: Some(10),
-                                new: Some(7),
-                                delta: Some(-3),
+                                field: "eval_count".into(),
+                                old: Some(Decimal(10.0)),
+                                new: Some(Decimal(7.0)),
+                                delta: Some(Decimal(-3.0)),
                             },
                             ValueDelta {
-                                field: "eval_ms",
+                                field: "eval_ms".into(),
                                 old: None,
-                                new: Some(3),
+                                new: Some(Decimal(3.0)),
                                 delta: None,
                             },
                         ],
@@ -146,14 +147,14 @@ fn full() -> Report {
                 CaseFlip {
                     run: "r3".into(),
                     case: "k2".into(),
-                    value: 9,
+                    value: Decimal(9.0),
                     old: Some("high".into()),
                     new: Some("low".into()),
                 },
                 CaseFlip {
                     run: "r3".into(),
                     case: "k3".into(),
-                    value: 1,
+                    value: Decimal(1.0),
                     old: None,
                     new: Some("low".into()),
                 },

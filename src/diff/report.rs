@@ -10,6 +10,7 @@
 
 use super::rewrites::{self, Rewrite, RunFiles};
 use crate::derive::{case_zone, zone};
+use crate::model::format::Decimal;
 use crate::model::page::{Item, Lang, PageSource};
 use crate::model::registry::{self, Compare};
 use crate::model::values::Values;
@@ -137,11 +138,11 @@ pub struct CaseChange {
 
 #[derive(Debug, Serialize, PartialEq)]
 pub struct ValueDelta {
-    pub field: &'static str,
-    pub old: Option<u64>,
-    pub new: Option<u64>,
+    pub field: String,
+    pub old: Option<Decimal>,
+    pub new: Option<Decimal>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub delta: Option<i128>,
+    pub delta: Option<Decimal>,
 }
 
 #[derive(Debug, Serialize, PartialEq, Clone)]
@@ -166,8 +167,8 @@ pub struct MapChange {
 pub struct CaseFlip {
     pub run: String,
     pub case: String,
-    /// The case's value of the map's variable.
-    pub value: u64,
+    /// What the case measured the map's variable as (`DispatchMap::measured_as`).
+    pub value: Decimal,
     pub old: Option<String>,
     pub new: Option<String>,
 }
@@ -537,34 +538,31 @@ fn case_changes(bev: &Evidence, hev: &Evidence, old: &Run, new: &Run) -> Vec<Cas
         let Some(oc) = old.cases.iter().find(|c| c.id.value == nc.id.value) else {
             continue;
         };
-        let pairs: [(&'static str, Option<u64>, Option<u64>); 6] = [
-            (
-                "prompt_eval_count",
-                oc.prompt_eval_count,
-                nc.prompt_eval_count,
-            ),
-            ("eval_count", oc.eval_count, nc.eval_count),
-            ("load_duration_ns", oc.load_duration_ns, nc.load_duration_ns),
-            (
-                "prompt_eval_duration_ns",
-                oc.prompt_eval_duration_ns,
-                nc.prompt_eval_duration_ns,
-            ),
-            ("eval_duration_ns", oc.eval_duration_ns, nc.eval_duration_ns),
-            (
-                "total_duration_ns",
-                oc.total_duration_ns,
-                nc.total_duration_ns,
-            ),
+        // The engine counters a review follows, then the site's own measurements by name.
+        const FOLLOWED: [&str; 6] = [
+            "prompt_eval_count",
+            "eval_count",
+            "load_duration_ns",
+            "prompt_eval_duration_ns",
+            "eval_duration_ns",
+            "total_duration_ns",
         ];
-        let values: Vec<ValueDelta> = pairs
+        let own: std::collections::BTreeSet<&str> = oc
+            .measurements
+            .keys()
+            .chain(nc.measurements.keys())
+            .map(String::as_str)
+            .collect();
+        let values: Vec<ValueDelta> = FOLLOWED
             .into_iter()
+            .chain(own)
+            .map(|field| (field, oc.measurement(field), nc.measurement(field)))
             .filter(|(_, a, b)| a != b)
             .map(|(field, a, b)| ValueDelta {
-                field,
-                old: a,
-                new: b,
-                delta: a.zip(b).map(|(a, b)| i128::from(b) - i128::from(a)),
+                field: field.to_string(),
+                old: a.map(Decimal),
+                new: b.map(Decimal),
+                delta: a.zip(b).map(|(a, b)| Decimal(b - a)),
             })
             .collect();
         let mut zones = Vec::new();
@@ -641,15 +639,17 @@ fn flips(
     let mut out = Vec::new();
     for r in ev.runs.iter() {
         for c in &r.cases {
-            let Some(n) = c.prompt_eval_count else {
+            // Each map places the case by its own measurement.
+            let Some(n) = c.measurement(new.measured_as()) else {
                 continue;
             };
-            let (a, b) = (zone(old, n), zone(new, n));
+            let a = c.measurement(old.measured_as()).and_then(|v| zone(old, v));
+            let b = zone(new, n);
             if a != b {
                 out.push(CaseFlip {
                     run: r.id.value.clone(),
                     case: c.id.value.clone(),
-                    value: n,
+                    value: Decimal(n),
                     old: a.map(String::from),
                     new: b.map(String::from),
                 });

@@ -80,6 +80,22 @@ impl Args<'_> {
         ids.iter().try_for_each(|i| self.must(kind, i))
     }
 
+    /// The maps `ids` test one variable: ranges of one variable cannot be laid side by
+    /// side with another's.
+    pub fn one_variable(&self, ids: &[String]) -> Result<(), String> {
+        let mut maps = ids.iter().filter_map(|id| self.ev.maps.get(id));
+        let Some(first) = maps.next() else {
+            return Ok(());
+        };
+        match maps.find(|m| m.variable != first.variable) {
+            None => Ok(()),
+            Some(other) => Err(format!(
+                "`::{}` compares maps over one variable, but map `{}` tests `{}` and map `{}` tests `{}`",
+                self.name, first.id.value, first.variable, other.id.value, other.variable
+            )),
+        }
+    }
+
     /// Some run was recorded by `probe`.
     pub fn probe(&self, probe: &str) -> Result<(), String> {
         if self.ev.runs.iter().any(|r| r.probe == probe) || self.ev.incomplete.contains(&Kind::Run)
@@ -269,11 +285,21 @@ plain!(
     /// `::worklog`
     Worklog, "worklog", "phase timeline", [Phase], lists: Some(Kind::Phase)
 );
-plain!(
-    /// `::dispatch-compare`
-    DispatchCompare, "dispatch-compare", "dispatch maps side by side", [Map, Family],
-    lists: None
-);
+/// `::dispatch-compare`: every dispatch map side by side, over one variable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DispatchCompare;
+
+impl Spec for DispatchCompare {
+    const NAME: &'static str = "dispatch-compare";
+    const ATTRS: &'static [&'static str] = &[];
+    const ABOUT: &'static str = "dispatch maps side by side";
+    const READS: &'static [Kind] = &[Kind::Map, Kind::Family];
+    fn parse(a: &Args) -> Result<Self, String> {
+        let all: Vec<String> = a.ev.maps.iter().map(|m| m.id.value.clone()).collect();
+        a.one_variable(&all)?;
+        Ok(DispatchCompare)
+    }
+}
 plain!(
     /// `::runs`: the index of all runs (whose page gets a generated page per run).
     Runs, "runs", "index of all runs", [Run, Map, Family], lists: None
@@ -449,6 +475,12 @@ impl Spec for DispatchDiffDiagram {
     fn parse(a: &Args) -> Result<Self, String> {
         let maps = a.list("maps");
         a.must_all(Kind::Map, &maps)?;
+        let all: Vec<String> = if maps.is_empty() {
+            a.ev.maps.iter().map(|m| m.id.value.clone()).collect()
+        } else {
+            maps.clone()
+        };
+        a.one_variable(&all)?;
         Ok(DispatchDiffDiagram { maps })
     }
 }
@@ -533,12 +565,14 @@ impl Spec for TimingPlot {
     }
 }
 
-/// `::history-plot{probe case field}`: one value of a case across the runs of a probe.
+/// `::history-plot{probe case field}`: one measurement of a case across the runs of a
+/// probe.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistoryPlot {
     pub probe: String,
     pub case: String,
-    pub field: CaseField,
+    /// The measurement's name (`Case::measurement`).
+    pub field: String,
 }
 
 impl Spec for HistoryPlot {
@@ -547,86 +581,31 @@ impl Spec for HistoryPlot {
     const ABOUT: &'static str = "a case value across runs of a probe";
     const READS: &'static [Kind] = &[Kind::Run, Kind::Map, Kind::Family];
     fn parse(a: &Args) -> Result<Self, String> {
-        let name = a
-            .get("field")
-            .unwrap_or_else(|| "prompt_eval_count".to_string());
-        let field = CaseField::from_name(&name).ok_or_else(|| {
-            let names: Vec<&str> = CaseField::ALL.iter().map(|f| f.name()).collect();
-            format!(
-                "`{name}` is not a numeric case field (one of: {})",
-                names.join(", ")
-            )
-        })?;
         let probe = a.need("probe")?;
         let case = a.need("case")?;
+        let field = a.need("field")?;
         a.probe(&probe)?;
-        let known =
+        if a.ev.incomplete.contains(&Kind::Run) {
+            return Ok(HistoryPlot { probe, case, field });
+        }
+        let cases: Vec<&Case> =
             a.ev.runs
                 .iter()
                 .filter(|r| r.probe == probe)
-                .any(|r| r.cases.iter().any(|c| c.id.value == case));
-        if !known && !a.ev.incomplete.contains(&Kind::Run) {
+                .flat_map(|r| r.cases.iter().filter(|c| c.id.value == case))
+                .collect();
+        if cases.is_empty() {
             return Err(format!("no run of probe `{probe}` has a case `{case}`"));
         }
+        if cases.iter().all(|c| c.measurement(&field).is_none()) {
+            let mut names: Vec<&str> = cases.iter().flat_map(|c| c.measured()).collect();
+            names.sort_unstable();
+            names.dedup();
+            return Err(format!(
+                "case `{case}` of probe `{probe}` measured no `{field}` (it has: {})",
+                names.join(", ")
+            ));
+        }
         Ok(HistoryPlot { probe, case, field })
-    }
-}
-
-/// A numeric field of a probe case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CaseField {
-    NumPredict,
-    PromptEvalCount,
-    EvalCount,
-    TotalDuration,
-    LoadDuration,
-    PromptEvalDuration,
-    EvalDuration,
-}
-
-impl CaseField {
-    pub const ALL: [CaseField; 7] = [
-        CaseField::NumPredict,
-        CaseField::PromptEvalCount,
-        CaseField::EvalCount,
-        CaseField::TotalDuration,
-        CaseField::LoadDuration,
-        CaseField::PromptEvalDuration,
-        CaseField::EvalDuration,
-    ];
-
-    /// The field's name in a run file.
-    pub fn name(self) -> &'static str {
-        match self {
-            CaseField::NumPredict => "num_predict",
-            CaseField::PromptEvalCount => "prompt_eval_count",
-            CaseField::EvalCount => "eval_count",
-            CaseField::TotalDuration => "total_duration_ns",
-            CaseField::LoadDuration => "load_duration_ns",
-            CaseField::PromptEvalDuration => "prompt_eval_duration_ns",
-            CaseField::EvalDuration => "eval_duration_ns",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<CaseField> {
-        CaseField::ALL.into_iter().find(|f| f.name() == name)
-    }
-
-    /// Whether the field is a duration in nanoseconds.
-    pub fn is_duration(self) -> bool {
-        self.name().ends_with("_ns")
-    }
-
-    /// The field's value in a case.
-    pub fn get(self, c: &Case) -> Option<u64> {
-        match self {
-            CaseField::NumPredict => c.num_predict,
-            CaseField::PromptEvalCount => c.prompt_eval_count,
-            CaseField::EvalCount => c.eval_count,
-            CaseField::TotalDuration => c.total_duration_ns,
-            CaseField::LoadDuration => c.load_duration_ns,
-            CaseField::PromptEvalDuration => c.prompt_eval_duration_ns,
-            CaseField::EvalDuration => c.eval_duration_ns,
-        }
     }
 }

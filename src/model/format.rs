@@ -81,3 +81,50 @@ mod tests {
         assert_eq!(seconds(u64::MAX), "18446744073.7096 s");
     }
 }
+
+/// A measured or bound value: shown and serialized as a whole number when it is one
+/// (`290`, not `290.0`), else as the shortest decimal that reads back the same (`0.05`).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Decimal(pub f64);
+
+impl Decimal {
+    /// The value as a whole number, when it is one that fits.
+    fn whole(self) -> Option<i64> {
+        let v = self.0;
+        (v.fract() == 0.0 && v.abs() < 9.0e15).then_some(v as i64)
+    }
+}
+
+impl std::fmt::Display for Decimal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.whole() {
+            Some(n) => write!(f, "{n}"),
+            None => write!(f, "{}", self.0),
+        }
+    }
+}
+
+impl serde::Serialize for Decimal {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.whole() {
+            Some(n) => s.serialize_i64(n),
+            None => s.serialize_f64(self.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod decimal_tests {
+    use super::Decimal;
+
+    #[test]
+    fn whole_numbers_have_no_fraction() {
+        assert_eq!(Decimal(290.0).to_string(), "290");
+        assert_eq!(Decimal(-3.0).to_string(), "-3");
+        assert_eq!(Decimal(0.05).to_string(), "0.05");
+        assert_eq!(Decimal(1.1).to_string(), "1.1");
+        assert_eq!(serde_json::to_string(&Decimal(290.0)).unwrap(), "290");
+        assert_eq!(serde_json::to_string(&Decimal(0.05)).unwrap(), "0.05");
+        assert_eq!(Decimal(1e20).to_string(), "100000000000000000000");
+    }
+}

@@ -112,6 +112,10 @@ pub struct DispatchMap {
     pub tensor_type: String,
     /// The variable the branches test, e.g. `est_rows`.
     pub variable: String,
+    /// The measurement of a run's cases that stands in for the variable when no case can
+    /// measure it directly (a proxy); absent when cases measure the variable itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measure: Option<String>,
     /// Software versions the map holds for (free text such as `v0.6.4–v0.13.1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applies_to: Option<String>,
@@ -150,12 +154,20 @@ pub enum Bound {
     Lt(u64),
 }
 
+impl DispatchMap {
+    /// The measurement a case's zone under this map is derived from: [`Self::measure`],
+    /// or the variable itself.
+    pub fn measured_as(&self) -> &str {
+        self.measure.as_deref().unwrap_or(&self.variable)
+    }
+}
+
 impl Bound {
     /// Whether `value` satisfies the bound.
-    pub fn holds(self, value: u64) -> bool {
+    pub fn holds(self, value: f64) -> bool {
         match self {
-            Bound::Le(n) => value <= n,
-            Bound::Lt(n) => value < n,
+            Bound::Le(n) => value <= n as f64,
+            Bound::Lt(n) => value < n as f64,
         }
     }
 }
@@ -566,6 +578,48 @@ pub struct Case {
     /// llama-server's own fields, kept as it reported them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llama_server: Option<LlamaServerCase>,
+    /// Further measurements by name (a site's own, such as `est_rows`), each a number.
+    /// The engine counters above are measurements too, under their own names.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub measurements: BTreeMap<String, f64>,
+}
+
+/// The names of the engine counters a case records in fields of its own, in table order.
+pub const COUNTERS: &[&str] = &[
+    "num_predict",
+    "prompt_eval_count",
+    "eval_count",
+    "total_duration_ns",
+    "load_duration_ns",
+    "prompt_eval_duration_ns",
+    "eval_duration_ns",
+];
+
+impl Case {
+    /// The measurement called `name`: an engine counter, or one of `measurements`.
+    pub fn measurement(&self, name: &str) -> Option<f64> {
+        let counter = match name {
+            "num_predict" => self.num_predict,
+            "prompt_eval_count" => self.prompt_eval_count,
+            "eval_count" => self.eval_count,
+            "total_duration_ns" => self.total_duration_ns,
+            "load_duration_ns" => self.load_duration_ns,
+            "prompt_eval_duration_ns" => self.prompt_eval_duration_ns,
+            "eval_duration_ns" => self.eval_duration_ns,
+            _ => return self.measurements.get(name).copied(),
+        };
+        // Counters stay below 2^53 (nanoseconds of a run, token counts): exact as f64.
+        counter.map(|v| v as f64)
+    }
+
+    /// The names of the measurements it has, counters first.
+    pub fn measured(&self) -> impl Iterator<Item = &str> {
+        COUNTERS
+            .iter()
+            .copied()
+            .filter(|n| self.measurement(n).is_some())
+            .chain(self.measurements.keys().map(String::as_str))
+    }
 }
 
 /// Repetition `index` (from 1) of the case `of`.

@@ -196,6 +196,7 @@ pub fn blank_case(id: &str) -> Case {
         response: None,
         thinking: None,
         llama_server: None,
+        measurements: BTreeMap::new(),
     }
 }
 

@@ -80,7 +80,7 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Drawn {
     let mut y = header(&mut svg, &maps, var, col_w);
     let mut rows_desc = Vec::new();
     for (lo, hi) in segments(&maps) {
-        let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, lo)).collect();
+        let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, lo as f64)).collect();
         let marks = marked(&zones);
         let differs = marks.iter().any(|m| *m);
         if differs {

@@ -6,7 +6,6 @@ use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, files, ui_args};
 use crate::model::Run;
-use crate::model::directive::CaseField;
 use crate::render::scope::Scope;
 use plotters::prelude::*;
 
@@ -17,7 +16,7 @@ const TOP: u32 = 40;
 const PLOT_H: u32 = 200;
 
 /// The runs of `probe` (oldest first) that record `case`, with the field's value.
-pub fn series<'e>(s: &Scope<'e>, probe: &str, case: &str, field: CaseField) -> Vec<(&'e Run, u64)> {
+pub fn series<'e>(s: &Scope<'e>, probe: &str, case: &str, field: &str) -> Vec<(&'e Run, f64)> {
     s.derived
         .runs_by_probe
         .get(probe)
@@ -26,35 +25,37 @@ pub fn series<'e>(s: &Scope<'e>, probe: &str, case: &str, field: CaseField) -> V
         .filter_map(|id| s.ev.runs.get(id))
         .filter_map(|r| {
             let c = r.cases.iter().find(|c| c.id.value == case)?;
-            Some((&r.value, field.get(c)?))
+            Some((&r.value, c.measurement(field)?))
         })
         .collect()
 }
 
 /// A value in the axis unit: seconds for durations, the count otherwise.
-fn scaled(field: CaseField, v: u64) -> f64 {
-    if field.is_duration() {
-        v as f64 / 1e9
-    } else {
-        v as f64
-    }
+fn scaled(field: &str, v: f64) -> f64 {
+    if is_duration(field) { v / 1e9 } else { v }
 }
 
-fn value_label(field: CaseField, v: u64) -> String {
-    if field.is_duration() {
-        crate::model::format::seconds(v)
-    } else {
-        crate::model::format::group_digits(v)
+/// Whether a measurement is a duration in nanoseconds, as its name says (`…_ns`).
+fn is_duration(field: &str) -> bool {
+    field.ends_with("_ns")
+}
+
+fn value_label(field: &str, v: f64) -> String {
+    let whole = (v >= 0.0 && v.fract() == 0.0 && v < 9.0e15).then_some(v as u64);
+    match whole {
+        Some(n) if is_duration(field) => crate::model::format::seconds(n),
+        Some(n) => crate::model::format::group_digits(n),
+        None => crate::model::format::Decimal(v).to_string(),
     }
 }
 
 /// The plot, or the note when fewer than two runs record the case.
-pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Drawn {
+pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
     let points = series(s, probe, case, field);
     let args = [
         ("probe", probe.to_string()),
         ("case", case.to_string()),
-        ("field", field.name().to_string()),
+        ("field", field.to_string()),
         ("count", points.len().to_string()),
     ];
     let sources: Vec<String> = s
@@ -68,7 +69,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Drawn {
         .map(|r| r.file.to_string())
         .collect();
     let mut out = Drawn {
-        name: super::slug(&format!("history-{probe}-{case}-{}", field.name())),
+        name: super::slug(&format!("history-{probe}-{case}-{field}")),
         kind: "history-plot",
         title: ui_args(s, "figure-history-title", &args),
         sources: files(sources),
@@ -102,7 +103,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Drawn {
     let label_rows = run_lines.iter().map(Vec::len).max().unwrap_or(1);
     let bottom = 14 + (label_rows as f64 * label_font.line_height()) as u32 + 8;
     let height = TOP + PLOT_H + bottom;
-    let xy = |i: usize, v: u64| (i as f64 + 0.5, scaled(field, v));
+    let xy = |i: usize, v: f64| (i as f64 + 0.5, scaled(field, v));
     let drawn = plot::render((WIDTH, height), |root| {
         let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
         let mut chart = ChartBuilder::on(root)
@@ -157,10 +158,10 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: CaseField) -> Drawn {
     };
     let mut svg = Svg::new();
     svg.raw(&shapes);
-    let unit = if field.is_duration() {
-        format!("{} (s)", field.name())
+    let unit = if is_duration(field) {
+        format!("{field} (s)")
     } else {
-        field.name().to_string()
+        field.to_string()
     };
     svg.text(
         12.0,
@@ -226,7 +227,7 @@ mod tests {
         let s = scope(View::En);
         // Two runs of the probe, but only scan-sample records the case.
         assert_eq!(s.derived.runs_by_probe["row-proxy"].len(), 2);
-        let o = plot(&s, "row-proxy", "lookup", CaseField::PromptEvalCount);
+        let o = plot(&s, "row-proxy", "lookup", "est_rows");
         match &o.content {
             Content::Note(w) => assert!(w[0].1.contains("lookup"), "{w:?}"),
             Content::Svg { .. } => panic!("expected a note"),
@@ -248,22 +249,24 @@ mod tests {
             let mut date = again.value.cases[0].id.clone();
             date.value = "2026-12-01".into();
             again.value.date = Some(date);
-            again.value.cases[0].prompt_eval_count = Some(5);
+            again.value.cases[0]
+                .measurements
+                .insert("est_rows".to_string(), 5.0);
             again.value.cases[1].eval_duration_ns = Some(2_000_000_000);
             d.runs.push(again);
         });
         let s = site.scope(View::En);
-        let o = plot(&s, "row-proxy", "lookup", CaseField::PromptEvalCount);
+        let o = plot(&s, "row-proxy", "lookup", "est_rows");
         let doc = standalone(&o, View::En);
         let t = texts(&doc);
-        for want in ["3", "5", "prompt_eval_count", "2026-12-01"] {
+        for want in ["3", "5", "est_rows", "2026-12-01"] {
             assert!(t.iter().any(|x| x == want), "missing {want} in {t:?}");
         }
         assert!(doc.contains("<polyline"));
         assert_short_numbers(&doc);
         assert_eq!(doc, standalone(&o, View::En));
         // A duration field on a case only one run has a value for: still a note.
-        let d = plot(&s, "row-proxy", "range", CaseField::EvalDuration);
+        let d = plot(&s, "row-proxy", "range", "eval_duration_ns");
         assert!(matches!(d.content, Content::Note(_)));
     }
 }

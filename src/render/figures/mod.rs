@@ -112,7 +112,7 @@ figures! {
         .get(&d.run)
         .map(|r| vec![timing::plot(s, r, &r.file)])
         .unwrap_or_default();
-    d::HistoryPlot => |d, s| vec![history::plot(s, &d.probe, &d.case, d.field)];
+    d::HistoryPlot => |d, s| vec![history::plot(s, &d.probe, &d.case, &d.field)];
 }
 
 /// An id-safe file stem: letters, digits, `_`, `-`, `.`; anything else becomes `-`.
@@ -684,16 +684,23 @@ mod tests {
         );
         assert!(parse("timing-plot", &[("run", "cold-warm")]).is_ok());
         assert!(parse("timing-plot", &[("run", "cold-never")]).is_err());
-        let ok = [("probe", "row-proxy"), ("case", "lookup")];
+        let ok = [
+            ("probe", "row-proxy"),
+            ("case", "lookup"),
+            ("field", "est_rows"),
+        ];
         assert!(matches!(
             parse("history-plot", &ok),
-            Ok(Directive::HistoryPlot(d::HistoryPlot {
-                field: crate::model::directive::CaseField::PromptEvalCount,
-                ..
-            }))
+            Ok(Directive::HistoryPlot(d::HistoryPlot { field, .. })) if field == "est_rows"
         ));
-        assert!(parse("history-plot", &[ok[0], ok[1], ("field", "bogus")]).is_err());
-        assert!(parse("history-plot", &[ok[0], ("case", "nope")]).is_err());
+        // The field is required, and must be a measurement the case has.
+        assert!(parse("history-plot", &ok[..2]).is_err());
+        let bogus = parse("history-plot", &[ok[0], ok[1], ("field", "bogus")]).unwrap_err();
+        assert!(
+            bogus.contains("measured no `bogus`") && bogus.contains("est_rows"),
+            "{bogus}"
+        );
+        assert!(parse("history-plot", &[ok[0], ("case", "nope"), ok[2]]).is_err());
         assert!(parse("observer-map", &[("x", "y")]).is_err());
     }
 

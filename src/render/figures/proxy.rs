@@ -1,5 +1,5 @@
-//! Phase-proxy plot: the cases of one run as points on a log `prompt_eval_count` axis
-//! (the map's variable stands in for it), one row per case, over the zone bands of the dispatch map the run was assessed
+//! Phase-proxy plot: the cases of one run as points on a log axis of what they measured
+//! the map's variable as (`DispatchMap::measured_as`), one row per case, over the zone bands of the dispatch map the run was assessed
 //! against (bands from [`super::dispatch::reach`], zones from [`crate::derive::zone`]).
 //! Each point is labelled with its case id and value.
 
@@ -77,10 +77,17 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     };
     let mut sources = vec![file.to_string()];
     sources.extend(map.map(|m| m.file.to_string()));
-    let points: Vec<(&str, u64)> = run
-        .cases
-        .iter()
-        .filter_map(|c| Some((c.id.value.as_str(), c.prompt_eval_count?)))
+    // Each case at what it measured the map's variable as; with no map, nothing places it.
+    let points: Vec<(&str, u64)> = map
+        .into_iter()
+        .flat_map(|m| {
+            run.cases.iter().filter_map(move |c| {
+                let v = c.measurement(m.measured_as())?;
+                // The axis is of whole counts: a negative or fractional value has no
+                // place on it (decimal axes come with decimal bounds).
+                (v >= 0.0 && v.fract() == 0.0).then_some((c.id.value.as_str(), v as u64))
+            })
+        })
         .collect();
     let mut out = Drawn {
         name: name.to_string(),
@@ -92,7 +99,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     if points.is_empty() {
         return out;
     }
-    let zone_of = |v: u64| map.and_then(|m| zone(m, v));
+    let zone_of = |v: u64| map.and_then(|m| zone(m, v as f64));
     let max_v = points.iter().map(|p| p.1).max().unwrap_or(1) as f64;
     let last_cut = map
         .into_iter()
@@ -354,9 +361,11 @@ mod tests {
         let site = Site::load(|d| {
             for r in d.runs.iter_mut() {
                 if r.value.id.value == "scan-sample" {
-                    r.value.cases[0].prompt_eval_count = Some(0);
-                    r.value.cases[1].prompt_eval_count = Some(u64::MAX);
-                    r.value.cases[2].prompt_eval_count = None;
+                    let rows = |v: Option<f64>| v.map(|v| ("est_rows".to_string(), v));
+                    r.value.cases[0].measurements = rows(Some(0.0)).into_iter().collect();
+                    r.value.cases[1].measurements =
+                        rows(Some(u64::MAX as f64)).into_iter().collect();
+                    r.value.cases[2].measurements = rows(None).into_iter().collect();
                 }
                 if r.value.id.value == "proxy-check" {
                     r.value.cases.clear();

@@ -124,7 +124,7 @@ pub fn compare(s: &Scope) -> Table {
                 Some(h) => format!("<code>{lo} ≤ {} ≤ {h}</code>", escape(var)),
                 None => format!("<code>{} ≥ {lo}</code>", escape(var)),
             };
-            let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, lo)).collect();
+            let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, lo as f64)).collect();
             let differ = zones.windows(2).any(|w| w[0] != w[1]);
             let mut cells = vec![range];
             cells.extend(

@@ -7,10 +7,10 @@
 
 use super::{anchor, code, source_line, unknown};
 use crate::derive::{Summaries, Summary, case_key, case_zone, zone};
-use crate::model::format::{group_digits, seconds, write_digits, write_seconds};
+use crate::model::format::{Decimal, group_digits, seconds, write_digits, write_seconds};
 use crate::model::refs::Kind;
 use crate::model::types::{
-    CacheDefeat, ModelDetails, ModelMemory, RequestSettings, Residency, SweepSettings,
+    COUNTERS, CacheDefeat, ModelDetails, ModelMemory, RequestSettings, Residency, SweepSettings,
 };
 use crate::model::{Case, DispatchMap, Run};
 use crate::render::scope::Scope;
@@ -238,15 +238,19 @@ fn delta<'e>(
     {
         out.push_str("prompt_eval_count ");
         signed(out, a, b);
-        if let Some(m) = map
-            && let (Some(za), Some(zb)) = (zone(m, a), zone(m, b))
-            && za != zb
-        {
-            out.push_str("<br>");
-            w.badge(out, za);
-            out.push_str(" → ");
-            w.badge(out, zb);
-        }
+    }
+    if let Some(m) = map
+        && let (Some(a), Some(b)) = (
+            p.measurement(m.measured_as()),
+            now.measurement(m.measured_as()),
+        )
+        && let (Some(za), Some(zb)) = (zone(m, a), zone(m, b))
+        && za != zb
+    {
+        line(out);
+        w.badge(out, za);
+        out.push_str(" → ");
+        w.badge(out, zb);
     }
     if let (Some(a), Some(b)) = (p.eval_count, now.eval_count)
         && a != b
@@ -254,6 +258,16 @@ fn delta<'e>(
         line(out);
         out.push_str("eval_count ");
         signed(out, a, b);
+    }
+    for (name, b) in &now.others {
+        if let Some(a) = p.measurement(name)
+            && a != *b
+        {
+            line(out);
+            escape_into(out, name);
+            let d = b - a;
+            let _ = write!(out, " {}{}", if d > 0.0 { "+" } else { "" }, Decimal(d));
+        }
     }
     for (key, a, b) in [
         ("runs-delta-prompt", p.prompt_eval_ns, now.prompt_eval_ns),
@@ -281,6 +295,18 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     let prev_summary = prev.map(|p| s.derived.summaries(p));
     let map = prev.and_then(|p| primary_map(s, run, p));
     let w = Fragments::new(s);
+    // The engine counters' columns when a case has one (or there is no case to say), then a
+    // column per measurement of the site's own, by name.
+    let counters = run.cases.is_empty()
+        || run
+            .cases
+            .iter()
+            .any(|c| COUNTERS.iter().any(|n| c.measurement(n).is_some()));
+    let own: std::collections::BTreeSet<&str> = run
+        .cases
+        .iter()
+        .flat_map(|c| c.measurements.keys().map(String::as_str))
+        .collect();
     let mut html = String::with_capacity(run.cases.len() * 400);
     for c in &run.cases {
         let td = |out: &mut String| out.push_str("</td><td>");
@@ -289,16 +315,27 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         html.push_str("</code>");
         td(&mut html);
         mode_cell(&mut html, &w, c);
-        for n in [c.num_predict, c.prompt_eval_count, c.eval_count] {
+        if counters {
+            for n in [c.num_predict, c.prompt_eval_count, c.eval_count] {
+                td(&mut html);
+                w.num(&mut html, n);
+            }
             td(&mut html);
-            w.num(&mut html, n);
+            w.dur(&mut html, c.load_duration_ns);
+            html.push_str(" / ");
+            w.dur(&mut html, c.prompt_eval_duration_ns);
+            html.push_str(" / ");
+            w.dur(&mut html, c.eval_duration_ns);
         }
-        td(&mut html);
-        w.dur(&mut html, c.load_duration_ns);
-        html.push_str(" / ");
-        w.dur(&mut html, c.prompt_eval_duration_ns);
-        html.push_str(" / ");
-        w.dur(&mut html, c.eval_duration_ns);
+        for name in &own {
+            td(&mut html);
+            match c.measurements.get(*name) {
+                Some(v) => {
+                    let _ = write!(html, "{}", Decimal(*v));
+                }
+                None => html.push_str(&unknown(s)),
+            }
+        }
         td(&mut html);
         zone_cell(&mut html, &w, run, c);
         td(&mut html);
@@ -309,19 +346,21 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         }
         html.push_str("</td></tr>\n");
     }
-    let mut columns: Vec<String> = [
-        "col-case",
-        "col-mode",
-        "col-num-predict",
-        "col-prompt-eval-count",
-        "col-eval-count",
-        "col-durations",
-        "col-derived-zone",
-        "col-reading",
-    ]
-    .iter()
-    .map(|k| s.ui(k))
-    .collect();
+    let mut columns: Vec<String> = vec![s.ui("col-case"), s.ui("col-mode")];
+    if counters {
+        columns.extend(
+            [
+                "col-num-predict",
+                "col-prompt-eval-count",
+                "col-eval-count",
+                "col-durations",
+            ]
+            .iter()
+            .map(|k| s.ui(k)),
+        );
+    }
+    columns.extend(own.iter().map(|n| code(n)));
+    columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
     let mut notes = vec![run_meta(s, run)];
     notes.extend(environment_notes(s, run));
     if let Some(p) = prev {
@@ -566,9 +605,8 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
             };
             let f = |v: Option<u64>| v.map(|n| n as f64);
             let zone_of = |x: Option<&Summary>| {
-                map.zip(x.and_then(|x| x.prompt_eval_count))
-                    .and_then(|(m, n)| zone(m, n))
-                    .map(|z| family_badge(s, z))
+                let m = map?;
+                zone(m, x?.measurement(m.measured_as())?).map(|z| family_badge(s, z))
             };
             let reps = match (a.map(|x| x.n), b.map(|x| x.n)) {
                 (Some(1) | None, Some(1) | None) => String::new(),
