@@ -949,6 +949,39 @@ fn comparing_maps_over_different_variables_is_an_error() {
     }
 }
 
+/// A bound no value satisfies, or one with two edges on a side, is an error at the bound,
+/// saying why.
+#[test]
+fn a_bound_that_holds_no_value_is_located() {
+    for (bound, says) in [
+        ("{gt: 8, lt: 8}", "holds no value"),
+        ("{le: 8, lt: 9}", "not both"),
+        ("{}", "at least one"),
+    ] {
+        let site = fixture_copy();
+        let file = site.path().join("data/dispatch.yaml");
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(
+            &file,
+            text.replace("bound: {le: 8}", &format!("bound: {bound}")),
+        )
+        .unwrap();
+        let (code, report) = check_json(site.path());
+        assert_eq!(code, 1, "{}", report.summary());
+        let d = report
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains(says))
+            .unwrap_or_else(|| panic!("{bound}: {}", report.summary()));
+        assert_eq!(d.span.file, "data/dispatch.yaml", "{bound}");
+        assert!(
+            d.span.line > 1 && d.span.column > 1,
+            "{bound}: {:?}",
+            d.span
+        );
+    }
+}
+
 /// The fixture sites of the tests check with no error and no warning.
 #[test]
 fn the_fixture_sites_check_clean() {

@@ -7,7 +7,7 @@
 pub mod matching;
 
 use crate::model::refs::{Kind, Ref};
-use crate::model::{Bound, Case, DispatchMap, Evidence, Run};
+use crate::model::{Bound, Case, DispatchMap, Edge, Evidence, Run};
 pub use matching::{Summaries, Summary, case_key};
 use std::collections::{BTreeMap, HashMap};
 
@@ -19,29 +19,76 @@ pub fn zone(map: &DispatchMap, value: f64) -> Option<&str> {
         .map(|b| b.family.value.as_str())
 }
 
-/// Inclusive ranges over which every map routes one way, from 1 upward. Never overflows.
-pub fn segments(maps: &[&DispatchMap]) -> Vec<(u64, Option<u64>)> {
-    let mut cuts: Vec<u64> = maps
+/// The stretches of the variable's values over which every map routes one way, in
+/// ascending order, covering every number: the edges of all the maps' bounds cut the
+/// axis, a value that is an edge both ways (`lt: 8` in one map, `le: 8` in another)
+/// getting a stretch of its own (`= 8`).
+pub fn segments(maps: &[&DispatchMap]) -> Vec<Bound> {
+    // A cut sits just before its value (`lt`, `ge`: the value starts the next stretch)
+    // or just after it (`le`, `gt`: the value ends the stretch before).
+    let mut cuts: Vec<(f64, bool)> = Vec::new();
+    for b in maps
         .iter()
-        .flat_map(|m| m.branches.iter())
-        .filter_map(|b| match b.bound? {
-            Bound::Le(n) => Some(n),
-            Bound::Lt(n) => n.checked_sub(1),
-        })
-        .collect();
-    cuts.sort_unstable();
-    cuts.dedup();
-    let mut out = Vec::new();
-    let mut start = Some(1u64);
-    for c in cuts {
-        let Some(st) = start else { break };
-        if c >= st {
-            out.push((st, Some(c)));
-            start = c.checked_add(1);
-        }
+        .flat_map(|m| &m.branches)
+        .filter_map(|b| b.bound)
+    {
+        cuts.extend(b.lower.map(|e| (e.value, !e.inclusive)));
+        cuts.extend(b.upper.map(|e| (e.value, e.inclusive)));
     }
-    if let Some(st) = start {
-        out.push((st, None));
+    cuts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    cuts.dedup();
+    let mut out = Vec::with_capacity(cuts.len() + 1);
+    let mut lower = None;
+    for (value, after) in cuts {
+        out.push(Bound {
+            lower,
+            upper: Some(Edge::new(value, after)),
+        });
+        lower = Some(Edge::new(value, !after));
+    }
+    out.push(Bound { lower, upper: None });
+    out
+}
+
+/// A value inside a stretch of [`segments`] (every map routes all of it one way, so any
+/// value stands for the rest): an edge it includes, else a value between its edges.
+pub fn sample(seg: &Bound) -> f64 {
+    match (seg.lower, seg.upper) {
+        (Some(lo), _) if lo.inclusive => lo.value,
+        (_, Some(hi)) if hi.inclusive => hi.value,
+        (Some(lo), Some(hi)) => lo.value / 2.0 + hi.value / 2.0,
+        (Some(lo), None) => beyond(lo.value, 1.0),
+        (None, Some(hi)) => beyond(hi.value, -1.0),
+        (None, None) => 0.0,
+    }
+}
+
+/// A value past the edge `x` in direction `dir`; `x` itself when nothing finite is (an
+/// edge at the largest number: the stretch beyond holds no number to route).
+fn beyond(x: f64, dir: f64) -> f64 {
+    let v = x + dir * (x.abs() + 1.0);
+    if v.is_finite() { v } else { x }
+}
+
+/// The values that reach each branch of `map` and satisfy its bound, as stretches in
+/// ascending order: empty for a branch earlier ones leave nothing to.
+pub fn reach(map: &DispatchMap) -> Vec<Vec<Bound>> {
+    let mut out = vec![Vec::<Bound>::new(); map.branches.len()];
+    let mut previous = None;
+    for seg in segments(&[map]) {
+        let v = sample(&seg);
+        let branch = map
+            .branches
+            .iter()
+            .position(|b| b.bound.is_none_or(|bound| bound.holds(v)));
+        if let Some(i) = branch {
+            // The stretch next to the last one, to the same branch: one stretch.
+            match out[i].last_mut() {
+                Some(last) if previous == branch => last.upper = seg.upper,
+                _ => out[i].push(seg),
+            }
+        }
+        previous = branch;
     }
     out
 }
@@ -243,5 +290,59 @@ mod tests {
     fn no_otherwise_branch_leaves_values_unrouted() {
         let m = map(&PHASE_A.replace("  - {family: bitmap}\n", ""));
         assert_eq!(zone(&m, 1000.0), None);
+    }
+
+    fn texts(segs: &[Bound]) -> Vec<String> {
+        segs.iter()
+            .map(|b| b.short().unwrap_or_else(|| "all".into()))
+            .collect()
+    }
+
+    #[test]
+    fn segments_cut_at_every_edge_of_every_map() {
+        let a = map(PHASE_A);
+        let b = map(&PHASE_A.replace("{le: 256}", "{lt: 64}"));
+        assert_eq!(
+            texts(&segments(&[&a, &b])),
+            ["≤ 8", "(8, 64)", "[64, 256]", "> 256"]
+        );
+        // One value an edge both ways is a stretch of its own.
+        let c = map(&PHASE_A.replace("{le: 256}", "{lt: 8}"));
+        assert_eq!(
+            texts(&segments(&[&a, &c])),
+            ["< 8", "= 8", "(8, 256]", "> 256"]
+        );
+        assert_eq!(texts(&segments(&[])), ["all"]);
+    }
+
+    #[test]
+    fn decimal_ranges_route_and_reach() {
+        let m = map(
+            "id: sel\ntitle: {ja: s, en: s}\nop: SCAN\ntensor_type: t\nvariable: selectivity\n\
+             source: {repository: r}\nbranches:\n  - {bound: {lt: 0.05}, family: index}\n  \
+             - {bound: {ge: 0.05, le: 0.2}, family: bitmap}\n  - {family: seq}\n",
+        );
+        assert_eq!(zone(&m, 0.049), Some("index"));
+        assert_eq!(zone(&m, 0.05), Some("bitmap"));
+        assert_eq!(zone(&m, 0.2), Some("bitmap"));
+        assert_eq!(zone(&m, 0.21), Some("seq"));
+        let r: Vec<Vec<String>> = reach(&m).iter().map(|r| texts(r)).collect();
+        assert_eq!(r, [vec!["< 0.05"], vec!["[0.05, 0.2]"], vec!["> 0.2"]]);
+    }
+
+    #[test]
+    fn reach_follows_the_first_match_and_can_be_split() {
+        let m = map(PHASE_A);
+        let r: Vec<Vec<String>> = reach(&m).iter().map(|r| texts(r)).collect();
+        assert_eq!(r, [vec!["≤ 8"], vec!["(8, 256]"], vec!["> 256"]]);
+        // A later branch covered by earlier ones is reached by nothing.
+        let m2 = map(&PHASE_A.replace("{le: 256}", "{le: 4}"));
+        assert!(reach(&m2)[1].is_empty());
+        // A range first leaves the otherwise branch two stretches, one each side.
+        let m3 = map(&PHASE_A
+            .replace("{le: 8}", "{ge: 2, le: 3}")
+            .replace("  - {bound: {le: 256}, family: index}\n", ""));
+        let r: Vec<Vec<String>> = reach(&m3).iter().map(|r| texts(r)).collect();
+        assert_eq!(r, [vec!["[2, 3]"], vec!["< 2", "> 3"]]);
     }
 }

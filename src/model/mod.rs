@@ -3,6 +3,7 @@
 //! [`build`] indexes every collection by id and resolves every reference. A duplicate id,
 //! a dangling reference or a malformed `kind:id` is reported at the place it was written.
 
+pub mod bound;
 pub mod directive;
 pub mod format;
 pub mod generated;

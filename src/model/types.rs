@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub use super::bound::{Bound, Edge};
 pub use super::id::{Id, Pos};
 use crate::packs::{FatbinRecord, GgufRecord, InputFile, MapsRecord};
 
@@ -132,7 +133,7 @@ pub struct DispatchMap {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Branch {
-    /// Upper bound of the variable; absent means "otherwise".
+    /// The values of the variable this branch takes; absent means "otherwise".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound: Option<Bound>,
     pub family: Id,
@@ -146,29 +147,11 @@ pub struct Branch {
     pub note: Option<Text>,
 }
 
-/// A branch condition: `le: 8` is "≤ 8", `lt: 64` is "< 64".
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq)]
-#[serde(rename_all = "snake_case")]
-pub enum Bound {
-    Le(u64),
-    Lt(u64),
-}
-
 impl DispatchMap {
     /// The measurement a case's zone under this map is derived from: [`Self::measure`],
     /// or the variable itself.
     pub fn measured_as(&self) -> &str {
         self.measure.as_deref().unwrap_or(&self.variable)
-    }
-}
-
-impl Bound {
-    /// Whether `value` satisfies the bound.
-    pub fn holds(self, value: f64) -> bool {
-        match self {
-            Bound::Le(n) => value <= n as f64,
-            Bound::Lt(n) => value < n as f64,
-        }
     }
 }
 

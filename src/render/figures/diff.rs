@@ -3,16 +3,15 @@
 //! map. Rows where the maps disagree are shaded and marked `≠`; the cells that differ from
 //! the others (from the majority, or every cell when there is none) are outlined.
 
-use super::dispatch::range_text;
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, family_hue, family_name, files, para, same, ui};
-use crate::derive::{segments, zone};
+use crate::derive::{sample, segments, zone};
 use crate::model::DispatchMap;
 use crate::render::scope::Scope;
 
 const WIDTH: f64 = 400.0;
 const PAD: f64 = 12.0;
-const RANGE_W: f64 = 86.0;
+const RANGE_W: f64 = 104.0;
 const ROW_H: f64 = 36.0;
 
 /// Which cells of a row to outline: those that differ from a unique majority, or every
@@ -79,14 +78,16 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Drawn {
     let mut svg = Svg::new();
     let mut y = header(&mut svg, &maps, var, col_w);
     let mut rows_desc = Vec::new();
-    for (lo, hi) in segments(&maps) {
-        let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, lo as f64)).collect();
+    for seg in segments(&maps) {
+        let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, sample(&seg))).collect();
         let marks = marked(&zones);
         let differs = marks.iter().any(|m| *m);
         if differs {
             svg.rect(PAD, y, WIDTH - PAD * 2.0, ROW_H, 4.0, "rowmark");
         }
-        let range = range_text(lo, hi);
+        let range = seg
+            .short()
+            .unwrap_or_else(|| super::joined(&ui(s, "dispatch-any")));
         let rfont = Font::mono(14).bold();
         let label = svg::ellipsize(&range, RANGE_W - 24.0, rfont);
         svg.text(
@@ -138,7 +139,8 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Drawn {
             ));
         }
         rows_desc.push(format!(
-            "{var} {range}: {}{}",
+            "{}: {}{}",
+            seg.text(var).unwrap_or_else(|| range.clone()),
             cells.join(", "),
             if differs { " (≠)" } else { "" }
         ));
@@ -220,10 +222,10 @@ mod tests {
         let doc = draw(View::En);
         let t = texts(&doc);
         for want in [
-            "1–8",
-            "9–63",
-            "64–256",
-            "≥ 257",
+            "≤ 8",
+            "(8, 64)",
+            "[64, 256]",
+            "> 256",
             "≠",
             "Index",
             "Bitmap",
@@ -240,10 +242,10 @@ mod tests {
             let at = t.iter().position(|x| x == range).expect(range);
             t[at + 1..at + 5].iter().map(String::as_str).collect()
         };
-        assert_eq!(row("9–63"), ["Bitmap", "Bitmap", "Bitmap", "64–256"]);
-        assert_eq!(row("64–256"), ["≠", "Bitmap", "Seq", "Bitmap"]);
-        assert_eq!(row("≥ 257"), ["≠", "Seq", "Seq", "Bitmap"]);
-        // Two ranges differ (64–256: v2 picks Seq; ≥ 257: v3 picks Bitmap), each with one
+        assert_eq!(row("(8, 64)"), ["Bitmap", "Bitmap", "Bitmap", "[64, 256]"]);
+        assert_eq!(row("[64, 256]"), ["≠", "Bitmap", "Seq", "Bitmap"]);
+        assert_eq!(row("> 256"), ["≠", "Seq", "Seq", "Bitmap"]);
+        // Two ranges differ ([64, 256]: v2 picks Seq; > 256: v3 picks Bitmap), each with one
         // odd cell out.
         assert_eq!(doc.matches("class=\"rowmark\"").count(), 2);
         assert_eq!(doc.matches("class=\"cellmark\"").count(), 2);
@@ -260,9 +262,9 @@ mod tests {
         let s = scope(View::En);
         let a = s.ev.maps.get("planner_v1").expect("map").value.clone();
         let mut b = a.clone();
-        b.branches[1].bound = Some(Bound::Le(128));
+        b.branches[1].bound = Some(Bound::le(128.0));
         assert_ne!(segments(&[&a]), segments(&[&b]));
-        assert_eq!(segments(&[&b])[1], (9, Some(128)));
+        assert_eq!(segments(&[&b])[1].short().as_deref(), Some("(8, 128]"));
     }
 
     #[test]
@@ -280,9 +282,11 @@ mod tests {
     fn huge_bounds_do_not_overflow() {
         let s = scope(View::En);
         let mut m = s.ev.maps.get("planner_v1").expect("map").value.clone();
-        m.branches[0].bound = Some(Bound::Le(u64::MAX));
-        m.branches[1].bound = Some(Bound::Lt(0));
-        let segs = segments(&[&m]);
-        assert_eq!(segs, vec![(1, Some(u64::MAX))]);
+        m.branches[0].bound = Some(Bound::le(f64::MAX));
+        m.branches[1].bound = Some(Bound::lt(-f64::MAX));
+        let segs: Vec<f64> = segments(&[&m]).iter().map(sample).collect();
+        assert!(segs.iter().all(|v| v.is_finite()), "{segs:?}");
+        assert_eq!(zone(&m, segs[0]), Some(m.branches[0].family.value.as_str()));
+        draw(View::En);
     }
 }

@@ -19,47 +19,17 @@ const SPINE: f64 = 24.0;
 const CARD_X: f64 = 46.0;
 const CARD_PAD: f64 = 12.0;
 
-/// The effective range of each branch: the values that reach it and satisfy its bound,
-/// `None` when no value does (a bound already covered by earlier branches).
-pub fn reach(map: &DispatchMap) -> Vec<Option<(u64, Option<u64>)>> {
-    let mut next: Option<u64> = Some(1);
-    map.branches
-        .iter()
-        .map(|b| {
-            let lo = next?;
-            let hi = match b.bound {
-                None => {
-                    next = None;
-                    return Some((lo, None));
-                }
-                Some(Bound::Le(n)) => Some(n),
-                Some(Bound::Lt(n)) => n.checked_sub(1),
-            };
-            match hi {
-                Some(hi) if hi >= lo => {
-                    next = hi.checked_add(1);
-                    Some((lo, Some(hi)))
-                }
-                _ => None,
-            }
-        })
-        .collect()
-}
-
-/// A range as text: `1–8`, `= 9`, `≥ 257`.
-pub fn range_text(lo: u64, hi: Option<u64>) -> String {
-    match hi {
-        Some(h) if h == lo => format!("= {lo}"),
-        Some(h) => format!("{lo}–{h}"),
-        None => format!("≥ {lo}"),
-    }
+/// The values a branch is reached by, as text: `≤ 8`, `(8, 256]`, `< 2, > 3`;
+/// empty when every value does, none when nothing reaches it.
+pub fn reach_text(reach: &[Bound]) -> Option<String> {
+    let parts: Vec<String> = reach.iter().filter_map(Bound::short).collect();
+    (!reach.is_empty()).then(|| parts.join(", "))
 }
 
 /// A branch condition as words: `rows ≤ 8`, `rows < 64`, or the "otherwise" label.
 pub fn condition(s: &Scope, var: &str, bound: Option<Bound>) -> Words {
-    match bound {
-        Some(Bound::Le(n)) => same(s, format!("{var} ≤ {n}")),
-        Some(Bound::Lt(n)) => same(s, format!("{var} < {n}")),
+    match bound.and_then(|b| b.text(var)) {
+        Some(t) => same(s, t),
         None => ui(s, "dispatch-otherwise"),
     }
 }
@@ -274,7 +244,7 @@ pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Drawn {
     let mut svg = Svg::new();
     let mut y = head(&mut svg, s, m);
     let spine_top = y;
-    let reach = reach(m);
+    let reach = crate::derive::reach(m);
     let mut nodes = Vec::new();
     let mut body = Svg::new();
     for (b, r) in m.branches.iter().zip(&reach) {
@@ -282,9 +252,13 @@ pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Drawn {
         let node_y = y + 10.0;
         nodes.push(node_y);
         let cond = condition(s, &m.variable, b.bound);
-        let extra = match r {
-            Some((lo, hi)) => format!("({})", range_text(*lo, *hi)),
-            None => String::new(),
+        let reached = reach_text(r);
+        // Said only where earlier branches narrow what the bound alone would take.
+        let extra = match reached.as_deref() {
+            Some(t) if !t.is_empty() && Some(t) != b.bound.and_then(|b| b.short()).as_deref() => {
+                format!("· {t}")
+            }
+            _ => String::new(),
         };
         let font = Font::mono(15).bold();
         let tag = cond.len() > 1;
@@ -300,7 +274,7 @@ pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Drawn {
             );
             if i + 1 == lines.len() {
                 let after = 36.0 + svg::text_width(line, font) + 10.0;
-                let note = if r.is_none() {
+                let note = if reached.is_none() {
                     super::joined(&ui(s, "figure-unreachable"))
                 } else {
                     extra.clone()
@@ -486,7 +460,7 @@ mod tests {
     fn a_changed_threshold_changes_the_picture() {
         let before = draw(View::En, &planner_v1());
         let mut m = planner_v1();
-        m.branches[0].bound = Some(Bound::Le(16));
+        m.branches[0].bound = Some(Bound::le(16.0));
         let after = draw(View::En, &m);
         assert_ne!(before, after);
         assert!(texts(&after).iter().any(|t| t == "est_rows ≤ 16"));
@@ -495,8 +469,8 @@ mod tests {
     #[test]
     fn odd_maps_do_not_panic() {
         let mut m = planner_v1();
-        m.branches[0].bound = Some(Bound::Le(u64::MAX));
-        m.branches[1].bound = Some(Bound::Lt(0));
+        m.branches[0].bound = Some(Bound::le(f64::MAX));
+        m.branches[1].bound = Some(Bound::lt(0.0));
         draw(View::Bilingual, &m);
         m.branches.clear();
         let doc = draw(View::En, &m);
@@ -504,14 +478,15 @@ mod tests {
     }
 
     #[test]
-    fn reach_follows_first_match() {
-        let m = planner_v1();
-        assert_eq!(
-            reach(&m),
-            vec![Some((1, Some(8))), Some((9, Some(256))), Some((257, None))]
-        );
-        let mut m2 = m.clone();
-        m2.branches[1].bound = Some(Bound::Le(4));
-        assert_eq!(reach(&m2)[1], None);
+    fn each_branch_is_labelled_with_what_reaches_it() {
+        let doc = draw(View::En, &planner_v1());
+        let t = texts(&doc);
+        // The first branch takes all its bound says: nothing to add.
+        assert!(!t.iter().any(|t| t == "· ≤ 8"), "{t:?}");
+        assert!(t.iter().any(|t| t == "· (8, 256]"), "{t:?}");
+        let mut m = planner_v1();
+        m.branches[1].bound = Some(Bound::le(4.0));
+        let t = texts(&draw(View::En, &m));
+        assert!(t.iter().any(|t| t == "(never reached)"), "{t:?}");
     }
 }

@@ -198,7 +198,11 @@ pub fn decade_below(v: f64) -> f64 {
 
 /// A count for a tick label: `1`, `100`, `10,000`, `1e9`.
 pub fn count_label(v: f64) -> String {
-    if v < 1e7 {
+    if v > 0.0 && v < 1.0 {
+        // A decade below one: `0.01`, never `0`.
+        let digits = (-v.log10()).ceil().clamp(0.0, 12.0) as usize;
+        format!("{v:.digits$}")
+    } else if v < 1e7 {
         crate::model::format::group_digits(v.round().max(0.0) as u64)
     } else {
         format!("1e{}", v.log10().round() as i32)

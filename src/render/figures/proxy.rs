@@ -1,15 +1,15 @@
 //! Phase-proxy plot: the cases of one run as points on a log axis of what they measured
 //! the map's variable as (`DispatchMap::measured_as`), one row per case, over the zone bands of the dispatch map the run was assessed
-//! against (bands from [`super::dispatch::reach`], zones from [`crate::derive::zone`]).
+//! against (bands from [`crate::derive::reach`], zones from [`crate::derive::zone`]).
 //! Each point is labelled with its case id and value.
 
-use super::dispatch::{range_text, reach};
 use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, family_hue, family_name, files, fit_lines, ui, ui_args};
 use crate::derive::zone;
 use crate::model::Located;
-use crate::model::{Bound, DispatchMap, Run};
+use crate::model::format::Decimal;
+use crate::model::{DispatchMap, Edge, Run};
 use crate::render::scope::Scope;
 use plotters::prelude::*;
 
@@ -18,7 +18,7 @@ const LEFT: u32 = 16;
 const RIGHT: u32 = 16;
 const TOP: u32 = 52;
 const ROW: u32 = 36;
-/// Lowest value on the axis: just left of 1, so a count of 1 is not on the edge.
+/// Lowest value on an axis of counts: just left of 1, so a count of 1 is not on the edge.
 const LO: f64 = 0.7;
 
 /// One zone band of the map on the axis.
@@ -30,20 +30,30 @@ struct Band {
     range: String,
 }
 
-fn bands(s: &Scope, map: &DispatchMap, hi: f64) -> Vec<Band> {
+/// The bands of the map's branches between `lo` and `hi` on the axis. On an axis of
+/// whole numbers (`whole`) an edge sits half-way between two of them, so that a point on
+/// an inclusive edge is inside its band rather than on the line.
+fn bands(s: &Scope, map: &DispatchMap, (lo, hi): (f64, f64), whole: bool) -> Vec<Band> {
+    // `le 8`, `gt 8`: 8.5; `lt 9`, `ge 9`: 8.5.
+    let at = |e: Edge, lower: bool| match (whole, e.inclusive == lower) {
+        (false, _) => e.value,
+        (true, true) => e.value - 0.5,
+        (true, false) => e.value + 0.5,
+    };
     map.branches
         .iter()
-        .zip(reach(map))
-        .filter_map(|(b, r)| {
-            let (lo_v, hi_v) = r?;
-            let x0 = (lo_v as f64 - 0.5).max(LO);
-            let x1 = hi_v.map(|h| h as f64 + 0.5).unwrap_or(hi).min(hi);
-            (x1 > x0).then(|| Band {
-                x0,
-                x1,
-                hue: family_hue(s, &b.family.value),
-                name: family_name(s, &b.family.value),
-                range: range_text(lo_v, hi_v),
+        .zip(crate::derive::reach(map))
+        .flat_map(|(b, reach)| {
+            reach.into_iter().filter_map(move |r| {
+                let x0 = r.lower.map_or(lo, |e| at(e, true)).max(lo);
+                let x1 = r.upper.map_or(hi, |e| at(e, false)).min(hi);
+                (x1 > x0).then(|| Band {
+                    x0,
+                    x1,
+                    hue: family_hue(s, &b.family.value),
+                    name: family_name(s, &b.family.value),
+                    range: r.short().unwrap_or_default(),
+                })
             })
         })
         .collect()
@@ -78,14 +88,13 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     let mut sources = vec![file.to_string()];
     sources.extend(map.map(|m| m.file.to_string()));
     // Each case at what it measured the map's variable as; with no map, nothing places it.
-    let points: Vec<(&str, u64)> = map
+    let points: Vec<(&str, f64)> = map
         .into_iter()
         .flat_map(|m| {
             run.cases.iter().filter_map(move |c| {
                 let v = c.measurement(m.measured_as())?;
-                // The axis is of whole counts: a negative or fractional value has no
-                // place on it (decimal axes come with decimal bounds).
-                (v >= 0.0 && v.fract() == 0.0).then_some((c.id.value.as_str(), v as u64))
+                // A log axis has no place below zero; zero sits at its left end.
+                (v >= 0.0 && v.is_finite()).then_some((c.id.value.as_str(), v))
             })
         })
         .collect();
@@ -99,17 +108,36 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     if points.is_empty() {
         return out;
     }
-    let zone_of = |v: u64| map.and_then(|m| zone(m, v as f64));
-    let max_v = points.iter().map(|p| p.1).max().unwrap_or(1) as f64;
-    let last_cut = map
+    let zone_of = |v: f64| map.and_then(|m| zone(m, v));
+    let edges: Vec<f64> = map
         .into_iter()
         .flat_map(|m| m.branches.iter())
-        .filter_map(|b| match b.bound? {
-            Bound::Le(n) | Bound::Lt(n) => Some(n as f64),
-        })
-        .fold(1.0, f64::max);
+        .filter_map(|b| b.bound)
+        .flat_map(|b| b.edges().collect::<Vec<_>>())
+        .collect();
+    let whole = points
+        .iter()
+        .map(|p| p.1)
+        .chain(edges.iter().copied())
+        .all(|v| v.fract() == 0.0);
+    let max_v = points.iter().map(|p| p.1).fold(1.0, f64::max);
+    let last_cut = edges.iter().copied().fold(1.0, f64::max);
     let hi = plot::decade_above(max_v.max(last_cut + 1.0) * 2.0);
-    let bands = map.map(|m| bands(s, m, hi)).unwrap_or_default();
+    // Just left of the least value: 0.7 for counts, so that 1 is not on the edge.
+    let least = points
+        .iter()
+        .map(|p| p.1)
+        .chain(edges.iter().copied())
+        .filter(|v| *v > 0.0)
+        .fold(1.0, f64::min);
+    let lo = if least >= 1.0 {
+        LO
+    } else {
+        plot::decade_below(least) * LO
+    };
+    let bands = map
+        .map(|m| bands(s, m, (lo, hi), whole))
+        .unwrap_or_default();
     let axis_font = Font::sans(14);
     let axis_lines = fit_lines(
         &ui(s, "figure-proxy-axis"),
@@ -121,7 +149,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     let rows_h = u32::try_from(n).unwrap_or(u32::MAX).saturating_mul(ROW);
     let height = TOP.saturating_add(rows_h).saturating_add(bottom);
     let rows = n as f64;
-    let ticks = plot::decades(LO, hi);
+    let ticks = plot::decades(lo, hi);
     let drawn = plot::render((WIDTH, height), |root| {
         let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
         let mut chart = ChartBuilder::on(root)
@@ -129,7 +157,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
             .margin_right(RIGHT)
             .margin_top(TOP)
             .margin_bottom(bottom)
-            .build_cartesian_2d((LO..hi).log_scale(), 0f64..rows)
+            .build_cartesian_2d((lo..hi).log_scale(), 0f64..rows)
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(bands.iter().map(|b| {
@@ -156,11 +184,11 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
             .map_err(err)?;
         chart
             .draw_series(std::iter::once(PathElement::new(
-                vec![(LO, 0.0), (hi, 0.0)],
+                vec![(lo, 0.0), (hi, 0.0)],
                 Role::Axis.color(),
             )))
             .map_err(err)?;
-        let at = |i: usize, v: u64| ((v as f64).max(LO), rows - i as f64 - 0.5);
+        let at = |i: usize, v: f64| (v.max(lo), rows - i as f64 - 0.5);
         chart
             .draw_series(
                 points
@@ -179,7 +207,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
             }))
             .map_err(err)?;
         Ok(Placed {
-            axis_y: chart.backend_coord(&(LO, 0.0)).1,
+            axis_y: chart.backend_coord(&(lo, 0.0)).1,
             ticks: ticks
                 .iter()
                 .map(|&t| (t, chart.backend_coord(&(t, 0.0)).0))
@@ -222,8 +250,8 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
             let items: Vec<String> = points
                 .iter()
                 .map(|(id, v)| match zone_of(*v) {
-                    Some(f) => format!("{id} {v} → {}", family_name(s, f)),
-                    None => format!("{id} {v}"),
+                    Some(f) => format!("{id} {} → {}", Decimal(*v), family_name(s, f)),
+                    None => format!("{id} {}", Decimal(*v)),
                 })
                 .collect();
             (*l, format!("{t}: {}", items.join("; ")))
@@ -239,7 +267,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
 }
 
 /// Band names, tick labels and point labels.
-fn labels(svg: &mut Svg, bands: &[Band], points: &[(&str, u64)], p: &Placed) {
+fn labels(svg: &mut Svg, bands: &[Band], points: &[(&str, f64)], p: &Placed) {
     for (b, (x0, x1)) in bands.iter().zip(&p.bands) {
         let (x0, x1) = (f64::from(*x0), f64::from(*x1));
         let w = x1 - x0 - 4.0;
@@ -276,7 +304,7 @@ fn labels(svg: &mut Svg, bands: &[Band], points: &[(&str, u64)], p: &Placed) {
     let font = Font::mono(14);
     for ((id, v), (x, y)) in points.iter().zip(&p.points) {
         let (x, y) = (f64::from(*x), f64::from(*y));
-        let text = format!("{id} · {v}");
+        let text = format!("{id} · {}", Decimal(*v));
         let w = svg::text_width(&text, font);
         let (tx, anchor) = if x + 12.0 + w <= f64::from(WIDTH - RIGHT) {
             (x + 12.0, Anchor::Start)
@@ -311,9 +339,9 @@ mod tests {
             "Index",
             "Bitmap",
             "Seq",
-            "1–8",
-            "9–256",
-            "≥ 257",
+            "≤ 8",
+            "(8, 256]",
+            "> 256",
             "100",
         ] {
             assert!(t.iter().any(|x| x == want), "missing {want} in {t:?}");
@@ -344,7 +372,7 @@ mod tests {
         let site = Site::load(|d| {
             for m in d.maps.iter_mut() {
                 if m.value.id.value == "planner_v1" {
-                    m.value.branches[1].bound = Some(Bound::Le(64));
+                    m.value.branches[1].bound = Some(crate::model::Bound::le(64.0));
                 }
             }
         });
@@ -353,7 +381,42 @@ mod tests {
         let after = standalone(&plot(&s, r, &r.file, "proxy-test"), View::En);
         let before = draw(View::En, "scan-sample");
         assert_ne!(before, after);
-        assert!(texts(&after).iter().any(|t| t == "9–64"));
+        assert!(texts(&after).iter().any(|t| t == "(8, 64]"));
+    }
+
+    #[test]
+    fn decimal_bounds_and_values_get_a_decimal_axis() {
+        let site = Site::load(|d| {
+            for m in d.maps.iter_mut() {
+                if m.value.id.value == "planner_v1" {
+                    m.value.branches[0].bound = Some(crate::model::Bound::lt(0.05));
+                    m.value.branches[1].bound = Some(crate::model::Bound::le(0.2));
+                }
+            }
+            for r in d.runs.iter_mut() {
+                if r.value.id.value == "scan-sample" {
+                    for (c, v) in r.value.cases.iter_mut().zip([0.01, 0.1, 0.5]) {
+                        c.measurements = [("est_rows".to_string(), v)].into_iter().collect();
+                    }
+                }
+            }
+        });
+        let s = site.scope(View::En);
+        let r = s.ev.runs.get("scan-sample").expect("run");
+        let t = texts(&standalone(&plot(&s, r, &r.file, "p"), View::En));
+        for want in [
+            "lookup · 0.01",
+            "range · 0.1",
+            "report · 0.5",
+            "< 0.05",
+            "> 0.2",
+        ] {
+            assert!(t.iter().any(|x| x == want), "missing {want} in {t:?}");
+        }
+        // A narrow band's range is shortened to fit.
+        assert!(t.iter().any(|x| x.starts_with("[0.05, 0")), "{t:?}");
+        // Ticks reach below one.
+        assert!(t.iter().any(|x| x == "0.01"), "{t:?}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::records::source_text;
 use super::{anchor, code, record_link, source_line};
-use crate::derive::{segments, zone};
+use crate::derive::{sample, segments, zone};
 use crate::model::refs::Kind;
 use crate::model::{Bound, DispatchMap};
 use crate::render::escape;
@@ -10,11 +10,10 @@ use crate::render::palette;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 
-/// A bound as text: `rows ≤ 8`, `rows < 64`, or the "otherwise" label.
+/// A bound as text: `rows ≤ 8`, `0.05 ≤ sel < 0.2`, or the "otherwise" label.
 pub fn condition(s: &Scope, var: &str, bound: Option<Bound>) -> String {
-    match bound {
-        Some(Bound::Le(n)) => format!("<code>{} ≤ {n}</code>", escape(var)),
-        Some(Bound::Lt(n)) => format!("<code>{} &lt; {n}</code>", escape(var)),
+    match bound.and_then(|b| b.text(var)) {
+        Some(t) => code(&t),
         None => s.ui("dispatch-otherwise"),
     }
 }
@@ -118,13 +117,12 @@ pub fn compare(s: &Scope) -> Table {
     let var = maps.first().map_or("", |m| m.variable.as_str());
     let rows = segments(&maps)
         .into_iter()
-        .map(|(lo, hi)| {
-            let range = match hi {
-                Some(h) if h == lo => format!("<code>{} = {lo}</code>", escape(var)),
-                Some(h) => format!("<code>{lo} ≤ {} ≤ {h}</code>", escape(var)),
-                None => format!("<code>{} ≥ {lo}</code>", escape(var)),
+        .map(|seg| {
+            let range = match seg.text(var) {
+                Some(t) => code(&t),
+                None => s.ui("dispatch-any"),
             };
-            let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, lo as f64)).collect();
+            let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, sample(&seg))).collect();
             let differ = zones.windows(2).any(|w| w[0] != w[1]);
             let mut cells = vec![range];
             cells.extend(

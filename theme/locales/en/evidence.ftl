@@ -82,6 +82,7 @@ col-questions = Questions left
 
 ## Dispatch
 dispatch-otherwise = otherwise
+dispatch-any = any value
 dispatch-source = Read from:
 dispatch-applies-to = Applies to:
 col-condition = Condition

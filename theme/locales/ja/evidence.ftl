@@ -79,6 +79,7 @@ col-questions = 残った問い
 
 ## dispatch
 dispatch-otherwise = それ以外
+dispatch-any = すべての値
 dispatch-source = 読んだ場所:
 dispatch-applies-to = 適用範囲:
 col-condition = 条件
