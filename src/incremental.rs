@@ -229,7 +229,8 @@ pub fn rebuild(
         Some(p) if !checked.diagnostics.has_errors() => {
             let quoted = OnceCell::new();
             let needs = |id: &str| {
-                let quoted = quoted.get_or_init(|| quoted_kinds(&checked.values));
+                let quoted =
+                    quoted.get_or_init(|| (quoted_kinds(&checked.values), anchored_kinds(ev)));
                 ev.page(id)
                     .map(|p| page_needs(p, quoted))
                     .unwrap_or_else(|| ALL.iter().copied().collect())
@@ -307,14 +308,21 @@ fn decide(
 pub const ALL: &[Kind] = &crate::model::registry::ALL;
 
 /// The kinds a page's rendering reads: through its directives (with what their kinds'
-/// texts quote) and through `:v[…]` in its blocks.
-fn page_needs(page: &PageSource, quoted: &BTreeMap<Kind, BTreeSet<Kind>>) -> BTreeSet<Kind> {
+/// texts quote, and the kinds anchored to for those that show anchors) and through
+/// `:v[…]` in its blocks.
+fn page_needs(
+    page: &PageSource,
+    (quoted, anchored): &(BTreeMap<Kind, BTreeSet<Kind>>, BTreeSet<Kind>),
+) -> BTreeSet<Kind> {
     let mut needs = BTreeSet::new();
     for item in &page.items {
         match item {
             Item::Block(b) => quotes(&b.markdown, &mut needs),
             Item::Directive(raw) => {
                 let kinds = raw.resolved().map_or(ALL, |d| d.reads());
+                if raw.resolved().is_ok_and(|d| d.anchors()) {
+                    needs.extend(anchored);
+                }
                 for k in kinds {
                     needs.insert(*k);
                     needs.extend(quoted.get(k).into_iter().flatten());
@@ -323,6 +331,16 @@ fn page_needs(page: &PageSource, quoted: &BTreeMap<Kind, BTreeSet<Kind>>) -> BTr
         }
     }
     needs
+}
+
+/// The kinds the maps' branches anchor to (what a directive that shows anchors reads).
+fn anchored_kinds(ev: &Evidence) -> BTreeSet<Kind> {
+    ev.maps
+        .iter()
+        .flat_map(|m| &m.branches)
+        .filter_map(|b| crate::model::refs::Ref::parse(&b.anchor.as_ref()?.value).ok())
+        .map(|r| r.kind)
+        .collect()
 }
 
 /// Kind → the kinds its records' texts quote with `:v[…]`.

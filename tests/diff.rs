@@ -12,14 +12,13 @@ const CONFIG: &str = "title: {ja: \"差分の試験\", en: \"Diff test\"}\npacks
 const PAGE: &str = "---\ntitle: {ja: \"概要\", en: \"Overview\"}\norder: 0\n---\n\n:::ja\n最初の段落。\n:::\n:::en\nFirst paragraph.\n:::\n\n::claims\n";
 
 const DISPATCH: &str = "families:
-  - {id: mmvq, name: MMVQ, description: {ja: 小さい, en: small}}
-  - {id: mmq, name: MMQ, description: {ja: 中くらい, en: medium}}
-  - {id: blas, name: BLAS, description: {ja: 大きい, en: large}}
+  - {id: mmvq, label: {ja: MMVQ, en: MMVQ}, description: {ja: 小さい, en: small}}
+  - {id: mmq, label: {ja: MMQ, en: MMQ}, description: {ja: 中くらい, en: medium}}
+  - {id: blas, label: {ja: BLAS, en: BLAS}, description: {ja: 大きい, en: large}}
 maps:
   - id: m
     title: {ja: 地図, en: map}
-    op: MUL_MAT
-    tensor_type: Q4_K
+    subject: {op: MUL_MAT, tensor_type: Q4_K}
     variable: ne11
     measure: prompt_eval_count
     source: {repository: example/repo}

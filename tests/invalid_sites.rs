@@ -168,7 +168,7 @@ case!(type_error_in_run_case:
 
 case!(type_error_in_flow_mapping:
     [Replace("data/dispatch.yaml", "{le: 8}", "{le: eight}")]
-    => "data/dispatch.yaml":27 ["schema"] "branches[0].bound", errors = 1);
+    => "data/dispatch.yaml":26 ["schema"] "branches[0].bound.le", errors = 1);
 
 case!(unknown_field:
     [Replace("data/bundles.yaml", "  size_kb: 12\n", "  size_kb: 12\n  colour: red\n")]
@@ -282,7 +282,7 @@ case!(dangling_page:
 
 case!(dangling_family_in_map:
     [Replace("data/dispatch.yaml", "      - family: fam_large\n", "      - family: fam_huge\n")]
-    => "data/dispatch.yaml":30:17 ["dangling-ref"] "no family with id `fam_huge`", errors = 2);
+    => "data/dispatch.yaml":29:17 ["dangling-ref"] "no family with id `fam_huge`", errors = 2);
 
 case!(unknown_reference_kind:
     [Replace("data/claims.yaml", "\"run:r1\"", "\"rn:r1\"")]
@@ -919,7 +919,7 @@ fn comparing_maps_over_different_variables_is_an_error() {
         .replace("id: fixture_map", "id: other_map")
         .replace("variable: n\n", "variable: cost\n")
         .replace("    measure: prompt_eval_count\n", "")
-        .replace("        anchor: b1\n", "");
+        .replace("        anchor: bundle:b1\n", "");
     std::fs::write(
         site.path().join("data/dispatch.yaml"),
         format!("{map}{second}"),

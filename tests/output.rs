@@ -243,7 +243,7 @@ fn evidence_json_is_the_resolved_graph() {
     assert_eq!(json["claim"]["c1"]["constraint"], "obs1");
     assert_eq!(json["run"]["r1"]["cases"][0]["prompt_eval_count"], 3);
     assert_eq!(json["map"]["fixture_map"]["branches"][0]["bound"]["le"], 8);
-    assert_eq!(json["family"]["fam_small"]["name"], "SMALL");
+    assert_eq!(json["family"]["fam_small"]["label"]["en"], "SMALL");
     assert_eq!(json["observer"]["obs1"]["as_of"], "2026-01-15");
 }
 

@@ -266,7 +266,7 @@ mod tests {
         yaml::parse::<DispatchMap>("m.yaml", text, 0).unwrap()
     }
 
-    const PHASE_A: &str = "id: a\ntitle: {ja: a, en: a}\nop: SCAN\ntensor_type: rows\nvariable: est_rows\n\
+    const PHASE_A: &str = "id: a\ntitle: {ja: a, en: a}\nsubject: {op: SCAN}\nvariable: est_rows\n\
         source: {repository: r}\nbranches:\n  - {bound: {le: 8}, family: seq}\n  - {bound: {le: 256}, family: index}\n  - {family: bitmap}\n";
 
     #[test]
@@ -317,11 +317,9 @@ mod tests {
 
     #[test]
     fn decimal_ranges_route_and_reach() {
-        let m = map(
-            "id: sel\ntitle: {ja: s, en: s}\nop: SCAN\ntensor_type: t\nvariable: selectivity\n\
+        let m = map("id: sel\ntitle: {ja: s, en: s}\nvariable: selectivity\n\
              source: {repository: r}\nbranches:\n  - {bound: {lt: 0.05}, family: index}\n  \
-             - {bound: {ge: 0.05, le: 0.2}, family: bitmap}\n  - {family: seq}\n",
-        );
+             - {bound: {ge: 0.05, le: 0.2}, family: bitmap}\n  - {family: seq}\n");
         assert_eq!(zone(&m, 0.049), Some("index"));
         assert_eq!(zone(&m, 0.05), Some("bitmap"));
         assert_eq!(zone(&m, 0.2), Some("bitmap"));

@@ -23,6 +23,9 @@ pub trait Spec: Sized {
     /// The kinds of record rendering it reads (records, derived facts of them, the
     /// families or maps its tables name): what `serve` rebuilds a page for.
     const READS: &'static [Kind];
+    /// Whether it also shows the records its maps' branches anchor to, whatever their
+    /// kind (so a page showing it reads those kinds as well).
+    const ANCHORS: bool = false;
     /// Parses its attributes and checks the ids they name; the error is a message for
     /// the directive's line.
     fn parse(a: &Args) -> Result<Self, String>;
@@ -159,6 +162,11 @@ macro_rules! define {
             /// See [`Spec::READS`].
             pub fn reads(&self) -> &'static [Kind] {
                 match self { $(Directive::$variant(_) => <$ty as Spec>::READS),* }
+            }
+
+            /// See [`Spec::ANCHORS`].
+            pub fn anchors(&self) -> bool {
+                match self { $(Directive::$variant(_) => <$ty as Spec>::ANCHORS),* }
             }
 
             /// See [`Spec::lists`].
@@ -319,7 +327,8 @@ impl Spec for DispatchMap {
     const NAME: &'static str = "dispatch-map";
     const ATTRS: &'static [&'static str] = &["id"];
     const ABOUT: &'static str = "branches of a dispatch map";
-    const READS: &'static [Kind] = &[Kind::Map, Kind::Family, Kind::Bundle, Kind::Component];
+    const READS: &'static [Kind] = &[Kind::Map, Kind::Family, Kind::Component];
+    const ANCHORS: bool = true;
     fn parse(a: &Args) -> Result<Self, String> {
         let id = a.need("id")?;
         a.must(Kind::Map, &id)?;
@@ -451,8 +460,9 @@ pub struct DispatchDiagram {
 impl Spec for DispatchDiagram {
     const NAME: &'static str = "dispatch-diagram";
     const ATTRS: &'static [&'static str] = &["map"];
-    const ABOUT: &'static str = "dispatch-flow diagram of one map";
-    const READS: &'static [Kind] = &[Kind::Map, Kind::Family, Kind::Bundle, Kind::Component];
+    const ABOUT: &'static str = "dispatch-flow diagram of one map: its subject, a branch per condition with its family, anchor and chain";
+    const READS: &'static [Kind] = &[Kind::Map, Kind::Family, Kind::Component];
+    const ANCHORS: bool = true;
     fn parse(a: &Args) -> Result<Self, String> {
         let map = a.need("map")?;
         a.must(Kind::Map, &map)?;

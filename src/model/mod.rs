@@ -277,6 +277,16 @@ impl Evidence {
         !self.exists(kind, id) && !self.incomplete.contains(&kind)
     }
 
+    /// The file a record was written in.
+    pub fn file_of(&self, kind: Kind, id: &str) -> Option<String> {
+        crate::model::with_collection!(
+            self,
+            kind,
+            |c| c.get(id).map(|r| r.file.to_string()),
+            pages => self.page(id).map(|p| p.file.to_string())
+        )
+    }
+
     pub fn page(&self, id: &str) -> Option<&PageSource> {
         self.page_index.get(id).map(|&i| &self.pages[i])
     }

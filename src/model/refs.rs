@@ -200,7 +200,7 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
         for b in &m.branches {
             r.bare(&m.file, Kind::Family, &b.family);
             if let Some(a) = &b.anchor {
-                r.bare(&m.file, Kind::Bundle, a);
+                r.any(&m.file, a);
             }
             for c in &b.chain {
                 r.bare(&m.file, Kind::Component, c);

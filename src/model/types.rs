@@ -94,12 +94,30 @@ pub struct DispatchFile {
 #[serde(deny_unknown_fields)]
 pub struct Family {
     pub id: Id,
-    /// Short display name, the same in both languages (e.g. `SEQ`).
-    pub name: String,
+    /// Its name in tables, figures and badges, e.g. `{ja: 順次走査, en: Seq scan}`.
+    pub label: Text,
+    /// Its colour, one of the theme's [`Colour`]s; by default the next one in the order
+    /// the families are written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
     /// The code symbol the family enters through, e.g. `ExecSeqScan`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
-    pub description: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Text>,
+}
+
+/// The colours of the theme a family can take, in the order families get them by default.
+/// A site changes what each looks like in its own CSS (`--blue`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Colour {
+    Blue,
+    Purple,
+    Orange,
+    Green,
+    Pink,
+    Yellow,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -107,10 +125,10 @@ pub struct Family {
 pub struct DispatchMap {
     pub id: Id,
     pub title: Text,
-    /// The operation the map decides for, e.g. `SCAN`.
-    pub op: String,
-    /// The tensor type the map applies to, e.g. `Q4_K`.
-    pub tensor_type: String,
+    /// What the map decides for, as named code values shown with its title, e.g.
+    /// `{op: SCAN, relation: orders}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub subject: BTreeMap<String, String>,
     /// The variable the branches test, e.g. `est_rows`.
     pub variable: String,
     /// The measurement of a run's cases that stands in for the variable when no case can
@@ -137,10 +155,11 @@ pub struct Branch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound: Option<Bound>,
     pub family: Id,
-    /// Bundle that anchors this path in the binary.
+    /// The record that anchors this path in the evidence, as a `kind:id` reference (the
+    /// piece of code or data the path was found in).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Id>,
-    /// Library chain the path goes through (component ids), in call order.
+    /// The components the path goes through (component ids), in call order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chain: Vec<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,6 +167,17 @@ pub struct Branch {
 }
 
 impl DispatchMap {
+    /// Its [`Self::subject`] values on one line (`SCAN · orders`); none when it has none.
+    pub fn subject_line(&self) -> Option<String> {
+        (!self.subject.is_empty()).then(|| {
+            self.subject
+                .values()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" · ")
+        })
+    }
+
     /// The measurement a case's zone under this map is derived from: [`Self::measure`],
     /// or the variable itself.
     pub fn measured_as(&self) -> &str {

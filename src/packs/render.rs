@@ -2,6 +2,7 @@
 //! gets, notes on core records. (A pack's directives render through their own `Render`
 //! impls.)
 
+use crate::model::refs::Ref;
 use crate::model::types::Run;
 use crate::render::scope::Scope;
 use crate::render::table::Table;
@@ -17,6 +18,23 @@ pub fn run_tables(s: &Scope, run: &Run, file: &str) -> Vec<Table> {
         out.extend(super::ggml::render::run_tables(s, run, file));
     }
     out
+}
+
+/// What a pack says of one of its records where the core shows it by reference (a map
+/// branch's anchor): a detail after its id (`96 KB`) and lines of code under it.
+#[derive(Debug, Default)]
+pub struct Brief {
+    pub detail: Option<String>,
+    pub code: Vec<String>,
+}
+
+/// The [`Brief`] of a record, empty for one no pack the site turned on describes.
+pub fn brief(s: &Scope, r: &Ref) -> Brief {
+    if on(s, super::ggml::PACK.name) {
+        super::ggml::render::brief(s, r)
+    } else {
+        Brief::default()
+    }
 }
 
 /// A note a pack adds to a component's status cell (what its latest run saw).

@@ -1,5 +1,6 @@
-//! One colour per route, the same in tables and figures. A family's hue is its position
-//! among the site's families (`dispatch.yaml`), a route's that of the family it names;
+//! One colour per route, the same in tables and figures. A family's hue is the colour it
+//! names or else its position among the site's families (`dispatch.yaml`), a route's
+//! that of the family it names;
 //! tables write it as the CSS class `hue-N`, figures as `f-hN`/`s-hN`, both over the
 //! theme's six hues (`--blue`, `--purple`, `--orange`, `--green`, pink, `--yellow`).
 
@@ -8,13 +9,22 @@ use crate::model::Evidence;
 /// How many hues the theme defines; positions beyond wrap around.
 pub const HUES: usize = 6;
 
-/// The hue of a family: its position among the families, or the last hue when unknown.
+/// The hue of a family: the colour it names, else its position among the families, or
+/// the last hue when unknown.
 pub fn family(ev: &Evidence, id: &str) -> usize {
-    ev.families
-        .iter()
-        .position(|f| f.id.value == id)
-        .unwrap_or(HUES - 1)
-        % HUES
+    match ev.families.get(id) {
+        Some(f) => match f.colour {
+            Some(c) => c as usize,
+            None => {
+                ev.families
+                    .iter()
+                    .position(|g| g.id.value == id)
+                    .unwrap_or(0)
+                    % HUES
+            }
+        },
+        None => HUES - 1,
+    }
 }
 
 /// The hue of a route: its family's, or none (a plain badge) when it names no family.

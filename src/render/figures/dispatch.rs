@@ -9,6 +9,7 @@ use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{
     Content, Drawn, Words, family_hue, family_name, files, map_words, para, para_fit, same, ui,
 };
+use crate::model::refs::Ref;
 use crate::model::{Bound, Branch, DispatchMap};
 use crate::render::scope::Scope;
 
@@ -136,8 +137,8 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
         }
         None => cy += lh,
     }
-    // Bundle anchor: id and size, then its key symbols.
-    if let Some(a) = &b.anchor {
+    // Anchor: id and what its pack says of it, then its code lines.
+    if let Some(a) = b.anchor.as_ref().and_then(|a| Ref::parse(&a.value).ok()) {
         cy += 4.0;
         cy = para_fit(
             &mut inner,
@@ -147,20 +148,17 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
             max,
             TextStyle::new(Font::sans(13), "mu"),
         );
-        let bundle = s.ev.bundles.get(&a.value);
-        let size = bundle
-            .and_then(|bd| bd.size_kb)
-            .map(|k| format!(" · {k} KB"))
-            .unwrap_or_default();
+        let brief = crate::packs::render::brief(s, &a);
+        let detail = brief.detail.map(|d| format!(" · {d}")).unwrap_or_default();
         cy = para(
             &mut inner,
             x,
             cy,
-            &same(s, format!("{}{size}", a.value)),
+            &same(s, format!("{}{detail}", a.id)),
             max,
             TextStyle::new(Font::mono(14).bold(), ""),
         );
-        for sym in bundle.map(|bd| bd.symbols.as_slice()).unwrap_or(&[]) {
+        for sym in &brief.code {
             cy = para(
                 &mut inner,
                 x,
@@ -202,19 +200,21 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
     h
 }
 
-/// The head box: op · tensor type, the map's title and what it applies to.
+/// The head box: the map's subject, its title and what it applies to.
 fn head(svg: &mut Svg, s: &Scope, m: &DispatchMap) -> f64 {
     let max = WIDTH - PAD * 2.0 - 24.0;
     let mut inner = Svg::new();
     let mut y = PAD + 8.0;
-    y = para(
-        &mut inner,
-        PAD + 12.0,
-        y,
-        &same(s, format!("{} · {}", m.op, m.tensor_type)),
-        max,
-        TextStyle::new(Font::mono(15).bold(), ""),
-    );
+    if let Some(subject) = m.subject_line() {
+        y = para(
+            &mut inner,
+            PAD + 12.0,
+            y,
+            &same(s, subject),
+            max,
+            TextStyle::new(Font::mono(15).bold(), ""),
+        );
+    }
     y = para(
         &mut inner,
         PAD + 12.0,
@@ -319,8 +319,8 @@ pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Drawn {
         m.branches
             .iter()
             .filter_map(|b| b.anchor.as_ref())
-            .filter_map(|a| s.ev.bundles.get(&a.value))
-            .map(|b| b.file.to_string()),
+            .filter_map(|a| Ref::parse(&a.value).ok())
+            .filter_map(|r| s.ev.file_of(r.kind, &r.id)),
     );
     sources.extend(
         m.branches
@@ -357,8 +357,8 @@ fn describe(s: &Scope, m: &DispatchMap) -> Words {
         .map(|b| {
             let cond = condition(s, &m.variable, b.bound);
             let mut tail = format!(" → {}", family_name(s, &b.family.value));
-            if let Some(a) = &b.anchor {
-                tail.push_str(&format!(" ({})", a.value));
+            if let Some(a) = b.anchor.as_ref().and_then(|a| Ref::parse(&a.value).ok()) {
+                tail.push_str(&format!(" ({})", a.id));
             }
             let chain = chain_names(s, b);
             if !chain.is_empty() {
@@ -378,7 +378,8 @@ fn describe(s: &Scope, m: &DispatchMap) -> Words {
                     .unwrap_or_default()
             })
             .collect();
-        format!("{} · {}: {}", m.op, m.tensor_type, items.join("; "))
+        let head = m.subject_line().unwrap_or_else(|| m.id.value.clone());
+        format!("{head}: {}", items.join("; "))
     })
 }
 

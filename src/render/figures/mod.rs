@@ -488,7 +488,7 @@ pub fn family_hue(s: &Scope, family: &str) -> usize {
 pub fn family_name(s: &Scope, family: &str) -> String {
     s.ev.families
         .get(family)
-        .map(|f| f.name.clone())
+        .map(|f| joined(&words(s, &f.label)))
         .unwrap_or_else(|| family.to_string())
 }
 

@@ -3,7 +3,7 @@
 use super::records::source_text;
 use super::{anchor, code, record_link, source_line};
 use crate::derive::{sample, segments, zone};
-use crate::model::refs::Kind;
+use crate::model::refs::{Kind, Ref};
 use crate::model::{Bound, DispatchMap};
 use crate::render::escape;
 use crate::render::palette;
@@ -29,7 +29,7 @@ fn family_cell(s: &Scope, id: &str) -> String {
             format!(
                 "<span class=\"badge {}\">{}</span>{symbol}",
                 palette::class(Some(palette::family(s.ev, id))),
-                escape(&f.name)
+                s.fluent(&f.label)
             )
         }
         None => code(id),
@@ -44,16 +44,20 @@ pub fn map(s: &Scope, id: &str) -> Table {
         .branches
         .iter()
         .map(|b| {
-            let anchor_cell = match b.anchor.as_ref().and_then(|a| s.ev.bundles.get(&a.value)) {
-                Some(bd) => {
-                    let size = bd.size_kb.map(|k| format!(" · {k} KB")).unwrap_or_default();
-                    let sym = bd
-                        .symbols
+            let anchor_cell = match b.anchor.as_ref().and_then(|a| Ref::parse(&a.value).ok()) {
+                Some(r) => {
+                    let brief = crate::packs::render::brief(s, &r);
+                    let detail = brief
+                        .detail
+                        .map(|d| format!(" · {}", escape(&d)))
+                        .unwrap_or_default();
+                    let sym = brief
+                        .code
                         .first()
                         .map(|x| format!("<br>{}", code(x)))
                         .unwrap_or_default();
-                    let link = record_link(s, Kind::Bundle, &bd.id.value, code(&bd.id.value));
-                    format!("{link}{size}{sym}")
+                    let link = record_link(s, r.kind, &r.id, code(&r.id));
+                    format!("{link}{detail}{sym}")
                 }
                 None => "—".into(),
             };
@@ -93,12 +97,16 @@ pub fn map(s: &Scope, id: &str) -> Table {
     Table {
         id: anchor(Kind::Map, &m.id.value),
         class: "dispatch-map".into(),
-        caption: format!(
-            "{} <small>({} · {})</small>",
-            s.text(&m.title),
-            code(&m.op),
-            code(&m.tensor_type)
-        ),
+        caption: if m.subject.is_empty() {
+            s.text(&m.title)
+        } else {
+            let subject: Vec<String> = m.subject.values().map(|v| code(v)).collect();
+            format!(
+                "{} <small>({})</small>",
+                s.text(&m.title),
+                subject.join(" · ")
+            )
+        },
         source: source_line(s, [m.file.to_string()]),
         columns: ["col-condition", "col-family", "col-anchor", "col-chain"]
             .iter()

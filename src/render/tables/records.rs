@@ -240,7 +240,7 @@ pub(crate) fn family_names(s: &Scope, ids: &[crate::model::Id]) -> String {
     let names: Vec<String> = ids
         .iter()
         .filter_map(|f| s.ev.families.get(&f.value))
-        .map(|f| escape(&f.name))
+        .map(|f| s.fluent(&f.label))
         .collect();
     if names.is_empty() {
         "—".into()

@@ -128,12 +128,11 @@ fn family_badge(s: &Scope, z: &str) -> String {
     let name =
         s.ev.families
             .get(z)
-            .map(|f| f.name.clone())
-            .unwrap_or_else(|| z.to_string());
+            .map(|f| s.fluent(&f.label))
+            .unwrap_or_else(|| escape(z));
     format!(
-        "<span class=\"badge {}\">{}</span>",
+        "<span class=\"badge {}\">{name}</span>",
         crate::render::palette::class(Some(crate::render::palette::family(s.ev, z))),
-        escape(&name)
     )
 }
 

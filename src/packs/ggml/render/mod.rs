@@ -32,3 +32,15 @@ pub fn run_tables(s: &Scope, run: &Run, file: &str) -> Vec<Table> {
     }
     out
 }
+
+/// A bundle, where a map branch names it as its anchor: its size and key symbols.
+pub fn brief(s: &Scope, r: &crate::model::refs::Ref) -> crate::packs::render::Brief {
+    use crate::model::refs::Kind;
+    match (r.kind, s.ev.bundles.get(&r.id)) {
+        (Kind::Bundle, Some(b)) => crate::packs::render::Brief {
+            detail: b.size_kb.map(|k| format!("{k} KB")),
+            code: b.symbols.clone(),
+        },
+        _ => Default::default(),
+    }
+}

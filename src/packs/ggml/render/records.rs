@@ -24,7 +24,7 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
                 .family
                 .as_ref()
                 .and_then(|f| s.ev.families.get(&f.value))
-                .map(|f| escape(&f.name))
+                .map(|f| s.fluent(&f.label))
                 .unwrap_or_else(|| "—".into());
             let mut regs = Vec::new();
             if b.sgpr.is_some() || b.vgpr.is_some() {
