@@ -9,6 +9,8 @@ use std::process::Command as Std;
 
 const CONFIG: &str = "title: {ja: \"差分の試験\", en: \"Diff test\"}\npacks: [ggml]\n";
 
+const VOCABULARY: &str = "engines:\n  - {id: ollama, label: {ja: Ollama, en: Ollama}}\n";
+
 const PAGE: &str = "---\ntitle: {ja: \"概要\", en: \"Overview\"}\norder: 0\n---\n\n:::ja\n最初の段落。\n:::\n:::en\nFirst paragraph.\n:::\n\n::claims\n";
 
 const DISPATCH: &str = "families:
@@ -128,6 +130,7 @@ fn repo() -> tempfile::TempDir {
             ("evidence.yaml", CONFIG),
             ("content/index.md", PAGE),
             ("data/dispatch.yaml", DISPATCH),
+            ("data/vocabulary.yaml", VOCABULARY),
             ("data/observers.yaml", OBSERVERS),
             ("data/claims.yaml", CLAIMS_BEFORE),
             ("data/runs/r1.yaml", RUN1),
@@ -265,6 +268,7 @@ fn two_folders() {
         ("evidence.yaml", CONFIG),
         ("content/index.md", PAGE),
         ("data/dispatch.yaml", DISPATCH),
+        ("data/vocabulary.yaml", VOCABULARY),
     ];
     write(a.path(), &base);
     write(b.path(), &base);
@@ -530,6 +534,7 @@ fn sides() -> (tempfile::TempDir, tempfile::TempDir) {
         ),
         ("content/more.md", page_of("more", &["first", "second"])),
         ("data/dispatch.yaml", DISPATCH.to_string()),
+        ("data/vocabulary.yaml", VOCABULARY.to_string()),
         (
             "data/observers.yaml",
             format!("{OBSERVERS}{EXTRA_OBSERVER}"),
@@ -559,6 +564,7 @@ fn sides() -> (tempfile::TempDir, tempfile::TempDir) {
         ("content/more.md", page_of("more", &["first"])),
         // The middle branch widened: r1's long case (290) moves from blas to mmq.
         ("data/dispatch.yaml", DISPATCH.replace("le: 256", "le: 300")),
+        ("data/vocabulary.yaml", VOCABULARY.to_string()),
         // `counter` changed in one field, `extra` removed, `fresh` added.
         (
             "data/observers.yaml",

@@ -35,8 +35,13 @@ fn run_table(page: &str) -> &str {
 fn a_runs_own_measurement_is_a_column_and_no_counter_is() {
     let page = built_page();
     let table = run_table(&page);
+    // Headed by the labels data/vocabulary.yaml gives them, with the unit.
     assert!(
-        table.contains("<th scope=\"col\"><code>est_rows</code></th>"),
+        table.contains("<th scope=\"col\">estimated rows</th>"),
+        "{table}"
+    );
+    assert!(
+        table.contains("<th scope=\"col\">execution time (ns)</th>"),
         "{table}"
     );
     // The values as recorded, whole numbers without a fraction.

@@ -216,6 +216,10 @@ fn pull_request_steps_pass_a_new_run_and_fail_a_rewritten_one() {
         ("evidence.yaml", CONFIG),
         ("content/index.md", PAGE),
         ("data/runs/r1.yaml", RUN),
+        (
+            "data/vocabulary.yaml",
+            "engines:\n  - {id: ollama, label: {ja: Ollama, en: Ollama}}\n",
+        ),
     ];
     commit(d, &base, "base");
     git(d, &["update-ref", "refs/remotes/origin/main", "HEAD"]);

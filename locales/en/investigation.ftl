@@ -10,7 +10,5 @@ figure-proxy-title = Cases of run { $run } on the ne11 axis, over the zones of {
 figure-proxy-title-nomap = Cases of run { $run } on the ne11 axis (no map assessed against)
 figure-proxy-axis = prompt tokens ≈ ne11 (log scale)
 col-observed-range = Observed ne11
-component-status-load-and-hsaco-confirmed = load and hsaco confirmed
-component-status-hsaco-confirmed = gfx1201 hsaco confirmed
 tensor-types-caption = Tensor types and the kernel families with an entry for them
 col-families = Kernel families

@@ -10,7 +10,5 @@ figure-proxy-title = 実行 { $run } の各ケースを ne11 の軸に置き、{
 figure-proxy-title-nomap = 実行 { $run } の各ケースを ne11 の軸に置いた図 (照合した地図なし)
 figure-proxy-axis = プロンプトのトークン数 ≈ ne11 (対数軸)
 col-observed-range = 観測した ne11
-component-status-load-and-hsaco-confirmed = ロード・hsaco 確認
-component-status-hsaco-confirmed = gfx1201 hsaco 確認
 tensor-types-caption = tensor type と、それに entry を持つ kernel family
 col-families = kernel family

@@ -30,6 +30,7 @@ pub fn check(
         directives(page, diags);
     }
     assessments(ev, diags);
+    measurements(ev, diags);
     crate::packs::check::check(ev, derived, diags);
     messages.check(diags);
     home_page(ev, diags);
@@ -94,6 +95,36 @@ fn directives(page: &PageSource, diags: &mut Diagnostics) {
                 Diagnostic::error("directive", Span::new(&page.file, d.line, 1), msg)
                     .with_hint("see docs/authoring.md for the directives and their attributes"),
             );
+        }
+    }
+}
+
+/// Every measurement a case records by name is one the site declares
+/// (`measurements:` in `data/vocabulary.yaml`), which gives it its label and unit; told
+/// once per run and name, at the first case that records it.
+fn measurements(ev: &Evidence, diags: &mut Diagnostics) {
+    for run in ev.runs.iter() {
+        let mut told = std::collections::BTreeSet::new();
+        for case in &run.cases {
+            for name in case.measurements.keys() {
+                if ev.measurements.contains(name) || !told.insert(name) {
+                    continue;
+                }
+                diags.push(
+                    Diagnostic::error(
+                        "undeclared-measurement",
+                        span_of(&run.file, &case.id),
+                        format!(
+                            "case `{}` records `{name}`, a measurement the site does not declare",
+                            case.id.value
+                        ),
+                    )
+                    .with_hint(format!(
+                        "declare it with its labels in data/vocabulary.yaml: \
+                         `measurements: [{{id: {name}, label: {{ja: …, en: …}}}}]`"
+                    )),
+                );
+            }
         }
     }
 }

@@ -306,6 +306,7 @@ pub(crate) enum Parsed {
     Terms(Vec<Term>),
     Findings(Vec<Finding>),
     Routes(Vec<Route>),
+    Vocabulary(VocabularyFile),
 }
 
 /// Parses one data file (`name` is its path under `data/`) by the collection its name selects.
@@ -334,6 +335,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
         Some(Kind::Term) => of!(Terms),
         Some(Kind::Finding) => of!(Findings),
         Some(Kind::Route) => of!(Routes),
+        Some(Kind::Engine | Kind::Status | Kind::Measurement) => of!(Vocabulary),
         Some(Kind::Page) | None => Err(unknown_data_file(name, file)),
     }
 }
@@ -417,6 +419,11 @@ impl Parsed {
             Parsed::Terms(v) => set.terms.extend(locate(f, v)),
             Parsed::Findings(v) => set.findings.extend(locate(f, v)),
             Parsed::Routes(v) => set.routes.extend(locate(f, v)),
+            Parsed::Vocabulary(v) => {
+                set.engines.extend(locate(f, v.engines));
+                set.statuses.extend(locate(f, v.statuses));
+                set.measurements.extend(locate(f, v.measurements));
+            }
         }
     }
 }

@@ -74,6 +74,9 @@ macro_rules! record {
     ($($t:ty),*) => { $(impl Record for $t { fn id(&self) -> &Id { &self.id } })* };
 }
 record!(
+    Engine,
+    Status,
+    Measurement,
     Family,
     DispatchMap,
     Bundle,
@@ -149,6 +152,9 @@ pub struct DataSet {
     pub layers: Vec<Located<Layer>>,
     pub plan: Vec<Located<PlanStep>>,
     pub routes: Vec<Located<Route>>,
+    pub engines: Vec<Located<Engine>>,
+    pub statuses: Vec<Located<Status>>,
+    pub measurements: Vec<Located<Measurement>>,
     pub runs: Vec<Located<Run>>,
     /// Kinds whose file failed to parse: references to them are not reported as dangling,
     /// since the parse error already is.
@@ -230,6 +236,18 @@ macro_rules! with_collection {
                 let $c = &$ev.routes;
                 $body
             }
+            $crate::model::refs::Kind::Engine => {
+                let $c = &$ev.engines;
+                $body
+            }
+            $crate::model::refs::Kind::Status => {
+                let $c = &$ev.statuses;
+                $body
+            }
+            $crate::model::refs::Kind::Measurement => {
+                let $c = &$ev.measurements;
+                $body
+            }
             $crate::model::refs::Kind::Page => $pages,
         }
     };
@@ -256,6 +274,9 @@ pub struct Evidence {
     pub layers: Collection<Layer>,
     pub plan: Collection<PlanStep>,
     pub routes: Collection<Route>,
+    pub engines: Collection<Engine>,
+    pub statuses: Collection<Status>,
+    pub measurements: Collection<Measurement>,
     pub runs: Collection<Run>,
     /// Pages by id, in navigation order.
     pub pages: Vec<PageSource>,
@@ -275,6 +296,12 @@ impl Evidence {
     /// load (then the load error is the one to report, not every reference into it).
     pub fn is_missing(&self, kind: Kind, id: &str) -> bool {
         !self.exists(kind, id) && !self.incomplete.contains(&kind)
+    }
+
+    /// How far a component status says the observation went; an unknown status (already
+    /// reported) counts as the least, loaded.
+    pub fn seen(&self, status: &str) -> Seen {
+        self.statuses.get(status).map_or(Seen::Loaded, |s| s.seen)
     }
 
     /// The file a record was written in.
@@ -322,6 +349,9 @@ pub fn build(
         layers: index(Kind::Layer, d.layers, &mut diags),
         plan: index(Kind::PlanStep, d.plan, &mut diags),
         routes: index(Kind::Route, d.routes, &mut diags),
+        engines: index(Kind::Engine, d.engines, &mut diags),
+        statuses: index(Kind::Status, d.statuses, &mut diags),
+        measurements: index(Kind::Measurement, d.measurements, &mut diags),
         runs,
         page_index: pages
             .iter()

@@ -109,42 +109,17 @@ impl Resolver<'_> {
             ));
         } else if let Some(near) = self.nearest(kind, bare) {
             d = d.with_hint(format!("did you mean `{near}`?"));
+        } else if let Some(file) = kind.spec().file_pattern() {
+            d = d.with_hint(format!(
+                "add a record with id `{bare}` to data/{file} (kind `{}`)",
+                kind.name()
+            ));
         }
         self.diags.push(d);
     }
 
     fn pack_on(&self, name: &str) -> bool {
         self.ev.config.as_ref().is_some_and(|c| c.has_pack(name))
-    }
-
-    /// A value from a vocabulary the core and the packs the site turns on make up
-    /// (engines, component statuses): an error at its place listing the known ones.
-    fn vocabulary(&mut self, file: &str, what: &str, id: &Id, core: &[&str], of_pack: PackWords) {
-        let packs = crate::packs::PACKS.iter().filter(|p| self.pack_on(p.name));
-        let known: Vec<&str> = core
-            .iter()
-            .copied()
-            .chain(packs.flat_map(|p| of_pack(p)))
-            .collect();
-        if known.contains(&id.value.as_str()) {
-            return;
-        }
-        let mut d = Diagnostic::error(
-            "unknown-value",
-            span_of(file, id),
-            format!("unknown {what} `{}`", id.value),
-        )
-        .with_hint(format!("one of: {}", known.join(", ")));
-        if let Some(p) = crate::packs::PACKS
-            .iter()
-            .find(|p| !self.pack_on(p.name) && of_pack(p).contains(&id.value.as_str()))
-        {
-            d = d.with_hint(format!(
-                "`{}` comes with the `{}` pack: add `packs: [{}]` to evidence.yaml",
-                id.value, p.name, p.name
-            ));
-        }
-        self.diags.push(d);
     }
 
     /// The known id closest to `id`, for a "did you mean" hint.
@@ -228,13 +203,7 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
         if let Some(n) = &c.next {
             r.bare(&c.file, Kind::Component, n);
         }
-        let core: Vec<&str> = super::types::COMPONENT_STATUSES
-            .iter()
-            .map(|(n, _)| *n)
-            .collect();
-        r.vocabulary(&c.file, "component status", &c.status, &core, |p| {
-            p.statuses.iter().map(|(n, _)| *n).collect()
-        });
+        r.bare(&c.file, Kind::Status, &c.status);
     }
     chain_loops(ev, r.diags);
     for o in ev.observers.iter() {
@@ -309,17 +278,10 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
     }
 }
 
-/// The words of one vocabulary a pack adds.
-type PackWords = fn(&crate::packs::Pack) -> Vec<&'static str>;
-
 fn resolve_run(r: &mut Resolver, run: &super::Located<super::Run>) {
-    r.vocabulary(
-        &run.file,
-        "engine",
-        &run.engine,
-        &[super::types::NO_ENGINE],
-        |p| p.engines.to_vec(),
-    );
+    if run.engine.value != super::types::NO_ENGINE {
+        r.bare(&run.file, Kind::Engine, &run.engine);
+    }
     let file = &run.file;
     if let Some(d) = &run.date {
         r.run_date(file, d);

@@ -27,6 +27,9 @@ pub enum Kind {
     Layer,
     PlanStep,
     Route,
+    Engine,
+    Status,
+    Measurement,
     Page,
 }
 
@@ -112,6 +115,14 @@ pub const KINDS: &[KindSpec] = &[
     spec(Kind::Layer, "layer", File("quantization.yaml"), Fields),
     spec(Kind::PlanStep, "plan", File("quantization.yaml"), Fields),
     spec(Kind::Route, "route", File("routes.yaml"), Fields),
+    spec(Kind::Engine, "engine", File("vocabulary.yaml"), Fields),
+    spec(Kind::Status, "status", File("vocabulary.yaml"), Fields),
+    spec(
+        Kind::Measurement,
+        "measurement",
+        File("vocabulary.yaml"),
+        Fields,
+    ),
     spec(Kind::Page, "page", Pages, Own),
 ];
 

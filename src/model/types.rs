@@ -197,6 +197,72 @@ pub struct Route {
     pub family: Option<Id>,
 }
 
+// ---------------------------------------------------------------- vocabulary.yaml
+
+/// `data/vocabulary.yaml`: the words records choose from, each with its labels: the
+/// engines runs name, the statuses components take, the measurements cases record.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct VocabularyFile {
+    #[serde(default)]
+    pub engines: Vec<Engine>,
+    #[serde(default)]
+    pub statuses: Vec<Status>,
+    #[serde(default)]
+    pub measurements: Vec<Measurement>,
+}
+
+/// A run engine: the software a probe ran against or read (`none` is built in: a run that
+/// read a file).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Engine {
+    pub id: Id,
+    pub label: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Text>,
+}
+
+/// A component status: what was observed of a component, and how far that went.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Status {
+    pub id: Id,
+    pub label: Text,
+    /// How far the observation went: `loaded`, `binary` or `absent`; the chain diagram
+    /// draws each differently.
+    pub seen: Seen,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Text>,
+}
+
+/// A measurement cases record, by the name they record it under (`est_rows`), with the
+/// label tables and plot axes show and its unit.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Measurement {
+    pub id: Id,
+    pub label: Text,
+    /// Its unit after a value, e.g. `{ja: 行, en: rows}`; none for a plain count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<Text>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Text>,
+}
+
+impl Measurement {
+    /// Its label with its unit in parentheses, in each language (`estimated rows (rows)`).
+    pub fn labelled(&self) -> Text {
+        match &self.unit {
+            Some(u) => Text {
+                ja: format!("{} ({})", self.label.ja, u.ja),
+                en: format!("{} ({})", self.label.en, u.en),
+            },
+            None => self.label.clone(),
+        }
+    }
+}
+
 // ---------------------------------------------------------------- components.yaml
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -208,7 +274,7 @@ pub struct Component {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
     pub role: Text,
-    /// One of [`COMPONENT_STATUSES`] or of a pack the site turned on.
+    /// A status of the site's vocabulary (`status:` in `data/vocabulary.yaml`).
     pub status: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Text>,
@@ -222,44 +288,15 @@ pub struct Component {
 }
 
 /// How far the observation of a component went, as a status says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Seen {
     /// Present in the process maps, nothing more.
     Loaded,
-    /// Its binary (or its device code) was confirmed as well.
+    /// Its binary (or the code inside it) was confirmed as well.
     Binary,
     /// Not found where it was looked for.
     Absent,
-}
-
-/// The component statuses of the core, with how far each went; packs add their own
-/// (`packs::Pack::statuses`). A status is written as its name (`load_confirmed`).
-pub const COMPONENT_STATUSES: &[(&str, Seen)] = &[
-    ("confirmed", Seen::Binary),
-    ("load_confirmed", Seen::Loaded),
-    ("load_and_binary_confirmed", Seen::Binary),
-    ("absent_from_maps", Seen::Absent),
-    ("absent_from_maps_and_bundle", Seen::Absent),
-];
-
-/// How far a component status says the observation went; `None` for a status neither the
-/// core nor a pack knows (which `model::build` reports).
-pub fn seen_of(status: &str) -> Option<Seen> {
-    COMPONENT_STATUSES
-        .iter()
-        .copied()
-        .chain(
-            crate::packs::PACKS
-                .iter()
-                .flat_map(|p| p.statuses.iter().copied()),
-        )
-        .find(|(name, _)| *name == status)
-        .map(|(_, seen)| seen)
-}
-
-/// [`seen_of`], taking an unknown status (already reported) as the least: loaded.
-pub fn seen(status: &str) -> Seen {
-    seen_of(status).unwrap_or(Seen::Loaded)
 }
 
 // ---------------------------------------------------------------- observers.yaml
@@ -409,7 +446,8 @@ pub struct Run {
     /// When it ran (`YYYY-MM-DD` or RFC 3339); absent when the record lost it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<Id>,
-    /// [`NO_ENGINE`], or an engine of a pack the site turned on.
+    /// [`NO_ENGINE`], or an engine of the site's vocabulary (`engines:` in
+    /// `data/vocabulary.yaml`).
     pub engine: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoint: Option<String>,
@@ -529,7 +567,7 @@ pub struct SweepSettings {
 }
 
 /// The engine a run with no engine records: a probe that read a file, or a record
-/// transcribed by hand. Other engines come from packs (`packs::Pack::engines`).
+/// transcribed by hand. Other engines are the site's (`data/vocabulary.yaml`).
 pub const NO_ENGINE: &str = "none";
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

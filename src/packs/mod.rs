@@ -1,8 +1,8 @@
 //! Packs: what one kind of investigation adds to the core — record kinds, binary readers,
 //! tables, probes, Fluent messages and CSS — each in a folder of its own, compiled in and turned
 //! on per site by `packs: [name]` in `evidence.yaml`. A site that does not turn a pack on
-//! cannot use its data files, directives, engines or statuses, and gets none of its
-//! messages.
+//! cannot use its data files or directives, and gets none of its messages. (Engines,
+//! statuses and measurements are the site's own vocabulary, not a pack's.)
 //!
 //! This file is the one list of packs; the core reaches a pack only through the items
 //! here (and `packs::render`, `packs::check`, `packs::probe`), never by its name. A pack's
@@ -17,7 +17,6 @@ pub mod probe;
 pub mod render;
 
 use crate::model::registry::Kind;
-use crate::model::types::Seen;
 
 pub use ggml::directives::{
     Bundles, FatbinTargets, FileTypes, Generations, Layers, Plan, TensorMix, TensorTypes,
@@ -38,10 +37,6 @@ pub struct Pack {
     pub kinds: &'static [Kind],
     /// The directives it adds, by name; their specs are in `model::directive::SPECS`.
     pub directives: &'static [&'static str],
-    /// The run engines it adds beside `none`.
-    pub engines: &'static [&'static str],
-    /// The component statuses it adds beside the core's, with how far each observation went.
-    pub statuses: &'static [(&'static str, Seen)],
     /// Its Fluent messages by language, loaded as the built-in `locales/<lang>/<name>.ftl`.
     pub messages: &'static [(&'static str, &'static [u8])],
     /// Its stylesheet (empty for none), the built-in `static/packs/<name>.css`, which every

@@ -8,8 +8,8 @@
 //! offload bundles, AMDGPU code objects, GGUF, `/proc/*/maps`) and the runs they record
 //! ([`scans`]); the engines `ollama` and `llama-server` and their probes ([`probe`]); the
 //! tables ([`render`]); the rules that compare hand records with probe runs ([`check`]);
-//! the component statuses that confirm device code; its messages (`locales/`) and styles
-//! (`style.css`).
+//! its messages (`locales/`) and styles (`style.css`). The engines' and statuses' labels are
+//! the investigation's data (`data/vocabulary.yaml`).
 
 pub mod binary;
 pub mod check;
@@ -23,7 +23,6 @@ pub mod scans;
 use super::Pack;
 use crate::model::directive::Spec;
 use crate::model::registry::Kind;
-use crate::model::types::Seen;
 
 /// The pack as the core's registries read it.
 pub const PACK: Pack = Pack {
@@ -47,11 +46,6 @@ pub const PACK: Pack = Pack {
         directives::TensorMix::NAME,
         directives::Layers::NAME,
         directives::Plan::NAME,
-    ],
-    engines: &["ollama", "llama-server"],
-    statuses: &[
-        ("load_and_hsaco_confirmed", Seen::Binary),
-        ("hsaco_confirmed", Seen::Binary),
     ],
     messages: &[
         ("ja", include_bytes!("locales/ja/ggml.ftl")),

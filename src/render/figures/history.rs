@@ -4,8 +4,9 @@
 
 use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Drawn, Words, files, ui_args};
+use super::{Content, Drawn, Words, files, ui_texts};
 use crate::model::Run;
+use crate::model::Text;
 use crate::render::scope::Scope;
 use plotters::prelude::*;
 
@@ -52,11 +53,15 @@ fn value_label(field: &str, v: f64) -> String {
 /// The plot, or the note when fewer than two runs record the case.
 pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
     let points = series(s, probe, case, field);
+    let same = |v: &str| Text {
+        ja: v.to_string(),
+        en: v.to_string(),
+    };
     let args = [
-        ("probe", probe.to_string()),
-        ("case", case.to_string()),
-        ("field", field.to_string()),
-        ("count", points.len().to_string()),
+        ("probe", same(probe)),
+        ("case", same(case)),
+        ("field", super::measurement_label(s, field)),
+        ("count", same(&points.len().to_string())),
     ];
     let sources: Vec<String> = s
         .derived
@@ -71,9 +76,9 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
     let mut out = Drawn {
         name: super::slug(&format!("history-{probe}-{case}-{field}")),
         kind: "history-plot",
-        title: ui_args(s, "figure-history-title", &args),
+        title: ui_texts(s, "figure-history-title", &args),
         sources: files(sources),
-        content: Content::Note(ui_args(s, "figure-history-needs-two-runs", &args)),
+        content: Content::Note(ui_texts(s, "figure-history-needs-two-runs", &args)),
     };
     if points.len() < 2 {
         return out;

@@ -212,16 +212,45 @@ pub fn ui_with(
 
 /// A Fluent message with several string arguments.
 pub fn ui_args(s: &Scope, key: &str, args: &[(&'static str, String)]) -> Words {
-    let mut fa = fluent_bundle::FluentArgs::new();
-    for (k, v) in args {
-        fa.set(*k, v.clone());
-    }
+    let args: Vec<(&'static str, Text)> = args
+        .iter()
+        .map(|(k, v)| {
+            let t = Text {
+                ja: v.clone(),
+                en: v.clone(),
+            };
+            (*k, t)
+        })
+        .collect();
+    ui_texts(s, key, &args)
+}
+
+/// A Fluent message whose arguments differ by language (a label from the data).
+pub fn ui_texts(s: &Scope, key: &str, args: &[(&'static str, Text)]) -> Words {
+    let format = |lang: Lang| {
+        let mut fa = fluent_bundle::FluentArgs::new();
+        for (k, v) in args {
+            fa.set(*k, lang.pick(v).to_string());
+        }
+        s.msgs.format(lang, key, Some(&fa))
+    };
     words(
         s,
         &Text {
-            ja: s.msgs.format(Lang::Ja, key, Some(&fa)),
-            en: s.msgs.format(Lang::En, key, Some(&fa)),
+            ja: format(Lang::Ja),
+            en: format(Lang::En),
         },
+    )
+}
+
+/// A measurement's label with its unit, or its name when the site did not declare it.
+pub fn measurement_label(s: &Scope, name: &str) -> Text {
+    s.ev.measurements.get(name).map_or_else(
+        || Text {
+            ja: name.to_string(),
+            en: name.to_string(),
+        },
+        |m| m.labelled(),
     )
 }
 

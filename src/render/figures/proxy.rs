@@ -139,11 +139,13 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         .map(|m| bands(s, m, (lo, hi), whole))
         .unwrap_or_default();
     let axis_font = Font::sans(14);
-    let axis_lines = fit_lines(
-        &ui(s, "figure-proxy-axis"),
-        f64::from(WIDTH) - 32.0,
-        axis_font,
-    );
+    // The axis is the measurement the cases are placed by: its label when the site
+    // declares it, else the theme's (or the site's) general words.
+    let axis = match map.and_then(|m| s.ev.measurements.get(m.measured_as())) {
+        Some(m) => super::ui_texts(s, "figure-axis-log", &[("label", m.labelled())]),
+        None => ui(s, "figure-proxy-axis"),
+    };
+    let axis_lines = fit_lines(&axis, f64::from(WIDTH) - 32.0, axis_font);
     let n = points.len();
     let bottom = 34 + (axis_lines.len() as f64 * axis_font.line_height()) as u32 + 8;
     let rows_h = u32::try_from(n).unwrap_or(u32::MAX).saturating_mul(ROW);

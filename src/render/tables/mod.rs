@@ -5,6 +5,7 @@ pub(crate) mod claims;
 mod dispatch;
 pub(crate) mod records;
 mod runs;
+pub(crate) mod vocabulary;
 mod worklog;
 
 use super::directives::{Render, Shown};

@@ -80,10 +80,8 @@ pub fn components(s: &Scope) -> Table {
                 Row::new(vec![
                     name,
                     role,
-                    badge(
-                        &format!("status-{}", enum_key(&c.status)),
-                        s.label("component-status", &c.status),
-                    ) + &crate::packs::render::component_note(s, &c.files).unwrap_or_default(),
+                    super::vocabulary::status_badge(s, &c.status.value)
+                        + &crate::packs::render::component_note(s, &c.files).unwrap_or_default(),
                     c.detail.as_ref().map(|d| s.text(d)).unwrap_or_default(),
                 ])
                 .id(anchor(Kind::Component, &c.id.value))

@@ -358,7 +358,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
             .map(|k| s.ui(k)),
         );
     }
-    columns.extend(own.iter().map(|n| code(n)));
+    columns.extend(own.iter().map(|n| super::vocabulary::measurement(s, n)));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
     let mut notes = vec![run_meta(s, run)];
     notes.extend(environment_notes(s, run));
@@ -407,7 +407,11 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
 fn run_meta(s: &Scope, run: &Run) -> String {
     let mut parts = vec![
         format!("{} {}", s.ui("run-probe"), code(&run.probe)),
-        format!("{} {}", s.ui("run-engine"), s.label("engine", &run.engine)),
+        format!(
+            "{} {}",
+            s.ui("run-engine"),
+            super::vocabulary::engine(s, &run.engine.value)
+        ),
         format!(
             "{} {}",
             s.ui("run-model"),
@@ -802,8 +806,12 @@ pub fn index(s: &Scope) -> Vec<Table> {
                 String::new()
             };
             let engine = match engine_version(r) {
-                Some(v) => format!("{} {}", s.label("engine", &r.engine), code(v)),
-                None => s.label("engine", &r.engine),
+                Some(v) => format!(
+                    "{} {}",
+                    super::vocabulary::engine(s, &r.engine.value),
+                    code(v)
+                ),
+                None => super::vocabulary::engine(s, &r.engine.value),
             };
             Row::new(vec![
                 format!("{}{mark}", run_link(s, r)),

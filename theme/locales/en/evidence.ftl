@@ -55,11 +55,6 @@ components-loaded-via = Loaded via
 col-component = Component
 col-observed = Observed
 col-detail = Detail
-component-status-confirmed = confirmed
-component-status-load-confirmed = load confirmed
-component-status-load-and-binary-confirmed = load and binary confirmed
-component-status-absent-from-maps = absent from maps
-component-status-absent-from-maps-and-bundle = absent from maps and bundle
 
 ## Observers
 observers-caption = Observers and their status
@@ -179,6 +174,7 @@ figure-proxy-title-nomap = Cases of run { $run } along the map's variable (no ma
 figure-proxy-axis = the map's variable, as the run measured it (log scale)
 figure-timing-title = Generate timings of run { $run }, case by case
 figure-timing-axis = seconds (log scale)
+figure-axis-log = { $label } (log scale)
 figure-metric-load = load
 figure-metric-prompt-eval = prompt eval
 figure-metric-eval = eval

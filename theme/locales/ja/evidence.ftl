@@ -52,11 +52,6 @@ components-loaded-via = ロード元:
 col-component = コンポーネント
 col-observed = 観測
 col-detail = 詳細
-component-status-confirmed = 確認済み
-component-status-load-confirmed = ロード確認
-component-status-load-and-binary-confirmed = ロード・binary 確認
-component-status-absent-from-maps = maps に不在
-component-status-absent-from-maps-and-bundle = maps・bundle とも不在
 
 ## 観測手段
 observers-caption = 観測手段とその状態
@@ -176,6 +171,7 @@ figure-proxy-title-nomap = 実行 { $run } の各ケースを地図の変数の�
 figure-proxy-axis = 実行が測った地図の変数 (対数軸)
 figure-timing-title = 実行 { $run } の generate 所要時間 (ケースごと)
 figure-timing-axis = 秒 (対数軸)
+figure-axis-log = { $label } (対数軸)
 figure-metric-load = ロード
 figure-metric-prompt-eval = プロンプト処理
 figure-metric-eval = 生成
