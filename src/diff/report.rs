@@ -12,7 +12,7 @@ use super::rewrites::{self, Rewrite, RunFiles};
 use crate::derive::{case_zone, zone};
 use crate::model::format::Decimal;
 use crate::model::page::{Item, Lang, PageSource};
-use crate::model::registry::{self, Compare};
+use crate::model::registry::{self, Compare, Kind};
 use crate::model::values::Values;
 use crate::model::{Claim, Evidence, Run};
 use crate::pipeline::Loaded;
@@ -365,7 +365,18 @@ fn records(base: &Compared, head: &Compared) -> Vec<RecordChange> {
         .iter()
         .filter(|s| s.compare == Compare::Fields);
     let mut names: Vec<&str> = generic.map(|s| s.name).collect();
+    // Declared collections are keyed by their own names: any key no registry kind has.
+    for side in [base, head] {
+        if let Some(m) = side.json.as_object() {
+            names.extend(
+                m.keys()
+                    .map(String::as_str)
+                    .filter(|k| Kind::from_name(k).is_none()),
+            );
+        }
+    }
     names.sort_unstable();
+    names.dedup();
     for k in names {
         let (a, b) = (kind(base, k), kind(head, k));
         let ids: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();

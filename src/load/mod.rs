@@ -237,6 +237,12 @@ fn load_data(
                 .and_then(|c| c.0.get(&rel))
                 .filter(|(h, _)| *h == hash)
                 .map(|(_, p)| Ok(p.clone()));
+            // A declared collection's records are parsed by its declaration in
+            // `evidence.yaml`, which the caches do not key on: they are parsed each time.
+            if let Some(spec) = config.collection_in(&under) {
+                let result = parse_declared(&spec.name.value, &rel, &text);
+                return Some((*i, rel, result, hash));
+            }
             let parse = || parse_data_file(&under, &rel, &text);
             let result = known.unwrap_or_else(|| match reuse.disk {
                 Some(disk) => disk.parse(&rel, &text, parse),
@@ -307,6 +313,38 @@ pub(crate) enum Parsed {
     Findings(Vec<Finding>),
     Routes(Vec<Route>),
     Vocabulary(VocabularyFile),
+    /// Records of the declared collection of this name.
+    Declared(String, Vec<crate::model::declared::WrittenRecord>),
+}
+
+/// Parses the file of the declared collection `name`: a list of records, each field kept
+/// as written with its position, for `model` to hold to the declaration.
+fn parse_declared(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnostic> {
+    use crate::model::declared::{Written, WrittenRecord};
+    use serde_saphyr::Spanned;
+    type Raw = Vec<Spanned<std::collections::BTreeMap<String, Spanned<serde_json::Value>>>>;
+    let raw: Raw = yaml::parse(file, text, 0).map_err(|d| *d)?;
+    let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    let records = raw
+        .into_iter()
+        .map(|r| WrittenRecord {
+            line: clamp(r.referenced.line()),
+            column: clamp(r.referenced.column()),
+            fields: r
+                .value
+                .into_iter()
+                .map(|(k, v)| {
+                    let w = Written {
+                        line: clamp(v.referenced.line()),
+                        column: clamp(v.referenced.column()),
+                        value: v.value,
+                    };
+                    (k, w)
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(Parsed::Declared(name.to_string(), records))
 }
 
 /// Parses one data file (`name` is its path under `data/`) by the collection its name selects.
@@ -336,7 +374,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
         Some(Kind::Finding) => of!(Findings),
         Some(Kind::Route) => of!(Routes),
         Some(Kind::Engine | Kind::Status | Kind::Measurement) => of!(Vocabulary),
-        Some(Kind::Page) | None => Err(unknown_data_file(name, file)),
+        Some(Kind::Page | Kind::Record) | None => Err(unknown_data_file(name, file)),
     }
 }
 
@@ -419,6 +457,7 @@ impl Parsed {
             Parsed::Terms(v) => set.terms.extend(locate(f, v)),
             Parsed::Findings(v) => set.findings.extend(locate(f, v)),
             Parsed::Routes(v) => set.routes.extend(locate(f, v)),
+            Parsed::Declared(name, records) => set.written.push((name, file, records)),
             Parsed::Vocabulary(v) => {
                 set.engines.extend(locate(f, v.engines));
                 set.statuses.extend(locate(f, v.statuses));

@@ -129,6 +129,7 @@ macro_rules! directive_list {
             Questions($crate::model::directive::Questions),
             Glossary($crate::model::directive::Glossary),
             Findings($crate::model::directive::Findings),
+            Table($crate::model::directive::Table),
             DispatchDiagram($crate::model::directive::DispatchDiagram),
             DispatchDiffDiagram($crate::model::directive::DispatchDiffDiagram),
             ObserverMap($crate::model::directive::ObserverMap),
@@ -425,6 +426,64 @@ impl Spec for Questions {
     }
     fn lists(&self) -> Option<Kind> {
         self.page.is_none().then_some(Kind::Question)
+    }
+}
+
+/// `::table{of columns}`: the records of a collection the site declares, one row each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// The collection's name.
+    pub of: String,
+    /// The fields shown, in order (`id` among them); all of them when none is named.
+    pub columns: Vec<String>,
+}
+
+impl Spec for Table {
+    const NAME: &'static str = "table";
+    const ATTRS: &'static [&'static str] = &["of", "columns"];
+    const ABOUT: &'static str = "the records of a declared collection, one row each";
+    // The records, and what their references name (links go to where those are listed).
+    const READS: &'static [Kind] = &super::registry::ALL;
+    fn parse(a: &Args) -> Result<Self, String> {
+        let of = a.need("of")?;
+        let config = a.ev.config.as_ref();
+        let Some(spec) = config.and_then(|c| c.collection(&of)) else {
+            let declared: Vec<&str> = config
+                .iter()
+                .flat_map(|c| &c.collections)
+                .map(|c| c.name.value.as_str())
+                .collect();
+            return Err(if declared.is_empty() {
+                format!("the site declares no collection `{of}` (`collections:` in evidence.yaml)")
+            } else {
+                format!(
+                    "no collection `{of}`; the site declares: {}",
+                    declared.join(", ")
+                )
+            });
+        };
+        // `columns=id,hypothesis` or `columns="id hypothesis"`.
+        let columns: Vec<String> = a
+            .get("columns")
+            .unwrap_or_default()
+            .split([',', ' '])
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect();
+        if let Some(bad) = columns
+            .iter()
+            .find(|c| *c != "id" && spec.field(c).is_none())
+        {
+            let known: Vec<&str> = spec.fields.iter().map(|f| f.name.value.as_str()).collect();
+            return Err(format!(
+                "`{of}` has no field `{bad}` (its fields: id, {})",
+                known.join(", ")
+            ));
+        }
+        Ok(Table { of, columns })
+    }
+    fn shows(&self) -> Option<(Kind, &str)> {
+        Some((Kind::Record, &self.of))
     }
 }
 

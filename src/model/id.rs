@@ -14,6 +14,13 @@ pub struct Pos {
 }
 
 impl Pos {
+    pub fn new(line: u64, column: u64) -> Pos {
+        Pos {
+            line: clamp(line),
+            column: clamp(column),
+        }
+    }
+
     pub fn line(&self) -> u64 {
         u64::from(self.line)
     }

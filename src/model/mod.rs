@@ -4,6 +4,7 @@
 //! a dangling reference or a malformed `kind:id` is reported at the place it was written.
 
 pub mod bound;
+pub mod declared;
 pub mod directive;
 pub mod format;
 pub mod generated;
@@ -117,7 +118,12 @@ fn index<T: Record>(kind: Kind, items: Vec<Located<T>>, diags: &mut Diagnostics)
             );
             continue;
         }
-        if !refs::valid_id(&id) {
+        // A declared record's key is `collection:id`, both checked where they are written.
+        let own = match kind {
+            Kind::Record => id.split_once(':').map_or(id.as_str(), |(_, own)| own),
+            _ => id.as_str(),
+        };
+        if !refs::valid_id(own) {
             diags.push(
                 Diagnostic::error(
                     "bad-id",
@@ -155,6 +161,9 @@ pub struct DataSet {
     pub engines: Vec<Located<Engine>>,
     pub statuses: Vec<Located<Status>>,
     pub measurements: Vec<Located<Measurement>>,
+    /// Records of declared collections as written, by collection name; typed against
+    /// their declaration when the graph is built.
+    pub written: Vec<(String, std::sync::Arc<str>, Vec<declared::WrittenRecord>)>,
     pub runs: Vec<Located<Run>>,
     /// Kinds whose file failed to parse: references to them are not reported as dangling,
     /// since the parse error already is.
@@ -248,6 +257,10 @@ macro_rules! with_collection {
                 let $c = &$ev.measurements;
                 $body
             }
+            $crate::model::refs::Kind::Record => {
+                let $c = &$ev.records;
+                $body
+            }
             $crate::model::refs::Kind::Page => $pages,
         }
     };
@@ -277,6 +290,8 @@ pub struct Evidence {
     pub engines: Collection<Engine>,
     pub statuses: Collection<Status>,
     pub measurements: Collection<Measurement>,
+    /// Records of declared collections, keyed `collection:id`, in file order.
+    pub records: Collection<declared::Declared>,
     pub runs: Collection<Run>,
     /// Pages by id, in navigation order.
     pub pages: Vec<PageSource>,
@@ -319,6 +334,30 @@ impl Evidence {
     }
 }
 
+/// The declared records, held to their collections' declarations.
+fn typed_records(
+    config: &SiteConfig,
+    written: Vec<(String, std::sync::Arc<str>, Vec<declared::WrittenRecord>)>,
+    diags: &mut Diagnostics,
+) -> Vec<Located<declared::Declared>> {
+    declared::check_specs(&config.collections, diags);
+    let mut out = Vec::new();
+    for (name, file, records) in written {
+        let Some(spec) = config.collection(&name) else {
+            continue;
+        };
+        out.extend(
+            declared::typed(spec, &file, records, diags)
+                .into_iter()
+                .map(|value| Located {
+                    file: file.clone(),
+                    value,
+                }),
+        );
+    }
+    out
+}
+
 /// Builds the graph from loaded sources. Reference problems are reported, never fatal,
 /// so one `check` lists them all.
 pub fn build(
@@ -331,6 +370,8 @@ pub fn build(
     let runs = index(Kind::Run, d.runs, &mut diags);
     let run_pages = generated::run_pages(&pages, &runs, &mut diags);
     pages.extend(run_pages);
+    let records = typed_records(&config, d.written, &mut diags);
+    let records = index(Kind::Record, records, &mut diags);
     let mut ev = Evidence {
         config: Some(config),
         families: index(Kind::Family, d.families, &mut diags),
@@ -352,6 +393,7 @@ pub fn build(
         engines: index(Kind::Engine, d.engines, &mut diags),
         statuses: index(Kind::Status, d.statuses, &mut diags),
         measurements: index(Kind::Measurement, d.measurements, &mut diags),
+        records,
         runs,
         page_index: pages
             .iter()

@@ -14,25 +14,42 @@ pub struct Ref {
 }
 
 impl Ref {
+    /// Parses `kind:id`. A kind name the registry does not know is taken as a declared
+    /// collection's: a [`Kind::Record`] keyed `collection:id`, which resolving reports
+    /// when the site declares no such collection.
     pub fn parse(s: &str) -> Result<Ref, String> {
         let Some((kind, id)) = s.split_once(':') else {
             return Err(format!("`{s}` is not a reference: expected `kind:id`"));
         };
-        let kind = Kind::from_name(kind)
-            .ok_or_else(|| format!("unknown reference kind `{kind}` in `{s}`"))?;
         if !valid_id(id) {
             return Err(format!("`{id}` is not a valid id in `{s}`"));
         }
-        Ok(Ref {
-            kind,
-            id: id.to_string(),
-        })
+        match Kind::from_name(kind) {
+            Some(Kind::Record) | None if valid_id(kind) && !kind.contains('.') => Ok(Ref {
+                kind: Kind::Record,
+                id: s.to_string(),
+            }),
+            Some(kind) if kind != Kind::Record => Ok(Ref {
+                kind,
+                id: id.to_string(),
+            }),
+            _ => Err(format!("unknown reference kind `{kind}` in `{s}`")),
+        }
+    }
+
+    /// For a declared record: its collection's name.
+    pub fn collection(&self) -> Option<&str> {
+        (self.kind == Kind::Record).then(|| self.id.split_once(':').map_or("", |(c, _)| c))
     }
 }
 
 impl std::fmt::Display for Ref {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.kind.name(), self.id)
+        match self.kind {
+            // Its key already is `collection:id`.
+            Kind::Record => write!(f, "{}", self.id),
+            kind => write!(f, "{}:{}", kind.name(), self.id),
+        }
     }
 }
 
@@ -80,23 +97,57 @@ impl Resolver<'_> {
 
     /// A `kind:id` reference to any record.
     fn any(&mut self, file: &str, id: &Id) {
-        if let Some(r) = parse_ref(file, id, self.diags)
-            && self.ev.is_missing(r.kind, &r.id)
+        let Some(r) = parse_ref(file, id, self.diags) else {
+            return;
+        };
+        if let Some(name) = r.collection()
+            && self
+                .ev
+                .config
+                .as_ref()
+                .is_none_or(|c| c.collection(name).is_none())
         {
+            let declared: Vec<String> = self
+                .ev
+                .config
+                .iter()
+                .flat_map(|c| &c.collections)
+                .map(|c| c.name.value.clone())
+                .collect();
+            self.diags.push(
+                Diagnostic::error(
+                    "bad-ref",
+                    span_of(file, id),
+                    format!("unknown reference kind `{name}` in `{}`", id.value),
+                )
+                .with_hint(format!(
+                    "references look like `kind:id` (`claim:c1`); kinds: {}{}",
+                    Kind::names(),
+                    declared
+                        .iter()
+                        .map(|d| format!(", {d}"))
+                        .collect::<String>()
+                )),
+            );
+            return;
+        }
+        if self.ev.is_missing(r.kind, &r.id) {
             self.dangling(file, r.kind, id);
         }
     }
 
     fn dangling(&mut self, file: &str, kind: Kind, id: &Id) {
-        let bare = id
-            .value
-            .split_once(':')
-            .map(|(_, b)| b)
-            .unwrap_or(&id.value);
+        let (prefix, bare) = id.value.split_once(':').unwrap_or(("", &id.value));
+        // A declared record is named by its collection.
+        let what = if kind == Kind::Record {
+            prefix
+        } else {
+            kind.name()
+        };
         let mut d = Diagnostic::error(
             "dangling-ref",
             span_of(file, id),
-            format!("no {} with id `{bare}`", kind.name()),
+            format!("no {what} with id `{bare}`"),
         );
         if let Some(pack) = crate::packs::of_kind(kind)
             && !self.pack_on(pack.name)
@@ -194,6 +245,13 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
     for route in ev.routes.iter() {
         if let Some(f) = &route.family {
             r.bare(&route.file, Kind::Family, f);
+        }
+    }
+    if let Some(config) = &ev.config {
+        for rec in ev.records.iter() {
+            for (kind, id) in super::declared::refs(&config.collections, rec) {
+                r.bare(&rec.file, kind, &id);
+            }
         }
     }
     for c in ev.components.iter() {
@@ -377,7 +435,11 @@ mod tests {
             }
         );
         assert!(Ref::parse("bundle_0030").is_err());
-        assert!(Ref::parse("bogus:x").is_err());
+        // An unknown kind may be a declared collection's; resolving tells.
+        assert_eq!(Ref::parse("bogus:x").unwrap().collection(), Some("bogus"));
+        assert_eq!(Ref::parse("bogus:x").unwrap().to_string(), "bogus:x");
+        assert!(Ref::parse("bo.gus:x").is_err());
+        assert!(Ref::parse("record:x").is_ok_and(|r| r.collection() == Some("record")));
         assert!(Ref::parse("bundle:").is_err());
     }
 

@@ -30,6 +30,9 @@ pub enum Kind {
     Engine,
     Status,
     Measurement,
+    /// A record of a collection the site declares (`model::declared`); its key is
+    /// `collection:id`.
+    Record,
     Page,
 }
 
@@ -42,6 +45,8 @@ pub enum Storage {
     Folder(&'static str),
     /// Markdown pages under `content/`.
     Pages,
+    /// In the file each declared collection names (`evidence.yaml`, `collections:`).
+    Declared,
 }
 
 /// How `evidence diff` reports a change to records of a kind.
@@ -74,7 +79,7 @@ const fn spec(kind: Kind, name: &'static str, storage: Storage, compare: Compare
 }
 
 use Compare::{Fields, Own};
-use Storage::{File, Folder, Pages};
+use Storage::{Declared, File, Folder, Pages};
 
 /// Every kind, in the order of [`Kind`].
 pub const KINDS: &[KindSpec] = &[
@@ -123,6 +128,7 @@ pub const KINDS: &[KindSpec] = &[
         File("vocabulary.yaml"),
         Fields,
     ),
+    spec(Kind::Record, "record", Declared, Fields),
     spec(Kind::Page, "page", Pages, Own),
 ];
 
@@ -161,7 +167,7 @@ impl KindSpec {
         match self.storage {
             File(f) => Some(f.to_string()),
             Folder(dir) => Some(format!("{dir}*.yaml")),
-            Pages => None,
+            Pages | Declared => None,
         }
     }
 }
@@ -195,7 +201,7 @@ pub fn kinds_in(data_file: &str) -> Vec<Kind> {
         .filter(|s| match s.storage {
             File(f) => f == data_file,
             Folder(dir) => data_file.starts_with(dir),
-            Pages => false,
+            Pages | Declared => false,
         })
         .map(|s| s.kind)
         .collect()

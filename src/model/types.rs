@@ -67,12 +67,26 @@ pub struct SiteConfig {
     /// messages a kind of investigation adds to the core.
     #[serde(default)]
     pub packs: Vec<Id>,
+    /// Kinds of record the site declares itself (see [`super::declared`]).
+    #[serde(default)]
+    pub collections: Vec<super::declared::CollectionSpec>,
 }
 
 impl SiteConfig {
     /// Whether the site turned on the pack called `name`.
     pub fn has_pack(&self, name: &str) -> bool {
         self.packs.iter().any(|p| p.value == name)
+    }
+
+    /// The declared collection called `name`.
+    pub fn collection(&self, name: &str) -> Option<&super::declared::CollectionSpec> {
+        self.collections.iter().find(|c| c.name.value == name)
+    }
+
+    /// The declared collection whose records are written in `data_file` (a path under
+    /// `data/`).
+    pub fn collection_in(&self, data_file: &str) -> Option<&super::declared::CollectionSpec> {
+        self.collections.iter().find(|c| c.file() == data_file)
     }
 }
 

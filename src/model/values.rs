@@ -3,7 +3,7 @@
 
 use super::Evidence;
 use super::page::Lang;
-use super::registry::{KINDS, Kind, KindSpec};
+use super::registry::{KINDS, Kind};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -13,6 +13,8 @@ pub struct Values {
     root: Value,
     /// Kind names whose file failed to load: a missing id there is not reported again.
     incomplete: Vec<&'static str>,
+    /// The names of the collections the site declares, which quote like kinds.
+    declared: Vec<String>,
 }
 
 /// Why a value path could not be quoted.
@@ -60,23 +62,38 @@ fn records(ev: &Evidence, kind: Kind) -> Option<Value> {
 impl Values {
     pub fn new(ev: &Evidence) -> Values {
         // By the registry's names, in their order: evidence.json's keys are sorted.
-        let mut kinds: Vec<&KindSpec> = KINDS.iter().collect();
-        kinds.sort_unstable_by_key(|s| s.name);
-        let mut m = Map::new();
-        for s in kinds {
+        let mut by_name: std::collections::BTreeMap<String, Value> = Default::default();
+        for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
             // evidence.json lists the kinds the site has records of, not every kind known.
             match records(ev, s.kind) {
                 Some(Value::Object(r)) if r.is_empty() => {}
                 Some(records) => {
-                    m.insert(s.name.into(), records);
+                    by_name.insert(s.name.into(), records);
                 }
                 None => {}
             }
         }
+        // Declared records under their collection's name, by their own id.
+        for rec in ev.records.iter() {
+            let v = serde_json::to_value(&rec.value).unwrap_or(Value::Null);
+            if let Value::Object(m) = by_name
+                .entry(rec.collection.clone())
+                .or_insert_with(|| Value::Object(Map::new()))
+            {
+                m.insert(rec.id.value.clone(), v);
+            }
+        }
+        let declared = ev
+            .config
+            .iter()
+            .flat_map(|c| &c.collections)
+            .map(|c| c.name.value.clone())
+            .collect();
         let incomplete = ev.incomplete.iter().map(|k| k.name()).collect();
         Values {
-            root: Value::Object(m),
+            root: Value::Object(by_name.into_iter().collect()),
             incomplete,
+            declared,
         }
     }
 
@@ -106,7 +123,9 @@ impl Values {
             .ok_or_else(|| format!("`{path}` is not a value path: expected `kind:id.field`"))?;
         let mut segs = rest.split('.');
         let id = segs.next().unwrap_or_default();
-        if Kind::from_name(kind).is_none_or(|k| k == Kind::Page) {
+        let declared = self.declared.iter().any(|d| d == kind);
+        if !declared && Kind::from_name(kind).is_none_or(|k| matches!(k, Kind::Page | Kind::Record))
+        {
             return Err(format!("unknown kind `{kind}` in `:v[{path}]`").into());
         }
         // A kind with no records has no key in the graph.
@@ -161,6 +180,7 @@ mod tests {
     fn values() -> Values {
         Values {
             incomplete: Vec::new(),
+            declared: Vec::new(),
             root: json!({"run": {"r1": {"cases": [{"id": "c1", "load_duration_ns": 17455000000u64, "n": 290}],
                 "origin": {"ja": "記録", "en": "record"}}}}),
         }

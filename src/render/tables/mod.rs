@@ -2,6 +2,7 @@
 //! and returns [`Table`](super::table::Table)s resolved for the scope's view.
 
 pub(crate) mod claims;
+mod declared;
 mod dispatch;
 pub(crate) mod records;
 mod runs;
@@ -44,6 +45,7 @@ tables! {
     d::RunPage => |d, s| runs::page(s, &d.id);
     d::LatestRun => |d, s| runs::latest(s, &d.probe);
     d::Runs => |_d, s| runs::index(s);
+    d::Table => |d, s| vec![declared::table(s, &d.of, &d.columns)];
 }
 
 /// `<code>…</code>` of a plain string.
@@ -74,7 +76,11 @@ pub fn source_line(s: &Scope, files: impl IntoIterator<Item = impl AsRef<str>>) 
 
 /// The anchor id of a record's row.
 pub fn anchor(kind: Kind, id: &str) -> String {
-    format!("{}-{}", kind.name(), id)
+    match kind {
+        // A declared record's key is `collection:id`: `experiment-e1`.
+        Kind::Record => id.replacen(':', "-", 1),
+        kind => format!("{}-{}", kind.name(), id),
+    }
 }
 
 /// A reference as a link to the record's row (or to the page, for `page:`).

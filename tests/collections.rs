@@ -1,0 +1,265 @@
+//! Collections a site declares in `evidence.yaml` (`collections:`): the planner fixture
+//! declares `experiment` and shows it with `::table`; every kind of bad input is an error at
+//! its place.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+/// A copy of the planner fixture (`tests/fixtures/figures`), which declares `experiment`.
+fn planner() -> tempfile::TempDir {
+    let site = tempfile::tempdir().expect("tempdir");
+    copy_dir(&manifest_dir().join("tests/fixtures/figures"), site.path());
+    site
+}
+
+/// The one diagnostic with `code` whose message contains `says`, as (file, line, column).
+fn one(root: &Path, code: &str, says: &str) -> (String, usize, usize) {
+    let (exit, report) = check_json(root);
+    assert_eq!(exit, 1, "{}", report.summary());
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code && d.message.contains(says))
+        .collect();
+    assert_eq!(found.len(), 1, "{code} {says}: {}", report.summary());
+    let d = found[0];
+    (d.span.file.clone(), d.span.line, d.span.column)
+}
+
+#[test]
+fn a_declared_collection_is_a_table_a_quote_an_anchor_and_json() {
+    let site = planner();
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(site.path(), out.path());
+    let page = std::fs::read_to_string(out.path().join("en/scan-choice/index.html")).unwrap();
+    let table = figure(&page, "declared declared-experiment");
+    for want in [
+        "<th scope=\"col\">Hypothesis</th>",
+        "<tr id=\"experiment-e1\">",
+        "A lookup estimated at 3 rows takes the index scan.",
+        // A number with its unit, a decimal as written, a choice by its label.
+        "<td>3 rows</td>",
+        "<td>0.5 rows</td>",
+        "<td>held</td>",
+        "<td>refuted</td>",
+        // References: to a map shown on the page, a link; to one shown nowhere, its id.
+        "<code>planner_v1</code>, <a href=\"../../en/scan-choice/index.html#map-planner_v2\"><code>planner_v2</code></a>",
+        "<code>data/experiments.yaml</code>",
+    ] {
+        assert!(table.contains(want), "missing {want} in {table}");
+    }
+    // The Japanese view shows the Japanese labels.
+    let ja = std::fs::read_to_string(out.path().join("ja/scan-choice/index.html")).unwrap();
+    let table = figure(&ja, "declared declared-experiment");
+    assert!(table.contains("<th scope=\"col\">仮説</th>") && table.contains("<td>支持</td>"));
+    // `:v[experiment:e1.rows]` quotes it like any record.
+    assert!(page.contains("estimated at <span class=\"value\">3</span> rows"));
+    // A branch anchored to it links to its row.
+    let map = figure(&page, "dispatch-map");
+    assert!(
+        map.contains("scan-choice/index.html#experiment-e1\"><code>experiment:e1</code></a>"),
+        "{map}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("evidence.json")).unwrap()).unwrap();
+    assert_eq!(json["experiment"]["e2"]["rows"], 0.5);
+    assert_eq!(json["experiment"]["e1"]["maps"][1], "planner_v2");
+}
+
+#[test]
+fn a_field_of_the_wrong_type_is_an_error_at_its_value() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/experiments.yaml",
+        "rows: 3\n",
+        "rows: three\n",
+    );
+    let at = one(
+        site.path(),
+        "schema",
+        "`rows` of `experiment` `e1` must be a number",
+    );
+    assert_eq!(at, ("data/experiments.yaml".into(), 6, 9));
+}
+
+#[test]
+fn a_choice_outside_its_choices_is_an_error_listing_them() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/experiments.yaml",
+        "result: held\n",
+        "result: maybe\n",
+    );
+    let at = one(site.path(), "schema", "must be one of held, refuted");
+    assert_eq!(at, ("data/experiments.yaml".into(), 7, 11));
+}
+
+#[test]
+fn unknown_and_missing_fields_are_errors() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/experiments.yaml",
+        "  result: refuted\n",
+        "  outcome: refuted\n",
+    );
+    let (exit, report) = check_json(site.path());
+    assert_eq!(exit, 1);
+    let codes: Vec<(&str, usize)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.message.as_str(), d.span.line))
+        .collect();
+    assert!(
+        codes
+            .iter()
+            .any(|(m, l)| m.contains("unknown field `outcome`") && *l == 15),
+        "{}",
+        report.summary()
+    );
+    assert!(
+        codes
+            .iter()
+            .any(|(m, l)| m.contains("has no `result`, which is required") && *l == 10),
+        "{}",
+        report.summary()
+    );
+}
+
+#[test]
+fn a_reference_to_a_missing_record_is_dangling() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/experiments.yaml",
+        "run: scan-sample\n",
+        "run: scan-sampel\n",
+    );
+    let at = one(site.path(), "dangling-ref", "no run with id `scan-sampel`");
+    assert_eq!(at, ("data/experiments.yaml".into(), 5, 8));
+    // A reference into the collection itself.
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/dispatch.yaml",
+        "anchor: experiment:e1",
+        "anchor: experiment:e9",
+    );
+    let at = one(site.path(), "dangling-ref", "no experiment with id `e9`");
+    assert_eq!(at.0, "data/dispatch.yaml");
+    // A collection the site does not declare.
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/dispatch.yaml",
+        "anchor: experiment:e1",
+        "anchor: trial:e1",
+    );
+    one(site.path(), "bad-ref", "unknown reference kind `trial`");
+}
+
+#[test]
+fn a_bad_declaration_is_an_error_in_evidence_yaml() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "evidence.yaml",
+        "{name: run, type: ref, to: run, label",
+        "{name: run, type: ref, label",
+    );
+    let at = one(site.path(), "config", "a `ref` field needs `to: <kind>`");
+    assert_eq!(at.0, "evidence.yaml");
+    let site = planner();
+    replace_once(
+        site.path(),
+        "evidence.yaml",
+        "  - name: experiment\n",
+        "  - name: claim\n",
+    );
+    one(
+        site.path(),
+        "config",
+        "a collection cannot be called `claim`",
+    );
+}
+
+#[test]
+fn a_table_of_an_undeclared_collection_or_field_is_a_directive_error() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "content/scan-choice.md",
+        "::table{of=experiment columns=id,hypothesis,rows,result,maps}",
+        "::table{of=experiment columns=id,verdict}",
+    );
+    one(
+        site.path(),
+        "directive",
+        "`experiment` has no field `verdict`",
+    );
+    let site = planner();
+    replace_once(
+        site.path(),
+        "content/scan-choice.md",
+        "::table{of=experiment columns=id,hypothesis,rows,result,maps}",
+        "::table{of=trial}",
+    );
+    one(site.path(), "directive", "no collection `trial`");
+}
+
+#[test]
+fn diff_reports_declared_records_added_removed_and_changed() {
+    let (a, b) = (planner(), planner());
+    replace_once(
+        b.path(),
+        "data/experiments.yaml",
+        "  rows: 0.5\n",
+        "  rows: 0.4\n",
+    );
+    replace_once(
+        b.path(),
+        "data/experiments.yaml",
+        "- id: e2\n",
+        "- id: e3\n",
+    );
+    let out = evidence()
+        .arg("diff")
+        .arg(a.path())
+        .arg(b.path())
+        .arg("--root")
+        .arg(a.path())
+        .output()
+        .expect("run evidence diff");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    for want in ["experiment", "e2", "e3"] {
+        assert!(text.contains(want), "missing {want} in {text}");
+    }
+    // A changed field, by value.
+    replace_once(
+        b.path(),
+        "data/experiments.yaml",
+        "  result: held\n",
+        "  result: refuted\n",
+    );
+    let out = evidence()
+        .args(["diff", "--format", "json"])
+        .arg(a.path())
+        .arg(b.path())
+        .arg("--root")
+        .arg(a.path())
+        .output()
+        .expect("run evidence diff");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let records = json["records"].as_array().expect("records");
+    let e1 = records
+        .iter()
+        .find(|r| r["kind"] == "experiment" && r["id"] == "e1")
+        .unwrap_or_else(|| panic!("{json}"));
+    assert_eq!(e1["change"], "changed", "{e1}");
+    assert!(e1.to_string().contains("refuted"), "{e1}");
+}
