@@ -32,7 +32,7 @@ maps:
 
 const OBSERVERS: &str = "- id: wrap
   name: wrap
-  method: tool --wrap
+  method: {ja: '`tool --wrap`', en: '`tool --wrap`'}
   question: {ja: 問い, en: question}
   tried: {ja: 試した, en: tried}
   outcome: distorts
@@ -41,7 +41,7 @@ const OBSERVERS: &str = "- id: wrap
   as_of: \"2026-03-28\"
 - id: counter
   name: counter
-  method: counters
+  method: {ja: 計数値, en: counters}
   question: {ja: 問い, en: question}
   tried: {ja: 試した, en: tried}
   outcome: works
@@ -496,7 +496,7 @@ fn page_of(title: &str, pairs: &[&str]) -> String {
 
 const EXTRA_OBSERVER: &str = "- id: extra
   name: extra
-  method: trace
+  method: {ja: '`trace`', en: '`trace`'}
   question: {ja: 問い, en: question}
   tried: {ja: 試した, en: tried}
   outcome: works

@@ -320,8 +320,8 @@ pub enum Seen {
 pub struct Observer {
     pub id: Id,
     pub name: String,
-    /// The command or setting used.
-    pub method: String,
+    /// The command or setting used (commands in backticks).
+    pub method: Text,
     pub question: Text,
     pub tried: Text,
     pub outcome: ObserverOutcome,
@@ -429,9 +429,11 @@ pub enum QuestionStatus {
 #[serde(deny_unknown_fields)]
 pub struct Term {
     pub id: Id,
-    pub term: String,
+    /// The term in each language (often the same: the investigation's own words).
+    pub term: Text,
+    /// How it is read, when that is not obvious (a kana reading, an abbreviation spelt out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reading: Option<String>,
+    pub reading: Option<Text>,
     pub definition: Text,
 }
 

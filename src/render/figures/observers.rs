@@ -70,7 +70,7 @@ fn card(svg: &mut Svg, s: &Scope, o: &Observer, y: f64) -> f64 {
         &mut inner,
         x,
         cy,
-        &same(s, o.method.clone()),
+        &super::text(s, &o.method),
         max,
         TextStyle::new(Font::mono(13), "mu"),
     ) + 4.0;

@@ -111,7 +111,7 @@ pub fn observers(s: &Scope) -> Table {
                     format!(
                         "<strong>{}</strong><br>{}",
                         escape(&o.name),
-                        code(&o.method)
+                        s.text(&o.method)
                     ),
                     s.text(&o.tried),
                     badge(
@@ -152,9 +152,9 @@ pub fn glossary(s: &Scope) -> Table {
         s.ev.terms
             .iter()
             .map(|t| {
-                let mut term = format!("<dfn>{}</dfn>", escape(&t.term));
+                let mut term = format!("<dfn>{}</dfn>", s.fluent(&t.term));
                 if let Some(r) = &t.reading {
-                    term.push_str(&format!("<br><small>{}</small>", escape(r)));
+                    term.push_str(&format!("<br><small>{}</small>", s.fluent(r)));
                 }
                 Row::new(vec![term, s.text(&t.definition)]).id(anchor(Kind::Term, &t.id.value))
             })
