@@ -5,12 +5,13 @@
 use std::io;
 use std::path::Path;
 
-const CONFIG: &str = "title: {ja: \"新しい調査\", en: \"A new investigation\"}\n\
-description: {ja: \"観測記録から作るサイト\", en: \"A site built from recorded observations\"}\n";
+const CONFIG: &str = include_str!("init_site/evidence.yaml");
 
 /// The example site's files (`src/init_site/`), by their path in the new site: two pages,
-/// a claim with its evidence and constraint, an observer, a worklog phase and a dispatch
-/// map with its diagram, in a domain of no investigation in particular.
+/// a claim with its evidence and constraint, an observer, a worklog phase, a decision map
+/// with decimal bounds and its diagram, the measurements of its vocabulary, a run that
+/// records them, and a collection the site declares — in a domain of no investigation in
+/// particular.
 const EXAMPLE: &[(&str, &str)] = &[
     (
         "content/index.md",
@@ -35,6 +36,18 @@ const EXAMPLE: &[(&str, &str)] = &[
     (
         "data/dispatch.yaml",
         include_str!("init_site/data/dispatch.yaml"),
+    ),
+    (
+        "data/vocabulary.yaml",
+        include_str!("init_site/data/vocabulary.yaml"),
+    ),
+    (
+        "data/runs/load-sample.yaml",
+        include_str!("init_site/data/runs/load-sample.yaml"),
+    ),
+    (
+        "data/experiments.yaml",
+        include_str!("init_site/data/experiments.yaml"),
     ),
 ];
 

@@ -104,6 +104,17 @@ fn init_example_is_complete_and_speaks_no_investigations_words() {
         "{method}"
     );
     assert!(method.contains("<figure class=\"diagram"), "{method}");
+    // A decision map over a decimal measurement, a run that records it (its columns
+    // labelled from the vocabulary) and a collection the site declares.
+    assert!(
+        method.contains("<code>0.5 ≤ queue_load &lt; 0.9</code>"),
+        "{method}"
+    );
+    let run = figure(&method, "run");
+    assert!(run.contains("<th scope=\"col\">queue load</th>"), "{run}");
+    assert!(run.contains("<td>0.75</td>"), "{run}");
+    let table = figure(&method, "declared declared-experiment");
+    assert!(table.contains("<td>held</td>"), "{table}");
 
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("evidence.json")).unwrap()).unwrap();
@@ -113,7 +124,19 @@ fn init_example_is_complete_and_speaks_no_investigations_words() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(kinds, ["claim", "family", "map", "observer", "phase"]);
+    assert_eq!(
+        kinds,
+        [
+            "claim",
+            "experiment",
+            "family",
+            "map",
+            "measurement",
+            "observer",
+            "phase",
+            "run"
+        ]
+    );
 
     let words = [
         "ne11", "gfx", "rocm", "hsaco", "mmvq", "mmq", "ollama", "ggml", "kernel",

@@ -329,6 +329,10 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         for name in &own {
             td(&mut html);
             match c.measurements.get(*name) {
+                // A name ending in `_ns` is a duration: shown in seconds, as plots do.
+                Some(v) if name.ends_with("_ns") && *v >= 0.0 && v.fract() == 0.0 => {
+                    crate::model::format::write_seconds(&mut html, *v as u64);
+                }
                 Some(v) => {
                     let _ = write!(html, "{}", Decimal(*v));
                 }
@@ -412,12 +416,13 @@ fn run_meta(s: &Scope, run: &Run) -> String {
             s.ui("run-engine"),
             super::vocabulary::engine(s, &run.engine.value)
         ),
-        format!(
-            "{} {}",
-            s.ui("run-model"),
-            run.model.as_deref().map(code).unwrap_or_else(|| unknown(s))
-        ),
     ];
+    // A run of an engine that serves a model names it; one that read a file has none.
+    if let Some(m) = &run.model {
+        parts.push(format!("{} {}", s.ui("run-model"), code(m)));
+    } else if run.engine.value != crate::model::types::NO_ENGINE {
+        parts.push(format!("{} {}", s.ui("run-model"), unknown(s)));
+    }
     if let Some(e) = &run.endpoint {
         parts.push(format!("{} {}", s.ui("run-endpoint"), code(e)));
     }
