@@ -535,7 +535,13 @@ mod tests {
         assert_eq!(unknown.len(), ALL.len());
         assert_eq!(
             Directive::Runs(crate::model::directive::Runs).reads(),
-            &[Kind::Run, Kind::Map, Kind::Family]
+            &[
+                Kind::Run,
+                Kind::Map,
+                Kind::Family,
+                Kind::Engine,
+                Kind::Measurement
+            ]
         );
         assert!(
             Directive::Bundles(crate::packs::Bundles {

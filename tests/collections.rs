@@ -263,3 +263,93 @@ fn diff_reports_declared_records_added_removed_and_changed() {
     assert_eq!(e1["change"], "changed", "{e1}");
     assert!(e1.to_string().contains("refuted"), "{e1}");
 }
+
+#[test]
+fn declaration_mistakes_and_id_mistakes_are_located() {
+    // Two collections in one file: which one a record belongs to would be an accident.
+    let site = planner();
+    replace_once(
+        site.path(),
+        "evidence.yaml",
+        "  - name: experiment\n",
+        "  - name: trial\n    file: experiments.yaml\n    title: {ja: 試行, en: Trials}\n    fields: []\n  - name: experiment\n",
+    );
+    one(
+        site.path(),
+        "config",
+        "cannot be written in `data/experiments.yaml`",
+    );
+    // A name with `-` would make its row anchors ambiguous.
+    let site = planner();
+    replace_once(
+        site.path(),
+        "evidence.yaml",
+        "  - name: experiment\n",
+        "  - name: ex-periment\n    file: experiments.yaml\n",
+    );
+    one(
+        site.path(),
+        "config",
+        "`ex-periment` cannot name a collection",
+    );
+    // A number for an id.
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/experiments.yaml",
+        "- id: e2\n",
+        "- id: 2\n",
+    );
+    let at = one(site.path(), "schema", "must be a string, not `2`");
+    assert_eq!(at, ("data/experiments.yaml".into(), 10, 7));
+    // A missing record of the collection: the nearest id of the same collection is hinted.
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/dispatch.yaml",
+        "anchor: experiment:e1",
+        "anchor: experiment:e3",
+    );
+    let (_, report) = check_json(site.path());
+    let d = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "dangling-ref")
+        .unwrap_or_else(|| panic!("{}", report.summary()));
+    let hint = d.hint.as_deref().unwrap_or_default();
+    assert!(hint.contains("`e1`") || hint.contains("`e2`"), "{hint}");
+}
+
+#[test]
+fn a_broken_collection_file_does_not_cascade_into_dangling_references() {
+    let site = planner();
+    write_file(site.path(), "data/experiments.yaml", b"e1: not a list\n");
+    let (exit, report) = check_json(site.path());
+    assert_eq!(exit, 1);
+    assert!(
+        !report.diagnostics.iter().any(|d| d.code == "dangling-ref"),
+        "{}",
+        report.summary()
+    );
+}
+
+#[test]
+fn text_fields_of_declared_records_are_checked_like_any_data_text() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/experiments.yaml",
+        "    en: \"A lookup estimated at 3 rows takes the index scan.\"",
+        "    en: \"A lookup estimated at 3 rows takes the [index scan](@/nowhere).\"",
+    );
+    let (exit, report) = check_json(site.path());
+    assert_eq!(exit, 1, "{}", report.summary());
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.span.file == "data/experiments.yaml" && d.message.contains("nowhere")),
+        "{}",
+        report.summary()
+    );
+}

@@ -256,6 +256,17 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     });
     assert!(matches!(&rerendered, Rerendered::Pages(p) if p.contains("observers")));
 
+    // A status label in the vocabulary: the components table and the library chain.
+    let (prev, rerendered) = edit(r, prev, &["data/vocabulary.yaml"], |r| {
+        replace_once(
+            r,
+            "data/vocabulary.yaml",
+            "en: \"load confirmed\"",
+            "en: \"loaded\"",
+        )
+    });
+    assert!(matches!(&rerendered, Rerendered::Pages(p) if p.contains("rocm-components")));
+
     // A file reported without a change: the pages that read it, nothing else.
     let (prev, rerendered) = edit(r, prev, &["data/generations.yaml"], |_| {});
     assert_eq!(rerendered, pages(&["ggml-hip"]));

@@ -21,8 +21,9 @@ struct Origin {
     line: usize,
 }
 
-/// Every record's origin, keyed by kind name and id.
-fn origins(ev: &Evidence) -> Vec<(&'static str, String, Origin)> {
+/// Every record's origin, keyed by its key in `evidence.json`: kind (or declared
+/// collection) name and id.
+fn origins(ev: &Evidence) -> Vec<(String, String, Origin)> {
     let mut out = Vec::new();
     for kind in crate::model::registry::ALL {
         crate::model::with_collection!(ev, kind, |c| {
@@ -30,7 +31,15 @@ fn origins(ev: &Evidence) -> Vec<(&'static str, String, Origin)> {
                 let id = crate::model::Record::id(&r.value);
                 let line = id.referenced.line() as usize;
                 let origin = Origin { file: r.file.to_string(), line };
-                out.push((kind.name(), id.value.clone(), origin));
+                // A declared record sits under its collection's name, by its own id.
+                let (name, own) = match kind {
+                    Kind::Record => match id.value.split_once(':') {
+                        Some((c, own)) => (c.to_string(), own.to_string()),
+                        None => continue,
+                    },
+                    _ => (kind.name().to_string(), id.value.clone()),
+                };
+                out.push((name, own, origin));
             }
         }, pages => {})
     }
@@ -41,7 +50,7 @@ fn origins(ev: &Evidence) -> Vec<(&'static str, String, Origin)> {
 pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostics) {
     let pages_complete = !ev.incomplete.contains(&Kind::Page);
     for (kind, id, origin) in origins(ev) {
-        let Some(record) = values.json().get(kind).and_then(|k| k.get(&id)) else {
+        let Some(record) = values.json().get(&kind).and_then(|k| k.get(&id)) else {
             continue;
         };
         let mut problems = Vec::new();

@@ -107,7 +107,8 @@ fn measurements(ev: &Evidence, diags: &mut Diagnostics) {
         let mut told = std::collections::BTreeSet::new();
         for case in &run.cases {
             for name in case.measurements.keys() {
-                if ev.measurements.contains(name) || !told.insert(name) {
+                if !ev.is_missing(crate::model::refs::Kind::Measurement, name) || !told.insert(name)
+                {
                     continue;
                 }
                 diags.push(

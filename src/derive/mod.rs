@@ -63,11 +63,15 @@ pub fn sample(seg: &Bound) -> f64 {
     }
 }
 
-/// A value past the edge `x` in direction `dir`; `x` itself when nothing finite is (an
-/// edge at the largest number: the stretch beyond holds no number to route).
+/// A value past the edge `x` in direction `dir`: the largest number that way when the
+/// step overflows, `x` itself when `x` already is it (the stretch beyond holds no number).
 fn beyond(x: f64, dir: f64) -> f64 {
     let v = x + dir * (x.abs() + 1.0);
-    if v.is_finite() { v } else { x }
+    match v.is_finite() {
+        true => v,
+        false if x != dir * f64::MAX => dir * f64::MAX,
+        false => x,
+    }
 }
 
 /// The values that reach each branch of `map` and satisfy its bound, as stretches in

@@ -261,7 +261,8 @@ fn load_data(
         let under = rel.strip_prefix("data/").unwrap_or(&rel);
         match result {
             Ok(p) => {
-                if let Some(n) = next.as_mut() {
+                // A declared file is parsed by a declaration the cache does not key on.
+                if let Some(n) = next.as_mut().filter(|_| !matches!(p, Parsed::Declared(..))) {
                     n.0.insert(rel.clone(), (hash, p.clone()));
                 }
                 p.merge_into(Arc::from(rel.as_str()), &mut set)
@@ -269,6 +270,9 @@ fn load_data(
             Err(d) => {
                 diags.push(d);
                 set.incomplete.extend(registry::kinds_in(under));
+                if config.collection_in(under).is_some() {
+                    set.incomplete.insert(Kind::Record);
+                }
             }
         }
     }
@@ -427,7 +431,8 @@ fn unknown_data_file(name: &str, file: &str) -> Diagnostic {
         format!("unknown data file `{name}`: no kind of record is written in it"),
     )
     .with_hint(format!(
-        "the kinds and their files: {known}; packs add kinds of their own: {packs}"
+        "the kinds and their files: {known}; packs add kinds of their own: {packs}; a kind \
+         of the site's own is declared with its file under `collections:` in evidence.yaml"
     ))
 }
 

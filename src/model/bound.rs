@@ -47,8 +47,9 @@ impl TryFrom<Written> for Bound {
         let side =
             |strict: Option<f64>, inclusive: Option<f64>, names: &str| match (strict, inclusive) {
                 (Some(_), Some(_)) => Err(format!("a bound takes one of {names}, not both")),
-                (Some(v), None) => Ok(Some(Edge::new(v, false))),
-                (None, Some(v)) => Ok(Some(Edge::new(v, true))),
+                // `+ 0.0` makes -0 the 0 it equals, so that edges sort as they compare.
+                (Some(v), None) => Ok(Some(Edge::new(v + 0.0, false))),
+                (None, Some(v)) => Ok(Some(Edge::new(v + 0.0, true))),
                 (None, None) => Ok(None),
             };
         let bound = Bound {

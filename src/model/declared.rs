@@ -187,33 +187,49 @@ pub fn check_specs(specs: &[CollectionSpec], diags: &mut Diagnostics) {
     let err = |id: &Id, msg: String, hint: &str| {
         Diagnostic::error("config", span_of(config, id), msg).with_hint(hint.to_string())
     };
-    let mut seen: BTreeMap<String, ()> = BTreeMap::new();
+    let mut names: BTreeMap<&str, ()> = BTreeMap::new();
+    let mut files: BTreeMap<String, ()> = BTreeMap::new();
     for c in specs {
         let name = &c.name.value;
-        if Kind::from_name(name).is_some() || seen.insert(name.clone(), ()).is_some() {
+        if Kind::from_name(name).is_some() {
             diags.push(err(
                 &c.name,
                 format!("a collection cannot be called `{name}`: a kind of that name exists"),
                 "give the collection a name of its own",
             ));
+        } else if names.insert(name, ()).is_some() {
+            diags.push(err(
+                &c.name,
+                format!("collection `{name}` is declared twice"),
+                "declare each collection once",
+            ));
         }
-        if !valid_id(name) || name.contains(['.', ':']) {
+        // No `-`: a record's row anchor is `<collection>-<id>`, which then reads one way.
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+        {
             diags.push(err(
                 &c.name,
                 format!("`{name}` cannot name a collection"),
-                "use letters, digits, `_` and `-`",
+                "use letters, digits and `_`",
             ));
         }
         let file = c.file();
-        if !super::registry::kinds_in(&file).is_empty()
+        let taken = files.insert(file.clone(), ()).is_some();
+        if taken
+            || !super::registry::kinds_in(&file).is_empty()
             || !file.ends_with(".yaml")
             || file.contains("..")
             || file.starts_with('/')
+            || file.starts_with("probes/")
         {
             diags.push(err(
                 c.file.as_ref().unwrap_or(&c.name),
                 format!("collection `{name}` cannot be written in `data/{file}`"),
-                "name a `.yaml` file under data/ that no built-in kind uses",
+                "name a `.yaml` file under data/ that no other kind or collection uses \
+                 (and not under data/probes/, which holds probe inputs)",
             ));
         }
         let mut names = BTreeMap::new();
@@ -282,16 +298,35 @@ pub fn typed(
     let mut out = Vec::with_capacity(written.len());
     for mut w in written {
         let at = |line: u32, column: u32| Span::new(file, line as usize, column as usize);
-        let Some(id) = w.fields.remove("id").and_then(|v| v.id()) else {
-            diags.push(
-                Diagnostic::error(
-                    "schema",
-                    at(w.line, w.column),
-                    format!("a `{name}` record needs an `id`"),
-                )
-                .with_hint("write `id: <id>` first in each record"),
-            );
-            continue;
+        let id = match w.fields.remove("id") {
+            Some(v) => match v.id() {
+                Some(id) => id,
+                None => {
+                    diags.push(
+                        Diagnostic::error(
+                            "schema",
+                            at(v.line, v.column),
+                            format!(
+                                "the `id` of a `{name}` record must be a string, not `{}`",
+                                v.value
+                            ),
+                        )
+                        .with_hint("quote it: `id: \"12\"`"),
+                    );
+                    continue;
+                }
+            },
+            None => {
+                diags.push(
+                    Diagnostic::error(
+                        "schema",
+                        at(w.line, w.column),
+                        format!("a `{name}` record needs an `id`"),
+                    )
+                    .with_hint("write `id: <id>` first in each record"),
+                );
+                continue;
+            }
         };
         for f in spec.fields.iter().filter(|f| f.required) {
             if !w.fields.contains_key(&f.name.value) {

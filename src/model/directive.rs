@@ -283,7 +283,7 @@ plain!(
 );
 plain!(
     /// `::components`
-    Components, "components", "components and their observed status", [Component, Run],
+    Components, "components", "components and their observed status", [Component, Status, Run],
     lists: Some(Kind::Component)
 );
 plain!(
@@ -311,7 +311,7 @@ impl Spec for DispatchCompare {
 }
 plain!(
     /// `::runs`: the index of all runs (whose page gets a generated page per run).
-    Runs, "runs", "index of all runs", [Run, Map, Family], lists: None
+    Runs, "runs", "index of all runs", [Run, Map, Family, Engine, Measurement], lists: None
 );
 plain!(
     /// `::glossary`
@@ -350,7 +350,13 @@ impl Spec for RunTable {
     const NAME: &'static str = "run";
     const ATTRS: &'static [&'static str] = &["id"];
     const ABOUT: &'static str = "cases of one run";
-    const READS: &'static [Kind] = &[Kind::Run, Kind::Map, Kind::Family];
+    const READS: &'static [Kind] = &[
+        Kind::Run,
+        Kind::Map,
+        Kind::Family,
+        Kind::Engine,
+        Kind::Measurement,
+    ];
     fn parse(a: &Args) -> Result<Self, String> {
         let id = a.need("id")?;
         a.must(Kind::Run, &id)?;
@@ -369,7 +375,14 @@ impl Spec for RunPage {
     const ATTRS: &'static [&'static str] = &["id"];
     const ABOUT: &'static str =
         "one run in full: cases, comparison with the run before, binary tables";
-    const READS: &'static [Kind] = &[Kind::Run, Kind::Map, Kind::Family, Kind::TensorType];
+    const READS: &'static [Kind] = &[
+        Kind::Run,
+        Kind::Map,
+        Kind::Family,
+        Kind::TensorType,
+        Kind::Engine,
+        Kind::Measurement,
+    ];
     fn parse(a: &Args) -> Result<Self, String> {
         let id = a.need("id")?;
         a.must(Kind::Run, &id)?;
@@ -390,7 +403,13 @@ impl Spec for LatestRun {
     const NAME: &'static str = "latest-run";
     const ATTRS: &'static [&'static str] = &["probe"];
     const ABOUT: &'static str = "latest run of a probe";
-    const READS: &'static [Kind] = &[Kind::Run, Kind::Map, Kind::Family];
+    const READS: &'static [Kind] = &[
+        Kind::Run,
+        Kind::Map,
+        Kind::Family,
+        Kind::Engine,
+        Kind::Measurement,
+    ];
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
         a.probe(&probe)?;
@@ -560,7 +579,7 @@ plain!(
 );
 plain!(
     /// `::library-chain`: components joined by their `next` links, with each status.
-    LibraryChain, "library-chain", "library chain and status", [Component], lists: None
+    LibraryChain, "library-chain", "library chain and status", [Component, Status], lists: None
 );
 
 /// A run named directly, or the latest run of a probe.
@@ -581,7 +600,13 @@ impl Spec for ProxyPlot {
     const NAME: &'static str = "proxy-plot";
     const ATTRS: &'static [&'static str] = &["probe", "run"];
     const ABOUT: &'static str = "phase-proxy cases on a log axis of the map's variable";
-    const READS: &'static [Kind] = &[Kind::Run, Kind::Map, Kind::Family];
+    const READS: &'static [Kind] = &[
+        Kind::Run,
+        Kind::Map,
+        Kind::Family,
+        Kind::Engine,
+        Kind::Measurement,
+    ];
     fn parse(a: &Args) -> Result<Self, String> {
         let run = match (a.get("run"), a.get("probe")) {
             (Some(r), None) => {
@@ -608,7 +633,13 @@ impl Spec for ProxyPlots {
     const NAME: &'static str = "proxy-plots";
     const ATTRS: &'static [&'static str] = &["probe"];
     const ABOUT: &'static str = "a proxy plot per run of a probe";
-    const READS: &'static [Kind] = &[Kind::Run, Kind::Map, Kind::Family];
+    const READS: &'static [Kind] = &[
+        Kind::Run,
+        Kind::Map,
+        Kind::Family,
+        Kind::Engine,
+        Kind::Measurement,
+    ];
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
         a.probe(&probe)?;
@@ -626,7 +657,13 @@ impl Spec for TimingPlot {
     const NAME: &'static str = "timing-plot";
     const ATTRS: &'static [&'static str] = &["run"];
     const ABOUT: &'static str = "load / prompt eval / eval timings";
-    const READS: &'static [Kind] = &[Kind::Run, Kind::Map, Kind::Family];
+    const READS: &'static [Kind] = &[
+        Kind::Run,
+        Kind::Map,
+        Kind::Family,
+        Kind::Engine,
+        Kind::Measurement,
+    ];
     fn parse(a: &Args) -> Result<Self, String> {
         let run = a.need("run")?;
         a.must(Kind::Run, &run)?;
@@ -648,7 +685,13 @@ impl Spec for HistoryPlot {
     const NAME: &'static str = "history-plot";
     const ATTRS: &'static [&'static str] = &["probe", "case", "field"];
     const ABOUT: &'static str = "a case value across runs of a probe";
-    const READS: &'static [Kind] = &[Kind::Run, Kind::Map, Kind::Family];
+    const READS: &'static [Kind] = &[
+        Kind::Run,
+        Kind::Map,
+        Kind::Family,
+        Kind::Engine,
+        Kind::Measurement,
+    ];
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
         let case = a.need("case")?;

@@ -158,8 +158,15 @@ impl Resolver<'_> {
                 pack.name,
                 pack.name
             ));
-        } else if let Some(near) = self.nearest(kind, bare) {
+        } else if let Some(near) = self.nearest(kind, prefix, bare) {
             d = d.with_hint(format!("did you mean `{near}`?"));
+        } else if let Some(c) = self.ev.config.as_ref().and_then(|c| c.collection(prefix))
+            && kind == Kind::Record
+        {
+            d = d.with_hint(format!(
+                "add a record with id `{bare}` to data/{}",
+                c.file()
+            ));
         } else if let Some(file) = kind.spec().file_pattern() {
             d = d.with_hint(format!(
                 "add a record with id `{bare}` to data/{file} (kind `{}`)",
@@ -173,14 +180,24 @@ impl Resolver<'_> {
         self.ev.config.as_ref().is_some_and(|c| c.has_pack(name))
     }
 
-    /// The known id closest to `id`, for a "did you mean" hint.
-    fn nearest(&self, kind: Kind, id: &str) -> Option<String> {
-        let ids: Vec<String> = crate::model::with_collection!(
-            self.ev,
-            kind,
-            |c| c.iter().map(|r| super::Record::id(&r.value).value.clone()).collect(),
-            pages => self.ev.pages.iter().map(|p| p.id.clone()).collect()
-        );
+    /// The known id closest to `id`, for a "did you mean" hint; for a declared record,
+    /// among the records of its `collection`, by their own ids.
+    fn nearest(&self, kind: Kind, collection: &str, id: &str) -> Option<String> {
+        let ids: Vec<String> = match kind {
+            Kind::Record => self
+                .ev
+                .records
+                .iter()
+                .filter(|r| r.collection == collection)
+                .map(|r| r.id.value.clone())
+                .collect(),
+            _ => crate::model::with_collection!(
+                self.ev,
+                kind,
+                |c| c.iter().map(|r| super::Record::id(&r.value).value.clone()).collect(),
+                pages => self.ev.pages.iter().map(|p| p.id.clone()).collect()
+            ),
+        };
         ids.into_iter()
             .map(|c| (edit_distance(&c, id), c))
             .filter(|(d, c)| *d <= 3.max(c.len() / 3))

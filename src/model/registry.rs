@@ -187,9 +187,15 @@ impl Kind {
         KINDS.iter().find(|s| s.name == name).map(|s| s.kind)
     }
 
-    /// All kind names, for hints.
+    /// All kind names an author writes, for hints (a declared record is named by its
+    /// collection, not as `record:`).
     pub fn names() -> String {
-        KINDS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+        KINDS
+            .iter()
+            .filter(|s| s.storage != Storage::Declared)
+            .map(|s| s.name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 

@@ -11,8 +11,9 @@ use serde_json::{Map, Value};
 #[derive(Debug, Default)]
 pub struct Values {
     root: Value,
-    /// Kind names whose file failed to load: a missing id there is not reported again.
-    incomplete: Vec<&'static str>,
+    /// Kind (and declared collection) names whose file failed to load: a missing id
+    /// there is not reported again.
+    incomplete: Vec<String>,
     /// The names of the collections the site declares, which quote like kinds.
     declared: Vec<String>,
 }
@@ -89,7 +90,17 @@ impl Values {
             .flat_map(|c| &c.collections)
             .map(|c| c.name.value.clone())
             .collect();
-        let incomplete = ev.incomplete.iter().map(|k| k.name()).collect();
+        let mut incomplete: Vec<String> =
+            ev.incomplete.iter().map(|k| k.name().to_string()).collect();
+        // Which collection's file failed is not kept: every declared one may miss records.
+        if ev.incomplete.contains(&Kind::Record) {
+            incomplete.extend(
+                ev.config
+                    .iter()
+                    .flat_map(|c| &c.collections)
+                    .map(|c| c.name.value.clone()),
+            );
+        }
         Values {
             root: Value::Object(by_name.into_iter().collect()),
             incomplete,
@@ -131,7 +142,7 @@ impl Values {
         // A kind with no records has no key in the graph.
         let cur = self.root.get(kind).and_then(|records| records.get(id));
         let Some(mut cur) = cur else {
-            if self.incomplete.contains(&kind) {
+            if self.incomplete.iter().any(|k| k == kind) {
                 return Err(QuoteError::Unavailable);
             }
             return Err(format!("no {kind} with id `{id}` (in `:v[{path}]`)").into());
