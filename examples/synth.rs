@@ -119,15 +119,15 @@ fn pages(args: &Args) -> std::io::Result<usize> {
 }
 
 const DISPATCH: &str = "families:
-  - {id: mmvq, name: MMVQ, description: {ja: \"小さいバッチ\", en: small batches}}
-  - {id: mmq, name: MMQ, description: {ja: \"中くらいのバッチ\", en: medium batches}}
-  - {id: blas, name: BLAS, description: {ja: \"大きいバッチ\", en: large batches}}
+  - {id: mmvq, label: {ja: MMVQ, en: MMVQ}, description: {ja: \"小さいバッチ\", en: small batches}}
+  - {id: mmq, label: {ja: MMQ, en: MMQ}, description: {ja: \"中くらいのバッチ\", en: medium batches}}
+  - {id: blas, label: {ja: BLAS, en: BLAS}, description: {ja: \"大きいバッチ\", en: large batches}}
 maps:
   - id: synthetic
     title: {ja: \"合成の地図\", en: synthetic map}
-    op: GGML_OP_MUL_MAT
-    tensor_type: Q4_K
+    subject: {op: GGML_OP_MUL_MAT, tensor_type: Q4_K}
     variable: ne11
+    measure: prompt_eval_count
     source: {repository: synthetic}
     branches:
       - {bound: {le: 8}, family: mmvq}
