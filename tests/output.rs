@@ -550,8 +550,8 @@ fn the_map_comparison_names_the_maps_variable() {
     let out = dir.path().join("out");
     build_ok(dir.path(), &out);
     for (view, caption, column) in [
-        ("en", "Dispatch maps compared over n", "n range"),
-        ("ja", "n ごとに見た dispatch map の比較", "n の範囲"),
+        ("en", "Decision maps compared over n", "n range"),
+        ("ja", "n ごとに見た判断の地図の比較", "n の範囲"),
     ] {
         let html = std::fs::read_to_string(out.join(view).join("details/index.html")).unwrap();
         let table = figure(&html, "dispatch-compare");

@@ -12,3 +12,11 @@ figure-proxy-axis = prompt tokens ≈ ne11 (log scale)
 col-observed-range = Observed ne11
 tensor-types-caption = Tensor types and the kernel families with an entry for them
 col-families = Kernel families
+# The dispatch words of this investigation where the theme speaks of decisions in general.
+col-chain = Library chain
+compare-caption = Dispatch maps compared over { $var }
+runs-zone-note = Zones are derived from each dispatch map, never typed by hand; the map the investigator assessed against is outlined.
+figure-dispatch-title = Dispatch flow of { $map }
+figure-diff-title = Where the dispatch maps differ, range by range
+figure-chain-title = Library chain and what was observed of each component
+figure-chain-side = Boxes on the right are loaded via the library they point from.

@@ -12,3 +12,11 @@ figure-proxy-axis = プロンプトのトークン数 ≈ ne11 (対数軸)
 col-observed-range = 観測した ne11
 tensor-types-caption = tensor type と、それに entry を持つ kernel family
 col-families = kernel family
+# The dispatch words of this investigation where the theme speaks of decisions in general.
+col-chain = ライブラリの連鎖
+compare-caption = { $var } ごとに見た dispatch map の比較
+runs-zone-note = 圏は各 dispatch map から導出しており、手で書き込んではいない。調査者が照合に使った map は枠で示す。
+figure-dispatch-title = { $map } の dispatch の流れ
+figure-diff-title = dispatch 地図どうしの食い違い(範囲ごと)
+figure-chain-title = ライブラリの連鎖と、各コンポーネントで観測できたこと
+figure-chain-side = 右側の箱は、矢印の根元にあるライブラリ経由で読み込まれる。
