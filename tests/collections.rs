@@ -353,3 +353,40 @@ fn text_fields_of_declared_records_are_checked_like_any_data_text() {
         report.summary()
     );
 }
+
+#[test]
+fn pages_true_gives_each_record_a_page_that_references_lead_to() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "evidence.yaml",
+        "    title: {ja: \"実験\", en: \"Experiments\"}\n",
+        "    title: {ja: \"実験\", en: \"Experiments\"}\n    pages: true\n",
+    );
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(site.path(), out.path());
+    // Below the page with the collection's table, one per record, in every view.
+    let page = std::fs::read_to_string(out.path().join("en/scan-choice/e1/index.html"))
+        .expect("the page of experiment e1");
+    let record = figure(&page, "declared-record declared-experiment");
+    assert!(record.contains("id=\"experiment-e1\""), "{record}");
+    assert!(
+        record.contains("<td>Hypothesis</td>") || record.contains(">Hypothesis<"),
+        "{record}"
+    );
+    assert!(record.contains("A lookup estimated at 3 rows takes the index scan."));
+    assert!(out.path().join("ja/scan-choice/e2/index.html").is_file());
+    assert!(out.path().join("scan-choice/e2/index.html").is_file());
+    // The table's id cell and the branch anchored to e1 lead to that page.
+    let list = std::fs::read_to_string(out.path().join("en/scan-choice/index.html")).unwrap();
+    let table = figure(&list, "declared declared-experiment");
+    assert!(
+        table.contains("scan-choice/e1/index.html#experiment-e1\"><code>e1</code>"),
+        "{table}"
+    );
+    let map = figure(&list, "dispatch-map");
+    assert!(
+        map.contains("scan-choice/e1/index.html#experiment-e1\""),
+        "{map}"
+    );
+}

@@ -28,6 +28,10 @@ pub struct CollectionSpec {
     /// What a table of it is captioned.
     pub title: Text,
     pub fields: Vec<FieldSpec>,
+    /// Whether each record gets a page of its own (`<folder>/<id>/`, below the page
+    /// with the collection's `::table`), which references to it then link to.
+    #[serde(default)]
+    pub pages: bool,
 }
 
 /// One field of a declared collection.

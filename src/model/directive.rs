@@ -130,6 +130,7 @@ macro_rules! directive_list {
             Glossary($crate::model::directive::Glossary),
             Findings($crate::model::directive::Findings),
             Table($crate::model::directive::Table),
+            RecordPage($crate::model::directive::RecordPage),
             DispatchDiagram($crate::model::directive::DispatchDiagram),
             DispatchDiffDiagram($crate::model::directive::DispatchDiffDiagram),
             ObserverMap($crate::model::directive::ObserverMap),
@@ -503,6 +504,32 @@ impl Spec for Table {
     }
     fn shows(&self) -> Option<(Kind, &str)> {
         Some((Kind::Record, &self.of))
+    }
+}
+
+/// `::record-page{of id}`: one record of a declared collection, field by field — the
+/// content of its generated page (`pages: true`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordPage {
+    /// Its key, `collection:id`.
+    pub key: String,
+}
+
+impl Spec for RecordPage {
+    const NAME: &'static str = "record-page";
+    const ATTRS: &'static [&'static str] = &["of", "id"];
+    const ABOUT: &'static str = "one record of a declared collection, field by field";
+    const READS: &'static [Kind] = &super::registry::ALL;
+    fn parse(a: &Args) -> Result<Self, String> {
+        let (of, id) = (a.need("of")?, a.need("id")?);
+        let key = format!("{of}:{id}");
+        if a.ev.is_missing(Kind::Record, &key) {
+            return Err(format!("no {of} with id `{id}`"));
+        }
+        Ok(RecordPage { key })
+    }
+    fn shows(&self) -> Option<(Kind, &str)> {
+        Some((Kind::Record, &self.key))
     }
 }
 

@@ -1,4 +1,5 @@
-//! Pages made from the data rather than from `content/`: one page per probe run.
+//! Pages made from the data rather than from `content/`: one page per probe run, and one
+//! per record of a declared collection that asks for them.
 //!
 //! The page that lists the runs (`::runs`) shows one summary row per run; each run's
 //! cases, comparison and binary tables go on the run's own page below it
@@ -97,4 +98,82 @@ fn run_page(page_id: &str, file: &str, run: &Run, order: i64) -> PageSource {
         })],
         generated: true,
     }
+}
+
+/// Name of the directive that fills a declared record's page.
+pub const RECORD_PAGE: &str = "record-page";
+
+/// The page of each record of a declared collection that asks for pages (`pages: true`):
+/// below the first page with the collection's `::table` (or in a folder named after the
+/// collection when that is the home page or there is none). A content page in a record
+/// page's place is an error, and the record then has no page.
+pub fn record_pages(
+    pages: &[PageSource],
+    records: &Collection<super::declared::Declared>,
+    specs: &[super::declared::CollectionSpec],
+    diags: &mut Diagnostics,
+) -> Vec<PageSource> {
+    let taken: HashMap<&str, &str> = pages
+        .iter()
+        .map(|p| (p.id.as_str(), p.file.as_str()))
+        .collect();
+    let mut out = Vec::new();
+    for spec in specs.iter().filter(|s| s.pages) {
+        let name = spec.name.value.as_str();
+        let table = pages.iter().find(|p| {
+            p.items.iter().any(|i| {
+                matches!(i, Item::Directive(d)
+                    if d.name == "table" && d.attrs.get("of").map(String::as_str) == Some(name))
+            })
+        });
+        let folder = match table.map(|p| p.id.as_str()) {
+            None | Some("index") => name.to_string(),
+            Some(id) => id.to_string(),
+        };
+        let order = table.map_or(0, |p| p.front.order);
+        for r in records.iter().filter(|r| r.collection == name) {
+            let id = &r.id.value;
+            if !crate::model::refs::valid_id(id) || id.starts_with('.') {
+                continue;
+            }
+            let page_id = format!("{folder}/{id}");
+            if let Some(file) = taken.get(page_id.as_str()) {
+                diags.push(
+                    Diagnostic::error(
+                        "page-collision",
+                        Span::new(*file, 1, 1),
+                        format!("this page takes the place of the page of {name} `{id}`"),
+                    )
+                    .with_hint(format!(
+                        "each {name} gets a page at `{folder}/<id>/`; rename the content file"
+                    )),
+                );
+                continue;
+            }
+            out.push(PageSource {
+                id: page_id,
+                file: r.file.to_string(),
+                front: FrontMatter {
+                    title: Text {
+                        ja: id.clone(),
+                        en: id.clone(),
+                    },
+                    description: None,
+                    order,
+                    date: None,
+                },
+                items: vec![Item::Directive(DirectiveLine {
+                    name: RECORD_PAGE.to_string(),
+                    attrs: BTreeMap::from([
+                        ("of".to_string(), name.to_string()),
+                        ("id".to_string(), id.clone()),
+                    ]),
+                    line: 1,
+                    resolution: None,
+                })],
+                generated: true,
+            });
+        }
+    }
+    out
 }

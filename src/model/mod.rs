@@ -372,6 +372,8 @@ pub fn build(
     pages.extend(run_pages);
     let records = typed_records(&config, d.written, &mut diags);
     let records = index(Kind::Record, records, &mut diags);
+    let record_pages = generated::record_pages(&pages, &records, &config.collections, &mut diags);
+    pages.extend(record_pages);
     let mut ev = Evidence {
         config: Some(config),
         families: index(Kind::Family, d.families, &mut diags),

@@ -17,7 +17,8 @@ pub struct PageIndex {
     map_homes: std::collections::HashMap<String, String>,
     /// Run id → the run's own page.
     run_homes: std::collections::HashMap<String, String>,
-    /// Declared collection → the page with its table (`::table{of=…}`).
+    /// Declared record (`collection:id`) → its own page; declared collection → the page
+    /// with its table (`::table{of=…}`).
     record_homes: std::collections::HashMap<String, String>,
     /// The page with the index of every run (`::runs`).
     runs_index: Option<String>,
@@ -40,7 +41,8 @@ impl PageIndex {
                 let single = match d.shows() {
                     Some((Kind::Map, id)) => Some((&mut index.map_homes, id)),
                     Some((Kind::Run, id)) => Some((&mut index.run_homes, id)),
-                    Some((Kind::Record, collection)) => Some((&mut index.record_homes, collection)),
+                    // A record's own page (`collection:id`), or a collection's table.
+                    Some((Kind::Record, key)) => Some((&mut index.record_homes, key)),
                     _ => None,
                 };
                 if let Some((homes, id)) = single {
@@ -71,9 +73,10 @@ impl PageIndex {
         match kind {
             Kind::Map => self.map_homes.get(id),
             Kind::Run => self.run_homes.get(id),
-            Kind::Record => self
-                .record_homes
-                .get(id.split_once(':').map_or(id, |(c, _)| c)),
+            Kind::Record => self.record_homes.get(id).or_else(|| {
+                self.record_homes
+                    .get(id.split_once(':').map_or(id, |(c, _)| c))
+            }),
             _ => self.homes.get(&kind),
         }
         .map(String::as_str)

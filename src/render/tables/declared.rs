@@ -30,6 +30,10 @@ pub fn table(s: &Scope, of: &str, columns: &[String]) -> Table {
             let cells = columns
                 .iter()
                 .map(|c| match spec.field(c) {
+                    // With a page per record, its id leads there.
+                    None if spec.pages => {
+                        record_link(s, Kind::Record, &r.key.value, code(&r.id.value))
+                    }
                     None => code(&r.id.value),
                     Some(f) => r
                         .fields
@@ -106,5 +110,38 @@ fn item(s: &Scope, f: &FieldSpec, v: &Value) -> String {
         }
         // Declarations hold no list of lists (`model::declared::check_specs`).
         FieldType::List => code(text),
+    }
+}
+
+/// One record, field by field: the content of its own page.
+pub fn record(s: &Scope, key: &str) -> Table {
+    let Some(r) = s.ev.records.get(key) else {
+        return Table::default();
+    };
+    let Some(spec) =
+        s.ev.config
+            .as_ref()
+            .and_then(|c| c.collection(&r.collection))
+    else {
+        return Table::default();
+    };
+    let rows = spec
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let w = r.fields.get(&f.name.value)?;
+            Some(Row::new(vec![s.fluent(&f.label()), cell(s, f, &w.value)]))
+        })
+        .collect();
+    Table {
+        id: anchor(Kind::Record, key),
+        class: format!("declared-record declared-{}", r.collection),
+        caption: format!("{} {}", s.text(&spec.title), code(&r.id.value)),
+        source: source_line(s, [r.file.to_string()]),
+        columns: vec![s.ui("col-field"), s.ui("col-value")],
+        rows,
+        empty: s.ui("table-empty"),
+        notes: Vec::new(),
+        rows_html: String::new(),
     }
 }

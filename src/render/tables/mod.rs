@@ -46,6 +46,7 @@ tables! {
     d::LatestRun => |d, s| runs::latest(s, &d.probe);
     d::Runs => |_d, s| runs::index(s);
     d::Table => |d, s| vec![declared::table(s, &d.of, &d.columns)];
+    d::RecordPage => |d, s| vec![declared::record(s, &d.key)];
 }
 
 /// `<code>…</code>` of a plain string.
