@@ -9,7 +9,7 @@ figure-chain-legend-binary = solid: its binary or hsaco was confirmed as well
 figure-proxy-title = Cases of run { $run } on the ne11 axis, over the zones of { $map }
 figure-proxy-title-nomap = Cases of run { $run } on the ne11 axis (no map assessed against)
 figure-proxy-axis = prompt tokens ≈ ne11 (log scale)
-col-observed-range = Observed ne11
+col-built-for = Built for ne11
 tensor-types-caption = Tensor types and the kernel families with an entry for them
 col-families = Kernel families
 # The dispatch words of this investigation where the theme speaks of decisions in general.

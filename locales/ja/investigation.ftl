@@ -9,7 +9,7 @@ figure-chain-legend-binary = 実線: binary や hsaco まで確認
 figure-proxy-title = 実行 { $run } の各ケースを ne11 の軸に置き、{ $map } の範囲と重ねた図
 figure-proxy-title-nomap = 実行 { $run } の各ケースを ne11 の軸に置いた図 (照合した地図なし)
 figure-proxy-axis = プロンプトのトークン数 ≈ ne11 (対数軸)
-col-observed-range = 観測した ne11
+col-built-for = 対応する ne11
 tensor-types-caption = tensor type と、それに entry を持つ kernel family
 col-families = kernel family
 # The dispatch words of this investigation where the theme speaks of decisions in general.

@@ -302,6 +302,9 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
     }
     for c in ev.claims.iter() {
         r.bare(&c.file, Kind::Page, &c.page);
+        for f in &c.corrected_by {
+            r.bare(&c.file, Kind::Finding, f);
+        }
         match (&c.constraint, &c.limit) {
             (Some(o), _) => r.bare(&c.file, Kind::Observer, o),
             (None, Some(_)) => {}

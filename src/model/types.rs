@@ -392,6 +392,10 @@ pub struct Claim {
     /// (a bounded scan, a build that was not inspected).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<Text>,
+    /// Findings that correct or qualify the can-show side: shown with it wherever the
+    /// claim is shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corrected_by: Vec<Id>,
 }
 
 // ---------------------------------------------------------------- questions.yaml

@@ -23,8 +23,10 @@ pub struct Bundle {
     pub family: Option<Id>,
     /// The route (`routes.yaml`) the bundle serves, as the bundle table shows it.
     pub route: Id,
+    /// The range of the map's variable its code is built for (the instances it holds,
+    /// such as `ncols` 1..8), as read from the binary: not something seen at run time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_range: Option<Range>,
+    pub built_for: Option<Range>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sgpr: Option<Range>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -92,9 +94,12 @@ pub struct TensorType {
     pub name: String,
     /// ggml type id in GGUF.
     pub ggml_id: u32,
-    /// Kernel families that have an entry for the type.
+    /// Kernel families that have an entry for the type in the source.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub families: Vec<Id>,
+    /// Where `families` was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<crate::model::types::Source>,
 }
 
 /// A file-level quantization label and the tensor types it may mix.

@@ -234,7 +234,13 @@ mod tests {
         assert_eq!(s.derived.runs_by_probe["row-proxy"].len(), 2);
         let o = plot(&s, "row-proxy", "lookup", "est_rows");
         match &o.content {
-            Content::Note(w) => assert!(w[0].1.contains("lookup"), "{w:?}"),
+            Content::Note(w) => {
+                assert!(w[0].1.contains("lookup"), "{w:?}");
+                // The count selects Fluent's singular form, and the measurement its label.
+                let note = w[0].1.replace(['\u{2068}', '\u{2069}'], "");
+                assert!(note.contains("so far one does"), "{note}");
+                assert!(note.contains("A history of estimated rows"), "{note}");
+            }
             Content::Svg { .. } => panic!("expected a note"),
         }
     }

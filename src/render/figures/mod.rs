@@ -230,7 +230,12 @@ pub fn ui_texts(s: &Scope, key: &str, args: &[(&'static str, Text)]) -> Words {
     let format = |lang: Lang| {
         let mut fa = fluent_bundle::FluentArgs::new();
         for (k, v) in args {
-            fa.set(*k, lang.pick(v).to_string());
+            let v = lang.pick(v);
+            // A count goes in as a number, so that Fluent selects its plural form.
+            match v.parse::<i64>() {
+                Ok(n) => fa.set(*k, n),
+                Err(_) => fa.set(*k, v.to_string()),
+            }
         }
         s.msgs.format(lang, key, Some(&fa))
     };

@@ -46,6 +46,18 @@ pub fn enum_key(v: &impl serde::Serialize) -> String {
 
 fn claim_row(s: &Scope, c: &Claim, with_id: bool) -> Row {
     let mut can = s.text(&c.can);
+    // A finding that corrects the claim is said where the claim is.
+    for f in c
+        .corrected_by
+        .iter()
+        .filter_map(|f| s.ev.findings.get(&f.value))
+    {
+        let link = super::record_link(s, Kind::Finding, &f.id.value, s.ui("claims-corrected-by"));
+        can.push_str(&format!(
+            "<p class=\"correction\"><strong>{link}</strong> {}</p>",
+            s.text(&f.text)
+        ));
+    }
     can.push_str(&format!(
         "<p class=\"evidence\">{} {}</p>",
         s.ui("claims-evidence"),

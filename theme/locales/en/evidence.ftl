@@ -29,6 +29,7 @@ claims-caption = What this page can and cannot show
 claims-can = Can show
 claims-cannot = Cannot show
 claims-evidence = Evidence:
+claims-corrected-by = Corrected by a later finding:
 claims-constraint = Blocked by observer:
 claims-limit = Limit:
 claims-note = A "cannot show" entry is the limit of an observer, not a gap in effort.

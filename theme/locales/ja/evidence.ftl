@@ -29,6 +29,7 @@ claims-caption = このページで示せること・示せないこと
 claims-can = 示せること
 claims-cannot = 示せないこと
 claims-evidence = 証拠:
+claims-corrected-by = 後の知見による訂正:
 claims-constraint = 阻んでいる観測手段:
 claims-limit = 限界:
 claims-note = 「示せないこと」は観測手段の限界を表し、調査の手抜きを意味しない。

@@ -65,7 +65,7 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
                     "{}<br><small>{family}</small>",
                     route_badge(s, &b.route.value)
                 ),
-                range(s, &b.observed_range),
+                range(s, &b.built_for),
                 if regs.is_empty() {
                     "—".into()
                 } else {
@@ -95,7 +95,7 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
             "col-symbols",
             "col-role",
             "col-route",
-            "col-observed-range",
+            "col-built-for",
             "col-registers",
         ]
         .iter()
@@ -175,7 +175,7 @@ pub fn tensor_types(s: &Scope) -> Table {
                 .id(anchor(Kind::TensorType, &t.id.value))
             })
             .collect();
-    table(
+    let mut t = table(
         "tensor-types",
         "tensor-types",
         s.ui("tensor-types-caption"),
@@ -187,7 +187,21 @@ pub fn tensor_types(s: &Scope) -> Table {
         ],
         rows,
         s,
-    )
+    );
+    // Where the families were read, once per distinct source.
+    let mut sources: Vec<String> =
+        s.ev.tensor_types
+            .iter()
+            .filter_map(|t| t.source.as_ref())
+            .map(crate::render::tables::records::source_text)
+            .collect();
+    sources.dedup();
+    t.notes.extend(
+        sources
+            .into_iter()
+            .map(|src| format!("{} {src}", s.ui("tensor-types-families-from"))),
+    );
+    t
 }
 
 pub fn file_types(s: &Scope) -> Table {
