@@ -30,7 +30,7 @@ claims-can = 示せること
 claims-cannot = 示せないこと
 claims-evidence = 証拠:
 claims-corrected-by = 後の知見による訂正:
-claims-constraint = 阻んでいる観測手段:
+claims-constraint = 観測手段の限界:
 claims-limit = 限界:
 claims-note = 「示せないこと」は観測手段の限界を表し、調査の手抜きを意味しない。
 ledger-caption = 主張の組 { $count } 件
@@ -78,7 +78,7 @@ col-questions = 残った問い
 ## dispatch
 dispatch-otherwise = それ以外
 dispatch-any = すべての値
-dispatch-source = 読んだ場所:
+dispatch-source = 出典:
 dispatch-applies-to = 適用範囲:
 col-condition = 条件
 col-family = 系統
