@@ -20,6 +20,17 @@ pub struct Text {
     pub en: String,
 }
 
+/// What a statement rests on: a source (code, documentation, an original page), an
+/// observation, or the site's own reading of them — an inference, which every page that
+/// shows the statement marks as such.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    Source,
+    Observed,
+    Inferred,
+}
+
 /// Where a source-side fact comes from.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -368,6 +379,9 @@ pub struct Phase {
 #[serde(deny_unknown_fields)]
 pub struct Fact {
     pub text: Text,
+    /// What it rests on; `inferred` is marked as the site's reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Basis>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<Id>,
 }
@@ -439,6 +453,9 @@ pub struct Term {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reading: Option<Text>,
     pub definition: Text,
+    /// What the definition rests on; `inferred` is marked as the site's reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Basis>,
 }
 
 // ---------------------------------------------------------------- findings.yaml
@@ -450,6 +467,10 @@ pub struct Finding {
     pub id: Id,
     pub text: Text,
     pub source: Source,
+    /// What it rests on; `inferred` (the source does not say it in so many words) is
+    /// marked as the site's reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Basis>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<Id>,
 }

@@ -64,6 +64,9 @@ pub struct Generation {
     pub fatbin_targets: TargetStatus,
     pub custom_kernels: Text,
     pub implication: Text,
+    /// What `generation` rests on; `inferred` is marked as the site's reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<crate::model::types::Basis>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]

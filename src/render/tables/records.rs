@@ -29,6 +29,21 @@ pub(crate) fn route_badge(s: &Scope, id: &str) -> String {
     )
 }
 
+/// The mark of a statement that is the site's own reading (`basis: inferred`); nothing
+/// for one that rests on a source or an observation.
+pub(crate) fn basis_mark(s: &Scope, basis: Option<crate::model::types::Basis>) -> String {
+    match basis {
+        Some(crate::model::types::Basis::Inferred) => format!(
+            " {}",
+            badge(
+                "basis-inferred",
+                s.label("basis", &crate::model::types::Basis::Inferred)
+            )
+        ),
+        _ => String::new(),
+    }
+}
+
 pub(crate) fn badge(class: &str, label: String) -> String {
     let space = if class.is_empty() { "" } else { " " };
     format!("<span class=\"badge{space}{class}\">{label}</span>")
@@ -156,7 +171,8 @@ pub fn glossary(s: &Scope) -> Table {
                 if let Some(r) = &t.reading {
                     term.push_str(&format!("<br><small>{}</small>", s.fluent(r)));
                 }
-                Row::new(vec![term, s.text(&t.definition)]).id(anchor(Kind::Term, &t.id.value))
+                Row::new(vec![term, s.text(&t.definition) + &basis_mark(s, t.basis)])
+                    .id(anchor(Kind::Term, &t.id.value))
             })
             .collect();
     table(
@@ -202,7 +218,7 @@ pub fn findings(s: &Scope, ids: &[String]) -> Table {
         .map(|f| {
             let row = Row::new(vec![
                 code(&f.id.value),
-                s.text(&f.text),
+                s.text(&f.text) + &basis_mark(s, f.basis),
                 source_text(&f.source),
                 ref_list(s, &f.refs),
             ]);

@@ -25,7 +25,11 @@ pub fn worklog(s: &Scope) -> Table {
                         } else {
                             format!(" <span class=\"refs\">{refs}</span>")
                         };
-                        format!("<li>{}{refs}</li>", s.text(&f.text))
+                        format!(
+                            "<li>{}{}{refs}</li>",
+                            s.text(&f.text),
+                            super::records::basis_mark(s, f.basis)
+                        )
                     })
                     .collect();
                 let questions = p

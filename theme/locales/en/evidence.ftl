@@ -32,6 +32,10 @@ claims-evidence = Evidence:
 claims-corrected-by = Corrected by a later finding:
 claims-constraint = Limit of the observer:
 claims-limit = Limit:
+
+basis-source = from the source
+basis-observed = observed
+basis-inferred = our reading
 claims-note = A "cannot show" entry is the limit of an observer, not a gap in effort.
 ledger-caption = { $count ->
     [one] One claim pair

@@ -32,6 +32,10 @@ claims-evidence = 証拠:
 claims-corrected-by = 後の知見による訂正:
 claims-constraint = 観測手段の限界:
 claims-limit = 限界:
+
+basis-source = ソースから
+basis-observed = 観測
+basis-inferred = この調査の読み
 claims-note = 「示せないこと」は観測手段の限界を表し、調査の手抜きを意味しない。
 ledger-caption = 主張の組 { $count } 件
 

@@ -113,6 +113,7 @@ pub fn generations(s: &Scope) -> Table {
             .iter()
             .map(|g| {
                 let mut name = escape(&g.generation);
+                name.push_str(&crate::render::tables::records::basis_mark(s, g.basis));
                 if let Some(p) = &g.product {
                     name.push_str(&format!("<br><small>{}</small>", escape(p)));
                 }
