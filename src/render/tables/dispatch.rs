@@ -155,7 +155,17 @@ pub fn compare(s: &Scope) -> Table {
         columns,
         rows,
         empty: s.ui("table-empty"),
-        notes: vec![s.ui("compare-note")],
+        // Each map's source, so that none is shown without where it was read.
+        notes: std::iter::once(s.ui("compare-note"))
+            .chain(maps.iter().map(|m| {
+                format!(
+                    "{} {}: {}",
+                    s.ui("dispatch-source"),
+                    code(&m.id.value),
+                    source_text(&m.source)
+                )
+            }))
+            .collect(),
         rows_html: String::new(),
     }
 }

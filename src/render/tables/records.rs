@@ -199,12 +199,40 @@ pub fn source_text(src: &Source) -> String {
         parts.push(
             src.prs
                 .iter()
-                .map(|p| escape(p))
+                .map(|p| pull_request(p))
                 .collect::<Vec<_>>()
                 .join(", "),
         );
     }
     parts.join(" · ")
+}
+
+/// A pull request written `owner/repo#123` as a link to it on GitHub; anything else as
+/// written.
+fn pull_request(pr: &str) -> String {
+    let linkable = pr.split_once('#').filter(|(repo, n)| {
+        let mut parts = repo.split('/');
+        let ok = |s: Option<&str>| {
+            s.is_some_and(|s| {
+                !s.is_empty()
+                    && s.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            })
+        };
+        ok(parts.next())
+            && ok(parts.next())
+            && parts.next().is_none()
+            && !n.is_empty()
+            && n.chars().all(|c| c.is_ascii_digit())
+    });
+    match linkable {
+        Some((repo, n)) => format!(
+            "<a href=\"https://github.com/{}/pull/{n}\">{}</a>",
+            escape(repo),
+            escape(pr)
+        ),
+        None => escape(pr),
+    }
 }
 
 pub fn findings(s: &Scope, ids: &[String]) -> Table {
@@ -260,5 +288,29 @@ pub(crate) fn family_names(s: &Scope, ids: &[crate::model::Id]) -> String {
         "—".into()
     } else {
         names.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pull_request;
+
+    #[test]
+    fn pull_requests_link_to_github_and_nothing_else_does() {
+        assert_eq!(
+            pull_request("ggml-org/llama.cpp#18537"),
+            "<a href=\"https://github.com/ggml-org/llama.cpp/pull/18537\">ggml-org/llama.cpp#18537</a>"
+        );
+        for plain in [
+            "PR 18537",
+            "a/b/c#1",
+            "a/b#x",
+            "a/b#",
+            "<x>/y#1",
+            "javascript:x/y#1",
+        ] {
+            assert!(!pull_request(plain).contains("<a "), "{plain}");
+        }
+        assert_eq!(pull_request("<x>/y#1"), "&lt;x&gt;/y#1");
     }
 }
