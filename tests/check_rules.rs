@@ -83,3 +83,66 @@ fn binary_runs_warn_at_exactly_the_records_they_disagree_with() {
         messages[2]
     );
 }
+
+/// A run of another subject is a comparison: the records are not held to it, and it is
+/// not its probe's latest run; the site's own runs still are.
+#[test]
+fn a_run_of_another_subject_is_a_comparison_not_evidence() {
+    let site = fixture_with("check_rules");
+    let fatbin = std::fs::read_dir(site.path().join("data/runs"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .trim_end_matches(".yaml")
+                .to_string()
+        })
+        .find(|n| n.starts_with("fatbin-"))
+        .expect("a fatbin run in the overlay");
+    replace_once(
+        site.path(),
+        "evidence.yaml",
+        "packs: [ggml]\n",
+        "packs: [ggml]\nsubject: ours\n",
+    );
+    write_file(
+        site.path(),
+        "data/subjects.yaml",
+        format!(
+            "- id: ours\n  label: {{ja: 対象, en: ours}}\n- id: other_build\n  label: {{ja: 別のビルド, en: another build}}\n  runs: [{fatbin}]\n"
+        )
+        .as_bytes(),
+    );
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 0, "{}", report.summary());
+    let disagree: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "run-disagrees")
+        .map(|d| d.span.file.as_str())
+        .collect();
+    // The generations were held to the fatbin run; now only the maps run (the site's own)
+    // is compared with the components.
+    assert_eq!(disagree, ["data/components.yaml"], "{}", report.summary());
+    // A subject no subjects.yaml declares is a located error.
+    replace_once(
+        site.path(),
+        "evidence.yaml",
+        "subject: ours\n",
+        "subject: theirs\n",
+    );
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1);
+    let d = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "dangling-ref")
+        .unwrap_or_else(|| panic!("{}", report.summary()));
+    assert_eq!(d.span.file, "evidence.yaml");
+    assert!(
+        d.message.contains("no subject with id `theirs`"),
+        "{}",
+        d.message
+    );
+}

@@ -161,6 +161,7 @@ fn every_field_of_every_kind_is_documented() {
             "engine" => fields_of::<Engine>(),
             "status" => fields_of::<Status>(),
             "measurement" => fields_of::<Measurement>(),
+            "subject" => fields_of::<Subject>(),
             "bundle" => fields_of::<Bundle>(),
             "generation" => fields_of::<Generation>(),
             "tensor_type" => fields_of::<TensorType>(),

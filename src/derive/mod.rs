@@ -107,7 +107,8 @@ pub fn case_zone<'m>(map: &'m DispatchMap, case: &Case) -> Option<&'m str> {
 /// Computed facts.
 #[derive(Debug, Default)]
 pub struct Derived {
-    /// Runs of each probe, oldest first (by date, undated first, then id).
+    /// Runs of each probe of the site's own subject, oldest first (by date, undated
+    /// first, then id).
     pub runs_by_probe: BTreeMap<String, Vec<String>>,
     /// Run id → its position in `runs_by_probe`, so finding neighbours is not a scan.
     run_position: HashMap<String, usize>,
@@ -173,7 +174,8 @@ impl Derived {
 /// Computes every derived fact. Runs in time linear in the number of records.
 pub fn derive(ev: &Evidence) -> Derived {
     let mut runs_by_probe: BTreeMap<String, Vec<&Run>> = BTreeMap::new();
-    for r in ev.runs.iter() {
+    // A run of another subject is a comparison: never a probe's latest, never a delta.
+    for r in ev.runs.iter().filter(|r| ev.is_own(r)) {
         runs_by_probe
             .entry(r.probe.clone())
             .or_default()

@@ -317,6 +317,7 @@ pub(crate) enum Parsed {
     Findings(Vec<Finding>),
     Routes(Vec<Route>),
     Vocabulary(VocabularyFile),
+    Subjects(Vec<Subject>),
     /// Records of the declared collection of this name.
     Declared(String, Vec<crate::model::declared::WrittenRecord>),
 }
@@ -378,6 +379,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
         Some(Kind::Finding) => of!(Findings),
         Some(Kind::Route) => of!(Routes),
         Some(Kind::Engine | Kind::Status | Kind::Measurement) => of!(Vocabulary),
+        Some(Kind::Subject) => of!(Subjects),
         Some(Kind::Page | Kind::Record) | None => Err(unknown_data_file(name, file)),
     }
 }
@@ -463,6 +465,7 @@ impl Parsed {
             Parsed::Findings(v) => set.findings.extend(locate(f, v)),
             Parsed::Routes(v) => set.routes.extend(locate(f, v)),
             Parsed::Declared(name, records) => set.written.push((name, file, records)),
+            Parsed::Subjects(v) => set.subjects.extend(locate(f, v)),
             Parsed::Vocabulary(v) => {
                 set.engines.extend(locate(f, v.engines));
                 set.statuses.extend(locate(f, v.statuses));

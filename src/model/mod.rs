@@ -75,6 +75,7 @@ macro_rules! record {
     ($($t:ty),*) => { $(impl Record for $t { fn id(&self) -> &Id { &self.id } })* };
 }
 record!(
+    Subject,
     Engine,
     Status,
     Measurement,
@@ -161,6 +162,7 @@ pub struct DataSet {
     pub engines: Vec<Located<Engine>>,
     pub statuses: Vec<Located<Status>>,
     pub measurements: Vec<Located<Measurement>>,
+    pub subjects: Vec<Located<Subject>>,
     /// Records of declared collections as written, by collection name; typed against
     /// their declaration when the graph is built.
     pub written: Vec<(String, std::sync::Arc<str>, Vec<declared::WrittenRecord>)>,
@@ -257,6 +259,10 @@ macro_rules! with_collection {
                 let $c = &$ev.measurements;
                 $body
             }
+            $crate::model::refs::Kind::Subject => {
+                let $c = &$ev.subjects;
+                $body
+            }
             $crate::model::refs::Kind::Record => {
                 let $c = &$ev.records;
                 $body
@@ -290,6 +296,7 @@ pub struct Evidence {
     pub engines: Collection<Engine>,
     pub statuses: Collection<Status>,
     pub measurements: Collection<Measurement>,
+    pub subjects: Collection<Subject>,
     /// Records of declared collections, keyed `collection:id`, in file order.
     pub records: Collection<declared::Declared>,
     pub runs: Collection<Run>,
@@ -317,6 +324,27 @@ impl Evidence {
     /// reported) counts as the least, loaded.
     pub fn seen(&self, status: &str) -> Seen {
         self.statuses.get(status).map_or(Seen::Loaded, |s| s.seen)
+    }
+
+    /// What `run` was taken of: its own `subject`, else the subject that lists it.
+    pub fn subject_of<'a>(&'a self, run: &'a Run) -> Option<&'a str> {
+        if let Some(s) = &run.subject {
+            return Some(&s.value);
+        }
+        self.subjects
+            .iter()
+            .find(|s| s.runs.iter().any(|r| r.value == run.id.value))
+            .map(|s| s.id.value.as_str())
+    }
+
+    /// Whether `run` is evidence of the site's own subject: no subject is declared, or
+    /// the run's subject is it (a run of no subject counts as the site's own).
+    pub fn is_own(&self, run: &Run) -> bool {
+        let own = self.config.as_ref().and_then(|c| c.subject.as_ref());
+        match (own, self.subject_of(run)) {
+            (Some(own), Some(of)) => own.value == of,
+            _ => true,
+        }
     }
 
     /// The file a record was written in.
@@ -395,6 +423,7 @@ pub fn build(
         engines: index(Kind::Engine, d.engines, &mut diags),
         statuses: index(Kind::Status, d.statuses, &mut diags),
         measurements: index(Kind::Measurement, d.measurements, &mut diags),
+        subjects: index(Kind::Subject, d.subjects, &mut diags),
         records,
         runs,
         page_index: pages

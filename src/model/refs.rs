@@ -264,6 +264,14 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
             r.bare(&route.file, Kind::Family, f);
         }
     }
+    for s in ev.subjects.iter() {
+        for run in &s.runs {
+            r.bare(&s.file, Kind::Run, run);
+        }
+    }
+    if let Some(own) = ev.config.as_ref().and_then(|c| c.subject.as_ref()) {
+        r.bare("evidence.yaml", Kind::Subject, own);
+    }
     if let Some(config) = &ev.config {
         for rec in ev.records.iter() {
             for (kind, id) in super::declared::refs(&config.collections, rec) {
@@ -361,6 +369,9 @@ fn resolve_run(r: &mut Resolver, run: &super::Located<super::Run>) {
         r.bare(&run.file, Kind::Engine, &run.engine);
     }
     let file = &run.file;
+    if let Some(s) = &run.subject {
+        r.bare(file, Kind::Subject, s);
+    }
     if let Some(d) = &run.date {
         r.run_date(file, d);
     }

@@ -30,6 +30,7 @@ pub enum Kind {
     Engine,
     Status,
     Measurement,
+    Subject,
     /// A record of a collection the site declares (`model::declared`); its key is
     /// `collection:id`.
     Record,
@@ -128,6 +129,7 @@ pub const KINDS: &[KindSpec] = &[
         File("vocabulary.yaml"),
         Fields,
     ),
+    spec(Kind::Subject, "subject", File("subjects.yaml"), Fields),
     spec(Kind::Record, "record", Declared, Fields),
     spec(Kind::Page, "page", Pages, Own),
 ];

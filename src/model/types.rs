@@ -78,6 +78,10 @@ pub struct SiteConfig {
     /// messages a kind of investigation adds to the core.
     #[serde(default)]
     pub packs: Vec<Id>,
+    /// The investigation's own subject (`data/subjects.yaml`): runs of another subject are
+    /// comparisons, never its latest evidence. None: every run is the site's own.
+    #[serde(default)]
+    pub subject: Option<Id>,
     /// Kinds of record the site declares itself (see [`super::declared`]).
     #[serde(default)]
     pub collections: Vec<super::declared::CollectionSpec>,
@@ -220,6 +224,23 @@ pub struct Route {
     /// The family it is, when it is one: tables and figures then colour both alike.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<Id>,
+}
+
+// ---------------------------------------------------------------- subjects.yaml
+
+/// What runs were taken of: the build, machine or input an investigation studies, or
+/// another one it compares with.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Subject {
+    pub id: Id,
+    pub label: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Text>,
+    /// Runs of this subject recorded before runs named their subject (a run file is
+    /// never rewritten, so their subject is said here).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Id>,
 }
 
 // ---------------------------------------------------------------- vocabulary.yaml
@@ -489,6 +510,10 @@ pub struct Run {
     pub date: Option<Id>,
     /// [`NO_ENGINE`], or an engine of the site's vocabulary (`engines:` in
     /// `data/vocabulary.yaml`).
+    /// What the run was taken of (`data/subjects.yaml`); absent: said by the subject's
+    /// `runs`, or the site's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<Id>,
     pub engine: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoint: Option<String>,

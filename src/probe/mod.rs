@@ -249,6 +249,10 @@ pub struct ProbeArgs {
     /// `<engine>-prompt-sweep` for a sweep).
     #[arg(long)]
     pub probe: Option<String>,
+    /// What the run is taken of: a subject of `data/subjects.yaml`. Without it the run
+    /// counts as evidence of the site's own subject.
+    #[arg(long)]
+    pub subject: Option<String>,
 }
 
 /// `evidence import ENGINE …`
@@ -411,6 +415,7 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
         id: new_id(""),
         probe: probe_name.clone(),
         date: Some(new_id(&started.rfc3339())),
+        subject: args.subject.as_deref().map(new_id),
         engine: new_id(kind),
         endpoint: Some(engine.endpoint().to_string()),
         model: env.model,

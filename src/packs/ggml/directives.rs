@@ -45,15 +45,46 @@ plain!(
     FileTypes, "file-types", "file-type labels and their tensor mixes", [FileType, TensorType],
     lists: Some(Kind::FileType)
 );
-plain!(
-    /// `::fatbin-targets`: the targets the latest `fatbin` run found.
-    FatbinTargets, "fatbin-targets", "targets found by the latest fatbin probe run", [Run],
-    lists: None
+/// A pack table of one binary probe run: by default the latest run of `probe` of the
+/// site's own subject; with `run="id"`, that run (a comparison of another subject).
+macro_rules! run_table {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $probe:literal, $about:literal, [$($read:ident),*]) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $ty {
+            pub run: Option<String>,
+        }
+
+        impl Spec for $ty {
+            const NAME: &'static str = $name;
+            const ATTRS: &'static [&'static str] = &["run"];
+            const ABOUT: &'static str = $about;
+            const READS: &'static [Kind] = &[$(Kind::$read),*];
+            fn parse(a: &Args) -> Result<Self, String> {
+                let run = a.get("run");
+                if let Some(id) = &run {
+                    a.must(Kind::Run, id)?;
+                    let probe = a.ev.runs.get(id).map(|r| r.probe.as_str());
+                    if probe.is_some_and(|p| p != $probe) {
+                        return Err(format!("run `{id}` is not a `{}` run", $probe));
+                    }
+                }
+                Ok($ty { run })
+            }
+        }
+    };
+}
+
+run_table!(
+    /// `::fatbin-targets{run}`: the targets a `fatbin` run found.
+    FatbinTargets, "fatbin-targets", "fatbin",
+    "targets found by the latest fatbin probe run (or the run named)", [Run, Subject]
 );
-plain!(
-    /// `::tensor-mix`: the tensor types the latest `gguf` run found.
-    TensorMix, "tensor-mix", "tensor types found by the latest gguf probe run",
-    [Run, TensorType, Family], lists: None
+run_table!(
+    /// `::tensor-mix{run}`: the tensor types a `gguf` run found.
+    TensorMix, "tensor-mix", "gguf",
+    "tensor types found by the latest gguf probe run (or the run named)",
+    [Run, Subject, TensorType, Family]
 );
 plain!(
     /// `::layers`: the layers of the general map.

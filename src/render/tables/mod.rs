@@ -49,6 +49,22 @@ tables! {
     d::RecordPage => |d, s| vec![declared::record(s, &d.key)];
 }
 
+/// " · Subject: <label>" for a run of a subject other than the site's own (a
+/// comparison); nothing for the site's own runs.
+pub fn subject_note(s: &Scope, run: &crate::model::Run) -> String {
+    if s.ev.is_own(run) {
+        return String::new();
+    }
+    let label =
+        s.ev.subject_of(run)
+            .map(|id| match s.ev.subjects.get(id) {
+                Some(sub) => s.fluent(&sub.label),
+                None => code(id),
+            })
+            .unwrap_or_default();
+    format!(" · {} {label}", s.ui("run-subject-other"))
+}
+
 /// `<code>…</code>` of a plain string.
 pub fn code(s: &str) -> String {
     format!("<code>{}</code>", escape(s))

@@ -410,7 +410,12 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
 /// Probe, engine, model, versions, environment and origin of a run, as one note.
 fn run_meta(s: &Scope, run: &Run) -> String {
     let mut parts = vec![
-        format!("{} {}", s.ui("run-probe"), code(&run.probe)),
+        format!(
+            "{} {}{}",
+            s.ui("run-probe"),
+            code(&run.probe),
+            super::subject_note(s, run)
+        ),
         format!(
             "{} {}",
             s.ui("run-engine"),
@@ -821,7 +826,8 @@ pub fn index(s: &Scope) -> Vec<Table> {
             Row::new(vec![
                 format!("{}{mark}", run_link(s, r)),
                 date(s, r),
-                code(&r.probe),
+                // A comparison run says so where its probe is named.
+                code(&r.probe) + &super::subject_note(s, r),
                 engine,
                 r.model.as_deref().map(code).unwrap_or_else(|| unknown(s)),
                 r.cases.len().to_string(),

@@ -99,6 +99,7 @@ col-range = { $var } range
 run-caption = Run
 run-probe = Probe
 run-engine = Engine
+run-subject-other = Comparison, of:
 run-model = Model
 run-endpoint = Endpoint
 latest-caption = Latest run of { $probe }:

@@ -96,6 +96,7 @@ col-range = { $var } の範囲
 run-caption = 実行記録
 run-probe = probe
 run-engine = エンジン
+run-subject-other = 比較用、対象:
 run-model = モデル
 run-endpoint = endpoint
 latest-caption = { $probe } の最新の実行:

@@ -168,6 +168,8 @@ fn base_run(probe: &str, file: &Path, size: u64, at: &Clock) -> Run {
         id: new_id(""),
         probe: probe.to_string(),
         date: Some(new_id(&at.rfc3339())),
+        // A file read belongs to no subject until the site says so (`data/subjects.yaml`).
+        subject: None,
         engine: new_id(NO_ENGINE),
         endpoint: None,
         model: None,

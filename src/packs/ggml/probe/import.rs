@@ -198,6 +198,7 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         id: new_id(""),
         probe: opts.probe.clone(),
         date: earliest.map(|c| new_id(&c.rfc3339())),
+        subject: None,
         engine: crate::probe::new_id("ollama"),
         endpoint: opts.endpoint.clone(),
         model: models.into_iter().next(),

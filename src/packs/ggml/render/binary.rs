@@ -14,6 +14,18 @@ use crate::render::tables::{code, source_line};
 /// The latest run of `probe` with its data file.
 fn latest<'e>(s: &Scope<'e>, probe: &str) -> Option<(&'e Run, String)> {
     let run = s.derived.latest(s.ev, probe)?;
+    with_file(s, run)
+}
+
+/// The run `id`, when named, else the latest run of `probe`, with its data file.
+fn chosen<'e>(s: &Scope<'e>, probe: &str, id: Option<&str>) -> Option<(&'e Run, String)> {
+    match id {
+        Some(id) => with_file(s, &s.ev.runs.get(id)?.value),
+        None => latest(s, probe),
+    }
+}
+
+fn with_file<'e>(s: &Scope<'e>, run: &'e Run) -> Option<(&'e Run, String)> {
     let file =
         s.ev.runs
             .get(&run.id.value)
@@ -30,10 +42,11 @@ fn run_source(s: &Scope, run: &Run, file: &str) -> String {
         .map(|i| format!(" · {} {}", s.ui("binary-input"), code(&i.name)))
         .unwrap_or_default();
     format!(
-        "{} · {} {}{input}",
+        "{} · {} {}{input}{}",
         source_line(s, [file]),
         s.ui("run-caption"),
-        code(&run.id.value)
+        code(&run.id.value),
+        crate::render::tables::subject_note(s, run)
     )
 }
 
@@ -60,8 +73,8 @@ fn no_run(id: &str, s: &Scope, caption: String, probe: &str, columns: Vec<String
 }
 
 /// `::fatbin-targets`: per gfx target of the latest `fatbin` run.
-pub fn fatbin_targets(s: &Scope) -> Table {
-    fatbin_targets_of(s, latest(s, "fatbin"))
+pub fn fatbin_targets(s: &Scope, run: Option<&str>) -> Table {
+    fatbin_targets_of(s, chosen(s, "fatbin", run))
 }
 
 /// Per gfx target of one `fatbin` run (with its data file), or a note that there is none.
@@ -143,8 +156,8 @@ pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
 }
 
 /// `::tensor-mix`: per ggml type of the latest `gguf` run.
-pub fn tensor_mix(s: &Scope) -> Table {
-    tensor_mix_of(s, latest(s, "gguf"))
+pub fn tensor_mix(s: &Scope, run: Option<&str>) -> Table {
+    tensor_mix_of(s, chosen(s, "gguf", run))
 }
 
 /// Per ggml type of one `gguf` run (with its data file), or a note that there is none.

@@ -14,8 +14,8 @@ crate::render::tables::tables! {
     d::Bundles => |d, s| vec![records::bundles(s, d.arch.as_deref(), &d.ids)];
     d::Generations => |_d, s| vec![records::generations(s)];
     d::TensorTypes => |_d, s| vec![records::tensor_types(s)];
-    d::FatbinTargets => |_d, s| vec![binary::fatbin_targets(s)];
-    d::TensorMix => |_d, s| vec![binary::tensor_mix(s)];
+    d::FatbinTargets => |d, s| vec![binary::fatbin_targets(s, d.run.as_deref())];
+    d::TensorMix => |d, s| vec![binary::tensor_mix(s, d.run.as_deref())];
     d::FileTypes => |_d, s| vec![records::file_types(s)];
     d::Layers => |_d, s| vec![records::layers(s)];
     d::Plan => |_d, s| vec![records::plan(s)];
