@@ -632,6 +632,34 @@ pub struct SweepSettings {
     pub max_tries: u32,
 }
 
+/// How a run came to be recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recorded {
+    /// By `evidence probe`: requests sent, or a file read, by this tool.
+    Probe,
+    /// By `evidence import`: responses captured elsewhere.
+    Import,
+    /// Written by hand, from the original pages or notes.
+    Transcribed,
+}
+
+impl Run {
+    /// How it was recorded, from what each way leaves in a run: this tool's version in
+    /// `versions`, with the request settings or the input file a probe keeps (an import
+    /// has neither); no version of this tool is a run written by hand.
+    pub fn recorded(&self) -> Recorded {
+        match (
+            self.versions.contains_key("evidence"),
+            self.request.is_some() || self.input.is_some(),
+        ) {
+            (true, true) => Recorded::Probe,
+            (true, false) => Recorded::Import,
+            (false, _) => Recorded::Transcribed,
+        }
+    }
+}
+
 /// The engine a run with no engine records: a probe that read a file, or a record
 /// transcribed by hand. Other engines are the site's (`data/vocabulary.yaml`).
 pub const NO_ENGINE: &str = "none";
@@ -831,4 +859,26 @@ pub struct Assessment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone: Option<Id>,
     pub reading: Text,
+}
+
+#[cfg(test)]
+mod recorded_tests {
+    use super::{Recorded, Run};
+
+    fn run(extra: &str) -> Run {
+        let text =
+            format!("id: r\nprobe: p\nengine: none\norigin: {{ja: 記録, en: record}}\n{extra}");
+        serde_saphyr::from_str(&text).expect("a run")
+    }
+
+    #[test]
+    fn how_a_run_was_recorded_follows_from_what_it_keeps() {
+        assert_eq!(run("").recorded(), Recorded::Transcribed);
+        assert_eq!(
+            run("versions: {evidence: \"0.1.0\"}\n").recorded(),
+            Recorded::Import
+        );
+        let probe = "versions: {evidence: \"0.1.0\"}\nrequest: {stream: false, temperature: 0, seed: 42, timeout_secs: 300}\n";
+        assert_eq!(run(probe).recorded(), Recorded::Probe);
+    }
 }

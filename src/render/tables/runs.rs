@@ -826,6 +826,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
             Row::new(vec![
                 format!("{}{mark}", run_link(s, r)),
                 date(s, r),
+                s.label("recorded", &r.recorded()),
                 // A comparison run says so where its probe is named.
                 code(&r.probe) + &super::subject_note(s, r),
                 engine,
@@ -848,6 +849,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
         columns: [
             "col-run",
             "col-date",
+            "col-recorded",
             "col-probe",
             "col-engine",
             "col-model",
