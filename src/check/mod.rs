@@ -189,7 +189,10 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                                 .map_or_else(String::new, |v| v.to_string())
                         ),
                     )
-                    .with_hint("fix the assessment, or leave `zone` out and say why in `reading`"),
+                    .with_hint(
+                        "a run file is never rewritten: if the map is right, record a new run; \
+                         if the map is wrong, correct the map (data/dispatch.yaml)",
+                    ),
                 );
             }
         }

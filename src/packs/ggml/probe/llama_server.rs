@@ -258,7 +258,9 @@ impl Server for LlamaServer {
             parameter_size: meta.as_ref().and_then(|m| m.n_params).map(parameter_size),
             quantization_level: props.model_ftype.filter(|f| !f.is_empty()),
             digest: None,
-            file,
+            // The file's name only: a local path (a home folder, a cache) has no place on
+            // a published site.
+            file: file.as_deref().map(basename),
             tensor_types: BTreeMap::new(),
         };
         Ok(Environment {
