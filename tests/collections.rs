@@ -390,3 +390,19 @@ fn pages_true_gives_each_record_a_page_that_references_lead_to() {
         "{map}"
     );
 }
+
+#[test]
+fn a_scatter_of_a_measurement_no_case_has_is_a_directive_error() {
+    let site = planner();
+    let page = std::fs::read_to_string(site.path().join("content/scan-choice.md")).unwrap();
+    std::fs::write(
+        site.path().join("content/scan-choice.md"),
+        format!("{page}\n::scatter{{run=\"scan-sample\" x=\"est_rows\" y=\"rows_read\"}}\n"),
+    )
+    .unwrap();
+    one(
+        site.path(),
+        "directive",
+        "no case of run `scan-sample` measured `rows_read`",
+    );
+}

@@ -139,6 +139,7 @@ macro_rules! directive_list {
             ProxyPlots($crate::model::directive::ProxyPlots),
             TimingPlot($crate::model::directive::TimingPlot),
             HistoryPlot($crate::model::directive::HistoryPlot),
+            Scatter($crate::model::directive::Scatter),
         }
     };
 }
@@ -746,5 +747,33 @@ impl Spec for HistoryPlot {
             ));
         }
         Ok(HistoryPlot { probe, case, field })
+    }
+}
+
+/// `::scatter{run x y}`: measurement `y` against measurement `x` over the cases of one run
+/// (a prompt sweep: `x="prompt_eval_count" y="prompt_eval_duration_ns"`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scatter {
+    pub run: String,
+    pub x: String,
+    pub y: String,
+}
+
+impl Spec for Scatter {
+    const NAME: &'static str = "scatter";
+    const ATTRS: &'static [&'static str] = &["run", "x", "y"];
+    const ABOUT: &'static str = "one measurement against another over the cases of a run";
+    const READS: &'static [Kind] = &[Kind::Run, Kind::Measurement];
+    fn parse(a: &Args) -> Result<Self, String> {
+        let (run, x, y) = (a.need("run")?, a.need("x")?, a.need("y")?);
+        a.must(Kind::Run, &run)?;
+        if let Some(r) = a.ev.runs.get(&run) {
+            for m in [&x, &y] {
+                if !r.cases.iter().any(|c| c.measurement(m).is_some()) {
+                    return Err(format!("no case of run `{run}` measured `{m}`"));
+                }
+            }
+        }
+        Ok(Scatter { run, x, y })
     }
 }

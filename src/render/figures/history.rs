@@ -163,11 +163,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
     };
     let mut svg = Svg::new();
     svg.raw(&shapes);
-    let unit = if is_duration(field) {
-        format!("{field} (s)")
-    } else {
-        field.to_string()
-    };
+    let unit = super::scatter::axis_title(s, field);
     svg.text(
         12.0,
         f64::from(TOP) - 16.0,
@@ -270,7 +266,8 @@ mod tests {
         let o = plot(&s, "row-proxy", "lookup", "est_rows");
         let doc = standalone(&o, View::En);
         let t = texts(&doc);
-        for want in ["3", "5", "est_rows", "2026-12-01"] {
+        // The axis is labelled by the measurement's label (data/vocabulary.yaml).
+        for want in ["3", "5", "estimated rows", "2026-12-01"] {
             assert!(t.iter().any(|x| x == want), "missing {want} in {t:?}");
         }
         assert!(doc.contains("<polyline"));

@@ -14,6 +14,7 @@ mod history;
 mod observers;
 mod plot;
 mod proxy;
+mod scatter;
 pub mod svg;
 mod timing;
 
@@ -113,6 +114,12 @@ figures! {
         .map(|r| vec![timing::plot(s, r, &r.file)])
         .unwrap_or_default();
     d::HistoryPlot => |d, s| vec![history::plot(s, &d.probe, &d.case, &d.field)];
+    d::Scatter => |d, s| s
+        .ev
+        .runs
+        .get(&d.run)
+        .map(|r| vec![scatter::plot(s, r, &d.x, &d.y)])
+        .unwrap_or_default();
 }
 
 /// An id-safe file stem: letters, digits, `_`, `-`, `.`; anything else becomes `-`.

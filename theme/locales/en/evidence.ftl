@@ -190,6 +190,7 @@ figure-axis-log = { $label } (log scale)
 figure-metric-load = load
 figure-metric-prompt-eval = prompt eval
 figure-metric-eval = eval
+figure-scatter-title = { $y } against { $x }, run { $run }
 figure-history-title = { $field } of case { $case } across runs of { $probe }
 figure-history-needs-two-runs = A history of { $field } for case { $case } needs two runs of { $probe } that record it; so far { $count ->
     [one] one does

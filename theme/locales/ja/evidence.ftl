@@ -187,6 +187,7 @@ figure-axis-log = { $label } (対数軸)
 figure-metric-load = ロード
 figure-metric-prompt-eval = プロンプト処理
 figure-metric-eval = 生成
+figure-scatter-title = { $x } に対する { $y } (実行 { $run })
 figure-history-title = 実行をまたいだケース { $case } の { $field } ({ $probe })
 figure-history-needs-two-runs = ケース { $case } の { $field } の推移を描くには、それを記録した { $probe } の実行が二つ必要。いまは { $count } 件。
 

@@ -1,0 +1,245 @@
+//! Scatter plot: two measurements of the cases of one run, one against the other, on
+//! linear axes from zero, the points joined in the order of the first — a prompt sweep's
+//! prompt-eval time against prompt tokens, or a planner's execution time against estimated
+//! rows. Each axis is labelled by its measurement (`data/vocabulary.yaml`); a measurement
+//! named `…_ns` is shown in seconds.
+
+use super::plot::{self, Role};
+use super::svg::{Anchor, Font, Svg, TextStyle};
+use super::{Content, Drawn, Words, files, joined, ui_texts, words};
+use crate::model::{Located, Run, Text};
+use crate::render::scope::Scope;
+use plotters::prelude::*;
+
+const WIDTH: u32 = 400;
+const LEFT: u32 = 64;
+const RIGHT: u32 = 24;
+const TOP: u32 = 40;
+const PLOT_H: u32 = 220;
+const BOTTOM: u32 = 56;
+
+/// A value in its axis unit: seconds for durations, as recorded otherwise.
+fn scaled(name: &str, v: f64) -> f64 {
+    if name.ends_with("_ns") { v / 1e9 } else { v }
+}
+
+/// An axis's title: the measurement's label (and unit), seconds for a duration.
+pub(super) fn axis_title(s: &Scope, name: &str) -> String {
+    let label = super::measurement_label(s, name);
+    let label = if name.ends_with("_ns") {
+        Text {
+            ja: format!("{} (s)", label.ja.trim_end_matches(" (ns)")),
+            en: format!("{} (s)", label.en.trim_end_matches(" (ns)")),
+        }
+    } else {
+        label
+    };
+    joined(&words(s, &label))
+}
+
+/// The plot of `y` against `x` over the cases of `run` that record both.
+pub fn plot(s: &Scope, run: &Located<Run>, x: &str, y: &str) -> Drawn {
+    let mut points: Vec<(f64, f64)> = run
+        .cases
+        .iter()
+        .filter_map(|c| Some((scaled(x, c.measurement(x)?), scaled(y, c.measurement(y)?))))
+        .filter(|(a, b)| a.is_finite() && b.is_finite() && *a >= 0.0 && *b >= 0.0)
+        .collect();
+    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let label = |name: &str| super::measurement_label(s, name);
+    let title = ui_texts(
+        s,
+        "figure-scatter-title",
+        &[
+            ("y", label(y)),
+            ("x", label(x)),
+            (
+                "run",
+                Text {
+                    ja: run.id.value.clone(),
+                    en: run.id.value.clone(),
+                },
+            ),
+        ],
+    );
+    let mut out = Drawn {
+        name: super::slug(&format!("scatter-{}-{x}-{y}", run.id.value)),
+        kind: "scatter-plot",
+        title,
+        sources: files([run.file.to_string()]),
+        content: Content::Note(super::ui(s, "figure-no-data")),
+    };
+    if points.is_empty() {
+        return out;
+    }
+    let (x_step, x_top) = plot::linear_ticks(points.iter().map(|p| p.0).fold(0.0, f64::max));
+    let (y_step, y_top) = plot::linear_ticks(points.iter().map(|p| p.1).fold(0.0, f64::max));
+    let ticks = |step: f64, top: f64| -> Vec<f64> {
+        (0..=((top / step).round() as usize).min(20))
+            .map(|i| i as f64 * step)
+            .collect()
+    };
+    let (xt, yt) = (ticks(x_step, x_top), ticks(y_step, y_top));
+    let height = TOP + PLOT_H + BOTTOM;
+    let drawn = plot::render((WIDTH, height), |root| {
+        let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
+        let mut chart = ChartBuilder::on(root)
+            .margin_left(LEFT)
+            .margin_right(RIGHT)
+            .margin_top(TOP)
+            .margin_bottom(BOTTOM)
+            .build_cartesian_2d(0f64..x_top, 0f64..y_top)
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(
+                yt.iter()
+                    .map(|&t| PathElement::new(vec![(0.0, t), (x_top, t)], Role::Grid.color())),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(0.0, 0.0), (x_top, 0.0)],
+                Role::Axis.color(),
+            )))
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                Role::Hue(0).color().stroke_width(1),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .map(|&p| Circle::new(p, 4, Role::Hue(0).color().filled())),
+            )
+            .map_err(err)?;
+        Ok((
+            xt.iter()
+                .map(|&t| (t, chart.backend_coord(&(t, 0.0)).0))
+                .collect::<Vec<_>>(),
+            yt.iter()
+                .map(|&t| (t, chart.backend_coord(&(0.0, t)).1))
+                .collect::<Vec<_>>(),
+            chart.backend_coord(&(0.0, 0.0)).1,
+        ))
+    });
+    let Ok((shapes, (x_ticks, y_ticks, axis_y))) = drawn else {
+        return out;
+    };
+    let mut svg = Svg::new();
+    svg.raw(&shapes);
+    let small = TextStyle::new(Font::sans(13), "mu");
+    for (t, py) in &y_ticks {
+        svg.text(
+            f64::from(LEFT) - 8.0,
+            f64::from(*py) + 4.5,
+            &plot::tick_label(*t, y_step),
+            &small.anchor(Anchor::End),
+        );
+    }
+    let ay = f64::from(axis_y);
+    for (t, px) in &x_ticks {
+        let px = f64::from(*px);
+        svg.line(px, ay, px, ay + 5.0, "axis");
+        svg.text(
+            px,
+            ay + 20.0,
+            &plot::tick_label(*t, x_step),
+            &small.anchor(Anchor::Middle),
+        );
+    }
+    svg.text(
+        12.0,
+        f64::from(TOP) - 16.0,
+        &axis_title(s, y),
+        &TextStyle::new(Font::sans(14).bold(), ""),
+    );
+    svg.text(
+        f64::from(WIDTH) / 2.0,
+        ay + 44.0,
+        &axis_title(s, x),
+        &TextStyle::new(Font::sans(14), "").anchor(Anchor::Middle),
+    );
+    let desc: Words = out
+        .title
+        .iter()
+        .map(|(l, t)| {
+            let items: Vec<String> = points
+                .iter()
+                .map(|(a, b)| {
+                    format!(
+                        "{} → {}",
+                        plot::tick_label(*a, x_step / 100.0),
+                        plot::tick_label(*b, y_step / 100.0)
+                    )
+                })
+                .collect();
+            (*l, format!("{t}: {}", items.join("; ")))
+        })
+        .collect();
+    out.content = Content::Svg {
+        width: f64::from(WIDTH),
+        height: f64::from(height),
+        body: svg.finish(),
+        desc,
+    };
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::*;
+    use crate::model::view::View;
+
+    /// The planner fixture with execution times on every case of `scan-sample`.
+    fn site() -> Site {
+        Site::load(|d| {
+            for r in d.runs.iter_mut() {
+                if r.value.id.value == "scan-sample" {
+                    for (c, ns) in r.value.cases.iter_mut().zip([20e6, 45e6, 900e6, 147.9e6]) {
+                        c.measurements.insert("exec_ns".into(), ns);
+                    }
+                }
+            }
+        })
+    }
+
+    #[test]
+    fn one_measurement_against_another_labelled_from_the_vocabulary() {
+        let site = site();
+        let s = site.scope(View::En);
+        let r = s.ev.runs.get("scan-sample").expect("run");
+        let doc = standalone(&plot(&s, r, "est_rows", "exec_ns"), View::En);
+        let t = texts(&doc);
+        // Axis titles from data/vocabulary.yaml; the duration in seconds, not nanoseconds.
+        assert!(t.iter().any(|x| x == "execution time (s)"), "{t:?}");
+        assert!(t.iter().any(|x| x == "estimated rows"), "{t:?}");
+        assert_eq!(doc.matches("<circle").count(), 4, "one point per case");
+        assert!(
+            doc.contains("execution time (ns) against estimated rows"),
+            "{doc}"
+        );
+        // The same in Japanese.
+        let s = site.scope(View::Ja);
+        let ja = standalone(&plot(&s, r, "est_rows", "exec_ns"), View::Ja);
+        assert!(
+            texts(&ja).iter().any(|x| x == "推定行数"),
+            "{:?}",
+            texts(&ja)
+        );
+    }
+
+    #[test]
+    fn a_run_without_both_measurements_gives_a_note() {
+        let site = Site::load(|_| {});
+        let s = site.scope(View::En);
+        let r = s.ev.runs.get("proxy-check").expect("run");
+        assert!(matches!(
+            plot(&s, r, "est_rows", "exec_ns").content,
+            Content::Note(_)
+        ));
+    }
+}
