@@ -16,18 +16,28 @@ const RIGHT: u32 = 24;
 const TOP: u32 = 40;
 const PLOT_H: u32 = 200;
 
-/// The runs of `probe` (oldest first) that record `case`, with the field's value.
+/// The runs of `probe` (oldest first) that record `case`, with the field's value: the
+/// median of its repetitions (`case-r1` … `case-rN`) in a run that repeated it. One line
+/// is one engine's: when runs of several engines record the case, the engine of the
+/// latest of them.
 pub fn series<'e>(s: &Scope<'e>, probe: &str, case: &str, field: &str) -> Vec<(&'e Run, f64)> {
-    s.derived
+    let all: Vec<(&'e Run, f64)> = s
+        .derived
         .runs_by_probe
         .get(probe)
         .into_iter()
         .flatten()
         .filter_map(|id| s.ev.runs.get(id))
         .filter_map(|r| {
-            let c = r.cases.iter().find(|c| c.id.value == case)?;
-            Some((&r.value, c.measurement(field)?))
+            let v = s.derived.summaries(r).get(case)?.measurement(field)?;
+            Some((&r.value, v))
         })
+        .collect();
+    let Some(engine) = all.last().map(|(r, _)| r.engine.value.clone()) else {
+        return all;
+    };
+    all.into_iter()
+        .filter(|(r, _)| r.engine.value == engine)
         .collect()
 }
 
@@ -276,5 +286,54 @@ mod tests {
         // A duration field on a case only one run has a value for: still a note.
         let d = plot(&s, "row-proxy", "range", "eval_duration_ns");
         assert!(matches!(d.content, Content::Note(_)));
+    }
+
+    #[test]
+    fn repetitions_count_as_their_median_and_one_line_is_one_engine() {
+        let site = Site::load(|d| {
+            let Some(base) = d
+                .runs
+                .iter()
+                .find(|r| r.value.id.value == "scan-sample")
+                .cloned()
+            else {
+                return;
+            };
+            // A later run that repeated `lookup` three times (5, 9, 7: median 7).
+            let mut repeated = base.clone();
+            repeated.value.id.value = "scan-sample-repeated".into();
+            repeated.value.date = Some(crate::model::Id::unplaced("2026-12-01"));
+            let lookup = repeated.value.cases[0].clone();
+            repeated.value.cases = [5.0, 9.0, 7.0]
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let mut c = lookup.clone();
+                    c.id.value = format!("lookup-r{}", i + 1);
+                    c.repeat = Some(crate::model::types::Repeat {
+                        of: "lookup".into(),
+                        index: i as u32 + 1,
+                    });
+                    c.measurements.insert("est_rows".into(), *v);
+                    c
+                })
+                .collect();
+            d.runs.push(repeated);
+            // An earlier run of another engine: not on the same line.
+            let mut other = base.clone();
+            other.value.id.value = "scan-sample-other-engine".into();
+            other.value.date = Some(crate::model::Id::unplaced("2025-06-01"));
+            other.value.engine = crate::model::Id::unplaced("other");
+            d.runs.push(other);
+        });
+        let s = site.scope(View::En);
+        let points: Vec<(&str, f64)> = series(&s, "row-proxy", "lookup", "est_rows")
+            .into_iter()
+            .map(|(r, v)| (r.id.value.as_str(), v))
+            .collect();
+        assert_eq!(
+            points,
+            [("scan-sample", 3.0), ("scan-sample-repeated", 7.0)]
+        );
     }
 }
