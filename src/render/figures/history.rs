@@ -4,7 +4,7 @@
 
 use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Drawn, Words, files, ui_texts};
+use super::{Content, Drawn, files, ui_texts};
 use crate::model::Run;
 use crate::model::Text;
 use crate::render::scope::Scope;
@@ -83,7 +83,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
         .filter(|r| r.cases.iter().any(|c| c.id.value == case))
         .map(|r| r.file.to_string())
         .collect();
-    let mut out = Drawn {
+    let out = Drawn {
         name: super::slug(&format!("history-{probe}-{case}-{field}")),
         kind: "history-plot",
         title: ui_texts(s, "figure-history-title", &args),
@@ -207,24 +207,11 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
             );
         }
     }
-    let desc: Words = out
-        .title
+    let items: Vec<String> = points
         .iter()
-        .map(|(l, t)| {
-            let items: Vec<String> = points
-                .iter()
-                .map(|(r, v)| format!("{} {}", r.id.value, value_label(field, *v)))
-                .collect();
-            (*l, format!("{t}: {}", items.join("; ")))
-        })
+        .map(|(r, v)| format!("{} {}", r.id.value, value_label(field, *v)))
         .collect();
-    out.content = Content::Svg {
-        width: f64::from(WIDTH),
-        height: f64::from(height),
-        body: svg.finish(),
-        desc,
-    };
-    out
+    out.with_svg((WIDTH, height), svg, &items)
 }
 
 #[cfg(test)]

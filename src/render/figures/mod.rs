@@ -47,6 +47,30 @@ pub struct Drawn {
     pub content: Content,
 }
 
+impl Drawn {
+    /// Sets the figure's drawing, its `<desc>` being its title followed by `items` (one
+    /// line of text per mark, for screen readers).
+    pub fn with_svg(
+        mut self,
+        (width, height): (u32, u32),
+        svg: svg::Svg,
+        items: &[String],
+    ) -> Drawn {
+        let desc = self
+            .title
+            .iter()
+            .map(|(l, t)| (*l, format!("{t}: {}", items.join("; "))))
+            .collect();
+        self.content = Content::Svg {
+            width: f64::from(width),
+            height: f64::from(height),
+            body: svg.finish(),
+            desc,
+        };
+        self
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Content {
     /// A drawing: its size, the SVG elements and a text summary for `<desc>`.

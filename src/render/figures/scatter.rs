@@ -6,7 +6,7 @@
 
 use super::plot::{self, Role};
 use super::svg::{Anchor, Font, Svg, TextStyle};
-use super::{Content, Drawn, Words, files, joined, ui_texts, words};
+use super::{Content, Drawn, files, joined, ui_texts, words};
 use crate::model::{Located, Run, Text};
 use crate::render::scope::Scope;
 use plotters::prelude::*;
@@ -62,7 +62,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, x: &str, y: &str) -> Drawn {
             ),
         ],
     );
-    let mut out = Drawn {
+    let out = Drawn {
         name: super::slug(&format!("scatter-{}-{x}-{y}", run.id.value)),
         kind: "scatter-plot",
         title,
@@ -162,30 +162,17 @@ pub fn plot(s: &Scope, run: &Located<Run>, x: &str, y: &str) -> Drawn {
         &axis_title(s, x),
         &TextStyle::new(Font::sans(14), "").anchor(Anchor::Middle),
     );
-    let desc: Words = out
-        .title
+    let items: Vec<String> = points
         .iter()
-        .map(|(l, t)| {
-            let items: Vec<String> = points
-                .iter()
-                .map(|(a, b)| {
-                    format!(
-                        "{} → {}",
-                        plot::tick_label(*a, x_step / 100.0),
-                        plot::tick_label(*b, y_step / 100.0)
-                    )
-                })
-                .collect();
-            (*l, format!("{t}: {}", items.join("; ")))
+        .map(|(a, b)| {
+            format!(
+                "{} → {}",
+                plot::tick_label(*a, x_step / 100.0),
+                plot::tick_label(*b, y_step / 100.0)
+            )
         })
         .collect();
-    out.content = Content::Svg {
-        width: f64::from(WIDTH),
-        height: f64::from(height),
-        body: svg.finish(),
-        desc,
-    };
-    out
+    out.with_svg((WIDTH, height), svg, &items)
 }
 
 #[cfg(test)]
