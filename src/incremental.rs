@@ -540,7 +540,8 @@ mod tests {
                 Kind::Map,
                 Kind::Family,
                 Kind::Engine,
-                Kind::Measurement
+                Kind::Measurement,
+                Kind::Subject
             ]
         );
         assert!(

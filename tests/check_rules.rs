@@ -125,6 +125,26 @@ fn a_run_of_another_subject_is_a_comparison_not_evidence() {
     // The generations were held to the fatbin run; now only the maps run (the site's own)
     // is compared with the components.
     assert_eq!(disagree, ["data/components.yaml"], "{}", report.summary());
+    // A run given to two subjects is a located error.
+    write_file(
+        site.path(),
+        "data/subjects.yaml",
+        format!(
+            "- id: ours\n  label: {{ja: 対象, en: ours}}\n  runs: [{fatbin}]\n- id: other_build\n  label: {{ja: 別のビルド, en: another build}}\n  runs: [{fatbin}]\n"
+        )
+        .as_bytes(),
+    );
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1);
+    let d = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "subject-clash")
+        .unwrap_or_else(|| panic!("{}", report.summary()));
+    assert_eq!(
+        (d.span.file.as_str(), d.span.line),
+        ("data/subjects.yaml", 6)
+    );
     // A subject no subjects.yaml declares is a located error.
     replace_once(
         site.path(),

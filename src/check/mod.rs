@@ -190,8 +190,9 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                         ),
                     )
                     .with_hint(
-                        "a run file is never rewritten: if the map is right, record a new run; \
-                         if the map is wrong, correct the map (data/dispatch.yaml)",
+                        "if the map is wrong, correct it (data/dispatch.yaml); if the reading \
+                         is, the run file still may not be rewritten, and the error stays \
+                         until the reading is recorded outside it",
                     ),
                 );
             }

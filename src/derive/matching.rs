@@ -6,12 +6,9 @@
 
 use crate::model::{Case, Run};
 
-/// The key two runs' cases are matched by.
+/// The key two runs' cases are matched by ([`Case::key`]).
 pub fn case_key(c: &Case) -> &str {
-    c.repeat
-        .as_ref()
-        .map(|r| r.of.as_str())
-        .unwrap_or(c.id.value.as_str())
+    c.key()
 }
 
 /// Median of the values present (the mean of the middle two for an even count).

@@ -100,10 +100,16 @@ impl Args<'_> {
     }
 
     /// Some run was recorded by `probe`.
+    /// Some run of the site's own subject was recorded by `probe` (a comparison run of
+    /// another subject is never a probe's latest, so it cannot be what is shown).
     pub fn probe(&self, probe: &str) -> Result<(), String> {
-        if self.ev.runs.iter().any(|r| r.probe == probe) || self.ev.incomplete.contains(&Kind::Run)
-        {
+        let own = |r: &&super::Located<super::Run>| r.probe == probe && self.ev.is_own(r);
+        if self.ev.runs.iter().any(|r| own(&r)) || self.ev.incomplete.contains(&Kind::Run) {
             Ok(())
+        } else if self.ev.runs.iter().any(|r| r.probe == probe) {
+            Err(format!(
+                "every run of probe `{probe}` is of another subject (a comparison); name one with `run=`"
+            ))
         } else {
             Err(format!("no run of probe `{probe}`"))
         }
@@ -270,7 +276,7 @@ impl Spec for Claims {
     const NAME: &'static str = "claims";
     const ATTRS: &'static [&'static str] = &["page"];
     const ABOUT: &'static str = "can-show / cannot-show pairs of a page";
-    const READS: &'static [Kind] = &[Kind::Claim, Kind::Observer];
+    const READS: &'static [Kind] = &[Kind::Claim, Kind::Observer, Kind::Finding];
     fn parse(a: &Args) -> Result<Self, String> {
         let page = a.get("page").unwrap_or_else(|| a.page_id.to_string());
         a.must(Kind::Page, &page)?;
@@ -280,12 +286,12 @@ impl Spec for Claims {
 
 plain!(
     /// `::claim-ledger`
-    ClaimLedger, "claim-ledger", "every claim on the site", [Claim, Observer],
+    ClaimLedger, "claim-ledger", "every claim on the site", [Claim, Observer, Finding],
     lists: Some(Kind::Claim)
 );
 plain!(
     /// `::components`
-    Components, "components", "components and their observed status", [Component, Status, Run],
+    Components, "components", "components and their observed status", [Component, Status, Run, Subject],
     lists: Some(Kind::Component)
 );
 plain!(
@@ -313,7 +319,7 @@ impl Spec for DispatchCompare {
 }
 plain!(
     /// `::runs`: the index of all runs (whose page gets a generated page per run).
-    Runs, "runs", "index of all runs", [Run, Map, Family, Engine, Measurement], lists: None
+    Runs, "runs", "index of all runs", [Run, Map, Family, Engine, Measurement, Subject], lists: None
 );
 plain!(
     /// `::glossary`
@@ -358,6 +364,7 @@ impl Spec for RunTable {
         Kind::Family,
         Kind::Engine,
         Kind::Measurement,
+        Kind::Subject,
     ];
     fn parse(a: &Args) -> Result<Self, String> {
         let id = a.need("id")?;
@@ -384,6 +391,7 @@ impl Spec for RunPage {
         Kind::TensorType,
         Kind::Engine,
         Kind::Measurement,
+        Kind::Subject,
     ];
     fn parse(a: &Args) -> Result<Self, String> {
         let id = a.need("id")?;
@@ -411,6 +419,7 @@ impl Spec for LatestRun {
         Kind::Family,
         Kind::Engine,
         Kind::Measurement,
+        Kind::Subject,
     ];
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
@@ -634,6 +643,7 @@ impl Spec for ProxyPlot {
         Kind::Family,
         Kind::Engine,
         Kind::Measurement,
+        Kind::Subject,
     ];
     fn parse(a: &Args) -> Result<Self, String> {
         let run = match (a.get("run"), a.get("probe")) {
@@ -667,6 +677,7 @@ impl Spec for ProxyPlots {
         Kind::Family,
         Kind::Engine,
         Kind::Measurement,
+        Kind::Subject,
     ];
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
@@ -691,6 +702,7 @@ impl Spec for TimingPlot {
         Kind::Family,
         Kind::Engine,
         Kind::Measurement,
+        Kind::Subject,
     ];
     fn parse(a: &Args) -> Result<Self, String> {
         let run = a.need("run")?;
@@ -719,6 +731,7 @@ impl Spec for HistoryPlot {
         Kind::Family,
         Kind::Engine,
         Kind::Measurement,
+        Kind::Subject,
     ];
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
@@ -731,8 +744,9 @@ impl Spec for HistoryPlot {
         let cases: Vec<&Case> =
             a.ev.runs
                 .iter()
-                .filter(|r| r.probe == probe)
-                .flat_map(|r| r.cases.iter().filter(|c| c.id.value == case))
+                .filter(|r| r.probe == probe && a.ev.is_own(r))
+                // A repeated case (`lookup-r1` …) counts under its key (`lookup`).
+                .flat_map(|r| r.cases.iter().filter(|c| c.key() == case))
                 .collect();
         if cases.is_empty() {
             return Err(format!("no run of probe `{probe}` has a case `{case}`"));

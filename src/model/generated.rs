@@ -113,9 +113,10 @@ pub fn record_pages(
     specs: &[super::declared::CollectionSpec],
     diags: &mut Diagnostics,
 ) -> Vec<PageSource> {
-    let taken: HashMap<&str, &str> = pages
+    // Pages so far, with their files: content, run pages, and the record pages made here.
+    let mut taken: HashMap<String, String> = pages
         .iter()
-        .map(|p| (p.id.as_str(), p.file.as_str()))
+        .map(|p| (p.id.clone(), p.file.clone()))
         .collect();
     let mut out = Vec::new();
     for spec in specs.iter().filter(|s| s.pages) {
@@ -141,15 +142,17 @@ pub fn record_pages(
                 diags.push(
                     Diagnostic::error(
                         "page-collision",
-                        Span::new(*file, 1, 1),
-                        format!("this page takes the place of the page of {name} `{id}`"),
+                        Span::new(file.as_str(), 1, 1),
+                        format!("this file's page takes the place of the page of {name} `{id}`"),
                     )
                     .with_hint(format!(
-                        "each {name} gets a page at `{folder}/<id>/`; rename the content file"
+                        "each {name} gets a page at `{folder}/<id>/`: rename the content \
+                         file or the record, or show the collection's table on another page"
                     )),
                 );
                 continue;
             }
+            taken.insert(page_id.clone(), r.file.to_string());
             out.push(PageSource {
                 id: page_id,
                 file: r.file.to_string(),

@@ -264,9 +264,30 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
             r.bare(&route.file, Kind::Family, f);
         }
     }
+    // A run belongs to one subject: listed once, and not against its own `subject`.
+    let mut listed: std::collections::HashMap<&str, &str> = Default::default();
     for s in ev.subjects.iter() {
         for run in &s.runs {
             r.bare(&s.file, Kind::Run, run);
+            let own = ev.runs.get(&run.value).and_then(|x| x.subject.as_ref());
+            let clash = match (listed.insert(&run.value, &s.id.value), own) {
+                (Some(first), _) => Some(first.to_string()),
+                (None, Some(o)) if o.value != s.id.value => Some(o.value.clone()),
+                _ => None,
+            };
+            if let Some(other) = clash {
+                r.diags.push(
+                    Diagnostic::error(
+                        "subject-clash",
+                        span_of(&s.file, run),
+                        format!(
+                            "run `{}` is given to subject `{}` here, but it already belongs to `{other}`",
+                            run.value, s.id.value
+                        ),
+                    )
+                    .with_hint("a run is of one subject: list it under that one only"),
+                );
+            }
         }
     }
     if let Some(own) = ev.config.as_ref().and_then(|c| c.subject.as_ref()) {

@@ -508,12 +508,12 @@ pub struct Run {
     /// When it ran (`YYYY-MM-DD` or RFC 3339); absent when the record lost it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<Id>,
-    /// [`NO_ENGINE`], or an engine of the site's vocabulary (`engines:` in
-    /// `data/vocabulary.yaml`).
     /// What the run was taken of (`data/subjects.yaml`); absent: said by the subject's
     /// `runs`, or the site's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<Id>,
+    /// [`NO_ENGINE`], or an engine of the site's vocabulary (`engines:` in
+    /// `data/vocabulary.yaml`).
     pub engine: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoint: Option<String>,
@@ -741,6 +741,15 @@ pub const COUNTERS: &[&str] = &[
 ];
 
 impl Case {
+    /// The key it is matched by across runs: a repetition (`lookup-r2`) counts as the
+    /// case it repeats (`lookup`).
+    pub fn key(&self) -> &str {
+        self.repeat
+            .as_ref()
+            .map(|r| r.of.as_str())
+            .unwrap_or(self.id.value.as_str())
+    }
+
     /// The measurement called `name`: an engine counter, or one of `measurements`.
     pub fn measurement(&self, name: &str) -> Option<f64> {
         let counter = match name {

@@ -32,7 +32,7 @@ impl Spec for Bundles {
 
 plain!(
     /// `::generations`: GPU generations and their fatbin targets.
-    Generations, "generations", "hardware generations", [Generation, Run],
+    Generations, "generations", "hardware generations", [Generation, Run, Subject],
     lists: Some(Kind::Generation)
 );
 plain!(

@@ -73,14 +73,10 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
         ("field", super::measurement_label(s, field)),
         ("count", same(&points.len().to_string())),
     ];
-    let sources: Vec<String> = s
-        .derived
-        .runs_by_probe
-        .get(probe)
-        .into_iter()
-        .flatten()
-        .filter_map(|id| s.ev.runs.get(id))
-        .filter(|r| r.cases.iter().any(|c| c.id.value == case))
+    // The files of the runs drawn (one engine's, repetitions included).
+    let sources: Vec<String> = points
+        .iter()
+        .filter_map(|(r, _)| s.ev.runs.get(&r.id.value))
         .map(|r| r.file.to_string())
         .collect();
     let out = Drawn {

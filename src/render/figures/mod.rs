@@ -262,10 +262,11 @@ pub fn ui_texts(s: &Scope, key: &str, args: &[(&'static str, Text)]) -> Words {
         let mut fa = fluent_bundle::FluentArgs::new();
         for (k, v) in args {
             let v = lang.pick(v);
-            // A count goes in as a number, so that Fluent selects its plural form.
+            // A count goes in as a number, so that Fluent selects its plural form; every
+            // other argument as written (a case called `007` stays `007`).
             match v.parse::<i64>() {
-                Ok(n) => fa.set(*k, n),
-                Err(_) => fa.set(*k, v.to_string()),
+                Ok(n) if *k == "count" => fa.set(*k, n),
+                _ => fa.set(*k, v.to_string()),
             }
         }
         s.msgs.format(lang, key, Some(&fa))

@@ -298,8 +298,8 @@ mod tests {
     #[test]
     fn pull_requests_link_to_github_and_nothing_else_does() {
         assert_eq!(
-            pull_request("ggml-org/llama.cpp#18537"),
-            "<a href=\"https://github.com/ggml-org/llama.cpp/pull/18537\">ggml-org/llama.cpp#18537</a>"
+            pull_request("owner/repo.rs#18537"),
+            "<a href=\"https://github.com/owner/repo.rs/pull/18537\">owner/repo.rs#18537</a>"
         );
         for plain in [
             "PR 18537",

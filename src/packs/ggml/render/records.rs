@@ -196,7 +196,9 @@ pub fn tensor_types(s: &Scope) -> Table {
             .filter_map(|t| t.source.as_ref())
             .map(crate::render::tables::records::source_text)
             .collect();
-    sources.dedup();
+    // Each once, in the order first written.
+    let mut seen = std::collections::HashSet::new();
+    sources.retain(|s| seen.insert(s.clone()));
     t.notes.extend(
         sources
             .into_iter()
