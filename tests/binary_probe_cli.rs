@@ -118,6 +118,8 @@ fn maps_probe_reads_a_saved_maps_file() {
         .expect("maps run");
     let text = std::fs::read_to_string(root.join("data/runs").join(f)).unwrap();
     assert!(text.contains("shared_libraries:"), "{text}");
+    // Libraries and models by file name: no local path is published.
+    assert!(!text.contains("- /"), "{text}");
 }
 
 #[test]

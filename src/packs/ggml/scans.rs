@@ -80,7 +80,8 @@ pub struct GgufTypeCount {
     pub examples: Vec<String>,
 }
 
-/// The libraries and model files a process mapped.
+/// The libraries and model files a process mapped, by file name (runs recorded before
+/// this kept whole paths; both are read alike).
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct MapsRecord {

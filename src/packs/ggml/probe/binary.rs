@@ -137,11 +137,19 @@ pub fn probe_maps(
             r
         }
     };
+    // File names only: where a library or a model sits on this machine (a home folder,
+    // a model store) has no place in a run that is published.
+    let names = |paths: Vec<String>| -> Vec<String> {
+        paths
+            .into_iter()
+            .map(|p| p.rsplit('/').next().unwrap_or(&p).to_string())
+            .collect()
+    };
     run.maps = Some(MapsRecord {
         pid: report.pid.or(pid),
         mappings: report.mappings,
-        shared_libraries: report.shared_libraries,
-        models: report.models,
+        shared_libraries: names(report.shared_libraries),
+        models: names(report.models),
     });
     site.write_run(run, "maps", &at)
 }
