@@ -25,7 +25,8 @@ use std::path::Path;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CasesFile {
-    /// Probe name recorded in the runs; default `<engine>-<file name>`.
+    /// Probe name recorded in the runs, after the engine's (`phase-proxy` gives
+    /// `ollama-phase-proxy` and `llama-server-phase-proxy`); default the file name.
     #[serde(default)]
     pub probe: Option<String>,
     /// What the cases are for (not recorded; for the reader of the file).

@@ -463,17 +463,23 @@ fn relative_to(path: &Path, root: &Path) -> String {
     }
 }
 
-/// `<engine>-phase-proxy` for `data/probes/phase-proxy.yaml`.
+/// `<engine>-phase-proxy` for `data/probes/phase-proxy.yaml` (or for a cases file that
+/// says `probe: phase-proxy`): the engine always leads, so that a run of one engine never
+/// takes the name of another's. A name that already starts with this engine is kept.
 fn default_probe_name(kind: &str, file: &Path, c: &cases::CasesFile) -> String {
-    if let Some(p) = &c.probe {
-        return p.clone();
+    let stem = match &c.probe {
+        Some(p) => p.clone(),
+        None => file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("cases")
+            .to_string(),
+    };
+    if stem.starts_with(&format!("{kind}-")) {
+        stem
+    } else {
+        format!("{kind}-{stem}")
     }
-    let stem = file
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("cases")
-        .to_string();
-    format!("{}-{stem}", kind)
 }
 
 /// Inline code in markdown, safe for any text.
@@ -527,6 +533,44 @@ fn print_summary(w: &Written) {
             opt(c.prompt_eval_count),
             opt(c.eval_count),
             ms
+        );
+    }
+}
+
+#[cfg(test)]
+mod probe_name_tests {
+    use super::default_probe_name;
+    use crate::probe::cases::CasesFile;
+    use std::path::Path;
+
+    fn cases(probe: Option<&str>) -> CasesFile {
+        let text = match probe {
+            Some(p) => format!("probe: {p}\ncases: []\n"),
+            None => "cases: []\n".to_string(),
+        };
+        serde_saphyr::from_str(&text).expect("a cases file")
+    }
+
+    #[test]
+    fn the_engine_leads_every_probe_name() {
+        let file = Path::new("data/probes/phase-proxy.yaml");
+        assert_eq!(
+            default_probe_name("ollama", file, &cases(None)),
+            "ollama-phase-proxy"
+        );
+        assert_eq!(
+            default_probe_name("llama-server", file, &cases(Some("phase-proxy"))),
+            "llama-server-phase-proxy"
+        );
+        // A name that already starts with this engine stays; another engine's does not
+        // become this run's name.
+        assert_eq!(
+            default_probe_name("ollama", file, &cases(Some("ollama-phase-proxy"))),
+            "ollama-phase-proxy"
+        );
+        assert_eq!(
+            default_probe_name("llama-server", file, &cases(Some("ollama-phase-proxy"))),
+            "llama-server-ollama-phase-proxy"
         );
     }
 }
