@@ -41,6 +41,17 @@ pub trait Spec: Sized {
     }
 }
 
+/// What showing a run reads: the run, the maps its zones come from and their families, the
+/// vocabulary that labels it, and the subjects that say whether it is the site's own.
+const RUN_READS: &[Kind] = &[
+    Kind::Run,
+    Kind::Map,
+    Kind::Family,
+    Kind::Engine,
+    Kind::Measurement,
+    Kind::Subject,
+];
+
 /// A directive's attributes as written, with what parsing them needs.
 pub struct Args<'a> {
     pub name: &'a str,
@@ -358,14 +369,7 @@ impl Spec for RunTable {
     const NAME: &'static str = "run";
     const ATTRS: &'static [&'static str] = &["id"];
     const ABOUT: &'static str = "cases of one run";
-    const READS: &'static [Kind] = &[
-        Kind::Run,
-        Kind::Map,
-        Kind::Family,
-        Kind::Engine,
-        Kind::Measurement,
-        Kind::Subject,
-    ];
+    const READS: &'static [Kind] = RUN_READS;
     fn parse(a: &Args) -> Result<Self, String> {
         let id = a.need("id")?;
         a.must(Kind::Run, &id)?;
@@ -413,14 +417,7 @@ impl Spec for LatestRun {
     const NAME: &'static str = "latest-run";
     const ATTRS: &'static [&'static str] = &["probe"];
     const ABOUT: &'static str = "latest run of a probe";
-    const READS: &'static [Kind] = &[
-        Kind::Run,
-        Kind::Map,
-        Kind::Family,
-        Kind::Engine,
-        Kind::Measurement,
-        Kind::Subject,
-    ];
+    const READS: &'static [Kind] = RUN_READS;
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
         a.probe(&probe)?;
@@ -637,14 +634,7 @@ impl Spec for ProxyPlot {
     const NAME: &'static str = "proxy-plot";
     const ATTRS: &'static [&'static str] = &["probe", "run"];
     const ABOUT: &'static str = "phase-proxy cases on a log axis of the map's variable";
-    const READS: &'static [Kind] = &[
-        Kind::Run,
-        Kind::Map,
-        Kind::Family,
-        Kind::Engine,
-        Kind::Measurement,
-        Kind::Subject,
-    ];
+    const READS: &'static [Kind] = RUN_READS;
     fn parse(a: &Args) -> Result<Self, String> {
         let run = match (a.get("run"), a.get("probe")) {
             (Some(r), None) => {
@@ -671,14 +661,7 @@ impl Spec for ProxyPlots {
     const NAME: &'static str = "proxy-plots";
     const ATTRS: &'static [&'static str] = &["probe"];
     const ABOUT: &'static str = "a proxy plot per run of a probe";
-    const READS: &'static [Kind] = &[
-        Kind::Run,
-        Kind::Map,
-        Kind::Family,
-        Kind::Engine,
-        Kind::Measurement,
-        Kind::Subject,
-    ];
+    const READS: &'static [Kind] = RUN_READS;
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
         a.probe(&probe)?;
@@ -696,14 +679,7 @@ impl Spec for TimingPlot {
     const NAME: &'static str = "timing-plot";
     const ATTRS: &'static [&'static str] = &["run"];
     const ABOUT: &'static str = "load / prompt eval / eval timings";
-    const READS: &'static [Kind] = &[
-        Kind::Run,
-        Kind::Map,
-        Kind::Family,
-        Kind::Engine,
-        Kind::Measurement,
-        Kind::Subject,
-    ];
+    const READS: &'static [Kind] = RUN_READS;
     fn parse(a: &Args) -> Result<Self, String> {
         let run = a.need("run")?;
         a.must(Kind::Run, &run)?;
@@ -725,14 +701,7 @@ impl Spec for HistoryPlot {
     const NAME: &'static str = "history-plot";
     const ATTRS: &'static [&'static str] = &["probe", "case", "field"];
     const ABOUT: &'static str = "a case value across runs of a probe";
-    const READS: &'static [Kind] = &[
-        Kind::Run,
-        Kind::Map,
-        Kind::Family,
-        Kind::Engine,
-        Kind::Measurement,
-        Kind::Subject,
-    ];
+    const READS: &'static [Kind] = RUN_READS;
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
         let case = a.need("case")?;

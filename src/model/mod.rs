@@ -340,11 +340,11 @@ impl Evidence {
     /// Whether `run` is evidence of the site's own subject: no subject is declared, or
     /// the run's subject is it (a run of no subject counts as the site's own).
     pub fn is_own(&self, run: &Run) -> bool {
-        let own = self.config.as_ref().and_then(|c| c.subject.as_ref());
-        match (own, self.subject_of(run)) {
-            (Some(own), Some(of)) => own.value == of,
-            _ => true,
-        }
+        // Without a subject of its own the site looks no run's subject up.
+        let Some(own) = self.config.as_ref().and_then(|c| c.subject.as_ref()) else {
+            return true;
+        };
+        self.subject_of(run).is_none_or(|of| own.value == of)
     }
 
     /// The file a record was written in.

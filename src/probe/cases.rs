@@ -26,7 +26,7 @@ use std::path::Path;
 #[serde(deny_unknown_fields)]
 pub struct CasesFile {
     /// Probe name recorded in the runs, after the engine's (`phase-proxy` gives
-    /// `ollama-phase-proxy` and `llama-server-phase-proxy`); default the file name.
+    /// `<engine>-phase-proxy` for every engine); default the file name.
     #[serde(default)]
     pub probe: Option<String>,
     /// What the cases are for (not recorded; for the reader of the file).

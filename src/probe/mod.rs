@@ -555,22 +555,22 @@ mod probe_name_tests {
     fn the_engine_leads_every_probe_name() {
         let file = Path::new("data/probes/phase-proxy.yaml");
         assert_eq!(
-            default_probe_name("ollama", file, &cases(None)),
-            "ollama-phase-proxy"
+            default_probe_name("alpha", file, &cases(None)),
+            "alpha-phase-proxy"
         );
         assert_eq!(
-            default_probe_name("llama-server", file, &cases(Some("phase-proxy"))),
-            "llama-server-phase-proxy"
+            default_probe_name("beta", file, &cases(Some("phase-proxy"))),
+            "beta-phase-proxy"
         );
         // A name that already starts with this engine stays; another engine's does not
         // become this run's name.
         assert_eq!(
-            default_probe_name("ollama", file, &cases(Some("ollama-phase-proxy"))),
-            "ollama-phase-proxy"
+            default_probe_name("alpha", file, &cases(Some("alpha-phase-proxy"))),
+            "alpha-phase-proxy"
         );
         assert_eq!(
-            default_probe_name("llama-server", file, &cases(Some("ollama-phase-proxy"))),
-            "llama-server-ollama-phase-proxy"
+            default_probe_name("beta", file, &cases(Some("alpha-phase-proxy"))),
+            "beta-alpha-phase-proxy"
         );
     }
 }
