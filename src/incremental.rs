@@ -400,8 +400,8 @@ fn assemble(prev: &Site, fresh: Site, rendered: &BTreeSet<String>, ev: &Evidence
         .pages
         .iter()
         .flat_map(|p| {
-            View::ALL
-                .iter()
+            View::all(ev.languages())
+                .into_iter()
                 .map(move |v| (v.file(&p.id), p.id.as_str()))
         })
         .collect();

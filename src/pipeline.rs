@@ -88,7 +88,7 @@ pub fn checked(root: &Path) -> Result<Checked, Diagnostics> {
 /// [`checked`], reusing data files parsed before.
 pub fn checked_with(root: &Path, reuse: Reuse) -> Result<Checked, Diagnostics> {
     let mut loaded = evidence_with(root, reuse)?;
-    let messages = Arc::new(Messages::load(&loaded.theme));
+    let messages = Arc::new(Messages::load(&loaded.theme, loaded.evidence.languages()));
     let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
     let values = timings::time("values", || Values::new(&loaded.evidence));
     timings::time("check", || {

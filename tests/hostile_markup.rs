@@ -483,11 +483,15 @@ fn ids(html: &str) -> Vec<String> {
 
 /// The first `<div class="block" lang="…">` of `lang`, up to the next block.
 fn block_of<'h>(html: &'h str, lang: &str) -> &'h str {
-    let open = format!("<div class=\"block\" lang=\"{lang}\">");
-    let start = html
-        .find(&open)
-        .unwrap_or_else(|| panic!("no {lang} block in\n{html}"));
-    let rest = &html[start + open.len()..];
+    let start = [
+        format!("<div class=\"block\" lang=\"{lang}\">"),
+        format!("<div class=\"block tr\" lang=\"{lang}\">"),
+    ]
+    .iter()
+    .filter_map(|open| html.find(open.as_str()).map(|i| (i, open.len())))
+    .min();
+    let (start, open_len) = start.unwrap_or_else(|| panic!("no {lang} block in\n{html}"));
+    let rest = &html[start + open_len..];
     &rest[..rest.find("<div class=\"block\"").unwrap_or(rest.len())]
 }
 

@@ -372,7 +372,7 @@ case!(ja_block_without_en_pair:
         ":::en\n## Tables\n\nThe fixture tables.\n\n<script>alert(\"block-en\")</script>\n:::\n",
         "",
     )]
-    => "content/details.md":6:1 ["unpaired-block"] "this `ja` block has no `en` pair after it", errors = 1);
+    => "content/details.md":6:1 ["unpaired-block"] "this `ja` block has no en translation next to it", errors = 1);
 
 case!(en_block_without_ja_pair:
     [Replace(
@@ -380,7 +380,7 @@ case!(en_block_without_ja_pair:
         ":::ja\n## 表\n\nフィクスチャの表。\n\n<script>alert(\"block-ja\")</script>\n:::\n\n",
         "",
     )]
-    => "content/details.md":6:1 ["unpaired-block"] "this `en` block has no `ja` pair before it", errors = 1);
+    => "content/details.md":6:1 ["unpaired-block"] "this `en` block has no ja translation next to it", errors = 1);
 
 case!(unclosed_block:
     [Replace("content/index.md", "is shown as text.\n:::\n", "is shown as text.\n")]
@@ -468,13 +468,13 @@ case!(bad_value_path_in_list_item:
 
 // ------------------------------------------------------------------ site configuration
 
-case!(no_views:
-    [Replace("evidence.yaml", "description:\n", "views: []\ndescription:\n")]
-    => "evidence.yaml":0 ["views"] "at least one", errors = 1);
+case!(view_of_another_language:
+    [Replace("evidence.yaml", "description:\n", "views: [ja, fr]\ndescription:\n")]
+    => "evidence.yaml":4:13 ["config"] "`fr` is not one of this site's languages (ja, en)", errors = 1);
 
 case!(view_listed_twice:
     [Replace("evidence.yaml", "description:\n", "views: [ja, en, ja]\ndescription:\n")]
-    => "evidence.yaml":0 ["views"] "each view at most once", errors = 1);
+    => "evidence.yaml":4:17 ["views"] "`ja` is listed twice", errors = 1);
 
 // ------------------------------------------------------------------ theme
 
@@ -600,7 +600,7 @@ case!(
         "title: {ja: \"フィクスチャの概要\", en: \"Fixture overview\"}",
         "title: {ja: \"フィクスチャの概要\"}",
     )]
-    => "content/index.md":2:9 ["schema"] "missing field `en`", errors = 1);
+    => "content/index.md":2:8 ["schema"] "missing field `en`", errors = 1);
 
 case!(
     unreadable_data_file_does_not_cascade:

@@ -9,6 +9,7 @@
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::model::Evidence;
 use crate::model::markup;
+use crate::model::page::Lang;
 use crate::model::refs::Kind;
 use crate::model::values::{QuoteError, Values};
 use pulldown_cmark::{Event, Options, Parser, Tag};
@@ -54,7 +55,7 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
             continue;
         };
         let mut problems = Vec::new();
-        strings(record, &mut |s, text| {
+        strings(record, ev.languages(), &mut |s, text| {
             problems.extend(text_problems(s, ev, values, pages_complete));
             if text {
                 problems.extend(markup_problems(s));
@@ -98,27 +99,15 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
 
 /// Calls `f` on every string value in `v`, in document order, saying whether it is one
 /// language of a text (rendered as markdown) rather than a plain value.
-fn strings(v: &Value, f: &mut dyn FnMut(&str, bool)) {
+fn strings(v: &Value, langs: &[Lang], f: &mut dyn FnMut(&str, bool)) {
     match v {
         Value::String(s) => f(s, false),
-        Value::Array(a) => a.iter().for_each(|x| strings(x, f)),
-        Value::Object(m) => match text(m) {
-            Some([ja, en]) => {
-                f(ja, true);
-                f(en, true);
-            }
-            None => m.values().for_each(|x| strings(x, f)),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, langs, f)),
+        Value::Object(m) => match crate::model::lang::json_text(v, langs) {
+            Some(text) => text.into_iter().for_each(|(_, s)| f(s, true)),
+            None => m.values().for_each(|x| strings(x, langs, f)),
         },
         _ => {}
-    }
-}
-
-/// The two languages of a text: an object of exactly the strings `ja` and `en`, as a
-/// `Text` serializes.
-fn text(m: &serde_json::Map<String, Value>) -> Option<[&str; 2]> {
-    match (m.len(), m.get("ja"), m.get("en")) {
-        (2, Some(Value::String(ja)), Some(Value::String(en))) => Some([ja, en]),
-        _ => None,
     }
 }
 
@@ -157,7 +146,7 @@ fn text_problems(s: &str, ev: &Evidence, values: &Values, pages_complete: bool) 
             break;
         };
         let path = &after[..len];
-        if let Err(QuoteError::Bad(msg)) = values.quote(path, crate::model::page::Lang::En) {
+        if let Err(QuoteError::Bad(msg)) = values.quote(path, ev.languages()[0]) {
             out.push((
                 format!(":v[{path}]"),
                 "bad-value",
@@ -241,7 +230,9 @@ mod tests {
             "reading": {"ja": "注", "en": "note"},
         });
         let mut seen = Vec::new();
-        strings(&record, &mut |s, text| seen.push((s.to_string(), text)));
+        strings(&record, Lang::DEFAULT, &mut |s, text| {
+            seen.push((s.to_string(), text))
+        });
         seen.sort();
         let text = |s: &str, t| (s.to_string(), t);
         assert_eq!(

@@ -25,7 +25,7 @@ pub fn check(
     diags: &mut Diagnostics,
 ) {
     for page in &ev.pages {
-        block_pairs(page, diags);
+        block_pairs(page, ev.languages(), diags);
         page_date(page, diags);
         directives(page, diags);
     }
@@ -39,7 +39,6 @@ pub fn check(
     data_texts::check(ev, values, root, diags);
 }
 
-/// Every `:::ja` block is followed by its `:::en` pair, and every `:::en` follows one.
 /// A page date must be a calendar date. Its position is within the front matter, which
 /// starts on line 2 of the file.
 fn page_date(page: &PageSource, diags: &mut Diagnostics) {
@@ -58,32 +57,50 @@ fn page_date(page: &PageSource, diags: &mut Diagnostics) {
     }
 }
 
-fn block_pairs(page: &PageSource, diags: &mut Diagnostics) {
-    let blocks = &page.items;
-    for (i, item) in blocks.iter().enumerate() {
-        let Item::Block(b) = item else { continue };
-        let partner = match b.lang {
-            Lang::Ja => blocks.get(i + 1),
-            Lang::En => i.checked_sub(1).and_then(|j| blocks.get(j)),
-        };
-        let paired = matches!(partner, Some(Item::Block(p)) if p.lang == b.lang.other());
-        if !paired {
-            let (msg, hint) = match b.lang {
-                Lang::Ja => (
-                    "this `ja` block has no `en` pair after it",
-                    "add an `:::en` block right after this one, saying the same in English",
-                ),
-                Lang::En => (
-                    "this `en` block has no `ja` pair before it",
-                    "add a `:::ja` block right before this one, saying the same in Japanese",
-                ),
-            };
+fn block_pairs(page: &PageSource, langs: &[Lang], diags: &mut Diagnostics) {
+    // Blocks in a row form groups, a group ending where a language comes again; each
+    // group says one thing once in every language.
+    let mut group: Vec<&crate::model::page::Block> = Vec::new();
+    let mut flush = |group: &mut Vec<&crate::model::page::Block>| {
+        let Some(first) = group.first() else { return };
+        let missing: Vec<&str> = langs
+            .iter()
+            .filter(|l| !group.iter().any(|b| b.lang == **l))
+            .map(|l| l.code())
+            .collect();
+        if !missing.is_empty() {
+            let has: Vec<String> = group.iter().map(|b| format!("`{}`", b.lang)).collect();
+            let add: Vec<String> = missing.iter().map(|m| format!("`:::{m}`")).collect();
             diags.push(
-                Diagnostic::error("unpaired-block", Span::new(&page.file, b.line, 1), msg)
-                    .with_hint(hint),
+                Diagnostic::error(
+                    "unpaired-block",
+                    Span::new(&page.file, first.line, 1),
+                    format!(
+                        "this {} block has no {} translation next to it",
+                        has.join(" + "),
+                        missing.join(", ")
+                    ),
+                )
+                .with_hint(format!(
+                    "add {} right next to it, saying the same in that language",
+                    add.join(" and ")
+                )),
             );
         }
+        group.clear();
+    };
+    for item in &page.items {
+        match item {
+            Item::Block(b) => {
+                if group.iter().any(|g| g.lang == b.lang) {
+                    flush(&mut group);
+                }
+                group.push(b);
+            }
+            Item::Directive(_) => flush(&mut group),
+        }
     }
+    flush(&mut group);
 }
 
 fn directives(page: &PageSource, diags: &mut Diagnostics) {
@@ -214,19 +231,21 @@ fn home_page(ev: &Evidence, diags: &mut Diagnostics) {
     }
 }
 
-/// A site publishes at least one view, each once.
+/// A site lists each view once.
 fn views(ev: &Evidence, diags: &mut Diagnostics) {
     let Some(cfg) = &ev.config else { return };
     let mut seen = std::collections::BTreeSet::new();
-    if cfg.views.is_empty() || !cfg.views.iter().all(|v| seen.insert(*v)) {
-        diags.push(
-            Diagnostic::error(
-                "views",
-                Span::file("evidence.yaml"),
-                "`views` must list each view at most once, and at least one",
-            )
-            .with_hint("use some of `bilingual`, `ja`, `en`, e.g. `views: [bilingual, ja, en]`"),
-        );
+    for v in &cfg.views {
+        if !seen.insert(&v.value) {
+            diags.push(
+                Diagnostic::error(
+                    "views",
+                    crate::model::span_of("evidence.yaml", v),
+                    format!("`{}` is listed twice in `views`", v.value),
+                )
+                .with_hint("list each view once: `interleaved` and the site's language tags"),
+            );
+        }
     }
 }
 

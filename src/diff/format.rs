@@ -159,7 +159,7 @@ pub fn text(r: &Report, color: bool) -> String {
                             c.id,
                             c.page,
                             m.direction,
-                            short(&m.text_en, 90)
+                            short(m.text.reading(), 90)
                         )
                     )
                 );
@@ -404,7 +404,7 @@ pub fn markdown(r: &Report) -> String {
                         format!("**moved {}**", m.direction),
                         format!(
                             "“{}” (from `{}`); evidence added: {}; constraint: {} → {}",
-                            cell(&m.text_en),
+                            cell(m.text.reading()),
                             m.from_claim,
                             if m.evidence_added.is_empty() {
                                 "none".into()

@@ -6,6 +6,11 @@
 use super::*;
 use crate::model::format::Decimal;
 
+fn two(ja: &str, en: &str) -> crate::model::Text {
+    use crate::model::page::Lang;
+    crate::model::Text::new([(Lang::JA, ja.to_string()), (Lang::EN, en.to_string())])
+}
+
 fn field(path: &str, old: Option<&str>, new: Option<&str>) -> FieldChange {
     FieldChange {
         path: path.into(),
@@ -75,8 +80,7 @@ fn full() -> Report {
                 Some(Move {
                     direction: "cannot-to-can",
                     from_claim: "c0".into(),
-                    text_en: "a  text\nthat   wraps".into(),
-                    text_ja: "文".into(),
+                    text: two("文", "a  text\nthat   wraps"),
                     evidence_added: vec!["run:a".into(), "observer:o".into()],
                     constraint_before: None,
                     constraint_after: Some("n ≥ 2".into()),
@@ -88,8 +92,7 @@ fn full() -> Report {
                 Some(Move {
                     direction: "can-to-cannot",
                     from_claim: "c2".into(),
-                    text_en: "x".repeat(91),
-                    text_ja: "文".into(),
+                    text: two("文", &"x".repeat(91)),
                     evidence_added: Vec::new(),
                     constraint_before: Some("k".into()),
                     constraint_after: Some("k".into()),

@@ -98,8 +98,8 @@ pub struct Move {
     pub direction: &'static str,
     /// The claim the text was in before.
     pub from_claim: String,
-    pub text_en: String,
-    pub text_ja: String,
+    /// The text that moved, in every language.
+    pub text: crate::model::Text,
     /// Evidence cited now that the earlier claim did not cite.
     pub evidence_added: Vec<String>,
     pub constraint_before: Option<String>,
@@ -185,12 +185,12 @@ pub struct RecordChange {
 #[derive(Debug, Serialize, PartialEq)]
 pub struct TextChange {
     pub page: String,
-    /// 1-based number of the ja/en block pair on the page (in the newer side).
+    /// 1-based number of the block group on the page (in the newer side).
     pub pair: usize,
     pub change: Change,
     /// Languages whose text changed.
     pub langs: Vec<&'static str>,
-    /// True when exactly one language of an existing pair changed.
+    /// True when some but not all languages of an existing group changed.
     pub drift: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old_en: Option<String>,
@@ -284,8 +284,13 @@ fn scalar_text(v: &Value) -> String {
     }
 }
 
-/// Field-by-field changes between two records, and translation drift.
-pub(super) fn fields(old: Option<&Value>, new: Option<&Value>) -> (Vec<FieldChange>, Vec<Drift>) {
+/// Field-by-field changes between two records, and translation drift among the texts in
+/// `langs`.
+pub(super) fn fields(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    langs: &[Lang],
+) -> (Vec<FieldChange>, Vec<Drift>) {
     let mut a = BTreeMap::new();
     let mut b = BTreeMap::new();
     if let Some(o) = old {
@@ -306,32 +311,32 @@ pub(super) fn fields(old: Option<&Value>, new: Option<&Value>) -> (Vec<FieldChan
             });
         }
     }
-    let drift = drift(&changes, &a, &b);
+    let drift = drift(&changes, &a, &b, langs);
     (changes, drift)
 }
 
-/// A text whose `ja` changed while its `en` stayed (or the reverse), both present on both sides.
+/// A text some of whose languages changed while another stayed, every language present
+/// on both sides.
 fn drift(
     changes: &[FieldChange],
     a: &BTreeMap<String, String>,
     b: &BTreeMap<String, String>,
+    langs: &[Lang],
 ) -> Vec<Drift> {
     let changed: BTreeSet<&str> = changes.iter().map(|c| c.path.as_str()).collect();
     let mut out = Vec::new();
     for c in changes {
-        for (lang, other) in [("ja", "en"), ("en", "ja")] {
+        for &lang in langs {
             let Some(stem) = c.path.strip_suffix(&format!(".{lang}")) else {
                 continue;
             };
-            let sibling = format!("{stem}.{other}");
-            let existed = a.contains_key(&c.path)
-                && b.contains_key(&c.path)
-                && a.contains_key(&sibling)
-                && b.contains_key(&sibling);
-            if existed && !changed.contains(sibling.as_str()) {
+            let paths: Vec<String> = langs.iter().map(|l| format!("{stem}.{l}")).collect();
+            let existed = paths.iter().all(|p| a.contains_key(p) && b.contains_key(p));
+            let stayed = paths.iter().any(|p| !changed.contains(p.as_str()));
+            if existed && stayed {
                 out.push(Drift {
                     path: stem.to_string(),
-                    changed: lang,
+                    changed: lang.code(),
                 });
             }
         }
@@ -386,7 +391,7 @@ fn records(base: &Compared, head: &Compared) -> Vec<RecordChange> {
                 continue;
             };
             let (fields, drift) = if change == Change::Changed {
-                fields(o, n)
+                fields(o, n, head.ev.languages())
             } else {
                 (Vec::new(), Vec::new())
             };
@@ -408,12 +413,13 @@ fn norm(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Claims whose text on `side` matches `(ja, en)` in either language.
+/// Claims whose text on `side` matches `text` in any language.
 fn find_text<'e>(ev: &'e Evidence, text: &crate::model::Text, cannot: bool) -> Option<&'e Claim> {
-    let (ja, en) = (norm(&text.ja), norm(&text.en));
+    let wanted: Vec<(Lang, String)> = text.iter().map(|(l, s)| (l, norm(s))).collect();
     ev.claims.iter().map(|c| &c.value).find(|c| {
         let t = if cannot { &c.cannot } else { &c.can };
-        norm(&t.ja) == ja || norm(&t.en) == en
+        t.iter()
+            .any(|(l, s)| wanted.iter().any(|(m, w)| *m == l && norm(s) == *w))
     })
 }
 
@@ -432,8 +438,7 @@ fn moved(base: &Evidence, c: &Claim) -> Option<Move> {
     Some(Move {
         direction,
         from_claim: from.id.value.clone(),
-        text_en: text.en.clone(),
-        text_ja: text.ja.clone(),
+        text: text.clone(),
         evidence_added: c
             .evidence
             .iter()
@@ -468,7 +473,7 @@ fn claims(base: &Compared, head: &Compared) -> Vec<ClaimChange> {
             moved(base.ev, claim)
         };
         let (fields, drift) = if change == Change::Changed {
-            fields(o, n)
+            fields(o, n, head.ev.languages())
         } else {
             (Vec::new(), Vec::new())
         };
@@ -615,7 +620,7 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
             continue;
         };
         let (fields, _) = if change == Change::Changed {
-            fields(o, n)
+            fields(o, n, head.ev.languages())
         } else {
             (Vec::new(), Vec::new())
         };
@@ -688,19 +693,36 @@ fn pages(base: &Evidence, head: &Evidence) -> PagesChange {
     }
 }
 
-/// The ja/en block pairs of a page, in order.
-fn pairs(p: &PageSource) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut ja: Option<String> = None;
+/// The block groups of a page, in order: consecutive blocks, one per language, a group
+/// ending where a language comes again (as `check` reads them).
+fn pairs(p: &PageSource) -> Vec<Vec<(Lang, String)>> {
+    let mut out: Vec<Vec<(Lang, String)>> = Vec::new();
+    let mut open = false;
     for item in &p.items {
-        if let Item::Block(b) = item {
-            match b.lang {
-                Lang::Ja => ja = Some(b.markdown.clone()),
-                Lang::En => out.push((ja.take().unwrap_or_default(), b.markdown.clone())),
+        match item {
+            Item::Block(b) => {
+                let last = out
+                    .last_mut()
+                    .filter(|g| open && !g.iter().any(|(l, _)| *l == b.lang));
+                match last {
+                    Some(g) => g.push((b.lang, b.markdown.clone())),
+                    None => out.push(vec![(b.lang, b.markdown.clone())]),
+                }
+                open = true;
             }
+            Item::Directive(_) => open = false,
         }
     }
     out
+}
+
+/// The text of a group a reviewer reads: English when it has it, else its first.
+fn reading(group: &[(Lang, String)]) -> Option<String> {
+    group
+        .iter()
+        .find(|(l, _)| *l == Lang::EN)
+        .or(group.first())
+        .map(|(_, s)| s.clone())
 }
 
 fn texts(base: &Evidence, head: &Evidence) -> Vec<TextChange> {
@@ -750,40 +772,47 @@ fn texts(base: &Evidence, head: &Evidence) -> Vec<TextChange> {
     out
 }
 
-fn added_pair(page: &str, i: usize, p: &(String, String), change: Change) -> TextChange {
+fn added_pair(page: &str, i: usize, p: &[(Lang, String)], change: Change) -> TextChange {
     let (old_en, new_en) = if change == Change::Added {
-        (None, Some(p.1.clone()))
+        (None, reading(p))
     } else {
-        (Some(p.1.clone()), None)
+        (reading(p), None)
     };
     TextChange {
         page: page.to_string(),
         pair: i + 1,
         change,
-        langs: vec!["ja", "en"],
+        langs: p.iter().map(|(l, _)| l.code()).collect(),
         drift: false,
         old_en,
         new_en,
     }
 }
 
-fn changed_pair(page: &str, j: usize, a: &(String, String), b: &(String, String)) -> TextChange {
-    let mut langs = Vec::new();
-    if a.0 != b.0 {
-        langs.push("ja");
-    }
-    if a.1 != b.1 {
-        langs.push("en");
-    }
-    let drift = langs.len() == 1;
+fn changed_pair(page: &str, j: usize, a: &[(Lang, String)], b: &[(Lang, String)]) -> TextChange {
+    let text =
+        |g: &[(Lang, String)], l: Lang| g.iter().find(|(m, _)| *m == l).map(|(_, s)| s.clone());
+    let mut all: Vec<Lang> = b.iter().map(|(l, _)| *l).collect();
+    all.extend(
+        a.iter()
+            .map(|(l, _)| *l)
+            .filter(|l| !b.iter().any(|(m, _)| m == l)),
+    );
+    let langs: Vec<&'static str> = all
+        .iter()
+        .filter(|&&l| text(a, l) != text(b, l))
+        .map(|l| l.code())
+        .collect();
+    // Some languages changed and others did not: a translation fell behind.
+    let drift = !langs.is_empty() && langs.len() < all.len();
     TextChange {
         page: page.to_string(),
         pair: j + 1,
         change: Change::Changed,
         langs,
         drift,
-        old_en: Some(a.1.clone()),
-        new_en: Some(b.1.clone()),
+        old_en: reading(a),
+        new_en: reading(b),
     }
 }
 
@@ -826,6 +855,7 @@ mod tests {
         let (f, d) = fields(
             Some(&json!({"t": {"ja": "a", "en": "b"}})),
             Some(&json!({"t": {"ja": "c", "en": "b"}})),
+            Lang::DEFAULT,
         );
         assert_eq!(f.len(), 1);
         assert_eq!(
@@ -838,12 +868,14 @@ mod tests {
         let (_, d) = fields(
             Some(&json!({"t": {"ja": "a", "en": "b"}})),
             Some(&json!({"t": {"ja": "c", "en": "d"}})),
+            Lang::DEFAULT,
         );
         assert!(d.is_empty());
         // A translation added beside an unchanged text is not drift: it did not exist before.
         let (f, d) = fields(
             Some(&json!({"t": {"en": "b"}})),
             Some(&json!({"t": {"ja": "c", "en": "b"}})),
+            Lang::DEFAULT,
         );
         assert_eq!(f.len(), 1);
         assert!(d.is_empty());

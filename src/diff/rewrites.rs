@@ -84,7 +84,7 @@ pub fn find(base: &Compared, head: &Compared) -> Vec<Rewrite> {
 fn fields(base: &Compared, old_run: &str, head: &Compared, new_run: &str) -> Vec<FieldChange> {
     let old = report::kind(base, "run").get(old_run).copied();
     let new = report::kind(head, "run").get(new_run).copied();
-    report::fields(old, new).0
+    report::fields(old, new, head.ev.languages()).0
 }
 
 /// A head-only run file with exactly `bytes`: where a removed file went.

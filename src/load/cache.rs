@@ -53,9 +53,12 @@ impl DiskCache {
         }
     }
 
-    fn key(&self, rel: &str, text: &str) -> u128 {
+    fn key(&self, rel: &str, langs: &str, text: &str) -> u128 {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         h.update(&self.program.to_le_bytes());
+        // The languages a text must have are part of what a parse checked.
+        h.update(&(langs.len() as u64).to_le_bytes());
+        h.update(langs.as_bytes());
         h.update(&(rel.len() as u64).to_le_bytes());
         h.update(rel.as_bytes());
         h.update(text.as_bytes());
@@ -66,15 +69,17 @@ impl DiskCache {
         self.dir.join(format!("{key:032x}.bin"))
     }
 
-    /// The data file `rel` with text `text`: from the cache, or from `parse`, whose
-    /// result is kept for [`DiskCache::store`].
+    /// The data file `rel` with text `text`, parsed for a site in `langs` (the tags,
+    /// comma-separated): from the cache, or from `parse`, whose result is kept for
+    /// [`DiskCache::store`].
     pub(super) fn parse(
         &self,
         rel: &str,
+        langs: &str,
         text: &str,
         parse: impl FnOnce() -> Result<Parsed, Diagnostic>,
     ) -> Result<Parsed, Diagnostic> {
-        let key = self.key(rel, text);
+        let key = self.key(rel, langs, text);
         // The cache is this tool's own output, not the user's data: an entry that is
         // missing, cannot be read or does not decode costs a parse, never a wrong result
         // (its key covers the text). The read is bounded and refuses a FIFO all the same.

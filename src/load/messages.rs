@@ -1,4 +1,4 @@
-//! Fluent messages: UI strings and every enum label, one bundle per language.
+//! Fluent messages: UI strings and every enum label, one bundle per language of the site.
 //!
 //! Loaded from the theme's `locales/<lang>/*.ftl`. Rust code calls [`Messages::text`];
 //! `render::templates` makes it fluent-templates' `Loader`, so templates call
@@ -16,16 +16,18 @@ use std::sync::Mutex;
 use unic_langid::LanguageIdentifier;
 
 struct LangBundle {
+    lang: Lang,
     id: LanguageIdentifier,
     bundle: FluentBundle<FluentResource>,
     /// Message id → (file, line), for parity errors.
     keys: BTreeMap<String, (String, usize)>,
 }
 
-/// Fluent bundles for ja and en.
+/// Fluent bundles, one per language of the site.
 pub struct Messages {
+    /// In the site's order of languages.
     bundles: Vec<LangBundle>,
-    /// Every message defined in both languages, formatted without arguments once: a
+    /// Every message defined in every language, formatted without arguments once: a
     /// table of a thousand runs asks for the same labels hundreds of thousands of times.
     plain: std::collections::HashMap<String, Text>,
     missing: Mutex<BTreeSet<(Lang, String)>>,
@@ -39,15 +41,13 @@ impl std::fmt::Debug for Messages {
 }
 
 impl Messages {
-    /// Builds bundles from `locales/<lang>/*.ftl` of the theme.
-    pub fn load(theme: &Theme) -> Messages {
+    /// Builds a bundle for each of `langs` from `locales/<tag>/*.ftl` of the theme.
+    pub fn load(theme: &Theme, langs: &[Lang]) -> Messages {
         let mut load_errors = Vec::new();
         let mut bundles = Vec::new();
-        for lang in Lang::ALL {
-            let id: LanguageIdentifier = match lang {
-                Lang::Ja => unic_langid::langid!("ja"),
-                Lang::En => unic_langid::langid!("en"),
-            };
+        for &lang in langs {
+            // `Lang` holds only tags that parsed as language identifiers.
+            let id: LanguageIdentifier = lang.code().parse().unwrap_or_default();
             let mut bundle = FluentBundle::new_concurrent(vec![id.clone()]);
             bundle.set_use_isolating(false);
             let mut keys = BTreeMap::new();
@@ -63,7 +63,12 @@ impl Messages {
             for file in builtin.into_iter().chain(site) {
                 add_resource(&mut bundle, &mut keys, &mut own, file, &mut load_errors);
             }
-            bundles.push(LangBundle { id, bundle, keys });
+            bundles.push(LangBundle {
+                lang,
+                id,
+                bundle,
+                keys,
+            });
         }
         let mut messages = Messages {
             bundles,
@@ -71,39 +76,60 @@ impl Messages {
             missing: Mutex::new(BTreeSet::new()),
             load_errors,
         };
-        messages.plain = messages
-            .bundle(Lang::Ja)
-            .keys
-            .keys()
-            .filter(|k| messages.bundle(Lang::En).keys.contains_key(*k))
-            .map(|k| (k.clone(), messages.text(k)))
+        let everywhere: Vec<String> = match messages.bundles.split_first() {
+            Some((first, rest)) => first
+                .keys
+                .keys()
+                .filter(|k| rest.iter().all(|b| b.keys.contains_key(*k)))
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        messages.plain = everywhere
+            .into_iter()
+            .map(|k| {
+                let t = messages.text(&k);
+                (k, t)
+            })
             .collect();
         messages
     }
 
-    /// The language ids of the bundles, Japanese first.
+    /// The languages of the bundles, in the site's order.
+    pub fn langs(&self) -> Vec<Lang> {
+        self.bundles.iter().map(|b| b.lang).collect()
+    }
+
+    /// The language ids of the bundles, in the site's order.
     pub fn languages(&self) -> impl Iterator<Item = &LanguageIdentifier> {
         self.bundles.iter().map(|b| &b.id)
     }
 
-    /// Whether `key` is defined in `lang`.
-    pub fn has(&self, lang: Lang, key: &str) -> bool {
-        self.bundle(lang).bundle.has_message(key)
+    /// The site's language a Fluent language id stands for (the first when none does).
+    pub fn lang_of(&self, id: &LanguageIdentifier) -> Lang {
+        self.bundles
+            .iter()
+            .find(|b| b.id == *id)
+            .or(self.bundles.first())
+            .map_or(Lang::EN, |b| b.lang)
     }
 
-    fn bundle(&self, lang: Lang) -> &LangBundle {
-        let i = match lang {
-            Lang::Ja => 0,
-            Lang::En => 1,
-        };
-        &self.bundles[i]
+    /// Whether `key` is defined in `lang`.
+    pub fn has(&self, lang: Lang, key: &str) -> bool {
+        self.bundle(lang).is_some_and(|b| b.bundle.has_message(key))
+    }
+
+    fn bundle(&self, lang: Lang) -> Option<&LangBundle> {
+        self.bundles.iter().find(|b| b.lang == lang)
     }
 
     /// The message `key` in `lang`, formatted with `args`. A missing key is recorded and
     /// the key itself is returned, so rendering can go on and `check` reports it.
     pub fn format(&self, lang: Lang, key: &str, args: Option<&FluentArgs>) -> String {
-        let b = self.bundle(lang);
-        let Some(pattern) = b.bundle.get_message(key).and_then(|m| m.value()) else {
+        let Some((b, pattern)) = self
+            .bundle(lang)
+            .and_then(|b| Some((b, b.bundle.get_message(key)?.value()?)))
+        else {
             if let Ok(mut m) = self.missing.lock() {
                 m.insert((lang, key.to_string()));
             }
@@ -115,18 +141,19 @@ impl Messages {
             .into_owned()
     }
 
-    /// A message in both languages.
+    /// A message in every language.
     pub fn text(&self, key: &str) -> Text {
         if let Some(t) = self.plain.get(key) {
             return t.clone();
         }
-        Text {
-            ja: self.format(Lang::Ja, key, None),
-            en: self.format(Lang::En, key, None),
-        }
+        Text::new(
+            self.bundles
+                .iter()
+                .map(|b| (b.lang, self.format(b.lang, key, None))),
+        )
     }
 
-    /// A message with one numeric or string argument, in both languages.
+    /// A message with one numeric or string argument, in every language.
     pub fn text_with(
         &self,
         key: &str,
@@ -135,10 +162,24 @@ impl Messages {
     ) -> Text {
         let mut args = FluentArgs::new();
         args.set(name, value.into());
-        Text {
-            ja: self.format(Lang::Ja, key, Some(&args)),
-            en: self.format(Lang::En, key, Some(&args)),
+        Text::new(
+            self.bundles
+                .iter()
+                .map(|b| (b.lang, self.format(b.lang, key, Some(&args)))),
+        )
+    }
+
+    /// A message with string arguments, in every language.
+    pub fn text_args(&self, key: &str, args: &[(&'static str, String)]) -> Text {
+        let mut fa = FluentArgs::new();
+        for (k, v) in args {
+            fa.set(*k, v.clone());
         }
+        Text::new(
+            self.bundles
+                .iter()
+                .map(|b| (b.lang, self.format(b.lang, key, Some(&fa)))),
+        )
     }
 
     /// The label of an enum value: key `<group>-<value>` with `_` turned into `-`.
@@ -155,9 +196,9 @@ impl Messages {
         let missing = self.missing.lock().map(|m| m.clone()).unwrap_or_default();
         missing
             .into_iter()
-            // A key defined in the other language is reported once, by `check`, as a
+            // A key defined in another language is reported once, by `check`, as a
             // missing translation.
-            .filter(|(lang, key)| !self.bundle(lang.other()).keys.contains_key(key))
+            .filter(|(_, key)| !self.bundles.iter().any(|b| b.keys.contains_key(key)))
             .map(|(lang, key)| {
                 let file = format!("locales/{}/evidence.ftl", lang.code());
                 Diagnostic::error(
@@ -170,25 +211,54 @@ impl Messages {
             .collect()
     }
 
-    /// Parse errors, and keys defined in one language but not the other.
+    /// Parse errors, and keys defined in one language but not in another.
     pub fn check(&self, diags: &mut Diagnostics) {
         diags.extend(self.load_errors.iter().cloned());
-        for lang in Lang::ALL {
-            let here = self.bundle(lang);
-            let there = self.bundle(lang.other());
-            for (key, (file, line)) in &here.keys {
-                if !there.keys.contains_key(key) {
+        for there in &self.bundles {
+            let target = format!("locales/{}/evidence.ftl", there.lang.code());
+            // A language with no messages at all is told once, not once per message.
+            if there.keys.is_empty() {
+                let Some(full) = self.bundles.iter().max_by_key(|b| b.keys.len()) else {
+                    continue;
+                };
+                if full.keys.is_empty() {
+                    continue;
+                }
+                diags.push(
+                    Diagnostic::error(
+                        "missing-translation",
+                        Span::file(&target),
+                        format!(
+                            "no Fluent messages in `{}`: the theme has none in this language",
+                            there.lang.code()
+                        ),
+                    )
+                    .with_hint(format!(
+                        "translate the {} messages of locales/{}/ into locales/{}/*.ftl",
+                        full.keys.len(),
+                        full.lang.code(),
+                        there.lang.code()
+                    )),
+                );
+                continue;
+            }
+            // Each missing message once, at the first language that has it.
+            let mut told = BTreeSet::new();
+            for here in &self.bundles {
+                for (key, (file, line)) in &here.keys {
+                    if there.keys.contains_key(key) || !told.insert(key) {
+                        continue;
+                    }
                     // Point at the file that lacks the message: that is where it must go.
-                    let target = format!("locales/{}/evidence.ftl", lang.other().code());
                     diags.push(
                         Diagnostic::error(
                             "missing-translation",
                             Span::file(&target),
-                            format!("message `{key}` has no {} translation", lang.other().code()),
+                            format!("message `{key}` has no {} translation", there.lang.code()),
                         )
                         .with_hint(format!(
                             "add `{key} = …` to {target}; the {} text is at {file}:{line}",
-                            lang.code()
+                            here.lang.code()
                         )),
                     );
                 }

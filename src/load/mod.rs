@@ -74,7 +74,7 @@ pub fn load_with(root: &Path, reuse: Reuse) -> Result<(Sources, Diagnostics), Di
             },
             || {
                 let mut d = Diagnostics::default();
-                let (pages, incomplete) = load_pages(root, &mut d);
+                let (pages, incomplete) = load_pages(root, config.languages(), &mut d);
                 let theme = Theme::load(root, &config, &mut d);
                 (pages, theme, d, incomplete)
             },
@@ -95,6 +95,11 @@ pub fn load_with(root: &Path, reuse: Reuse) -> Result<(Sources, Diagnostics), Di
     Ok((sources, diags))
 }
 
+/// Reads `evidence.yaml` alone: its languages, then the rest (every text in each of them).
+pub fn config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
+    load_config(root)
+}
+
 fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
     let path = root.join("evidence.yaml");
     let text = read::read_text(&path, read::SOURCE).map_err(|e| {
@@ -108,7 +113,26 @@ fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
         d.code = "config";
         Box::new(d)
     })?;
-    let config = yaml::parse::<SiteConfig>("evidence.yaml", &text, 0)?;
+    // The languages first: every text of the config itself must have each of them.
+    let config_error = |at: Option<&crate::model::Id>, message: String| {
+        let span = match at {
+            Some(id) => crate::model::span_of("evidence.yaml", id),
+            None => Span::file("evidence.yaml"),
+        };
+        let mut d = Diagnostic::error("config", span, message)
+            .with_hint("name the site's languages as BCP 47 tags, e.g. `languages: [ja, en]`");
+        d.code = "config";
+        Box::new(d)
+    };
+    let langs = yaml::parse::<LanguagesOnly>("evidence.yaml", &text, 0)?
+        .resolve()
+        .map_err(|(at, message)| config_error(at, message))?;
+    let mut config = crate::model::lang::expecting(langs, || {
+        yaml::parse::<SiteConfig>("evidence.yaml", &text, 0)
+    })?;
+    config
+        .resolve(langs)
+        .map_err(|(at, message)| config_error(Some(at), message))?;
     if let Some(p) = config
         .packs
         .iter()
@@ -177,9 +201,11 @@ fn kinds_under(under: &str) -> Vec<Kind> {
 #[derive(Debug, Clone, Default)]
 pub struct ParseCache(std::collections::HashMap<String, (u64, Parsed)>);
 
-fn text_hash(text: &str) -> u64 {
+fn text_hash(langs: &str, text: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
+    // A file parsed for other languages was checked against them: it must parse again.
+    langs.hash(&mut h);
     text.hash(&mut h);
     h.finish()
 }
@@ -198,6 +224,8 @@ fn load_data(
     // Files are read and parsed in parallel (a sweep's run file is megabytes of YAML),
     // then merged in path order, so records and diagnostics keep a stable order.
     // Largest first, so that one big run file does not start last and finish alone.
+    let langs = config.languages();
+    let codes = crate::model::lang::list_codes(langs);
     let (listed, problems) = walk::files(root, "data");
     for d in problems {
         // What could not be listed is missing: references into it are not dangling.
@@ -232,7 +260,7 @@ fn load_data(
                 Ok(t) => t,
                 Err(d) => return Some((*i, rel, Err(d), 0)),
             };
-            let hash = cache.map(|_| text_hash(&text)).unwrap_or(0);
+            let hash = cache.map(|_| text_hash(&codes, &text)).unwrap_or(0);
             let known = cache
                 .and_then(|c| c.0.get(&rel))
                 .filter(|(h, _)| *h == hash)
@@ -243,9 +271,10 @@ fn load_data(
                 let result = parse_declared(&spec.name.value, &rel, &text);
                 return Some((*i, rel, result, hash));
             }
-            let parse = || parse_data_file(&under, &rel, &text);
+            let parse =
+                || crate::model::lang::expecting(langs, || parse_data_file(&under, &rel, &text));
             let result = known.unwrap_or_else(|| match reuse.disk {
-                Some(disk) => disk.parse(&rel, &text, parse),
+                Some(disk) => disk.parse(&rel, &codes, &text, parse),
                 None => parse(),
             });
             Some((*i, rel, result, hash))
@@ -476,7 +505,11 @@ impl Parsed {
 }
 
 /// The pages under `content/`, and whether one of them failed to parse.
-fn load_pages(root: &Path, diags: &mut Diagnostics) -> (Vec<PageSource>, bool) {
+fn load_pages(
+    root: &Path,
+    langs: &'static [crate::model::page::Lang],
+    diags: &mut Diagnostics,
+) -> (Vec<PageSource>, bool) {
     use rayon::prelude::*;
     // Parsed in parallel, merged in path order (see `load_data`).
     let (listed, problems) = walk::files(root, "content");
@@ -498,7 +531,7 @@ fn load_pages(root: &Path, diags: &mut Diagnostics) -> (Vec<PageSource>, bool) {
                     .and_then(|r| r.strip_suffix(".md"))
                     .unwrap_or(&rel)
                     .to_string();
-                let (page, found) = page::parse(&id, &rel, &text);
+                let (page, found) = page::parse(&id, &rel, &text, langs);
                 ds.extend(found);
                 // A page that did not parse leaves the page list incomplete.
                 page.ok_or(())

@@ -1,4 +1,5 @@
-//! Parses a content page: YAML front matter, `:::ja` / `:::en` blocks and `::directive` lines.
+//! Parses a content page: YAML front matter, language blocks (`:::<tag>`, one per
+//! language of the site) and `::directive` lines.
 //!
 //! The parser only splits the file; markdown inside blocks is rendered later. Every block
 //! and directive keeps the line it starts on, so later stages can point at it.
@@ -8,9 +9,14 @@ use crate::load::yaml;
 use crate::model::page::{Block, DirectiveLine, FrontMatter, Item, Lang, PageSource};
 use std::collections::BTreeMap;
 
-/// Parses one content file. Errors are collected; a page with errors is still returned
-/// when its front matter parsed, so that later rules can report more.
-pub fn parse(id: &str, file: &str, text: &str) -> (Option<PageSource>, Vec<Diagnostic>) {
+/// Parses one content file of a site in `langs`. Errors are collected; a page with errors
+/// is still returned when its front matter parsed, so that later rules can report more.
+pub fn parse(
+    id: &str,
+    file: &str,
+    text: &str,
+    langs: &'static [Lang],
+) -> (Option<PageSource>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     if let Some(d) = yaml::lone_carriage_return(file, text, 0) {
         diags.push(d);
@@ -24,18 +30,27 @@ pub fn parse(id: &str, file: &str, text: &str) -> (Option<PageSource>, Vec<Diagn
                 Span::new(file, 1, 1),
                 "a page must start with YAML front matter between `---` lines",
             )
-            .with_hint("add `---`, a `title: {ja: ..., en: ...}` line and a closing `---`"),
+            .with_hint(format!(
+                "add `---`, a `title: {{{}}}` line and a closing `---`",
+                langs
+                    .iter()
+                    .map(|l| format!("{l}: ..."))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         );
         return (None, diags);
     };
-    let front = match yaml::parse::<FrontMatter>(file, &front_text, 1) {
+    let front = match crate::model::lang::expecting(langs, || {
+        yaml::parse::<FrontMatter>(file, &front_text, 1)
+    }) {
         Ok(f) => f,
         Err(d) => {
             diags.push(*d);
             return (None, diags);
         }
     };
-    let items = parse_body(file, &lines, body_start, &mut diags);
+    let items = parse_body(file, &lines, body_start, langs, &mut diags);
     let page = PageSource {
         id: id.to_string(),
         file: file.to_string(),
@@ -63,7 +78,18 @@ fn split_front_matter(lines: &[&str]) -> Option<(String, usize)> {
     Some((front, end + 1))
 }
 
-fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
+fn parse_body(
+    file: &str,
+    lines: &[&str],
+    start: usize,
+    langs: &'static [Lang],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Item> {
+    let tags = langs
+        .iter()
+        .map(|l| format!("`:::{l}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let mut items = Vec::new();
     let mut open: Option<(Lang, usize, Vec<&str>)> = None;
     let mut fence: Option<String> = None;
@@ -118,16 +144,21 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix(":::") {
-            match rest.trim() {
-                "ja" => open = Some((Lang::Ja, line_no, Vec::new())),
-                "en" => open = Some((Lang::En, line_no, Vec::new())),
+            let tag = rest.trim();
+            if let Some(&lang) = langs.iter().find(|l| l.code() == tag) {
+                open = Some((lang, line_no, Vec::new()));
+                continue;
+            }
+            match tag {
                 "" => diags.push(
                     Diagnostic::error(
                         "block",
                         Span::new(file, line_no, indent(line) + 1),
                         "`:::` closes a block, but no block is open here",
                     )
-                    .with_hint("remove the line, or open a block above it with `:::ja` or `:::en`"),
+                    .with_hint(format!(
+                        "remove the line, or open a block above it with one of {tags}"
+                    )),
                 ),
                 other => diags.push(
                     Diagnostic::error(
@@ -135,7 +166,9 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
                         Span::new(file, line_no, indent(line) + 4),
                         format!("unknown block language `{other}`"),
                     )
-                    .with_hint("blocks are `:::ja` or `:::en`"),
+                    .with_hint(format!(
+                        "this site's blocks are {tags} (`languages:` in evidence.yaml)"
+                    )),
                 ),
             }
             continue;
@@ -165,7 +198,9 @@ fn parse_body(file: &str, lines: &[&str], start: usize, diags: &mut Vec<Diagnost
                 Span::new(file, line_no, indent(line) + 1),
                 "text outside a language block",
             )
-            .with_hint("put prose inside `:::ja` … `:::` and `:::en` … `:::` blocks"),
+            .with_hint(format!(
+                "put prose inside a block for each language: {tags}, each closed by `:::`"
+            )),
         );
     }
     if let Some((lang, opened, _)) = open {
@@ -285,6 +320,11 @@ fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A page of a site in the default languages.
+    fn parse(id: &str, file: &str, text: &str) -> (Option<PageSource>, Vec<Diagnostic>) {
+        super::parse(id, file, text, Lang::DEFAULT)
+    }
 
     const PAGE: &str = "---\ntitle: {ja: 題, en: Title}\n---\n\n:::ja\n本文\n:::\n:::en\nBody\n:::\n\n::bundles{arch=\"x86\"}\n";
 

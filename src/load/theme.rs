@@ -44,6 +44,10 @@ pub const BUILTIN: &[(&str, &[u8])] = &[
         include_bytes!("../../theme/locales/en/evidence.ftl"),
     ),
     (
+        "locales/de/evidence.ftl",
+        include_bytes!("../../theme/locales/de/evidence.ftl"),
+    ),
+    (
         "static/style.css",
         include_bytes!("../../theme/static/style.css"),
     ),

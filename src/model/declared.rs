@@ -7,6 +7,7 @@
 //! holds the records to their declaration and reports every mismatch at its place.
 
 use super::id::{Id, Pos};
+use super::lang::Lang;
 use super::refs::{Kind, valid_date, valid_id};
 use super::types::Text;
 use super::{Located, span_of};
@@ -64,7 +65,7 @@ pub struct FieldSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldType {
-    /// `{ja: …, en: …}`, inline markdown.
+    /// A text in each of the site's languages (`{ja: …, en: …}`), inline markdown.
     Text,
     /// A plain string, the same in every language (code, a name, a version).
     String,
@@ -104,10 +105,9 @@ impl CollectionSpec {
 impl FieldSpec {
     /// Its column head.
     pub fn label(&self) -> Text {
-        self.label.clone().unwrap_or_else(|| Text {
-            ja: self.name.value.clone(),
-            en: self.name.value.clone(),
-        })
+        self.label
+            .clone()
+            .unwrap_or_else(|| Text::untranslated(&self.name.value))
     }
 
     /// The type of its values: a list's items, or its own.
@@ -296,6 +296,7 @@ pub fn typed(
     spec: &CollectionSpec,
     file: &str,
     written: Vec<WrittenRecord>,
+    langs: &[Lang],
     diags: &mut Diagnostics,
 ) -> Vec<Declared> {
     let name = &spec.name.value;
@@ -361,7 +362,7 @@ pub fn typed(
                 );
                 continue;
             };
-            match conform(f, &value.value) {
+            match conform(f, &value.value, langs) {
                 Ok(v) => {
                     value.value = v;
                     fields.insert(key, value);
@@ -391,7 +392,7 @@ pub fn typed(
 }
 
 /// `v` as a value of `f`'s type (numbers as the site writes them), or why it is not one.
-fn conform(f: &FieldSpec, v: &Value) -> Result<Value, String> {
+fn conform(f: &FieldSpec, v: &Value, langs: &[Lang]) -> Result<Value, String> {
     match f.ty {
         FieldType::List => {
             let Value::Array(items) = v else {
@@ -399,26 +400,27 @@ fn conform(f: &FieldSpec, v: &Value) -> Result<Value, String> {
             };
             let items = items
                 .iter()
-                .map(|i| scalar(f, f.item(), i))
+                .map(|i| scalar(f, f.item(), i, langs))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Value::Array(items))
         }
-        ty => scalar(f, ty, v),
+        ty => scalar(f, ty, v, langs),
     }
 }
 
-fn scalar(f: &FieldSpec, ty: FieldType, v: &Value) -> Result<Value, String> {
+fn scalar(f: &FieldSpec, ty: FieldType, v: &Value, langs: &[Lang]) -> Result<Value, String> {
     let bad = |what: &str| Err(format!("must be {what}, not `{v}`"));
     match ty {
-        FieldType::Text => match v.as_object() {
-            Some(o)
-                if o.len() == 2
-                    && o.get("ja").is_some_and(Value::is_string)
-                    && o.get("en").is_some_and(Value::is_string) =>
-            {
-                Ok(v.clone())
-            }
-            _ => bad("a text in both languages, `{ja: …, en: …}`"),
+        FieldType::Text => match super::lang::json_text(v, langs) {
+            Some(_) => Ok(v.clone()),
+            None => bad(&format!(
+                "a text in each of the site's languages, `{{{}}}`",
+                langs
+                    .iter()
+                    .map(|l| format!("{l}: …"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         },
         FieldType::String => match v {
             Value::String(_) => Ok(v.clone()),

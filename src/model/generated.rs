@@ -76,10 +76,7 @@ pub fn run_pages(
 }
 
 fn run_page(page_id: &str, file: &str, run: &Run, order: i64) -> PageSource {
-    let title = Text {
-        ja: run.id.value.clone(),
-        en: run.id.value.clone(),
-    };
+    let title = Text::untranslated(&run.id.value);
     PageSource {
         id: page_id.to_string(),
         file: file.to_string(),
@@ -157,10 +154,7 @@ pub fn record_pages(
                 id: page_id,
                 file: r.file.to_string(),
                 front: FrontMatter {
-                    title: Text {
-                        ja: id.clone(),
-                        en: id.clone(),
-                    },
+                    title: Text::untranslated(id.as_str()),
                     description: None,
                     order,
                     date: None,

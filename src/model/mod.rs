@@ -9,6 +9,7 @@ pub mod directive;
 pub mod format;
 pub mod generated;
 pub mod id;
+pub mod lang;
 pub mod located;
 pub mod markup;
 pub mod page;
@@ -309,6 +310,13 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// The languages the site writes in, the leading one first.
+    pub fn languages(&self) -> &'static [page::Lang] {
+        self.config
+            .as_ref()
+            .map_or(lang::Lang::DEFAULT, |c| c.languages())
+    }
+
     /// Whether a record of `kind` with `id` exists.
     pub fn exists(&self, kind: Kind, id: &str) -> bool {
         crate::model::with_collection!(self, kind, |c| c.contains(id), pages => self.page(id).is_some())
@@ -375,7 +383,7 @@ fn typed_records(
             continue;
         };
         out.extend(
-            declared::typed(spec, &file, records, diags)
+            declared::typed(spec, &file, records, config.languages(), diags)
                 .into_iter()
                 .map(|value| Located {
                     file: file.clone(),

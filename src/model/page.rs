@@ -1,4 +1,5 @@
-//! A content page as parsed: front matter, `:::ja` / `:::en` blocks and `::directive` lines.
+//! A content page as parsed: front matter, language blocks (`:::ja`, `:::en`, one per
+//! language of the site) and `::directive` lines.
 //!
 //! Plain data: `load::page` parses a file into it, and every later stage reads it. Each
 //! block and directive keeps the line it starts on, so later stages can point at it.
@@ -26,37 +27,7 @@ fn default_order() -> i64 {
     100
 }
 
-/// A language of a block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Lang {
-    Ja,
-    En,
-}
-
-impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::Ja, Lang::En];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Ja => "ja",
-            Lang::En => "en",
-        }
-    }
-
-    pub fn pick(self, text: &Text) -> &str {
-        match self {
-            Lang::Ja => &text.ja,
-            Lang::En => &text.en,
-        }
-    }
-
-    pub fn other(self) -> Lang {
-        match self {
-            Lang::Ja => Lang::En,
-            Lang::En => Lang::Ja,
-        }
-    }
-}
+pub use super::lang::Lang;
 
 /// One piece of a page body.
 #[derive(Debug, Clone)]

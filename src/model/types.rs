@@ -1,6 +1,6 @@
 //! The serde types of `evidence.yaml` and every data file, exactly as written.
 //!
-//! Every type denies unknown fields, every human text is a [`Text`] pair and every
+//! Every type denies unknown fields, every human text is a [`Text`] (one string per language) and every
 //! enumerated value is a Rust enum whose label lives in Fluent (`enum-<type>-<value>`).
 //! Ids and references are [`Id`]s: strings that remember where they were written, so
 //! that a dangling or duplicate id is reported at its own line and column.
@@ -12,13 +12,7 @@ pub use super::bound::{Bound, Edge};
 pub use super::id::{Id, Pos};
 use crate::packs::{FatbinRecord, GgufRecord, InputFile, MapsRecord};
 
-/// A human text in both languages, each holding inline markdown.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Text {
-    pub ja: String,
-    pub en: String,
-}
+pub use super::lang::Text;
 
 /// What a statement rests on: a source (code, documentation, an original page), an
 /// observation, or the site's own reading of them — an inference, which every page that
@@ -71,9 +65,16 @@ pub struct SiteConfig {
     /// Author or team shown in the footer.
     #[serde(default)]
     pub author: Option<Text>,
-    /// Views to publish, from `bilingual`, `ja`, `en` (default: all three).
-    #[serde(default = "all_views")]
-    pub views: Vec<super::view::View>,
+    /// The languages the site writes in, as BCP 47 tags, the leading one first (default
+    /// `[ja, en]`); every text and page has each of them. See [`SiteConfig::languages`].
+    #[serde(default)]
+    pub languages: Vec<Id>,
+    /// Views to publish: `interleaved` and language tags (default: every view).
+    #[serde(default)]
+    pub views: Vec<Id>,
+    /// `languages` and `views` as read ([`SiteConfig::resolve`]).
+    #[serde(skip)]
+    resolved: Resolved,
     /// Packs turned on (`packs: [name]`): the record kinds, directives, engines and
     /// messages a kind of investigation adds to the core.
     #[serde(default)]
@@ -87,7 +88,92 @@ pub struct SiteConfig {
     pub collections: Vec<super::declared::CollectionSpec>,
 }
 
+/// What [`SiteConfig::resolve`] made of the languages and views.
+#[derive(Debug, Clone, Default)]
+struct Resolved {
+    langs: Option<&'static [super::lang::Lang]>,
+    views: Vec<super::view::View>,
+}
+
+/// The languages of a config, read before the rest of it: every text in the config must
+/// already have them.
+#[derive(Debug, Default, Deserialize)]
+pub struct LanguagesOnly {
+    #[serde(default)]
+    pub languages: Vec<Id>,
+}
+
+/// At most this many languages: each is a view of every page, and the interleaved view
+/// of more would be hard to read.
+pub const MAX_LANGUAGES: usize = 3;
+
+impl LanguagesOnly {
+    /// The languages, checked: valid tags, none twice, one to [`MAX_LANGUAGES`]. An error
+    /// names the offending entry (or the key, for a count) and says why.
+    pub fn resolve(&self) -> Result<&'static [super::lang::Lang], (Option<&Id>, String)> {
+        use super::lang::Lang;
+        if self.languages.is_empty() {
+            return Ok(Lang::DEFAULT);
+        }
+        if self.languages.len() > MAX_LANGUAGES {
+            return Err((
+                self.languages.get(MAX_LANGUAGES),
+                format!(
+                    "{} languages: a site writes in one to {MAX_LANGUAGES}",
+                    self.languages.len()
+                ),
+            ));
+        }
+        let mut langs = Vec::new();
+        for tag in &self.languages {
+            let lang = Lang::parse(&tag.value).map_err(|e| (Some(tag), e))?;
+            if langs.contains(&lang) {
+                return Err((Some(tag), format!("`{}` is listed twice", tag.value)));
+            }
+            langs.push(lang);
+        }
+        Ok(Lang::list(&langs))
+    }
+}
+
 impl SiteConfig {
+    /// Fills in the languages (as [`LanguagesOnly::resolve`] read them) and the views;
+    /// an unknown view is an error naming it.
+    pub fn resolve(&mut self, langs: &'static [super::lang::Lang]) -> Result<(), (&Id, String)> {
+        use super::view::View;
+        let views = if self.views.is_empty() {
+            View::all(langs)
+        } else {
+            let mut views = Vec::new();
+            for name in &self.views {
+                let v = View::named(&name.value, langs).map_err(|e| (name, e))?;
+                if !views.contains(&v) {
+                    views.push(v);
+                }
+            }
+            views
+        };
+        self.resolved = Resolved {
+            langs: Some(langs),
+            views,
+        };
+        Ok(())
+    }
+
+    /// The languages the site writes in, the leading one first.
+    pub fn languages(&self) -> &'static [super::lang::Lang] {
+        self.resolved.langs.unwrap_or(super::lang::Lang::DEFAULT)
+    }
+
+    /// The views the site publishes (every view of the default languages until
+    /// [`SiteConfig::resolve`] ran).
+    pub fn views(&self) -> &[super::view::View] {
+        if self.resolved.langs.is_none() {
+            return super::view::View::DEFAULT;
+        }
+        &self.resolved.views
+    }
+
     /// Whether the site turned on the pack called `name`.
     pub fn has_pack(&self, name: &str) -> bool {
         self.packs.iter().any(|p| p.value == name)
@@ -103,10 +189,6 @@ impl SiteConfig {
     pub fn collection_in(&self, data_file: &str) -> Option<&super::declared::CollectionSpec> {
         self.collections.iter().find(|c| c.file() == data_file)
     }
-}
-
-fn all_views() -> Vec<super::view::View> {
-    super::view::View::ALL.to_vec()
 }
 
 // ---------------------------------------------------------------- dispatch.yaml
@@ -300,10 +382,7 @@ impl Measurement {
     /// Its label with its unit in parentheses, in each language (`estimated rows (rows)`).
     pub fn labelled(&self) -> Text {
         match &self.unit {
-            Some(u) => Text {
-                ja: format!("{} ({})", self.label.ja, u.ja),
-                en: format!("{} ({})", self.label.en, u.en),
-            },
+            Some(u) => self.label.map(|l, label| format!("{label} ({})", u.get(l))),
             None => self.label.clone(),
         }
     }

@@ -16,6 +16,8 @@ pub struct Values {
     incomplete: Vec<String>,
     /// The names of the collections the site declares, which quote like kinds.
     declared: Vec<String>,
+    /// The site's languages: an object of exactly these is a text.
+    langs: &'static [Lang],
 }
 
 /// Why a value path could not be quoted.
@@ -105,6 +107,7 @@ impl Values {
             root: Value::Object(by_name.into_iter().collect()),
             incomplete,
             declared,
+            langs: ev.languages(),
         }
     }
 
@@ -150,7 +153,7 @@ impl Values {
         for seg in segs {
             cur = step(cur, seg).ok_or_else(|| format!("`{path}` has no `{seg}`"))?;
         }
-        scalar(cur, lang).ok_or_else(|| {
+        scalar(cur, lang, self.langs).ok_or_else(|| {
             QuoteError::Bad(format!(
                 "`{path}` is not a single value (it is a list or record)"
             ))
@@ -171,14 +174,15 @@ fn step<'v>(v: &'v Value, seg: &str) -> Option<&'v Value> {
     }
 }
 
-fn scalar(v: &Value, lang: Lang) -> Option<String> {
+fn scalar(v: &Value, lang: Lang, langs: &[Lang]) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
         Value::Bool(b) => Some(b.to_string()),
-        Value::Object(m) if m.len() == 2 && m.contains_key("ja") && m.contains_key("en") => {
-            m.get(lang.code()).and_then(Value::as_str).map(String::from)
-        }
+        Value::Object(_) => super::lang::json_text(v, langs)?
+            .into_iter()
+            .find(|(l, _)| *l == lang)
+            .map(|(_, s)| s.to_string()),
         _ => None,
     }
 }
@@ -192,6 +196,7 @@ mod tests {
         Values {
             incomplete: Vec::new(),
             declared: Vec::new(),
+            langs: Lang::DEFAULT,
             root: json!({"run": {"r1": {"cases": [{"id": "c1", "load_duration_ns": 17455000000u64, "n": 290}],
                 "origin": {"ja": "記録", "en": "record"}}}}),
         }
@@ -200,21 +205,21 @@ mod tests {
     #[test]
     fn quotes_by_path() {
         let v = values();
-        assert_eq!(v.quote("run:r1.cases.c1.n", Lang::En).unwrap(), "290");
-        assert_eq!(v.quote("run:r1.cases.0.n", Lang::En).unwrap(), "290");
-        assert_eq!(v.quote("run:r1.origin", Lang::Ja).unwrap(), "記録");
+        assert_eq!(v.quote("run:r1.cases.c1.n", Lang::EN).unwrap(), "290");
+        assert_eq!(v.quote("run:r1.cases.0.n", Lang::EN).unwrap(), "290");
+        assert_eq!(v.quote("run:r1.origin", Lang::JA).unwrap(), "記録");
         assert_eq!(
-            v.quote("run:r1.cases.c1.load_duration_ns|s", Lang::En)
+            v.quote("run:r1.cases.c1.load_duration_ns|s", Lang::EN)
                 .unwrap(),
             "17.455 s"
         );
-        let bad = |p: &str| match v.quote(p, Lang::En) {
+        let bad = |p: &str| match v.quote(p, Lang::EN) {
             Err(QuoteError::Bad(m)) => m,
             other => panic!("{other:?}"),
         };
         assert!(bad("run:r1.cases").contains("not a single value"));
         assert!(bad("run:r2.x").contains("no run with id `r2`"));
-        assert!(v.quote("run:r1.origin|s", Lang::En).is_err());
-        assert!(v.quote("run:r1.cases.c1.n|q", Lang::En).is_err());
+        assert!(v.quote("run:r1.origin|s", Lang::EN).is_err());
+        assert!(v.quote("run:r1.cases.c1.n|q", Lang::EN).is_err());
     }
 }

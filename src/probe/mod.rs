@@ -22,7 +22,7 @@ pub mod sweep;
 use crate::diagnostics::{self, Diagnostics, Format};
 use crate::load::read::site_text;
 use crate::model::types::{
-    Case, Id, ModelDetails, ModelMemory, RequestSettings, Residency, Run, SweepSettings, Text,
+    Case, Id, ModelDetails, ModelMemory, RequestSettings, Residency, Run, SweepSettings,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
@@ -421,10 +421,13 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
         model: env.model,
         versions,
         environment: env.environment,
-        origin: Text {
-            ja: format!("`{command}` で記録した実行 ({})。", md_code(&cases_label)),
-            en: format!("Recorded by `{command}` ({}).", md_code(&cases_label)),
-        },
+        origin: site.text(
+            "probe-origin",
+            &[
+                ("command", command.clone()),
+                ("cases", md_code(&cases_label)),
+            ],
+        ),
         phase: None,
         assessed_against: None,
         model_details: env.model_details,

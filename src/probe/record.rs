@@ -193,6 +193,8 @@ pub struct RunStore {
     pub runs_dir: PathBuf,
     /// Ids of the runs already recorded.
     existing: BTreeSet<String>,
+    /// The site's messages, in its languages: a run's origin is written in each.
+    messages: crate::load::messages::Messages,
 }
 
 /// Attempts at a free run id (`<id>`, `<id>-2`, …) before giving up.
@@ -210,11 +212,30 @@ impl RunStore {
         }
         let runs_dir = root.join("data").join("runs");
         let existing = recorded_ids(root)?;
+        let config = crate::load::config(root).map_err(|d| {
+            ProbeError::other(
+                format!(
+                    "{}:{}:{}: {}",
+                    d.span.file, d.span.line, d.span.column, d.message
+                ),
+                "fix evidence.yaml; `evidence check` says more",
+            )
+        })?;
+        // The theme's problems are `check`'s to report; the probe needs only its words.
+        let theme = crate::load::Theme::load(root, &config, &mut Default::default());
+        let messages = crate::load::messages::Messages::load(&theme, config.languages());
         Ok(RunStore {
             root: root.to_path_buf(),
             runs_dir,
             existing,
+            messages,
         })
+    }
+
+    /// The site's message `key` with string `args`, in each of its languages (a run's
+    /// origin).
+    pub fn text(&self, key: &str, args: &[(&'static str, String)]) -> crate::model::Text {
+        self.messages.text_args(key, args)
     }
 
     /// Gives `run` a fresh id `<probe>-<UTC time>` (with `-2`, `-3`… if taken), writes it
@@ -473,10 +494,13 @@ mod tests {
             model: Some("m:latest".into()),
             versions,
             environment: Default::default(),
-            origin: Text {
-                ja: "記録 `a`".into(),
-                en: "Recorded: by `evidence probe`".into(),
-            },
+            origin: Text::new([
+                (crate::model::page::Lang::JA, "記録 `a`".into()),
+                (
+                    crate::model::page::Lang::EN,
+                    "Recorded: by `evidence probe`".into(),
+                ),
+            ]),
             phase: None,
             assessed_against: None,
             model_details: Some(ModelDetails {

@@ -103,12 +103,13 @@ impl Portable {
     }
 }
 
-/// What a heading id starts with in `view`: the language in the bilingual view, where
-/// both languages' headings share the page.
+/// What a heading id starts with in `view`: the language in the interleaved view, where
+/// every language's headings share the page.
 fn id_prefix(view: View, lang: Lang) -> String {
-    match view {
-        View::Bilingual => format!("{}-", lang.code()),
-        _ => String::new(),
+    if view.interleaved() {
+        format!("{}-", lang.code())
+    } else {
+        String::new()
     }
 }
 
@@ -481,7 +482,7 @@ mod tests {
     use super::*;
 
     fn render(md: &str) -> (String, Vec<Diagnostic>) {
-        render_in(md, View::En, Lang::En)
+        render_in(md, View::EN, Lang::EN)
     }
 
     /// Renders `md` as a `lang` block of a page in `view`, from line 10 of `content/p.md`.
@@ -576,13 +577,13 @@ mod tests {
     #[test]
     fn explicit_ids_and_in_block_links_take_the_language_prefix() {
         let md = "## Step {#ok}\n\n## Next\n\nSee [it](#ok), [next](#next), [row](#claim-c1).";
-        let (html, _) = render_in(md, View::Bilingual, Lang::Ja);
+        let (html, _) = render_in(md, View::BILINGUAL, Lang::JA);
         assert!(html.contains("<h2 id=\"ja-ok\">Step</h2>"), "{html}");
         assert!(html.contains("href=\"#ja-ok\""), "{html}");
         assert!(html.contains("href=\"#ja-next\""), "{html}");
         // Not a heading of this block (a table row's anchor): left as written.
         assert!(html.contains("href=\"#claim-c1\""), "{html}");
-        let (html, _) = render_in(md, View::Ja, Lang::Ja);
+        let (html, _) = render_in(md, View::JA, Lang::JA);
         assert!(html.contains("<h2 id=\"ok\">Step</h2>"), "{html}");
         assert!(html.contains("href=\"#ok\""), "{html}");
     }
@@ -590,13 +591,13 @@ mod tests {
     #[test]
     fn footnote_ids_differ_per_language_and_references_follow() {
         let md = "Text[^1].\n\n[^1]: The note.";
-        let (ja, _) = render_in(md, View::Bilingual, Lang::Ja);
-        let (en, _) = render_in(md, View::Bilingual, Lang::En);
+        let (ja, _) = render_in(md, View::BILINGUAL, Lang::JA);
+        let (en, _) = render_in(md, View::BILINGUAL, Lang::EN);
         assert!(ja.contains("href=\"#ja-fn-1\""), "{ja}");
         assert!(ja.contains("id=\"ja-fn-1\""), "{ja}");
         assert!(en.contains("href=\"#en-fn-1\""), "{en}");
         assert!(en.contains("id=\"en-fn-1\""), "{en}");
-        let (single, _) = render_in(md, View::En, Lang::En);
+        let (single, _) = render_in(md, View::EN, Lang::EN);
         assert!(single.contains("href=\"#fn-1\""), "{single}");
         assert!(single.contains("id=\"fn-1\""), "{single}");
     }
@@ -639,9 +640,9 @@ mod tests {
                   ### Second {#two .c}\n\nBack to [the top](#heading-x), [two](#two), [away](#gone)\n\
                   and a note[^n].\n\n[^n]: The note, see [two](#two).\n\n\
                   | a |\n|---|\n| [o](@/observers) |\n";
-        for lang in [Lang::Ja, Lang::En] {
+        for lang in [Lang::JA, Lang::EN] {
             let base = Ctx {
-                view: View::Bilingual,
+                view: View::BILINGUAL,
                 lang,
                 depth: 0,
                 pages: &pages,
@@ -651,7 +652,7 @@ mod tests {
             };
             let mut d = Vec::new();
             let p = portable(md, &base, &mut d).expect("no markers in the text");
-            for view in View::ALL {
+            for &view in View::DEFAULT {
                 for depth in [0, 1, 3] {
                     let ctx = Ctx {
                         view,
@@ -665,8 +666,8 @@ mod tests {
         }
         let marked = "text with \u{E001} in it";
         let ctx = Ctx {
-            view: View::Ja,
-            lang: Lang::Ja,
+            view: View::JA,
+            lang: Lang::JA,
             depth: 1,
             pages: &pages,
             values: &values,

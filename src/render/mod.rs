@@ -125,6 +125,9 @@ struct Alternate {
     hreflang: &'static str,
     href: String,
     current: bool,
+    /// The view's name as HTML: each language's own name, marked with its `lang`
+    /// (`日本語 + English`).
+    label: String,
 }
 
 impl<'a> Renderer<'a> {
@@ -167,11 +170,7 @@ impl<'a> Renderer<'a> {
 
     /// The views this site publishes.
     fn views(&self) -> &[View] {
-        self.ev
-            .config
-            .as_ref()
-            .map(|c| c.views.as_slice())
-            .unwrap_or(&View::ALL)
+        self.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views())
     }
 
     /// Renders the whole site into memory.
@@ -271,8 +270,15 @@ impl<'a> Renderer<'a> {
                         Some(p) => p.localize(view, b.lang, ctx.depth),
                         None => markdown::block(&b.markdown, &ctx, diags),
                     };
+                    // In the interleaved view a block not in the leading language is a
+                    // translation of the one before it.
+                    let class = if view.interleaved() && b.lang != view.lead() {
+                        "block tr"
+                    } else {
+                        "block"
+                    };
                     out.push_str(&format!(
-                        "<div class=\"block\" lang=\"{}\">\n{html}</div>\n",
+                        "<div class=\"{class}\" lang=\"{}\">\n{html}</div>\n",
                         b.lang.code()
                     ));
                 }
@@ -382,10 +388,7 @@ impl<'a> Renderer<'a> {
         let depth = view.depth(page_id);
         let mut ctx = Context::new();
         let cfg = self.ev.config.as_ref();
-        let site_title = cfg.map(|c| c.title.clone()).unwrap_or(Text {
-            ja: String::new(),
-            en: String::new(),
-        });
+        let site_title = cfg.map(|c| c.title.clone()).unwrap_or_default();
         ctx.insert("site_title_html", &self.bi(view, &site_title));
         ctx.insert("site_title_text", &self.plain(view, &site_title));
         ctx.insert("lang", view.html_lang());
@@ -427,6 +430,15 @@ impl<'a> Renderer<'a> {
                 hreflang: v.hreflang(),
                 href: self.url(depth, &v.file(page_id)),
                 current: v == view,
+                label: v
+                    .langs()
+                    .iter()
+                    .map(|&l| {
+                        let name = self.msgs.format(l, "language-name", None);
+                        format!("<span lang=\"{l}\">{}</span>", escape(&name))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" + "),
             })
             .collect();
         ctx.insert("alternates", &alternates);
@@ -479,7 +491,7 @@ impl<'a> Renderer<'a> {
             Some(base) => format!("{}/", base.trim_end_matches('/')),
             None => "/".to_string(),
         };
-        let view = self.views().first().copied().unwrap_or(View::Bilingual);
+        let view = self.views().first().copied().unwrap_or(View::BILINGUAL);
         let ctx = self.base_context(NOT_FOUND, view, &root);
         match self.tera.render("404.html", &ctx) {
             Ok(html) => {

@@ -108,15 +108,20 @@ impl<'a> Scope<'a> {
     }
 }
 
-/// Joins per-language HTML: a single language as is, two as `lang`-tagged spans
-/// (identical texts are shown once).
+/// Joins per-language HTML: a single language as is, several as `lang`-tagged spans
+/// (a text that reads the same in every language is shown once).
 pub fn join_langs(view: View, parts: Vec<(crate::model::page::Lang, String)>) -> String {
-    if view != View::Bilingual || parts.len() < 2 || parts[0].1 == parts[1].1 {
+    if !view.interleaved() || parts.len() < 2 || parts.iter().all(|p| p.1 == parts[0].1) {
         return parts.into_iter().next().map(|p| p.1).unwrap_or_default();
     }
+    // The leading language first; the others are translations (class `tr`, muted).
     parts
         .into_iter()
-        .map(|(l, h)| format!("<span class=\"bi\" lang=\"{}\">{h}</span>", l.code()))
+        .enumerate()
+        .map(|(i, (l, h))| {
+            let class = if i == 0 { "bi" } else { "bi tr" };
+            format!("<span class=\"{class}\" lang=\"{}\">{h}</span>", l.code())
+        })
         .collect::<Vec<_>>()
         .join("")
 }

@@ -3,7 +3,6 @@
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
 use crate::load::messages::Messages;
-use crate::model::page::Lang;
 use fluent_bundle::{FluentArgs, FluentValue};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -85,11 +84,7 @@ impl fluent_templates::Loader for Messages {
         text_id: &str,
         args: Option<&HashMap<Cow<'static, str>, FluentValue>>,
     ) -> String {
-        let l = if lang.language.as_str() == "ja" {
-            Lang::Ja
-        } else {
-            Lang::En
-        };
+        let l = self.lang_of(lang);
         let fargs = args.map(|a| {
             let mut f = FluentArgs::new();
             for (k, v) in a {
@@ -106,11 +101,7 @@ impl fluent_templates::Loader for Messages {
         text_id: &str,
         args: Option<&HashMap<Cow<'static, str>, FluentValue>>,
     ) -> Option<String> {
-        let l = if lang.language.as_str() == "ja" {
-            Lang::Ja
-        } else {
-            Lang::En
-        };
+        let l = self.lang_of(lang);
         self.has(l, text_id)
             .then(|| self.lookup_complete(lang, text_id, args))
     }

@@ -272,11 +272,21 @@ pub fn figure<'h>(html: &'h str, class: &str) -> &'h str {
 
 /// Every `<div class="block" lang="…">` language, in document order.
 pub fn block_langs(html: &str) -> Vec<String> {
-    let open = "<div class=\"block\" lang=\"";
+    // `block`, or `block tr` for a translation in the interleaved view.
+    let open = "<div class=\"block";
     html.match_indices(open)
-        .map(|(i, _)| {
+        .filter_map(|(i, _)| {
             let rest = &html[i + open.len()..];
-            rest[..rest.find('"').unwrap()].to_string()
+            let rest = &rest[rest.find("lang=\"")? + 6..];
+            Some(rest[..rest.find('"').unwrap()].to_string())
         })
         .collect()
+}
+
+/// The page without its language switcher, whose links name each language in itself.
+pub fn without_switcher(html: &str) -> String {
+    match (html.find("<nav class=\"views\""), html.find("</nav>")) {
+        (Some(a), Some(b)) if a < b => format!("{}{}", &html[..a], &html[b..]),
+        _ => html.to_string(),
+    }
 }

@@ -9,7 +9,6 @@ use super::svg::{self, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, files, joined, para, same, ui};
 use crate::model::Component;
 use crate::model::Located;
-use crate::model::page::Lang;
 use crate::model::types::Seen;
 use crate::render::scope::Scope;
 use std::collections::BTreeSet;
@@ -215,7 +214,7 @@ pub fn diagram(s: &Scope) -> Drawn {
             let one = format!("{} — {}", c.name, joined(&status));
             // One line with both languages when it fits, else a line per language.
             let line: Words = if svg::text_width(&one, font) <= max {
-                vec![(status.first().map(|s| s.0).unwrap_or(Lang::En), one)]
+                vec![(status.first().map(|s| s.0).unwrap_or(s.view.lead()), one)]
             } else {
                 status
                     .iter()
@@ -289,7 +288,7 @@ mod tests {
 
     #[test]
     fn chain_in_ldd_order() {
-        let s = scope(View::En);
+        let s = scope(View::EN);
         let c = chains(&s);
         assert_eq!(c.len(), 1);
         let ids: Vec<&str> = c[0].iter().map(|c| c.id.value.as_str()).collect();
@@ -298,7 +297,7 @@ mod tests {
 
     #[test]
     fn statuses_and_borders() {
-        let doc = draw(View::En);
+        let doc = draw(View::EN);
         let t = texts(&doc).join("\n");
         for want in [
             "libplanner",
@@ -325,7 +324,7 @@ mod tests {
 
     #[test]
     fn renders_are_identical() {
-        assert_eq!(draw(View::Bilingual), draw(View::Bilingual));
+        assert_eq!(draw(View::BILINGUAL), draw(View::BILINGUAL));
     }
 
     #[test]
@@ -344,10 +343,10 @@ mod tests {
             }
         });
         assert!(site.problems.contains(&"chain-loop"), "{:?}", site.problems);
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         // Every member points somewhere and is pointed at: no head, no chain.
         assert!(chains(&s).is_empty());
-        let doc = standalone(&diagram(&s), View::En);
+        let doc = standalone(&diagram(&s), View::EN);
         assert!(texts(&doc).iter().any(|t| t.starts_with("Executor — ")));
     }
 }

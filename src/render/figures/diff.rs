@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn rows_columns_and_marks() {
-        let doc = draw(View::En);
+        let doc = draw(View::EN);
         let t = texts(&doc);
         for want in [
             "≤ 8",
@@ -254,12 +254,12 @@ mod tests {
 
     #[test]
     fn renders_are_identical() {
-        assert_eq!(draw(View::Bilingual), draw(View::Bilingual));
+        assert_eq!(draw(View::BILINGUAL), draw(View::BILINGUAL));
     }
 
     #[test]
     fn a_changed_threshold_changes_the_rows() {
-        let s = scope(View::En);
+        let s = scope(View::EN);
         let a = s.ev.maps.get("planner_v1").expect("map").value.clone();
         let mut b = a.clone();
         b.branches[1].bound = Some(Bound::le(128.0));
@@ -280,13 +280,13 @@ mod tests {
 
     #[test]
     fn huge_bounds_do_not_overflow() {
-        let s = scope(View::En);
+        let s = scope(View::EN);
         let mut m = s.ev.maps.get("planner_v1").expect("map").value.clone();
         m.branches[0].bound = Some(Bound::le(f64::MAX));
         m.branches[1].bound = Some(Bound::lt(-f64::MAX));
         let segs: Vec<f64> = segments(&[&m]).iter().map(sample).collect();
         assert!(segs.iter().all(|v| v.is_finite()), "{segs:?}");
         assert_eq!(zone(&m, segs[0]), Some(m.branches[0].family.value.as_str()));
-        draw(View::En);
+        draw(View::EN);
     }
 }

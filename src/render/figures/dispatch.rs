@@ -411,7 +411,7 @@ mod tests {
 
     #[test]
     fn labels_come_from_the_data() {
-        let doc = draw(View::En, &planner_v1());
+        let doc = draw(View::EN, &planner_v1());
         let t = texts(&doc);
         for want in [
             "est_rows ≤ 8",
@@ -438,13 +438,13 @@ mod tests {
 
     #[test]
     fn each_view_has_its_language() {
-        let ja = texts(&draw(View::Ja, &planner_v1())).join("\n");
+        let ja = texts(&draw(View::JA, &planner_v1())).join("\n");
         assert!(!ja.contains("otherwise"));
         assert!(ja.contains(&super::super::joined(&ui(
-            &scope(View::Ja),
+            &scope(View::JA),
             "dispatch-otherwise"
         ))));
-        let bi = draw(View::Bilingual, &planner_v1());
+        let bi = draw(View::BILINGUAL, &planner_v1());
         assert!(bi.contains("xml:lang=\"en\""));
         assert!(bi.contains("xml:lang=\"ja\""));
     }
@@ -452,17 +452,17 @@ mod tests {
     #[test]
     fn renders_are_identical() {
         assert_eq!(
-            draw(View::Bilingual, &planner_v1()),
-            draw(View::Bilingual, &planner_v1())
+            draw(View::BILINGUAL, &planner_v1()),
+            draw(View::BILINGUAL, &planner_v1())
         );
     }
 
     #[test]
     fn a_changed_threshold_changes_the_picture() {
-        let before = draw(View::En, &planner_v1());
+        let before = draw(View::EN, &planner_v1());
         let mut m = planner_v1();
         m.branches[0].bound = Some(Bound::le(16.0));
-        let after = draw(View::En, &m);
+        let after = draw(View::EN, &m);
         assert_ne!(before, after);
         assert!(texts(&after).iter().any(|t| t == "est_rows ≤ 16"));
     }
@@ -472,22 +472,22 @@ mod tests {
         let mut m = planner_v1();
         m.branches[0].bound = Some(Bound::le(f64::MAX));
         m.branches[1].bound = Some(Bound::lt(0.0));
-        draw(View::Bilingual, &m);
+        draw(View::BILINGUAL, &m);
         m.branches.clear();
-        let doc = draw(View::En, &m);
+        let doc = draw(View::EN, &m);
         assert!(texts(&doc).iter().any(|t| t.contains("PLAN_SCAN")));
     }
 
     #[test]
     fn each_branch_is_labelled_with_what_reaches_it() {
-        let doc = draw(View::En, &planner_v1());
+        let doc = draw(View::EN, &planner_v1());
         let t = texts(&doc);
         // The first branch takes all its bound says: nothing to add.
         assert!(!t.iter().any(|t| t == "· ≤ 8"), "{t:?}");
         assert!(t.iter().any(|t| t == "· (8, 256]"), "{t:?}");
         let mut m = planner_v1();
         m.branches[1].bound = Some(Bound::le(4.0));
-        let t = texts(&draw(View::En, &m));
+        let t = texts(&draw(View::EN, &m));
         assert!(t.iter().any(|t| t == "(never reached)"), "{t:?}");
     }
 }

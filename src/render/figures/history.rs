@@ -63,10 +63,7 @@ fn value_label(field: &str, v: f64) -> String {
 /// The plot, or the note when fewer than two runs record the case.
 pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
     let points = series(s, probe, case, field);
-    let same = |v: &str| Text {
-        ja: v.to_string(),
-        en: v.to_string(),
-    };
+    let same = Text::untranslated;
     let args = [
         ("probe", same(probe)),
         ("case", same(case)),
@@ -218,7 +215,7 @@ mod tests {
 
     #[test]
     fn one_run_gives_a_note() {
-        let s = scope(View::En);
+        let s = scope(View::EN);
         // Two runs of the probe, but only scan-sample records the case.
         assert_eq!(s.derived.runs_by_probe["row-proxy"].len(), 2);
         let o = plot(&s, "row-proxy", "lookup", "est_rows");
@@ -255,9 +252,9 @@ mod tests {
             again.value.cases[1].eval_duration_ns = Some(2_000_000_000);
             d.runs.push(again);
         });
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         let o = plot(&s, "row-proxy", "lookup", "est_rows");
-        let doc = standalone(&o, View::En);
+        let doc = standalone(&o, View::EN);
         let t = texts(&doc);
         // The axis is labelled by the measurement's label (data/vocabulary.yaml).
         for want in ["3", "5", "estimated rows", "2026-12-01"] {
@@ -265,7 +262,7 @@ mod tests {
         }
         assert!(doc.contains("<polyline"));
         assert_short_numbers(&doc);
-        assert_eq!(doc, standalone(&o, View::En));
+        assert_eq!(doc, standalone(&o, View::EN));
         // A duration field on a case only one run has a value for: still a note.
         let d = plot(&s, "row-proxy", "range", "eval_duration_ns");
         assert!(matches!(d.content, Content::Note(_)));
@@ -309,7 +306,7 @@ mod tests {
             other.value.engine = crate::model::Id::unplaced("other");
             d.runs.push(other);
         });
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         let points: Vec<(&str, f64)> = series(&s, "row-proxy", "lookup", "est_rows")
             .into_iter()
             .map(|(r, v)| (r.id.value.as_str(), v))

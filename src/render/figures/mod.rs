@@ -245,13 +245,7 @@ pub fn ui_with(
 pub fn ui_args(s: &Scope, key: &str, args: &[(&'static str, String)]) -> Words {
     let args: Vec<(&'static str, Text)> = args
         .iter()
-        .map(|(k, v)| {
-            let t = Text {
-                ja: v.clone(),
-                en: v.clone(),
-            };
-            (*k, t)
-        })
+        .map(|(k, v)| (*k, Text::untranslated(v)))
         .collect();
     ui_texts(s, key, &args)
 }
@@ -271,24 +265,14 @@ pub fn ui_texts(s: &Scope, key: &str, args: &[(&'static str, Text)]) -> Words {
         }
         s.msgs.format(lang, key, Some(&fa))
     };
-    words(
-        s,
-        &Text {
-            ja: format(Lang::Ja),
-            en: format(Lang::En),
-        },
-    )
+    words(s, &Text::from_fn(s.view.langs(), format))
 }
 
 /// A measurement's label with its unit, or its name when the site did not declare it.
 pub fn measurement_label(s: &Scope, name: &str) -> Text {
-    s.ev.measurements.get(name).map_or_else(
-        || Text {
-            ja: name.to_string(),
-            en: name.to_string(),
-        },
-        |m| m.labelled(),
-    )
+    s.ev.measurements
+        .get(name)
+        .map_or_else(|| Text::untranslated(name), |m| m.labelled())
 }
 
 /// The Fluent label of an enum value.
@@ -298,14 +282,7 @@ pub fn label(s: &Scope, group: &str, value: &impl Serialize) -> Words {
 
 /// Language-neutral words (ids, numbers, symbols).
 pub fn same(s: &Scope, t: impl Into<String>) -> Words {
-    let t = t.into();
-    words(
-        s,
-        &Text {
-            ja: t.clone(),
-            en: t,
-        },
-    )
+    words(s, &Text::untranslated(t))
 }
 
 /// Words on one line, languages separated by ` / `.
@@ -380,12 +357,12 @@ pub fn fit_lines(w: &Words, max: f64, font: Font) -> Vec<(Lang, String)> {
 
 // ------------------------------------------------------------------ the SVG document
 
-/// The view's suffix of a standalone file.
+/// The view's suffix of a standalone file: `bi` for the interleaved view, else the tag.
 fn suffix(view: View) -> &'static str {
-    match view {
-        View::Bilingual => "bi",
-        View::Ja => "ja",
-        View::En => "en",
+    if view.interleaved() {
+        "bi"
+    } else {
+        view.lead().code()
     }
 }
 
@@ -421,7 +398,7 @@ fn document(o: &Drawn, view: View, standalone: bool, id: &str) -> Option<String>
         return None;
     };
     let (w, h) = (*width, *height);
-    let bi = view == View::Bilingual;
+    let bi = view.interleaved();
     let mut head = Svg::new();
     let mut top = 0.0;
     let mut foot = Svg::new();
@@ -438,7 +415,7 @@ fn document(o: &Drawn, view: View, standalone: bool, id: &str) -> Option<String>
         ) + 4.0;
         let lines: Vec<(Lang, String)> = source_lines(&o.sources, w - 24.0, Font::mono(12))
             .into_iter()
-            .map(|l| (Lang::En, l))
+            .map(|l| (view.lead(), l))
             .collect();
         bottom = lines.len() as f64 * Font::mono(12).line_height() + 10.0;
         draw_lines(
@@ -604,7 +581,7 @@ pub(crate) mod testkit {
             let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE);
             let (mut sources, _) = crate::load::load(&root).expect("fixture site loads");
             edit(&mut sources.data);
-            let msgs = Messages::load(&sources.theme);
+            let msgs = Messages::load(&sources.theme, sources.config.languages());
             let (ev, diags) = model::build(sources.config, sources.data, sources.pages);
             let problems = diags.iter().map(|d| d.code).collect();
             let derived = derive::derive(&ev);
@@ -719,7 +696,7 @@ mod tests {
             resolution: None,
         };
         let d = crate::model::directive::parse(&raw, "runs", &site().ev)?;
-        match render(&d, &scope(View::En)) {
+        match render(&d, &scope(View::EN)) {
             Shown::Figures(_) => Ok(d),
             Shown::Tables(_) => Err(format!("not a figure: {d:?}")),
         }
@@ -772,7 +749,7 @@ mod tests {
 
     #[test]
     fn figures_present_with_standalone_files() {
-        let s = scope(View::En);
+        let s = scope(View::EN);
         let Shown::Figures(out) = d::ObserverMap.render(&s) else {
             panic!("the observer map is a figure");
         };

@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn every_observer_with_outcome_and_date() {
-        let doc = draw(View::En);
+        let doc = draw(View::EN);
         let t = texts(&doc).join("\n");
         for want in [
             "EXPLAIN ANALYZE",
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn bilingual_view_draws_both_languages() {
-        let doc = draw(View::Bilingual);
+        let doc = draw(View::BILINGUAL);
         assert!(doc.contains("xml:lang=\"ja\""));
         assert!(doc.contains("xml:lang=\"en\""));
         let t = texts(&doc).join("\n");
@@ -215,6 +215,6 @@ mod tests {
 
     #[test]
     fn renders_are_identical() {
-        assert_eq!(draw(View::Ja), draw(View::Ja));
+        assert_eq!(draw(View::JA), draw(View::JA));
     }
 }

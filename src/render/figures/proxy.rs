@@ -331,7 +331,7 @@ mod tests {
 
     #[test]
     fn cases_bands_and_axis() {
-        let doc = draw(View::En, "scan-sample");
+        let doc = draw(View::EN, "scan-sample");
         let t = texts(&doc);
         for want in [
             "lookup · 3",
@@ -354,7 +354,7 @@ mod tests {
 
     #[test]
     fn bilingual_axis_title() {
-        let doc = draw(View::Bilingual, "proxy-check");
+        let doc = draw(View::BILINGUAL, "proxy-check");
         let t = texts(&doc).join("\n");
         assert!(t.contains("est_7 · 7"));
         // The axis title in both languages, in the site's own words (its locales/), each
@@ -366,7 +366,7 @@ mod tests {
 
     #[test]
     fn renders_are_identical() {
-        assert_eq!(draw(View::Ja, "scan-sample"), draw(View::Ja, "scan-sample"));
+        assert_eq!(draw(View::JA, "scan-sample"), draw(View::JA, "scan-sample"));
     }
 
     #[test]
@@ -378,10 +378,10 @@ mod tests {
                 }
             }
         });
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         let r = s.ev.runs.get("scan-sample").expect("run");
-        let after = standalone(&plot(&s, r, &r.file, "proxy-test"), View::En);
-        let before = draw(View::En, "scan-sample");
+        let after = standalone(&plot(&s, r, &r.file, "proxy-test"), View::EN);
+        let before = draw(View::EN, "scan-sample");
         assert_ne!(before, after);
         assert!(texts(&after).iter().any(|t| t == "(8, 64]"));
     }
@@ -403,9 +403,9 @@ mod tests {
                 }
             }
         });
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         let r = s.ev.runs.get("scan-sample").expect("run");
-        let t = texts(&standalone(&plot(&s, r, &r.file, "p"), View::En));
+        let t = texts(&standalone(&plot(&s, r, &r.file, "p"), View::EN));
         for want in [
             "lookup · 0.01",
             "range · 0.1",
@@ -437,9 +437,9 @@ mod tests {
                 }
             }
         });
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         let r = s.ev.runs.get("scan-sample").expect("run");
-        let doc = standalone(&plot(&s, r, &r.file, "p"), View::En);
+        let doc = standalone(&plot(&s, r, &r.file, "p"), View::EN);
         assert!(texts(&doc).iter().any(|t| t == "lookup · 0"));
         let empty = s.ev.runs.get("proxy-check").expect("run");
         assert!(matches!(

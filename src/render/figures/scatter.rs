@@ -27,10 +27,7 @@ fn scaled(name: &str, v: f64) -> f64 {
 pub(super) fn axis_title(s: &Scope, name: &str) -> String {
     let label = super::measurement_label(s, name);
     let label = if name.ends_with("_ns") {
-        Text {
-            ja: format!("{} (s)", label.ja.trim_end_matches(" (ns)")),
-            en: format!("{} (s)", label.en.trim_end_matches(" (ns)")),
-        }
+        label.map(|_, l| format!("{} (s)", l.trim_end_matches(" (ns)")))
     } else {
         label
     };
@@ -53,13 +50,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, x: &str, y: &str) -> Drawn {
         &[
             ("y", label(y)),
             ("x", label(x)),
-            (
-                "run",
-                Text {
-                    ja: run.id.value.clone(),
-                    en: run.id.value.clone(),
-                },
-            ),
+            ("run", Text::untranslated(&run.id.value)),
         ],
     );
     let out = Drawn {
@@ -197,9 +188,9 @@ mod tests {
     #[test]
     fn one_measurement_against_another_labelled_from_the_vocabulary() {
         let site = site();
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         let r = s.ev.runs.get("scan-sample").expect("run");
-        let doc = standalone(&plot(&s, r, "est_rows", "exec_ns"), View::En);
+        let doc = standalone(&plot(&s, r, "est_rows", "exec_ns"), View::EN);
         let t = texts(&doc);
         // Axis titles from data/vocabulary.yaml; the duration in seconds, not nanoseconds.
         assert!(t.iter().any(|x| x == "execution time (s)"), "{t:?}");
@@ -210,8 +201,8 @@ mod tests {
             "{doc}"
         );
         // The same in Japanese.
-        let s = site.scope(View::Ja);
-        let ja = standalone(&plot(&s, r, "est_rows", "exec_ns"), View::Ja);
+        let s = site.scope(View::JA);
+        let ja = standalone(&plot(&s, r, "est_rows", "exec_ns"), View::JA);
         assert!(
             texts(&ja).iter().any(|x| x == "推定行数"),
             "{:?}",
@@ -222,7 +213,7 @@ mod tests {
     #[test]
     fn a_run_without_both_measurements_gives_a_note() {
         let site = Site::load(|_| {});
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         let r = s.ev.runs.get("proxy-check").expect("run");
         assert!(matches!(
             plot(&s, r, "est_rows", "exec_ns").content,

@@ -262,7 +262,7 @@ mod tests {
 
     #[test]
     fn cold_and_hot_bars() {
-        let doc = draw(View::En);
+        let doc = draw(View::EN);
         let t = texts(&doc);
         // Each label, value and tick is a text of its own ("1 s" is also inside "0.211 s").
         for want in [
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn renders_are_identical() {
-        assert_eq!(draw(View::Bilingual), draw(View::Bilingual));
+        assert_eq!(draw(View::BILINGUAL), draw(View::BILINGUAL));
     }
 
     #[test]
@@ -308,9 +308,9 @@ mod tests {
                 }
             }
         });
-        let s = site.scope(View::En);
+        let s = site.scope(View::EN);
         let r = s.ev.runs.get("cold-warm").expect("run");
-        let doc = standalone(&plot(&s, r, &r.file), View::En);
+        let doc = standalone(&plot(&s, r, &r.file), View::EN);
         let t = texts(&doc);
         assert!(t.iter().any(|x| x == "0 s"));
         assert!(t.iter().any(|x| x == "—"));

@@ -1,11 +1,10 @@
-# UI strings and enum labels (English). Every key here must exist in locales/ja too.
+# UI strings and enum labels (English). Every key here must exist in each other language of a site (locales/<tag>/) too.
 
 ## Chrome
 skip-to-content = Skip to content
 views-label = Language view
-view-bilingual = 日本語 + English
-view-ja = 日本語
-view-en = English
+# The language's own name, shown in the language switcher in that language.
+language-name = English
 nav-label = Pages
 footer-grounded = Every table on this site is generated from recorded observations. A "cannot show" entry marks the limit of an observer, not a gap in effort.
 not-found = This page does not exist.
@@ -199,3 +198,7 @@ figure-history-needs-two-runs = A history of { $field } for case { $case } needs
 
 # binary probe tables
 run-none-yet = no run yet
+
+## Probes
+# A run's origin, written into the run file by `evidence probe`.
+probe-origin = Recorded by `{ $command }` ({ $cases }).

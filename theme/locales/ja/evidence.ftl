@@ -1,11 +1,10 @@
-# UI 文字列と列挙値のラベル(日本語)。ここにある key は locales/en にも必要。
+# UI 文字列と列挙値のラベル(日本語)。ここにある key はサイトの他の言語 (locales/<tag>/) にも必要。
 
 ## 画面の枠
 skip-to-content = 本文へ移動
 views-label = 言語の表示
-view-bilingual = 日本語 + English
-view-ja = 日本語
-view-en = English
+# この言語の自称。言語の切り替えに、その言語のまま表示する。
+language-name = 日本語
 nav-label = ページ一覧
 footer-grounded = このサイトの表はすべて観測記録から生成している。「示せないこと」は観測手段の限界であって、調べ残しではない。
 not-found = このページは存在しない。
@@ -193,3 +192,7 @@ figure-history-needs-two-runs = ケース { $case } の { $field } の推移を�
 
 # binary probe tables
 run-none-yet = 実行なし
+
+## プローブ
+# 実行の出自。`evidence probe` が実行ファイルに書き込む。
+probe-origin = `{ $command }` で記録した実行 ({ $cases })。

@@ -1,7 +1,7 @@
 //! `evidence probe fatbin|gguf|maps`: a binary report of one file (or one process's maps)
 //! recorded as a new run, through the same atomic writer as the engine probes.
 
-use crate::model::types::{NO_ENGINE, Range, Run, Text};
+use crate::model::types::{NO_ENGINE, Range, Run};
 use crate::packs::ggml::binary::{Warning, fatbin, ggml, gguf, maps};
 use crate::packs::ggml::scans::{
     FatbinBundle, FatbinBundleSummary, FatbinEntry, FatbinKernelStats, FatbinRecord, FatbinStats,
@@ -52,7 +52,7 @@ pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
             .collect(),
         warnings: warnings(report.warnings),
     };
-    let mut run = base_run("fatbin", file, report.file_size, &at);
+    let mut run = base_run(&site, "fatbin", file, report.file_size, &at);
     run.fatbin = Some(record);
     site.write_run(run, "fatbin", &at)
 }
@@ -87,7 +87,7 @@ pub fn probe_gguf(file: &Path, root: &Path) -> Result<Written, ProbeError> {
             .collect(),
         warnings: warnings(report.warnings),
     };
-    let mut run = base_run("gguf", file, report.file_size, &at);
+    let mut run = base_run(&site, "gguf", file, report.file_size, &at);
     run.gguf = Some(record);
     site.write_run(run, "gguf", &at)
 }
@@ -130,9 +130,9 @@ pub fn probe_maps(
         }
     };
     let mut run = match input {
-        Some((f, size)) => base_run("maps", f, size, &at),
+        Some((f, size)) => base_run(&site, "maps", f, size, &at),
         None => {
-            let mut r = base_run("maps", Path::new(""), 0, &at);
+            let mut r = base_run(&site, "maps", Path::new(""), 0, &at);
             r.input = None;
             r
         }
@@ -161,7 +161,7 @@ fn read_error(file: &Path, what: &str, e: &crate::packs::ggml::binary::Error) ->
     )
 }
 
-fn base_run(probe: &str, file: &Path, size: u64, at: &Clock) -> Run {
+fn base_run(site: &RunStore, probe: &str, file: &Path, size: u64, at: &Clock) -> Run {
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -183,10 +183,10 @@ fn base_run(probe: &str, file: &Path, size: u64, at: &Clock) -> Run {
         model: None,
         versions,
         environment: BTreeMap::new(),
-        origin: Text {
-            ja: format!("`{command}` で `{name}` を読んで記録した実行。"),
-            en: format!("Recorded by `{command}` reading `{name}`."),
-        },
+        origin: site.text(
+            "probe-origin-file",
+            &[("command", command), ("file", name.clone())],
+        ),
         phase: None,
         assessed_against: None,
         model_details: None,

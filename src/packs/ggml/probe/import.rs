@@ -10,7 +10,7 @@
 
 use super::ollama::{GenerateResponse, fill_case};
 use crate::load::read::{Limit, ReadError, read_text};
-use crate::model::types::{Residency, Run, Text};
+use crate::model::types::{Residency, Run};
 use crate::probe::record::{Clock, RunStore};
 use crate::probe::{ProbeError, Written, blank_case, new_id};
 use std::collections::BTreeMap;
@@ -204,16 +204,7 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         model: models.into_iter().next(),
         versions,
         environment: BTreeMap::new(),
-        origin: Text {
-            ja: format!(
-                "`evidence import ollama` で取り込んだ、別の場所で保存された応答 ({list})。\
-                 キャッシュをどう避けたかは記録にない。"
-            ),
-            en: format!(
-                "Responses captured elsewhere and recorded by `evidence import ollama` ({list}). \
-                 How the prompt cache was kept out is not on record."
-            ),
-        },
+        origin: site.text("probe-origin-import", &[("files", list)]),
         phase: None,
         assessed_against: None,
         model_details: None,

@@ -55,3 +55,7 @@ run-found = found
 run-not-found = not found
 run-mapped = mapped
 run-not-mapped = not mapped
+
+# run origins written by the binary probes and the import
+probe-origin-file = Recorded by `{ $command }` reading `{ $file }`.
+probe-origin-import = Responses captured elsewhere and recorded by `evidence import ollama` ({ $files }). How the prompt cache was kept out is not on record.

@@ -55,3 +55,7 @@ run-found = あり
 run-not-found = なし
 run-mapped = マップ済み
 run-not-mapped = マップなし
+
+# バイナリ読み取りと取り込みが書く実行の出自
+probe-origin-file = `{ $command }` で `{ $file }` を読んで記録した実行。
+probe-origin-import = `evidence import ollama` で取り込んだ、別の場所で保存された応答 ({ $files })。キャッシュをどう避けたかは記録にない。

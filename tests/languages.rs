@@ -1,0 +1,310 @@
+//! Languages a site names in `evidence.yaml`: the three-language fixture
+//! (`tests/fixtures/three_languages`: English, German, Japanese) builds a view per language
+//! and an interleaved one, and every text, block or message that lacks a language is an
+//! error at its place.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+/// A copy of the three-language fixture.
+fn three() -> tempfile::TempDir {
+    let site = tempfile::tempdir().expect("tempdir");
+    copy_dir(
+        &manifest_dir().join("tests/fixtures/three_languages"),
+        site.path(),
+    );
+    site
+}
+
+/// The diagnostics with `code` whose message contains `says`, as (file, line, column);
+/// `check` must fail.
+fn errors(root: &Path, code: &str, says: &str) -> Vec<(String, usize, usize)> {
+    let (exit, report) = check_json(root);
+    assert_eq!(exit, 1, "check must fail: {}", report.summary());
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == "error" && d.code == code && d.message.contains(says))
+        .map(|d| (d.span.file.clone(), d.span.line, d.span.column))
+        .collect()
+}
+
+fn read(out: &Path, rel: &str) -> String {
+    std::fs::read_to_string(out.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn three_languages_make_four_views() {
+    let site = three();
+    let (exit, report) = check_json(site.path());
+    assert_eq!(exit, 0, "{}", report.summary());
+    assert_eq!(report.warnings, 0, "{}", report.summary());
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(site.path(), out.path());
+
+    // The interleaved view leads with the first language; the others are translations.
+    let all = read(out.path(), "index.html");
+    assert!(all.contains("<html lang=\"en\" data-view=\"interleaved\">"));
+    assert_eq!(block_langs(&all), ["en", "de", "ja"]);
+    assert!(all.contains("<div class=\"block tr\" lang=\"de\">"));
+    assert!(all.contains("<link rel=\"alternate\" hreflang=\"x-default\""));
+
+    // One view per language, each in its own folder and wholly in its language.
+    for (tag, title, heat) in [
+        ("en", "When the thermostat heats", "Heat"),
+        ("de", "Wann der Thermostat heizt", "Heizen"),
+        ("ja", "サーモスタットが暖房を入れるとき", "暖房"),
+    ] {
+        let page = read(out.path(), &format!("{tag}/index.html"));
+        assert!(
+            page.contains(&format!("<html lang=\"{tag}\" data-view=\"{tag}\">")),
+            "{tag}"
+        );
+        assert_eq!(block_langs(&page), [tag]);
+        assert!(page.contains(title), "{tag}: no title {title}");
+        // The map's routes carry the site's own labels in each language.
+        assert!(
+            figure(&page, "dispatch-map").contains(heat),
+            "{tag}: no {heat}"
+        );
+        let body = without_switcher(&page);
+        for other in ["en", "de", "ja"].iter().filter(|o| **o != tag) {
+            assert!(
+                !body.contains(&format!(" lang=\"{other}\"")),
+                "{tag}/index.html has an element in {other}"
+            );
+        }
+        // The switcher names each language in itself.
+        assert!(page.contains("<span lang=\"de\">Deutsch</span>"));
+        assert!(page.contains("<span lang=\"ja\">日本語</span>"));
+    }
+    // The theme's words in German, the declared collection's labels and its unit.
+    let de = read(out.path(), "de/index.html");
+    assert!(de.contains("Zum Inhalt springen"));
+    let table = figure(&de, "declared declared-visit");
+    assert!(table.contains("<th scope=\"col\">Notiz</th>"), "{table}");
+    assert!(
+        table.contains("21 °C") || table.contains("21.0 °C"),
+        "{table}"
+    );
+    assert!(table.contains("Referenzthermometer"));
+    // evidence.json keeps every language of a text.
+    let json = read(out.path(), "evidence.json");
+    assert!(json.contains("\"de\": \"Von Hand am Display des Thermostats abgelesen.\""));
+}
+
+#[test]
+fn one_language_is_one_view_at_the_root() {
+    let site = three();
+    let root = site.path();
+    replace_once(
+        root,
+        "evidence.yaml",
+        "languages: [en, de, ja]",
+        "languages: [de]",
+    );
+    // Every text and block keeps only German.
+    for file in [
+        "evidence.yaml",
+        "data/vocabulary.yaml",
+        "data/dispatch.yaml",
+        "data/runs/morning.yaml",
+        "data/visits.yaml",
+        "data/claims.yaml",
+        "content/index.md",
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let kept: String = text
+            .lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                !(t.starts_with("en:") || t.starts_with("ja:"))
+            })
+            .map(|l| {
+                // Inline texts: `{en: "…", de: "…", ja: "…"}` keep their `de`.
+                let mut l = l.to_string();
+                while let Some(i) = l.find("{en: ") {
+                    let Some(j) = l[i..].find(", de: ").map(|j| i + j) else {
+                        break;
+                    };
+                    l.replace_range(i + 1..j + 2, "");
+                }
+                while let Some(i) = l.find(", ja: ") {
+                    let Some(j) = l[i..].find('}').map(|j| i + j) else {
+                        break;
+                    };
+                    l.replace_range(i..j, "");
+                }
+                l + "\n"
+            })
+            .collect();
+        std::fs::write(root.join(file), kept).unwrap();
+    }
+    let page = std::fs::read_to_string(root.join("content/index.md")).unwrap();
+    let de_only = page
+        .split(":::en\n")
+        .next()
+        .map(str::to_string)
+        .unwrap_or_default()
+        + &page[page.find(":::de\n").unwrap()..page.find(":::ja\n").unwrap()]
+        + &page[page.find("::dispatch-map").unwrap()..];
+    std::fs::write(root.join("content/index.md"), de_only).unwrap();
+
+    let (exit, report) = check_json(root);
+    assert_eq!(exit, 0, "{}", report.summary());
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(root, out.path());
+    let home = read(out.path(), "index.html");
+    assert!(home.contains("<html lang=\"de\" data-view=\"de\">"));
+    assert_eq!(block_langs(&home), ["de"]);
+    assert!(
+        !home.contains("x-default"),
+        "one view has no default to choose"
+    );
+    assert!(
+        !out.path().join("de").exists(),
+        "no folder for the only view"
+    );
+}
+
+#[test]
+fn a_text_without_one_of_the_languages_is_an_error_at_its_place() {
+    let site = three();
+    replace_once(
+        site.path(),
+        "data/runs/morning.yaml",
+        "  de: \"Von Hand am Display des Thermostats abgelesen.\"\n",
+        "",
+    );
+    let found = errors(site.path(), "schema", "missing field `de`");
+    assert_eq!(found, [("data/runs/morning.yaml".to_string(), 6, 3)]);
+}
+
+#[test]
+fn a_text_in_another_language_is_an_error_at_its_place() {
+    let site = three();
+    replace_once(
+        site.path(),
+        "data/dispatch.yaml",
+        "label: {en: \"Idle\", de: \"Ruhe\", ja: \"待機\"}",
+        "label: {en: \"Idle\", de: \"Ruhe\", ja: \"待機\", fr: \"Repos\"}",
+    );
+    let found = errors(site.path(), "schema", "unknown language `fr`");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("data/dispatch.yaml", 6));
+}
+
+#[test]
+fn a_page_block_missing_a_language_is_an_error_at_its_group() {
+    let site = three();
+    replace_once(
+        site.path(),
+        "content/index.md",
+        ":::de\n## Modi\n\nBei :v[run:morning.cases.early.measurements.indoor_c] °C heizt der Thermostat.\n:::\n",
+        "",
+    );
+    let found = errors(site.path(), "unpaired-block", "has no de translation");
+    assert_eq!(found, [("content/index.md".to_string(), 9, 1)]);
+}
+
+#[test]
+fn a_block_in_another_language_is_an_error_at_its_line() {
+    let site = three();
+    replace_once(site.path(), "content/index.md", ":::de\n", ":::fr\n");
+    let found = errors(site.path(), "block", "unknown block language `fr`");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("content/index.md", 15));
+}
+
+#[test]
+fn a_message_missing_in_one_language_is_an_error_naming_its_file() {
+    let site = three();
+    let root = site.path();
+    write_file(root, "locales/en/site.ftl", b"site-note = A note.\n");
+    write_file(
+        root,
+        "locales/ja/site.ftl",
+        b"site-note = \xe6\xb3\xa8\xe3\x80\x82\n",
+    );
+    let found = errors(
+        root,
+        "missing-translation",
+        "`site-note` has no de translation",
+    );
+    assert_eq!(found, [("locales/de/evidence.ftl".to_string(), 0, 0)]);
+}
+
+#[test]
+fn a_language_the_theme_lacks_needs_its_messages() {
+    let site = three();
+    let root = site.path();
+    // French instead of German: every text must say it in French, and the theme has no
+    // French words; that is said once, not once per message.
+    for file in [
+        "evidence.yaml",
+        "data/vocabulary.yaml",
+        "data/dispatch.yaml",
+        "data/runs/morning.yaml",
+        "data/visits.yaml",
+        "data/claims.yaml",
+        "content/index.md",
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let text = text
+            .replace("languages: [en, de, ja]", "languages: [en, fr, ja]")
+            .replace(" de: ", " fr: ")
+            .replace(":::de\n", ":::fr\n");
+        std::fs::write(root.join(file), text).unwrap();
+    }
+    let found = errors(root, "missing-translation", "no Fluent messages in `fr`");
+    assert_eq!(found, [("locales/fr/evidence.ftl".to_string(), 0, 0)]);
+    let (_, report) = check_json(root);
+    assert_eq!(report.errors, 1, "{}", report.summary());
+}
+
+#[test]
+fn the_languages_themselves_are_checked() {
+    for (languages, says, column) in [
+        (
+            "[en, de, ja, fr]",
+            "4 languages: a site writes in one to 3",
+            25,
+        ),
+        ("[en, de, en]", "`en` is listed twice", 21),
+        ("[en, \"d e\", ja]", "is not a language tag", 17),
+    ] {
+        let site = three();
+        replace_once(
+            site.path(),
+            "evidence.yaml",
+            "languages: [en, de, ja]",
+            &format!("languages: {languages}"),
+        );
+        let found = errors(site.path(), "config", says);
+        assert_eq!(
+            found,
+            [("evidence.yaml".to_string(), 3, column)],
+            "{languages}"
+        );
+    }
+}
+
+#[test]
+fn a_declared_text_field_needs_every_language() {
+    let site = three();
+    replace_once(
+        site.path(),
+        "data/visits.yaml",
+        "    ja: \"表示と基準温度計の差は 0.2 ℃ 以内だった。\"\n",
+        "",
+    );
+    let found = errors(
+        site.path(),
+        "schema",
+        "a text in each of the site's languages",
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("data/visits.yaml", 3));
+}

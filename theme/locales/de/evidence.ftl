@@ -1,0 +1,204 @@
+# UI-Texte und Bezeichnungen von Aufzählungswerten (Deutsch). Jeder Schlüssel hier muss auch in jeder anderen Sprache einer Website (locales/<tag>/) vorhanden sein.
+
+## Rahmen
+skip-to-content = Zum Inhalt springen
+views-label = Sprachansicht
+# Der eigene Name der Sprache, im Sprachumschalter in dieser Sprache gezeigt.
+language-name = Deutsch
+nav-label = Seiten
+footer-grounded = Jede Tabelle auf dieser Website wird aus aufgezeichneten Beobachtungen erzeugt. Ein Eintrag „Kann nicht zeigen“ markiert die Grenze eines Beobachters, nicht mangelnden Aufwand.
+not-found = Diese Seite existiert nicht.
+back-home = Zurück zur Startseite.
+value-unknown = unbekannt
+page-revised = Überarbeitet
+
+## Tabellen, gemeinsam
+table-source = Quelle:
+table-empty = Keine Einträge.
+col-id = ID
+col-field = Feld
+col-value = Wert
+col-status = Status
+col-refs = Belege
+col-source = Quelle
+col-date = Datum
+
+## Aussagen
+claims-caption = Was diese Seite zeigen kann und was nicht
+claims-can = Kann zeigen
+claims-cannot = Kann nicht zeigen
+claims-evidence = Belege:
+claims-corrected-by = Korrigiert durch einen späteren Befund:
+claims-constraint = Grenze des Beobachters:
+claims-limit = Grenze:
+
+basis-source = aus dem Quelltext
+basis-observed = beobachtet
+basis-inferred = unsere Deutung
+claims-note = Ein Eintrag „Kann nicht zeigen“ markiert die Grenze eines Beobachters, nicht mangelnden Aufwand.
+ledger-caption = { $count ->
+    [one] Ein Aussagenpaar
+   *[other] { $count } Aussagenpaare
+  }
+
+## Fragen
+questions-caption = Offene und geklärte Fragen
+questions-question = Frage
+questions-evidence = Relevante Belege
+questions-next = Nächster Ansatzpunkt:
+questions-none = Keine Fragen.
+question-status-open = offen
+question-status-resolved = geklärt
+
+## Bundles
+col-role = Rolle
+
+## Generationen
+
+## Komponenten
+components-caption = Komponenten und was an ihnen beobachtet wurde
+components-loaded-via = Geladen über
+col-component = Komponente
+col-observed = Beobachtet
+col-detail = Detail
+
+## Beobachter
+observers-caption = Beobachter und ihr Status
+col-observer = Beobachter
+col-tried = Was versucht wurde
+col-outcome = Ergebnis
+col-showed = Was sich zeigte
+col-constraint = Was ihn hindert
+col-as-of = Stand
+outcome-distorts = verfälscht
+outcome-blocked = blockiert
+outcome-partial = teilweise
+outcome-works = funktioniert
+
+## Arbeitsprotokoll
+worklog-caption = Arbeitsprotokoll, Phase für Phase
+col-phase = Phase
+col-fixed = Was festgestellt wurde
+col-questions = Offene Fragen
+
+## Dispatch
+dispatch-otherwise = sonst
+dispatch-any = beliebiger Wert
+dispatch-source = Gelesen aus:
+dispatch-applies-to = Gilt für:
+col-condition = Bedingung
+col-family = Familie
+col-anchor = Anker
+col-chain = Verläuft über
+compare-caption = Entscheidungskarten im Vergleich über { $var }
+compare-note = Hervorgehobene Zeilen sind die Bereiche, in denen die Karten voneinander abweichen.
+col-range = Bereich von { $var }
+
+## Läufe
+run-caption = Lauf
+run-probe = Probe
+run-engine = Engine
+run-subject-other = Vergleich, Gegenstand:
+run-model = Modell
+run-endpoint = Endpunkt
+latest-caption = Neuester Lauf von { $probe }:
+runs-caption = Alle Probe-Läufe
+runs-none = Noch keine Läufe aufgezeichnet.
+runs-latest = neuester
+run-nav-previous = Lauf davor:
+run-nav-next = Lauf danach:
+run-nav-index = Alle Läufe
+col-zones = Fälle je Zone (abgeglichene Karte)
+runs-previous = Deltas beziehen sich auf den vorherigen Lauf derselben Probe, { $run }.
+runs-zone-note = Zonen werden aus jeder Entscheidungskarte abgeleitet, nie von Hand eingetragen; die Karte, mit der die Untersuchung abgeglichen wurde, ist umrandet.
+col-run = Lauf
+col-probe = Probe
+col-recorded = Aufgezeichnet durch
+recorded-probe = Probe
+recorded-import = Import
+recorded-transcribed = abgeschrieben
+col-engine = Engine
+col-model = Modell
+col-cases = Fälle
+col-case = Fall
+col-mode = Modus
+col-num-predict = num_predict
+col-prompt-eval-count = prompt_eval_count
+col-eval-count = eval_count
+col-durations = load / prompt eval / eval
+col-derived-zone = Abgeleitete Zone (je Karte)
+col-reading = Festgehaltene Deutung
+col-delta = Δ seit { $run }
+residency-cold = kalt
+residency-hot = warm (geladen)
+engine-none = keine (Datei gelesen)
+run-model-details = Modell:
+run-model-file = Datei
+run-tensor-types = Tensortypen
+run-loaded = Im VRAM (size_vram / size):
+run-request = Anfrage:
+run-cache-defeat = Prompt-Cache umgangen durch:
+run-sweep = Prompt-Token-Sweep
+run-sweep-hits = { $hits } Zielwerte genau getroffen
+cache-defeat-nonce = eindeutige Nonce vor dem Prompt
+cache-defeat-cold-start = Kaltstart (vorher entladen)
+cache-defeat-cache-prompt-off = cache_prompt: false
+cache-defeat-unknown = nicht aufgezeichnet
+runs-delta-new = neuer Fall
+runs-delta-prompt = prompt eval
+runs-delta-eval = eval
+runs-only-previous = Fälle nur in { $run }:
+runs-compare-caption = Verglichen mit dem vorherigen Lauf:
+runs-compare-note = Jede Zelle liest sich: vorheriger Lauf ({ $run }) → dieser Lauf. Wiederholte Fälle werden über ihren Median verglichen.
+runs-compare-map = Zonen werden nach Karte { $map } gelesen.
+runs-median-of = Median aus { $n }
+col-prompt-eval = Prompt-Eval-Zeit
+col-prompt-per-token = Je Prompt-Token
+col-eval = Eval-Zeit
+col-zone-change = Abgeleitete Zone
+
+## Glossar, Befunde, Quantisierung
+glossary-caption = Glossar
+col-term = Begriff
+col-definition = Definition
+findings-caption = Befunde aus dem Quelltext
+col-finding = Befund
+
+## Abbildungen
+figure-enlarge = In voller Größe öffnen
+figure-no-data = Noch nichts darzustellen: Der Lauf enthält keine Werte für diese Abbildung.
+figure-unreachable = (nie erreicht)
+figure-no-branches = Diese Karte hat keine Verzweigungen.
+figure-dispatch-title = Entscheidungsablauf von { $map }
+figure-diff-title = Wo die Entscheidungskarten abweichen, Bereich für Bereich
+figure-diff-legend = ≠ markiert einen Bereich, den die Karten unterschiedlich leiten; die umrandete Zelle ist die, die von den anderen abweicht.
+figure-observers-title = Was jeder Beobachter versucht hat und wie es ausging
+figure-as-of = Stand vom { $date }
+figure-chain-title = Kette der Komponenten und was an jeder beobachtet wurde
+figure-chain-side = Kästen rechts werden über die Komponente geladen, von der ihr Pfeil ausgeht.
+figure-chain-legend-loaded = gestrichelt: nur als geladen gesehen (in den Memory-Maps des Prozesses vorhanden)
+figure-chain-legend-binary = durchgezogen: auch die Binärdatei wurde bestätigt
+figure-chain-others = Nicht in der Kette
+figure-chain-none = Noch keine Kette aufgezeichnet: Komponenten in data/components.yaml einen `next`-Verweis geben.
+figure-proxy-title = Fälle des Laufs { $run } entlang der Variablen der Karte, über den Zonen von { $map }
+figure-proxy-title-nomap = Fälle des Laufs { $run } entlang der Variablen der Karte (keine Karte zum Abgleich)
+figure-proxy-axis = die Variable der Karte, wie der Lauf sie gemessen hat (logarithmische Skala)
+figure-timing-title = Generate-Zeiten des Laufs { $run }, Fall für Fall
+figure-timing-axis = Sekunden (logarithmische Skala)
+figure-axis-log = { $label } (logarithmische Skala)
+figure-metric-load = Laden
+figure-metric-prompt-eval = Prompt-Verarbeitung
+figure-metric-eval = Generierung
+figure-scatter-title = { $y } gegen { $x }, Lauf { $run }
+figure-history-title = { $field } von Fall { $case } über die Läufe von { $probe }
+figure-history-needs-two-runs = Ein Verlauf von { $field } für Fall { $case } braucht zwei Läufe von { $probe }, die den Wert aufzeichnen; bisher { $count ->
+    [one] gibt es einen
+   *[other] gibt es { $count }
+  }.
+
+# Tabellen der Binär-Probes
+run-none-yet = noch kein Lauf
+
+## Probes
+# Herkunft eines Laufs, von `evidence probe` in die Lauf-Datei geschrieben.
+probe-origin = Aufgezeichnet mit `{ $command }` ({ $cases }).
