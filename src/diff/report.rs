@@ -237,7 +237,7 @@ pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &
 
 // ------------------------------------------------------------------ generic fields
 
-/// Flattens a record to `path → value`; texts become `path.ja` / `path.en`, lists of
+/// Flattens a record to `path → value`; texts become `path.<tag>` (`path.ja`), lists of
 /// records are keyed by id (`cases[short_np1].eval_count`).
 fn flatten(v: &Value, path: &str, out: &mut BTreeMap<String, String>) {
     match v {

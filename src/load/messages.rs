@@ -222,6 +222,24 @@ impl Messages {
                     continue;
                 };
                 if full.keys.is_empty() {
+                    // No language has any: say it once, for the first.
+                    if std::ptr::eq(there, &self.bundles[0]) {
+                        diags.push(
+                            Diagnostic::error(
+                                "missing-translation",
+                                Span::file(&target),
+                                format!(
+                                    "no Fluent messages in `{}`: the theme has none in the \
+                                     site's languages",
+                                    there.lang.code()
+                                ),
+                            )
+                            .with_hint(
+                                "the built-in theme speaks ja, en and de; translate the messages \
+                                 of its locales/en/evidence.ftl into locales/<tag>/*.ftl",
+                            ),
+                        );
+                    }
                     continue;
                 }
                 diags.push(
@@ -249,7 +267,10 @@ impl Messages {
                     if there.keys.contains_key(key) || !told.insert(key) {
                         continue;
                     }
-                    // Point at the file that lacks the message: that is where it must go.
+                    // Point at the file that lacks the message: the one of this language
+                    // named like the file that has it.
+                    let name = file.rsplit('/').next().unwrap_or("evidence.ftl");
+                    let target = format!("locales/{}/{name}", there.lang.code());
                     diags.push(
                         Diagnostic::error(
                             "missing-translation",

@@ -271,11 +271,14 @@ fn load_data(
                 let result = parse_declared(&spec.name.value, &rel, &text);
                 return Some((*i, rel, result, hash));
             }
-            let parse =
-                || crate::model::lang::expecting(langs, || parse_data_file(&under, &rel, &text));
-            let result = known.unwrap_or_else(|| match reuse.disk {
-                Some(disk) => disk.parse(&rel, &codes, &text, parse),
-                None => parse(),
+            let parse = || parse_data_file(&under, &rel, &text);
+            // Inside `expecting`: a parse checks the texts' languages, a cache hit reads
+            // the site's tags without parsing them.
+            let result = known.unwrap_or_else(|| {
+                crate::model::lang::expecting(langs, || match reuse.disk {
+                    Some(disk) => disk.parse(&rel, &codes, &text, parse),
+                    None => parse(),
+                })
             });
             Some((*i, rel, result, hash))
         })

@@ -145,7 +145,12 @@ fn parse_body(
         }
         if let Some(rest) = trimmed.strip_prefix(":::") {
             let tag = rest.trim();
-            if let Some(&lang) = langs.iter().find(|l| l.code() == tag) {
+            // Tags compare canonically (`:::de-ch` is the site's `de-CH`).
+            let known = langs.iter().find(|l| l.code() == tag).or_else(|| {
+                let lang = Lang::parse(tag).ok()?;
+                langs.iter().find(|l| **l == lang)
+            });
+            if let Some(&lang) = known {
                 open = Some((lang, line_no, Vec::new()));
                 continue;
             }

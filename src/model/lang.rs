@@ -204,9 +204,14 @@ impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
         if !d.is_human_readable() {
             let pairs = Vec::<(String, String)>::deserialize(d)?;
+            // The site's own tags without a parse or a lock (a cache hit of a large run).
+            let expected = EXPECTED.with(Cell::get).unwrap_or(&[]);
             let parts = pairs
                 .into_iter()
-                .map(|(l, t)| Lang::parse(&l).map(|l| (l, t)))
+                .map(|(l, t)| match expected.iter().find(|x| x.code() == l) {
+                    Some(&lang) => Ok((lang, t)),
+                    None => Lang::parse(&l).map(|l| (l, t)),
+                })
                 .collect::<Result<_, _>>()
                 .map_err(de::Error::custom)?;
             return Ok(Text { parts });
@@ -221,7 +226,9 @@ impl<'de> Visitor<'de> for TextVisitor {
     type Value = Text;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a text in each language, such as `{ja: …, en: …}`")
+        let langs = EXPECTED.with(Cell::get).unwrap_or(Lang::DEFAULT);
+        let each: Vec<String> = langs.iter().map(|l| format!("{l}: …")).collect();
+        write!(f, "a text in each language, `{{{}}}`", each.join(", "))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Text, A::Error> {

@@ -103,6 +103,9 @@ pub struct LanguagesOnly {
     pub languages: Vec<Id>,
 }
 
+/// Top-level folders of a built site that a language view may not take.
+pub const RESERVED_FOLDERS: &[&str] = &["static", "figures"];
+
 /// At most this many languages: each is a view of every page, and the interleaved view
 /// of more would be hard to read.
 pub const MAX_LANGUAGES: usize = 3;
@@ -127,6 +130,16 @@ impl LanguagesOnly {
         let mut langs = Vec::new();
         for tag in &self.languages {
             let lang = Lang::parse(&tag.value).map_err(|e| (Some(tag), e))?;
+            // A view's folder is named by its tag: it must not be one of the site's own.
+            if RESERVED_FOLDERS.contains(&lang.code()) {
+                return Err((
+                    Some(tag),
+                    format!(
+                        "`{}` names a folder of the built site, not a language",
+                        tag.value
+                    ),
+                ));
+            }
             if langs.contains(&lang) {
                 return Err((Some(tag), format!("`{}` is listed twice", tag.value)));
             }
@@ -607,6 +620,10 @@ pub struct Run {
     pub environment: BTreeMap<String, String>,
     /// How the run was recorded (probe command, transcription from a phase, import).
     pub origin: Text,
+    /// What the investigator said of the run when recording it (`evidence probe --note`),
+    /// as written, the same in every language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Text>,
     /// Phase that recorded the run, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<Id>,

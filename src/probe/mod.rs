@@ -16,6 +16,7 @@
 
 pub mod cases;
 pub mod http;
+pub mod import_runs;
 pub mod record;
 pub mod sweep;
 
@@ -253,13 +254,27 @@ pub struct ProbeArgs {
     /// counts as evidence of the site's own subject.
     #[arg(long)]
     pub subject: Option<String>,
+    /// A note recorded with the run and shown with it, e.g. "CPU build, 135M test model".
+    #[arg(long)]
+    pub note: Option<String>,
 }
 
-/// `evidence import ENGINE …`
+/// `evidence import runs PATH…` or `evidence import ENGINE …`
 #[derive(clap::Args, Debug)]
 pub struct ImportCommand {
     #[command(subcommand)]
-    pub engine: crate::packs::probe::ImportEngine,
+    pub what: ImportWhat,
+}
+
+/// What `evidence import` brings in.
+#[derive(clap::Subcommand, Debug)]
+pub enum ImportWhat {
+    /// Merge run files recorded on other machines (a probe matrix's artifacts) into
+    /// data/runs/: each is checked first, an identical one already there is skipped, an id
+    /// taken by other contents stops the import.
+    Runs(import_runs::ImportRunsArgs),
+    #[command(flatten)]
+    Engine(crate::packs::probe::ImportEngine),
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -285,8 +300,63 @@ pub fn main_probe(cmd: ProbeCommand) -> ExitCode {
 
 /// Entry point of `evidence import`.
 pub fn main_import(cmd: ImportCommand) -> ExitCode {
-    let (result, root) = crate::packs::probe::import(cmd.engine);
-    report(result, &root)
+    match cmd.what {
+        ImportWhat::Engine(engine) => {
+            let (result, root) = crate::packs::probe::import(engine);
+            report(result, &root)
+        }
+        ImportWhat::Runs(args) => report_imported(import_runs::import_runs(&args), &args.root),
+    }
+}
+
+fn report_imported(result: Result<import_runs::Imported, ProbeError>, root: &Path) -> ExitCode {
+    match result {
+        Ok(imported) => {
+            for (id, file) in &imported.written {
+                println!("imported run `{id}` into {}", file.display());
+            }
+            for (id, file) in &imported.skipped {
+                println!(
+                    "skipped run `{id}`: {} holds the same bytes",
+                    file.display()
+                );
+            }
+            println!(
+                "{} imported, {} already recorded",
+                imported.written.len(),
+                imported.skipped.len()
+            );
+            if imported.diagnostics.has_errors() {
+                eprint!(
+                    "{}",
+                    diagnostics::render(
+                        &imported.diagnostics,
+                        Format::Human,
+                        &site_text(root),
+                        false
+                    )
+                );
+                eprintln!(
+                    "note: the site has errors (see above); the runs were imported nonetheless"
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(ProbeError::Input(d)) => {
+            let color = std::io::stderr().is_terminal();
+            eprint!(
+                "{}",
+                diagnostics::render(&d, Format::Human, &site_text(root), color)
+            );
+            eprintln!("error: nothing was imported");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            eprintln!("error: nothing was imported");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
@@ -427,7 +497,12 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
                 ("command", command.clone()),
                 ("cases", md_code(&cases_label)),
             ],
-        ),
+        )?,
+        note: args
+            .note
+            .as_deref()
+            .filter(|n| !n.trim().is_empty())
+            .map(|n| site.same(n)),
         phase: None,
         assessed_against: None,
         model_details: env.model_details,

@@ -232,22 +232,50 @@ impl RunStore {
         })
     }
 
-    /// The site's message `key` with string `args`, in each of its languages (a run's
-    /// origin).
-    pub fn text(&self, key: &str, args: &[(&'static str, String)]) -> crate::model::Text {
-        self.messages.text_args(key, args)
+    /// `s` as a text that reads the same in each of the site's languages (a note as the
+    /// investigator wrote it).
+    pub fn same(&self, s: &str) -> crate::model::Text {
+        crate::model::Text::from_fn(&self.messages.langs(), |_| s.to_string())
     }
 
-    /// Gives `run` a fresh id `<probe>-<UTC time>` (with `-2`, `-3`… if taken), writes it
-    /// atomically, and checks the site with it.
+    /// The site's message `key` with string `args`, in each of its languages (a run's
+    /// origin).
+    /// A language that lacks the message stops the probe: a run file is never rewritten,
+    /// so it must not be written with a message id in place of its words.
+    pub fn text(
+        &self,
+        key: &str,
+        args: &[(&'static str, String)],
+    ) -> Result<crate::model::Text, ProbeError> {
+        if let Some(lang) = self
+            .messages
+            .langs()
+            .into_iter()
+            .find(|&l| !self.messages.has(l, key))
+        {
+            return Err(ProbeError::other(
+                format!("the site has no message `{key}` in `{lang}`"),
+                format!("add `{key} = …` to locales/{lang}/*.ftl (see the other languages')"),
+            ));
+        }
+        Ok(self.messages.text_args(key, args))
+    }
+
+    /// Gives `run` a fresh id `<probe>-<host>-<UTC time>` (with `-2`, `-3`… if taken), so
+    /// that runs recorded on several machines at once never collide; records the host in
+    /// its environment; writes it atomically, and checks the site with it.
     pub fn write_run(&self, mut run: Run, probe: &str, at: &Clock) -> Result<Written, ProbeError> {
+        let host = host_tag();
+        run.environment
+            .entry("host".to_string())
+            .or_insert_with(|| host.clone());
         std::fs::create_dir_all(&self.runs_dir).map_err(|e| {
             ProbeError::other(
                 format!("cannot create {}: {e}", self.runs_dir.display()),
                 "",
             )
         })?;
-        let base = format!("{probe}-{}", at.compact());
+        let base = format!("{probe}-{host}-{}", at.compact());
         for attempt in 1..=MAX_ID_ATTEMPTS {
             let id = if attempt == 1 {
                 base.clone()
@@ -288,6 +316,38 @@ impl RunStore {
             format!("no free run id after {MAX_ID_ATTEMPTS} attempts from `{base}`"),
             "",
         ))
+    }
+}
+
+/// This machine's name as a part of a run id: `EVIDENCE_HOST` if set (a runner whose host
+/// name says nothing), else the host name; lower case, letters, digits and `-` only, at
+/// most 32 characters, `host` when nothing is left.
+pub fn host_tag() -> String {
+    let raw = std::env::var("EVIDENCE_HOST")
+        .ok()
+        .filter(|h| !h.trim().is_empty())
+        .unwrap_or_else(|| gethostname::gethostname().to_string_lossy().into_owned());
+    id_part(&raw)
+}
+
+/// `raw` made fit for a run id: see [`host_tag`].
+fn id_part(raw: &str) -> String {
+    let mut out = String::new();
+    for c in raw.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+        if out.len() >= 32 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-');
+    if out.is_empty() {
+        "host".to_string()
+    } else {
+        out.to_string()
     }
 }
 
@@ -501,6 +561,7 @@ mod tests {
                     "Recorded: by `evidence probe`".into(),
                 ),
             ]),
+            note: None,
             phase: None,
             assessed_against: None,
             model_details: Some(ModelDetails {
@@ -551,6 +612,14 @@ mod tests {
         }
         assert_eq!(back.loaded, run.loaded);
         assert_eq!(back.model_details, run.model_details);
+    }
+
+    #[test]
+    fn host_names_become_id_parts() {
+        assert_eq!(id_part("GPU-Box.local"), "gpu-box-local");
+        assert_eq!(id_part("  ラボ "), "host");
+        assert_eq!(id_part("a__b"), "a-b");
+        assert_eq!(id_part(&"x".repeat(40)).len(), 32);
     }
 
     #[test]

@@ -121,7 +121,7 @@ fn options() -> Options {
 }
 
 /// Renders a block of markdown. Headings and footnotes get ids (`lang`-prefixed in the
-/// bilingual view so the pair does not collide).
+/// interleaved view so the blocks of a group do not collide).
 pub fn block(md: &str, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> String {
     let events = transform(md, ctx, diags);
     let events = ids(events, ctx);

@@ -1,4 +1,5 @@
-//! Stage 5: the in-memory site. Every page in three views, the 404 page, the sitemap,
+//! Stage 5: the in-memory site. Every page in each view (one per language, and the
+//! interleaved one), the 404 page, the sitemap,
 //! `evidence.json` and the static files.
 
 pub mod directives;
@@ -180,7 +181,7 @@ impl<'a> Renderer<'a> {
         sink.into_site()
     }
 
-    /// Renders every page in its three views in parallel, handing each file to `sink` as
+    /// Renders every page in each of its views in parallel, handing each file to `sink` as
     /// soon as it is ready, so no step holds the whole site in memory.
     pub fn render(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
         self.render_pages(None, sink, diags);

@@ -29,7 +29,7 @@ impl<'a> Scope<'a> {
         self.view.depth(self.page_id)
     }
 
-    /// A bilingual text as inline HTML for this view: one language, or both in `lang` spans.
+    /// A text as inline HTML for this view: one language, or each in a `lang` span.
     pub fn text(&self, t: &Text) -> String {
         let parts: Vec<(crate::model::page::Lang, String)> = self
             .view
@@ -74,7 +74,7 @@ impl<'a> Scope<'a> {
         self.fluent(&self.msgs.label(group, value))
     }
 
-    /// Plain (already formatted, not markdown) text in both languages.
+    /// Plain (already formatted, not markdown) text in the view's languages.
     pub fn fluent(&self, t: &Text) -> String {
         let parts = self
             .view

@@ -266,8 +266,10 @@ fn clean_message(raw: &str) -> String {
 fn hint_for(raw: &str) -> Option<&'static str> {
     if raw.contains("unknown field") {
         Some("remove the field or fix its spelling; the expected fields are listed above")
-    } else if raw.contains("missing field `ja`") || raw.contains("missing field `en`") {
-        Some("every text needs both languages: {ja: \"...\", en: \"...\"}")
+    } else if raw.contains("(this site writes ") || raw.contains("unknown language `") {
+        Some(
+            "every text has each of the site's languages, and no other (`languages:` in evidence.yaml)",
+        )
     } else if raw.contains("duplicate") {
         Some("a key may appear only once in a mapping")
     } else {

@@ -50,6 +50,7 @@ pub const PACK: Pack = Pack {
     messages: &[
         ("ja", include_bytes!("locales/ja/ggml.ftl")),
         ("en", include_bytes!("locales/en/ggml.ftl")),
+        ("de", include_bytes!("locales/de/ggml.ftl")),
     ],
     css: include_bytes!("style.css"),
 };

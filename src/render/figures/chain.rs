@@ -212,7 +212,7 @@ pub fn diagram(s: &Scope) -> Drawn {
             let font = Font::sans(13);
             let max = WIDTH - PAD * 2.0 - 10.0;
             let one = format!("{} — {}", c.name, joined(&status));
-            // One line with both languages when it fits, else a line per language.
+            // One line with every language when it fits, else a line per language.
             let line: Words = if svg::text_width(&one, font) <= max {
                 vec![(status.first().map(|s| s.0).unwrap_or(s.view.lead()), one)]
             } else {

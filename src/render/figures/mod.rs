@@ -3,9 +3,9 @@
 //!
 //! Each figure directive's `Render` impl (the `figures!` block) turns it into [`Drawn`]s
 //! for the scope's view, each drawn by its own module; [`present`] wraps a drawing into the inline SVG of the page, the
-//! standalone file (`figures/<page>/<name>.<bi|ja|en>.svg`) and the `figure.html` context.
+//! standalone file (`figures/<page>/<name>.<interleaved|tag>.svg`) and the `figure.html` context.
 //! Every label comes from the data or from Fluent, so each view draws its own language and
-//! the bilingual view draws both. Text stays `<text>`: searchable, selectable, translatable.
+//! the interleaved view draws each of the site's languages. Text stays `<text>`: searchable, selectable, translatable.
 
 mod chain;
 mod diff;
@@ -31,7 +31,8 @@ use crate::model::view::View;
 use serde::Serialize;
 use svg::{Font, Svg, TextStyle};
 
-/// A text in the languages of a view: one entry, or two (ja then en) in the bilingual view.
+/// A text in the languages of a view: one entry, or one per language (in the site's order)
+/// in the interleaved view.
 pub type Words = Vec<(Lang, String)>;
 
 /// One figure, resolved for a view.
@@ -184,9 +185,9 @@ fn plain(html: &str) -> String {
         .replace("&amp;", "&")
 }
 
-/// Keeps one entry when both languages say the same.
+/// Keeps one entry when every language says the same.
 fn dedupe(mut w: Words) -> Words {
-    if w.len() == 2 && w[0].1 == w[1].1 {
+    if w.len() > 1 && w.iter().all(|x| x.1 == w[0].1) {
         w.truncate(1);
     }
     w
@@ -298,7 +299,7 @@ pub fn map_words(w: &Words, f: impl Fn(Lang, &str) -> String) -> Words {
     w.iter().map(|(l, t)| (*l, f(*l, t))).collect()
 }
 
-/// Words as inline HTML for the view (bilingual: `lang` spans).
+/// Words as inline HTML for the view (interleaved: `lang` spans).
 pub fn html(view: View, w: &Words) -> String {
     join_langs(view, w.iter().map(|(l, t)| (*l, escape(t))).collect())
 }
@@ -312,13 +313,13 @@ pub fn draw_lines(
     y: f64,
     lines: &[(Lang, String)],
     style: TextStyle,
-    bilingual: bool,
+    several: bool,
 ) -> f64 {
     let lh = style.font.line_height();
     let mut y = y;
     for (lang, line) in lines {
         let base = y + lh * 0.5 + f64::from(style.font.size) * 0.36;
-        svg.text(x, base, line, &style.lang(bilingual.then_some(*lang)));
+        svg.text(x, base, line, &style.lang(several.then_some(*lang)));
         y += lh;
     }
     y
@@ -332,13 +333,13 @@ pub fn wrap_words(w: &Words, max: f64, font: Font) -> Vec<(Lang, String)> {
 }
 
 /// Wraps and draws words; returns the y below the last line. Lines carry `xml:lang` only
-/// when the words hold two languages (a language-neutral id needs none).
+/// when the words hold several languages (a language-neutral id needs none).
 pub fn para(svg: &mut Svg, x: f64, y: f64, w: &Words, max: f64, style: TextStyle) -> f64 {
     let lines = wrap_words(w, max, style.font);
     draw_lines(svg, x, y, &lines, style, w.len() > 1)
 }
 
-/// Draws short words (a label) on one line with both languages when they fit, else a
+/// Draws short words (a label) on one line with every language when they fit, else a
 /// line per language; returns the y below.
 pub fn para_fit(svg: &mut Svg, x: f64, y: f64, w: &Words, max: f64, style: TextStyle) -> f64 {
     let lines = fit_lines(w, max, style.font);
@@ -357,13 +358,10 @@ pub fn fit_lines(w: &Words, max: f64, font: Font) -> Vec<(Lang, String)> {
 
 // ------------------------------------------------------------------ the SVG document
 
-/// The view's suffix of a standalone file: `bi` for the interleaved view, else the tag.
+/// The view's suffix of a standalone file: `interleaved` (which no language tag is), or
+/// the tag.
 fn suffix(view: View) -> &'static str {
-    if view.interleaved() {
-        "bi"
-    } else {
-        view.lead().code()
-    }
+    view.name()
 }
 
 /// File names joined by `, `, broken into lines only between names.

@@ -144,7 +144,7 @@ pub fn questions(s: &Scope, status: Option<&str>, page: Option<&str>) -> Table {
             let mut text = s.text(&q.text);
             if let Some(n) = &q.next {
                 text.push_str(&format!(
-                    "<p class=\"next\">{} {}</p>",
+                    "<p class=\"next\"><span class=\"next-label\">{}</span> {}</p>",
                     s.ui("questions-next"),
                     s.text(n)
                 ));

@@ -434,7 +434,11 @@ fn run_meta(s: &Scope, run: &Run) -> String {
     for (k, v) in run.versions.iter().chain(&run.environment) {
         parts.push(format!("{} {}", escape(k), code(v)));
     }
-    format!("{}<br>{}", parts.join(" · "), s.text(&run.origin))
+    let note = match &run.note {
+        Some(n) => format!("<br>{} {}", s.ui("run-note"), s.text(n)),
+        None => String::new(),
+    };
+    format!("{}<br>{}{note}", parts.join(" · "), s.text(&run.origin))
 }
 
 /// Notes on what a probe recorded about its environment: model details, offload,

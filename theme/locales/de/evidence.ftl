@@ -100,6 +100,7 @@ run-probe = Probe
 run-engine = Engine
 run-subject-other = Vergleich, Gegenstand:
 run-model = Modell
+run-note = Notiz:
 run-endpoint = Endpunkt
 latest-caption = Neuester Lauf von { $probe }:
 runs-caption = Alle Probe-Läufe

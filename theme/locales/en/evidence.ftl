@@ -100,6 +100,7 @@ run-probe = Probe
 run-engine = Engine
 run-subject-other = Comparison, of:
 run-model = Model
+run-note = Note:
 run-endpoint = Endpoint
 latest-caption = Latest run of { $probe }:
 runs-caption = Every probe run

@@ -97,6 +97,7 @@ run-probe = probe
 run-engine = エンジン
 run-subject-other = 比較用、対象:
 run-model = モデル
+run-note = メモ:
 run-endpoint = endpoint
 latest-caption = { $probe } の最新の実行:
 runs-caption = すべての probe 実行

@@ -52,7 +52,7 @@ pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
             .collect(),
         warnings: warnings(report.warnings),
     };
-    let mut run = base_run(&site, "fatbin", file, report.file_size, &at);
+    let mut run = base_run(&site, "fatbin", file, report.file_size, &at)?;
     run.fatbin = Some(record);
     site.write_run(run, "fatbin", &at)
 }
@@ -87,7 +87,7 @@ pub fn probe_gguf(file: &Path, root: &Path) -> Result<Written, ProbeError> {
             .collect(),
         warnings: warnings(report.warnings),
     };
-    let mut run = base_run(&site, "gguf", file, report.file_size, &at);
+    let mut run = base_run(&site, "gguf", file, report.file_size, &at)?;
     run.gguf = Some(record);
     site.write_run(run, "gguf", &at)
 }
@@ -130,9 +130,9 @@ pub fn probe_maps(
         }
     };
     let mut run = match input {
-        Some((f, size)) => base_run(&site, "maps", f, size, &at),
+        Some((f, size)) => base_run(&site, "maps", f, size, &at)?,
         None => {
-            let mut r = base_run(&site, "maps", Path::new(""), 0, &at);
+            let mut r = base_run(&site, "maps", Path::new(""), 0, &at)?;
             r.input = None;
             r
         }
@@ -161,7 +161,13 @@ fn read_error(file: &Path, what: &str, e: &crate::packs::ggml::binary::Error) ->
     )
 }
 
-fn base_run(site: &RunStore, probe: &str, file: &Path, size: u64, at: &Clock) -> Run {
+fn base_run(
+    site: &RunStore,
+    probe: &str,
+    file: &Path,
+    size: u64,
+    at: &Clock,
+) -> Result<Run, ProbeError> {
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -172,7 +178,7 @@ fn base_run(site: &RunStore, probe: &str, file: &Path, size: u64, at: &Clock) ->
         env!("CARGO_PKG_VERSION").to_string(),
     );
     let command = format!("evidence probe {probe}");
-    Run {
+    Ok(Run {
         id: new_id(""),
         probe: probe.to_string(),
         date: Some(new_id(&at.rfc3339())),
@@ -186,7 +192,8 @@ fn base_run(site: &RunStore, probe: &str, file: &Path, size: u64, at: &Clock) ->
         origin: site.text(
             "probe-origin-file",
             &[("command", command), ("file", name.clone())],
-        ),
+        )?,
+        note: None,
         phase: None,
         assessed_against: None,
         model_details: None,
@@ -198,7 +205,7 @@ fn base_run(site: &RunStore, probe: &str, file: &Path, size: u64, at: &Clock) ->
         fatbin: None,
         gguf: None,
         maps: None,
-    }
+    })
 }
 
 // The readers' reports converted into the run schema of `model::scans`, field by field, so

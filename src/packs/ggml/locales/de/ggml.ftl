@@ -1,0 +1,61 @@
+# Texte des `ggml`-Packs: seine Tabellen, Engines und Status. Als eingebaute
+# locales/de/ggml.ftl geladen, wenn eine Website das Pack aktiviert; eine Datei der Website kann jeden Text neu definieren.
+
+col-note = Anmerkung
+bundles-caption = Code-Object-Bundles
+bundles-caption-arch = Code-Object-Bundles für { $arch }
+col-bundle = Bundle
+col-size = Größe
+col-symbols = Wichtige Symbole
+col-route = Pfad
+col-built-for = Gebaut für
+col-registers = Register und Zählwerte
+generations-caption = GPU-Generationen und fatbin-Targets
+generations-relabelled = Die ursprüngliche Seite bezeichnete dieses Target als „{ $label }“; die Tabelle folgt AMDs eigener Benennung.
+col-generation = Generation
+col-gfx = Target
+col-fatbin-targets = Im fatbin
+col-custom-kernels = Eigene Kernel
+col-implication = Was daraus folgt
+target-found = gefunden
+target-not-found = nicht gefunden
+target-not-scanned = nicht durchsucht
+tensor-types-caption = Tensortypen und die Familien mit einem Eintrag dafür
+tensor-types-families-from = Familien, wie die switch-Anweisungen im Quelltext sie aufführen:
+col-tensor-type = Tensortyp
+col-ggml-id = ggml-ID
+col-families = Familien
+file-types-caption = Dateityp-Bezeichnungen und die darin gemischten Tensortypen
+col-file-type = Dateityp
+col-mixes = Enthaltene Tensortypen
+layers-caption = Schichten der allgemeinen Karte
+col-layer = Schicht
+plan-caption = Reihenfolge, in der die Karte erweitert wird
+col-order = Schritt
+col-target = Ziel
+col-reason = Grund
+binary-input = Datei
+binary-no-run = Noch kein Lauf von `{ $probe }`: `evidence probe { $probe } FILE` ausführen.
+binary-unclassified = nicht klassifiziert
+binary-type-unrecorded = nicht in quantization.yaml
+fatbin-targets-caption = gfx-Targets im neuesten Lauf der fatbin-Probe
+tensor-mix-caption = Tensortypen im neuesten Lauf der gguf-Probe
+col-bundles = Bundles
+col-code-object-version = Code-Object
+col-kernels = Kernel
+col-kernels-per-family = Kernel je Familie
+col-sgpr = SGPR
+col-vgpr = VGPR
+col-tensors = Tensoren
+col-bytes = Bytes
+col-example-tensors = Beispieltensoren
+col-latest-fatbin = Neuester fatbin-Lauf
+col-latest-maps = Neuester maps-Lauf
+run-found = gefunden
+run-not-found = nicht gefunden
+run-mapped = gemappt
+run-not-mapped = nicht gemappt
+
+# Herkunft eines Laufs, von den Binär-Probes und vom Import geschrieben
+probe-origin-file = Aufgezeichnet mit `{ $command }` beim Lesen von `{ $file }`.
+probe-origin-import = Anderswo erfasste Antworten, aufgezeichnet mit `evidence import ollama` ({ $files }). Wie der Prompt-Cache umgangen wurde, ist nicht festgehalten.
