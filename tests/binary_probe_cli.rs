@@ -92,6 +92,29 @@ fn gguf_and_fatbin_probes_record_runs_and_tables() {
         "input file not named"
     );
     assert!(!html.contains("run yet"), "a table still says no run");
+    // The file is named by its name and its SHA-256, never by its path.
+    let sha: String = {
+        use sha2::Digest;
+        sha2::Sha256::digest(std::fs::read(&model).unwrap())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let gguf = after.iter().find(|f| f.starts_with("gguf-")).unwrap();
+    let text = std::fs::read_to_string(root.join("data/runs").join(gguf)).unwrap();
+    assert!(text.contains(&format!("sha256: {sha}")), "{text}");
+    assert!(
+        html.contains(&format!(
+            "SHA-256 <code title=\"{sha}\">{}…</code>",
+            &sha[..16]
+        )),
+        "no hash shown"
+    );
+    assert!(
+        !text.contains(&*model.parent().unwrap().to_string_lossy()),
+        "a local path"
+    );
+    assert!(text.contains("host: "), "the machine is recorded: {text}");
 
     let (code, report) = check_json(root);
     assert_eq!(code, 0, "{}", report.summary());

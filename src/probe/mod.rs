@@ -490,7 +490,12 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
         endpoint: Some(engine.endpoint().to_string()),
         model: env.model,
         versions,
-        environment: env.environment,
+        // The engine's own facts over what the probe sees of the machine.
+        environment: {
+            let mut e = record::this_machine();
+            e.extend(env.environment);
+            e
+        },
         origin: site.text(
             "probe-origin",
             &[

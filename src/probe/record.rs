@@ -11,7 +11,7 @@
 use super::{ProbeError, Written, new_id};
 use crate::diagnostics::{Diagnostics, rel_path};
 use crate::model::types::Run;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -262,13 +262,10 @@ impl RunStore {
     }
 
     /// Gives `run` a fresh id `<probe>-<host>-<UTC time>` (with `-2`, `-3`… if taken), so
-    /// that runs recorded on several machines at once never collide; records the host in
-    /// its environment; writes it atomically, and checks the site with it.
+    /// that runs recorded on several machines at once never collide; writes it
+    /// atomically, and checks the site with it.
     pub fn write_run(&self, mut run: Run, probe: &str, at: &Clock) -> Result<Written, ProbeError> {
         let host = host_tag();
-        run.environment
-            .entry("host".to_string())
-            .or_insert_with(|| host.clone());
         std::fs::create_dir_all(&self.runs_dir).map_err(|e| {
             ProbeError::other(
                 format!("cannot create {}: {e}", self.runs_dir.display()),
@@ -317,6 +314,33 @@ impl RunStore {
             "",
         ))
     }
+}
+
+/// What a probe can tell of the machine it runs on, for a run's environment: `host` (as
+/// in run ids), `os` (`PRETTY_NAME` of /etc/os-release) and `cpu` (the first model name
+/// of /proc/cpuinfo), each only where it is known. No path and no user name.
+pub fn this_machine() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    out.insert("host".to_string(), host_tag());
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    if let Some(os) = read("/etc/os-release").and_then(|t| {
+        t.lines()
+            .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+            .map(|v| v.trim().trim_matches('"').to_string())
+    }) && !os.is_empty()
+    {
+        out.insert("os".to_string(), os);
+    }
+    if let Some(cpu) = read("/proc/cpuinfo").and_then(|t| {
+        t.lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.split_whitespace().collect::<Vec<_>>().join(" "))
+    }) && !cpu.is_empty()
+    {
+        out.insert("cpu".to_string(), cpu);
+    }
+    out
 }
 
 /// This machine's name as a part of a run id: `EVIDENCE_HOST` if set (a runner whose host
@@ -612,6 +636,18 @@ mod tests {
         }
         assert_eq!(back.loaded, run.loaded);
         assert_eq!(back.model_details, run.model_details);
+    }
+
+    #[test]
+    fn this_machine_says_its_host_and_no_path() {
+        let m = this_machine();
+        assert!(m.get("host").is_some_and(|h| !h.is_empty()));
+        let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
+        assert!(m.values().all(|v| !v.contains(&home)), "{m:?}");
+        assert!(
+            m.keys()
+                .all(|k| ["host", "os", "cpu"].contains(&k.as_str()))
+        );
     }
 
     #[test]

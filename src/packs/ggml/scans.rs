@@ -15,6 +15,9 @@ use std::collections::BTreeMap;
 pub struct InputFile {
     pub name: String,
     pub size: u64,
+    /// SHA-256 of the file's bytes (lower-case hex): which file it was, without its path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
 }
 
 /// A fatbin scan kept small: per-target summaries and per-bundle summaries, no kernels.

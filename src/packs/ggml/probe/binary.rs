@@ -154,6 +154,30 @@ pub fn probe_maps(
     site.write_run(run, "maps", &at)
 }
 
+/// SHA-256 of the file at `path` in lower-case hex, read in blocks (a library is hundreds
+/// of megabytes); `None` if it cannot be read again.
+fn sha256_of(path: &Path) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).ok()?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Some(
+        hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
+}
+
 fn read_error(file: &Path, what: &str, e: &crate::packs::ggml::binary::Error) -> ProbeError {
     ProbeError::other(
         format!("cannot read {}: {e}", file.display()),
@@ -188,7 +212,8 @@ fn base_run(
         endpoint: None,
         model: None,
         versions,
-        environment: BTreeMap::new(),
+        // Where the file was read: the machine, not the file's origin.
+        environment: crate::probe::record::this_machine(),
         origin: site.text(
             "probe-origin-file",
             &[("command", command), ("file", name.clone())],
@@ -201,7 +226,11 @@ fn base_run(
         request: None,
         sweep: None,
         cases: Vec::new(),
-        input: (!name.is_empty()).then_some(InputFile { name, size }),
+        input: (!name.is_empty()).then(|| InputFile {
+            name,
+            size,
+            sha256: sha256_of(file),
+        }),
         fatbin: None,
         gguf: None,
         maps: None,

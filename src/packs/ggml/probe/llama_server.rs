@@ -238,11 +238,10 @@ impl Server for LlamaServer {
             .filter(|a| !a.is_empty())
             .or_else(|| file.clone())
             .map(|a| basename(&a));
-        let mut versions = BTreeMap::new();
+        let (mut environment, mut versions) = super::host::engine_host(self.http.base());
         if let Some(b) = props.build_info.filter(|b| !b.is_empty()) {
             versions.insert("llama-server".to_string(), b);
         }
-        let mut environment = BTreeMap::new();
         if let Some(n) = props.default_generation_settings.and_then(|d| d.n_ctx) {
             environment.insert("n_ctx".to_string(), n.to_string());
         }

@@ -3,6 +3,7 @@
 //! `fatbin`, `gguf` and `maps` ([`binary`]), with their command-line arguments.
 
 pub mod binary;
+pub mod host;
 pub mod import;
 pub mod llama_server;
 pub mod ollama;

@@ -381,14 +381,14 @@ impl Server for Ollama {
             file: None,
             tensor_types: census,
         };
-        let mut versions = BTreeMap::new();
+        let (environment, mut versions) = super::host::engine_host(self.http.base());
         if !version.version.is_empty() {
             versions.insert("ollama".to_string(), version.version);
         }
         Ok(Environment {
             model: Some(self.model.clone()),
             versions,
-            environment: BTreeMap::new(),
+            environment,
             model_details: Some(details),
         })
     }

@@ -34,12 +34,28 @@ fn with_file<'e>(s: &Scope<'e>, run: &'e Run) -> Option<(&'e Run, String)> {
     Some((run, file))
 }
 
+/// " · file `name` (SHA-256 `0123456789abcdef…`)": the file a run read, by name and hash.
+fn input_note(s: &Scope, i: &crate::packs::InputFile) -> String {
+    let hash = i
+        .sha256
+        .as_ref()
+        .map(|h| {
+            format!(
+                " (SHA-256 <code title=\"{}\">{}…</code>)",
+                escape(h),
+                escape(h.get(..16).unwrap_or(h))
+            )
+        })
+        .unwrap_or_default();
+    format!(" · {} {}{hash}", s.ui("binary-input"), code(&i.name))
+}
+
 /// "Source: data/runs/….yaml · run `id` · file `name`".
 fn run_source(s: &Scope, run: &Run, file: &str) -> String {
     let input = run
         .input
         .as_ref()
-        .map(|i| format!(" · {} {}", s.ui("binary-input"), code(&i.name)))
+        .map(|i| input_note(s, i))
         .unwrap_or_default();
     format!(
         "{} · {} {}{input}{}",
@@ -231,7 +247,7 @@ pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
             code(&run.id.value),
             run.input
                 .as_ref()
-                .map(|i| format!(" · {} {}", s.ui("binary-input"), code(&i.name)))
+                .map(|i| input_note(s, i))
                 .unwrap_or_default()
         ),
         columns,
