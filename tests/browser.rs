@@ -151,7 +151,8 @@ return {
   tables: [...document.querySelectorAll('table')].map(t => ({
     what: describe(t.closest('figure,[id]') || t),
     th: t.querySelectorAll('th').length,
-    wrapped: !!t.closest('.table-wrap')})),
+    wrapped: !!t.closest('.table-wrap'),
+    scrolls: (w => !!w && w.scrollWidth > w.clientWidth + 1)(t.closest('.table-wrap'))})),
   switcher: [...document.querySelectorAll('nav.views a')].map(a => ({
     href: a.href, hreflang: a.getAttribute('hreflang')})),
   figures: [...document.querySelectorAll('figure.diagram')].map(f => {
@@ -412,10 +413,17 @@ fn check_page(
         fail(&mut rep, format!("blocks are not ja/en pairs: {langs:?}"));
     }
 
-    // Tables have header cells.
+    // Tables have header cells, and at 1280 px every column (the Δ of a run table
+    // included) is in sight without scrolling.
     for t in c["tables"].as_array().into_iter().flatten() {
         if t["th"].as_u64().unwrap_or(0) == 0 {
             fail(&mut rep, format!("table in {} has no <th>", t["what"]));
+        }
+        if t["scrolls"] == json!(true) {
+            fail(
+                &mut rep,
+                format!("table in {} scrolls sideways at 1280 px", t["what"]),
+            );
         }
     }
 

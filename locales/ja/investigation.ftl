@@ -3,19 +3,19 @@
 
 components-caption = ROCm コンポーネントと観測された状態
 col-observed = 観測 (Phase C)
-col-family = kernel family
-col-anchor = bundle アンカー
+col-family = カーネル系統
+col-anchor = 拠り所となる bundle
 figure-chain-legend-binary = 実線: binary や hsaco まで確認
 figure-proxy-title = 実行 { $run } の各ケースを ne11 の軸に置き、{ $map } の範囲と重ねた図
 figure-proxy-title-nomap = 実行 { $run } の各ケースを ne11 の軸に置いた図 (照合した地図なし)
 figure-proxy-axis = プロンプトのトークン数 ≈ ne11 (対数軸)
 col-built-for = 対応する ne11
-tensor-types-caption = tensor type と、それに entry を持つ kernel family
-col-families = kernel family
+tensor-types-caption = テンソル型と、それを受け付けるカーネル系統
+col-families = カーネル系統
 # The dispatch words of this investigation where the theme speaks of decisions in general.
 col-chain = ライブラリの連鎖
-compare-caption = { $var } ごとに見た dispatch map の比較
-runs-zone-note = 圏は各 dispatch map から導出しており、手で書き込んではいない。調査者が照合に使った map は枠で示す。
+compare-caption = { $var } の範囲で比べた dispatch 地図
+runs-zone-note = 圏は各 dispatch 地図から導出しており、手で書き込んではいない。調査者が照合に使った地図は枠で示す。
 figure-dispatch-title = { $map } の dispatch の流れ
 figure-diff-title = dispatch 地図どうしの食い違い(範囲ごと)
 figure-chain-title = ライブラリの連鎖と、各コンポーネントで観測できたこと

@@ -62,9 +62,27 @@ pub struct TableContext<'a> {
     pub class: &'a str,
     pub caption: &'a str,
     pub source: &'a str,
-    pub columns: &'a [String],
+    /// Column heads as HTML, identifiers breakable after `_` (`prompt_eval_<wbr>count`).
+    pub columns: Vec<String>,
     pub rows_html: String,
     pub notes: &'a [String],
+}
+
+/// `html` with a line-break opportunity after each `_` of its text (not of its tags), so
+/// that a head named by an identifier (`prompt_eval_count`) does not widen its column.
+fn breakable(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 8);
+    let mut in_tag = false;
+    for c in html.chars() {
+        out.push(c);
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            '_' if !in_tag => out.push_str("<wbr>"),
+            _ => {}
+        }
+    }
+    out
 }
 
 impl Table {
@@ -74,7 +92,7 @@ impl Table {
             class: &self.class,
             caption: &self.caption,
             source: &self.source,
-            columns: &self.columns,
+            columns: self.columns.iter().map(|c| breakable(c)).collect(),
             rows_html: self.body_html(),
             notes: &self.notes,
         }
@@ -111,5 +129,23 @@ impl Table {
             );
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::breakable;
+
+    #[test]
+    fn heads_break_after_underscores_of_their_text_only() {
+        assert_eq!(
+            breakable("prompt_eval_count"),
+            "prompt_<wbr>eval_<wbr>count"
+        );
+        assert_eq!(
+            breakable("<code class=\"a_b\">x_y</code>"),
+            "<code class=\"a_b\">x_<wbr>y</code>"
+        );
+        assert_eq!(breakable("Case"), "Case");
     }
 }

@@ -44,7 +44,7 @@ ledger-caption = { $count ->
 ## Questions
 questions-caption = Open and resolved questions
 questions-question = Question
-questions-evidence = Bearing evidence
+questions-evidence = Related evidence
 questions-next = Where to look next:
 questions-none = No questions.
 question-status-open = open
@@ -68,7 +68,7 @@ col-observer = Observer
 col-tried = What was tried
 col-outcome = Outcome
 col-showed = What it showed
-col-constraint = What stops it
+col-constraint = What limits it
 col-as-of = As of
 outcome-distorts = distorts
 outcome-blocked = blocked
@@ -78,7 +78,7 @@ outcome-works = works
 ## Worklog
 worklog-caption = Worklog, phase by phase
 col-phase = Phase
-col-fixed = What it fixed
+col-fixed = What was settled
 col-questions = Questions left
 
 ## Dispatch
@@ -98,7 +98,7 @@ col-range = { $var } range
 run-caption = Run
 run-probe = Probe
 run-engine = Engine
-run-subject-other = Comparison, of:
+run-subject-other = Comparison run, subject:
 run-model = Model
 run-note = Note:
 run-endpoint = Endpoint
@@ -182,7 +182,7 @@ figure-chain-legend-binary = solid: its binary was confirmed as well
 figure-chain-others = Not in the chain
 figure-chain-none = No chain recorded yet: give components a `next` link in data/components.yaml.
 figure-proxy-title = Cases of run { $run } along the map's variable, over the zones of { $map }
-figure-proxy-title-nomap = Cases of run { $run } along the map's variable (no map assessed against)
+figure-proxy-title-nomap = Cases of run { $run } along the map's variable (not assessed against any map)
 figure-proxy-axis = the map's variable, as the run measured it (log scale)
 figure-timing-title = Generate timings of run { $run }, case by case
 figure-timing-axis = seconds (log scale)
