@@ -541,7 +541,8 @@ mod tests {
                 Kind::Family,
                 Kind::Engine,
                 Kind::Measurement,
-                Kind::Subject
+                Kind::Subject,
+                Kind::Reading
             ]
         );
         assert!(

@@ -61,6 +61,10 @@ fn gguf_and_fatbin_probes_record_runs_and_tables() {
         "probe".as_ref(),
         "gguf".as_ref(),
         model.as_os_str(),
+        "--from".as_ref(),
+        "HuggingFaceTB/SmolLM2-135M-Instruct Q4_1".as_ref(),
+        "--note".as_ref(),
+        "a test model".as_ref(),
         "--root".as_ref(),
         root.as_os_str(),
     ]);
@@ -105,11 +109,16 @@ fn gguf_and_fatbin_probes_record_runs_and_tables() {
     assert!(text.contains(&format!("sha256: {sha}")), "{text}");
     assert!(
         html.contains(&format!(
-            "SHA-256 <code title=\"{sha}\">{}…</code>",
+            "(package <code>HuggingFaceTB/SmolLM2-135M-Instruct Q4_1</code>, SHA-256 <code title=\"{sha}\">{}…</code>)",
             &sha[..16]
         )),
-        "no hash shown"
+        "no package and hash shown"
     );
+    assert!(
+        text.contains("package: HuggingFaceTB/SmolLM2-135M-Instruct Q4_1"),
+        "{text}"
+    );
+    assert!(text.contains("a test model"), "the note: {text}");
     assert!(
         !text.contains(&*model.parent().unwrap().to_string_lossy()),
         "a local path"

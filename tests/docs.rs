@@ -162,6 +162,7 @@ fn every_field_of_every_kind_is_documented() {
             "status" => fields_of::<Status>(),
             "measurement" => fields_of::<Measurement>(),
             "subject" => fields_of::<Subject>(),
+            "reading" => fields_of::<Reading>(),
             "bundle" => fields_of::<Bundle>(),
             "generation" => fields_of::<Generation>(),
             "tensor_type" => fields_of::<TensorType>(),

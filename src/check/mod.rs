@@ -32,6 +32,7 @@ pub fn check(
         directives(page, diags);
     }
     assessments(ev, diags);
+    readings(ev, diags);
     measurements(ev, diags);
     crate::packs::check::check(ev, derived, diags);
     messages.check(diags);
@@ -229,6 +230,10 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
             let Some(zone) = case.assessment.as_ref().and_then(|a| a.zone.as_ref()) else {
                 continue;
             };
+            // A reading kept in data/readings.yaml takes the place of this one.
+            if ev.reading_of(&run.id.value, &case.id.value).is_some() {
+                continue;
+            }
             let Some(derived) = derive::case_zone(map, case) else {
                 diags.push(Diagnostic::error(
                     "assessment",
@@ -256,13 +261,110 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                                 .map_or_else(String::new, |v| v.to_string())
                         ),
                     )
-                    .with_hint(
+                    .with_hint(format!(
                         "if the map is wrong, correct it (data/dispatch.yaml); if the reading \
-                         is, the run file still may not be rewritten, and the error stays \
-                         until the reading is recorded outside it",
-                    ),
+                         is, leave the run file as it is (runs are never rewritten) and record \
+                         the reading in data/readings.yaml: `- {{id: …, run: {}, case: {}, \
+                         zone: …, text: …}}`, which takes its place",
+                        run.id.value, case.id.value
+                    )),
                 );
             }
+        }
+    }
+}
+
+/// A reading in data/readings.yaml names a zone its map derives for the case, and is the
+/// only reading of that case.
+fn readings(ev: &Evidence, diags: &mut Diagnostics) {
+    let mut seen: std::collections::HashMap<(&str, &str), &str> = Default::default();
+    for reading in ev.readings.iter() {
+        let Some(case_id) = &reading.case else {
+            if let Some(zone) = &reading.zone {
+                diags.push(
+                    Diagnostic::error(
+                        "reading",
+                        span_of(&reading.file, zone),
+                        format!(
+                            "reading `{}` names a zone but no case: a zone is read of one case",
+                            reading.id.value
+                        ),
+                    )
+                    .with_hint("add `case: <case id>`, or drop the zone"),
+                );
+            }
+            continue;
+        };
+        let key = (reading.run.value.as_str(), case_id.value.as_str());
+        if let Some(first) = seen.insert(key, &reading.id.value) {
+            diags.push(
+                Diagnostic::error(
+                    "reading",
+                    span_of(&reading.file, case_id),
+                    format!(
+                        "case `{}` of run `{}` already has the reading `{first}`",
+                        key.1, key.0
+                    ),
+                )
+                .with_hint("keep one reading per case: edit the first instead"),
+            );
+            continue;
+        }
+        let Some(zone) = &reading.zone else { continue };
+        let Some(run) = ev.runs.get(&reading.run.value) else {
+            continue;
+        };
+        let Some(case) = run.cases.iter().find(|c| c.id.value == case_id.value) else {
+            continue;
+        };
+        let Some(map_id) = reading.map.as_ref().or(run.assessed_against.as_ref()) else {
+            diags.push(
+                Diagnostic::error(
+                    "reading",
+                    span_of(&reading.file, zone),
+                    format!(
+                        "reading `{}` names a zone, but neither it nor run `{}` names the map it \
+                         was read against",
+                        reading.id.value, run.id.value
+                    ),
+                )
+                .with_hint("add `map: <map id>` to the reading"),
+            );
+            continue;
+        };
+        let Some(map) = ev.maps.get(&map_id.value) else {
+            continue;
+        };
+        match derive::case_zone(map, case) {
+            Some(derived) if derived == zone.value => {}
+            derived => diags.push(
+                Diagnostic::error(
+                    "reading",
+                    span_of(&reading.file, zone),
+                    match derived {
+                        Some(d) => format!(
+                            "reading `{}` reads case `{}` as `{}`, but map `{}` routes {} = {} to `{d}`",
+                            reading.id.value,
+                            case.id.value,
+                            zone.value,
+                            map.id.value,
+                            map.variable,
+                            case.measurement(map.measured_as())
+                                .map(crate::model::format::Decimal)
+                                .map_or_else(String::new, |v| v.to_string())
+                        ),
+                        None => format!(
+                            "reading `{}` names a zone, but case `{}` recorded no `{}`, which \
+                             map `{}` derives zones from",
+                            reading.id.value,
+                            case.id.value,
+                            map.measured_as(),
+                            map.id.value
+                        ),
+                    },
+                )
+                .with_hint("correct the reading's zone, or the map if it is the map that is wrong"),
+            ),
         }
     }
 }

@@ -350,6 +350,7 @@ pub(crate) enum Parsed {
     Routes(Vec<Route>),
     Vocabulary(VocabularyFile),
     Subjects(Vec<Subject>),
+    Readings(Vec<Reading>),
     /// Records of the declared collection of this name.
     Declared(String, Vec<crate::model::declared::WrittenRecord>),
 }
@@ -412,6 +413,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
         Some(Kind::Route) => of!(Routes),
         Some(Kind::Engine | Kind::Status | Kind::Measurement) => of!(Vocabulary),
         Some(Kind::Subject) => of!(Subjects),
+        Some(Kind::Reading) => of!(Readings),
         Some(Kind::Page | Kind::Record) | None => Err(unknown_data_file(name, file)),
     }
 }
@@ -498,6 +500,7 @@ impl Parsed {
             Parsed::Routes(v) => set.routes.extend(locate(f, v)),
             Parsed::Declared(name, records) => set.written.push((name, file, records)),
             Parsed::Subjects(v) => set.subjects.extend(locate(f, v)),
+            Parsed::Readings(v) => set.readings.extend(locate(f, v)),
             Parsed::Vocabulary(v) => {
                 set.engines.extend(locate(f, v.engines));
                 set.statuses.extend(locate(f, v.statuses));

@@ -42,7 +42,8 @@ pub trait Spec: Sized {
 }
 
 /// What showing a run reads: the run, the maps its zones come from and their families, the
-/// vocabulary that labels it, and the subjects that say whether it is the site's own.
+/// vocabulary that labels it, the subjects that say whether it is the site's own, and the
+/// readings of its cases.
 const RUN_READS: &[Kind] = &[
     Kind::Run,
     Kind::Map,
@@ -50,6 +51,7 @@ const RUN_READS: &[Kind] = &[
     Kind::Engine,
     Kind::Measurement,
     Kind::Subject,
+    Kind::Reading,
 ];
 
 /// A directive's attributes as written, with what parsing them needs.
@@ -330,7 +332,7 @@ impl Spec for DispatchCompare {
 }
 plain!(
     /// `::runs`: the index of all runs (whose page gets a generated page per run).
-    Runs, "runs", "index of all runs", [Run, Map, Family, Engine, Measurement, Subject], lists: None
+    Runs, "runs", "index of all runs", [Run, Map, Family, Engine, Measurement, Subject, Reading], lists: None
 );
 plain!(
     /// `::glossary`
@@ -396,6 +398,7 @@ impl Spec for RunPage {
         Kind::Engine,
         Kind::Measurement,
         Kind::Subject,
+        Kind::Reading,
     ];
     fn parse(a: &Args) -> Result<Self, String> {
         let id = a.need("id")?;

@@ -77,6 +77,7 @@ macro_rules! record {
 }
 record!(
     Subject,
+    Reading,
     Engine,
     Status,
     Measurement,
@@ -164,6 +165,7 @@ pub struct DataSet {
     pub statuses: Vec<Located<Status>>,
     pub measurements: Vec<Located<Measurement>>,
     pub subjects: Vec<Located<Subject>>,
+    pub readings: Vec<Located<Reading>>,
     /// Records of declared collections as written, by collection name; typed against
     /// their declaration when the graph is built.
     pub written: Vec<(String, std::sync::Arc<str>, Vec<declared::WrittenRecord>)>,
@@ -264,6 +266,10 @@ macro_rules! with_collection {
                 let $c = &$ev.subjects;
                 $body
             }
+            $crate::model::refs::Kind::Reading => {
+                let $c = &$ev.readings;
+                $body
+            }
             $crate::model::refs::Kind::Record => {
                 let $c = &$ev.records;
                 $body
@@ -298,6 +304,7 @@ pub struct Evidence {
     pub statuses: Collection<Status>,
     pub measurements: Collection<Measurement>,
     pub subjects: Collection<Subject>,
+    pub readings: Collection<Reading>,
     /// Records of declared collections, keyed `collection:id`, in file order.
     pub records: Collection<declared::Declared>,
     pub runs: Collection<Run>,
@@ -305,6 +312,8 @@ pub struct Evidence {
     pub pages: Vec<PageSource>,
     /// Page id → position in `pages`.
     page_index: HashMap<String, usize>,
+    /// (run, case) → position in `readings` of the first reading of that case.
+    reading_index: HashMap<(String, String), usize>,
     /// Kinds with a file that failed to load (see [`Evidence::is_missing`]).
     pub incomplete: std::collections::BTreeSet<Kind>,
 }
@@ -367,6 +376,24 @@ impl Evidence {
 
     pub fn page(&self, id: &str) -> Option<&PageSource> {
         self.page_index.get(id).map(|&i| &self.pages[i])
+    }
+
+    /// The readings of run `run` as a whole (those that name no case), in file order.
+    pub fn run_readings<'a>(&'a self, run: &'a str) -> impl Iterator<Item = &'a Located<Reading>> {
+        self.readings
+            .iter()
+            .filter(move |r| r.case.is_none() && r.run.value == run)
+    }
+
+    /// The reading of case `case` of run `run` kept in `data/readings.yaml` (the first,
+    /// if several), which takes the place of the run file's own `assessment`.
+    pub fn reading_of(&self, run: &str, case: &str) -> Option<&Located<Reading>> {
+        if self.reading_index.is_empty() {
+            return None;
+        }
+        self.reading_index
+            .get(&(run.to_string(), case.to_string()))
+            .and_then(|&i| self.readings.iter().nth(i))
     }
 }
 
@@ -432,6 +459,7 @@ pub fn build(
         statuses: index(Kind::Status, d.statuses, &mut diags),
         measurements: index(Kind::Measurement, d.measurements, &mut diags),
         subjects: index(Kind::Subject, d.subjects, &mut diags),
+        readings: index(Kind::Reading, d.readings, &mut diags),
         records,
         runs,
         page_index: pages
@@ -439,9 +467,20 @@ pub fn build(
             .enumerate()
             .map(|(i, p)| (p.id.clone(), i))
             .collect(),
+        reading_index: HashMap::new(),
         pages,
         incomplete: d.incomplete,
     };
+    // The first reading of each case wins; a second one is `check`'s to report.
+    let mut reading_index = HashMap::new();
+    for (i, r) in ev.readings.iter().enumerate() {
+        if let Some(case) = &r.case {
+            reading_index
+                .entry((r.run.value.clone(), case.value.clone()))
+                .or_insert(i);
+        }
+    }
+    ev.reading_index = reading_index;
     refs::resolve_all(&ev, &mut diags);
     resolve_directives(&mut ev);
     (ev, diags)

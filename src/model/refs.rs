@@ -264,6 +264,32 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
             r.bare(&route.file, Kind::Family, f);
         }
     }
+    for reading in ev.readings.iter() {
+        let file = &reading.file;
+        r.bare(file, Kind::Run, &reading.run);
+        if let Some(m) = &reading.map {
+            r.bare(file, Kind::Map, m);
+        }
+        if let Some(z) = &reading.zone {
+            r.bare(file, Kind::Family, z);
+        }
+        if let Some(d) = &reading.date {
+            r.run_date(file, d);
+        }
+        // The case must be one of the run's (a missing run is told above).
+        if let (Some(run), Some(case)) = (ev.runs.get(&reading.run.value), &reading.case)
+            && !run.cases.iter().any(|c| c.id.value == case.value)
+        {
+            r.diags.push(
+                Diagnostic::error(
+                    "dangling-ref",
+                    span_of(file, case),
+                    format!("run `{}` has no case `{}`", reading.run.value, case.value),
+                )
+                .with_hint("name a case of the run by its id"),
+            );
+        }
+    }
     // A run belongs to one subject: listed once, and not against its own `subject`.
     let mut listed: std::collections::HashMap<&str, &str> = Default::default();
     for s in ev.subjects.iter() {

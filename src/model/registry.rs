@@ -31,6 +31,7 @@ pub enum Kind {
     Status,
     Measurement,
     Subject,
+    Reading,
     /// A record of a collection the site declares (`model::declared`); its key is
     /// `collection:id`.
     Record,
@@ -130,6 +131,7 @@ pub const KINDS: &[KindSpec] = &[
         Fields,
     ),
     spec(Kind::Subject, "subject", File("subjects.yaml"), Fields),
+    spec(Kind::Reading, "reading", File("readings.yaml"), Fields),
     spec(Kind::Record, "record", Declared, Fields),
     spec(Kind::Page, "page", Pages, Own),
 ];

@@ -321,6 +321,36 @@ pub struct Route {
     pub family: Option<Id>,
 }
 
+// ---------------------------------------------------------------- readings.yaml
+
+/// `data/readings.yaml`: the investigator's reading of one case of a run, kept beside the
+/// run because a run file is never rewritten. It takes the place of the `assessment` the
+/// run file may hold for the same case, and `check` holds its zone to the map's.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reading {
+    pub id: Id,
+    /// The run read.
+    pub run: Id,
+    /// The case of that run (its id); none: a reading of the whole run, shown with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case: Option<Id>,
+    /// The decision map it was read against; by default the run's `assessed_against`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<Id>,
+    /// The route (family) the case is read as, when the reading names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Id>,
+    /// The reading, in words.
+    pub text: Text,
+    /// What it rests on; `inferred` marks it as the site's own reading wherever it is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Basis>,
+    /// When it was read, `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<Id>,
+}
+
 // ---------------------------------------------------------------- subjects.yaml
 
 /// What runs were taken of: the build, machine or input an investigation studies, or

@@ -18,6 +18,10 @@ pub struct InputFile {
     /// SHA-256 of the file's bytes (lower-case hex): which file it was, without its path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
+    /// The package (and version) the file came from, as the investigator gave it
+    /// (`--from cyllama-rocm==0.2.18`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
 }
 
 /// A fatbin scan kept small: per-target summaries and per-bundle summaries, no kernels.

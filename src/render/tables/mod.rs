@@ -49,7 +49,7 @@ tables! {
     d::RecordPage => |d, s| vec![declared::record(s, &d.key)];
 }
 
-/// " · Comparison, of: `label`" for a run of a subject other than the site's own (a
+/// " · Comparison run, subject: `label`" for a run of a subject other than the site's own (a
 /// comparison); nothing for the site's own runs.
 pub fn subject_note(s: &Scope, run: &crate::model::Run) -> String {
     if s.ev.is_own(run) {

@@ -136,7 +136,15 @@ fn family_badge(s: &Scope, z: &str) -> String {
     )
 }
 
-fn reading(s: &Scope, case: &Case) -> String {
+/// The reading of a case: the one kept in data/readings.yaml, else the run file's own.
+fn reading(s: &Scope, run: &Run, case: &Case) -> String {
+    if let Some(r) = s.ev.reading_of(&run.id.value, &case.id.value) {
+        return format!(
+            "{}{}",
+            s.text(&r.text),
+            super::records::basis_mark(s, r.basis)
+        );
+    }
     case.assessment
         .as_ref()
         .map(|a| s.text(&a.reading))
@@ -342,7 +350,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         td(&mut html);
         zone_cell(&mut html, &w, run, c);
         td(&mut html);
-        html.push_str(&reading(s, c));
+        html.push_str(&reading(s, run, c));
         if let Some(ps) = prev_summary {
             td(&mut html);
             delta(&mut html, &w, ps, map, c);
@@ -434,10 +442,16 @@ fn run_meta(s: &Scope, run: &Run) -> String {
     for (k, v) in run.versions.iter().chain(&run.environment) {
         parts.push(format!("{} {}", escape(k), code(v)));
     }
-    let note = match &run.note {
+    let mut note = match &run.note {
         Some(n) => format!("<br>{} {}", s.ui("run-note"), s.text(n)),
         None => String::new(),
     };
+    // Readings of the whole run, kept beside it (data/readings.yaml).
+    for r in s.ev.run_readings(&run.id.value) {
+        note.push_str("<br>");
+        note.push_str(&s.text(&r.text));
+        note.push_str(&super::records::basis_mark(s, r.basis));
+    }
     format!("{}<br>{}{note}", parts.join(" · "), s.text(&run.origin))
 }
 

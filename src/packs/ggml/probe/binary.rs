@@ -17,8 +17,19 @@ use std::path::Path;
 /// Example tensors kept per ggml type.
 const EXAMPLES: usize = 3;
 
+/// What the investigator says of a probe's input: where it came from, and a note.
+#[derive(clap::Args, Debug, Default)]
+pub struct AboutInput {
+    /// The package (and version) the file came from, e.g. `cyllama-rocm==0.2.18`.
+    #[arg(long, value_name = "PACKAGE")]
+    pub from: Option<String>,
+    /// A note recorded with the run and shown with it.
+    #[arg(long)]
+    pub note: Option<String>,
+}
+
 /// `evidence probe fatbin FILE`.
-pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
+pub fn probe_fatbin(file: &Path, about: &AboutInput, root: &Path) -> Result<Written, ProbeError> {
     let site = RunStore::open(root)?;
     let at = Clock::now();
     let options = fatbin::ScanOptions {
@@ -52,13 +63,13 @@ pub fn probe_fatbin(file: &Path, root: &Path) -> Result<Written, ProbeError> {
             .collect(),
         warnings: warnings(report.warnings),
     };
-    let mut run = base_run(&site, "fatbin", file, report.file_size, &at)?;
+    let mut run = base_run(&site, about, "fatbin", file, report.file_size, &at)?;
     run.fatbin = Some(record);
     site.write_run(run, "fatbin", &at)
 }
 
 /// `evidence probe gguf FILE`.
-pub fn probe_gguf(file: &Path, root: &Path) -> Result<Written, ProbeError> {
+pub fn probe_gguf(file: &Path, about: &AboutInput, root: &Path) -> Result<Written, ProbeError> {
     let site = RunStore::open(root)?;
     let at = Clock::now();
     let report = gguf::read(file).map_err(|e| read_error(file, "a GGUF model file", &e))?;
@@ -87,7 +98,7 @@ pub fn probe_gguf(file: &Path, root: &Path) -> Result<Written, ProbeError> {
             .collect(),
         warnings: warnings(report.warnings),
     };
-    let mut run = base_run(&site, "gguf", file, report.file_size, &at)?;
+    let mut run = base_run(&site, about, "gguf", file, report.file_size, &at)?;
     run.gguf = Some(record);
     site.write_run(run, "gguf", &at)
 }
@@ -96,6 +107,7 @@ pub fn probe_gguf(file: &Path, root: &Path) -> Result<Written, ProbeError> {
 pub fn probe_maps(
     pid: Option<u32>,
     file: Option<&Path>,
+    about: &AboutInput,
     root: &Path,
 ) -> Result<Written, ProbeError> {
     let site = RunStore::open(root)?;
@@ -130,9 +142,9 @@ pub fn probe_maps(
         }
     };
     let mut run = match input {
-        Some((f, size)) => base_run(&site, "maps", f, size, &at)?,
+        Some((f, size)) => base_run(&site, about, "maps", f, size, &at)?,
         None => {
-            let mut r = base_run(&site, "maps", Path::new(""), 0, &at)?;
+            let mut r = base_run(&site, about, "maps", Path::new(""), 0, &at)?;
             r.input = None;
             r
         }
@@ -187,6 +199,7 @@ fn read_error(file: &Path, what: &str, e: &crate::packs::ggml::binary::Error) ->
 
 fn base_run(
     site: &RunStore,
+    about: &AboutInput,
     probe: &str,
     file: &Path,
     size: u64,
@@ -218,7 +231,11 @@ fn base_run(
             "probe-origin-file",
             &[("command", command), ("file", name.clone())],
         )?,
-        note: None,
+        note: about
+            .note
+            .as_deref()
+            .filter(|n| !n.trim().is_empty())
+            .map(|n| site.same(n)),
         phase: None,
         assessed_against: None,
         model_details: None,
@@ -230,6 +247,7 @@ fn base_run(
             name,
             size,
             sha256: sha256_of(file),
+            package: about.from.clone().filter(|f| !f.trim().is_empty()),
         }),
         fatbin: None,
         gguf: None,

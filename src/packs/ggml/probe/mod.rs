@@ -42,6 +42,8 @@ pub enum ProbeEngine {
     Fatbin {
         /// The library, e.g. `libggml-hip.so`.
         file: PathBuf,
+        #[command(flatten)]
+        about: binary::AboutInput,
         /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
         #[arg(long, default_value = ".")]
         root: PathBuf,
@@ -50,6 +52,8 @@ pub enum ProbeEngine {
     Gguf {
         /// The model file.
         file: PathBuf,
+        #[command(flatten)]
+        about: binary::AboutInput,
         /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
         #[arg(long, default_value = ".")]
         root: PathBuf,
@@ -62,6 +66,8 @@ pub enum ProbeEngine {
         /// A saved copy of a /proc/PID/maps file instead of a live process.
         #[arg(long)]
         file: Option<PathBuf>,
+        #[command(flatten)]
+        about: binary::AboutInput,
         /// Folder holding evidence.yaml; the run goes to ROOT/data/runs/.
         #[arg(long, default_value = ".")]
         root: PathBuf,
@@ -118,11 +124,19 @@ pub fn probe(engine: ProbeEngine) -> (Result<Written, ProbeError>, PathBuf) {
             });
             (r, root)
         }
-        ProbeEngine::Fatbin { file, root } => (binary::probe_fatbin(&file, &root), root),
-        ProbeEngine::Gguf { file, root } => (binary::probe_gguf(&file, &root), root),
-        ProbeEngine::Maps { pid, file, root } => {
-            (binary::probe_maps(pid, file.as_deref(), &root), root)
+        ProbeEngine::Fatbin { file, about, root } => {
+            (binary::probe_fatbin(&file, &about, &root), root)
         }
+        ProbeEngine::Gguf { file, about, root } => (binary::probe_gguf(&file, &about, &root), root),
+        ProbeEngine::Maps {
+            pid,
+            file,
+            about,
+            root,
+        } => (
+            binary::probe_maps(pid, file.as_deref(), &about, &root),
+            root,
+        ),
     }
 }
 

@@ -36,18 +36,23 @@ fn with_file<'e>(s: &Scope<'e>, run: &'e Run) -> Option<(&'e Run, String)> {
 
 /// " · file `name` (SHA-256 `0123456789abcdef…`)": the file a run read, by name and hash.
 fn input_note(s: &Scope, i: &crate::packs::InputFile) -> String {
-    let hash = i
-        .sha256
-        .as_ref()
-        .map(|h| {
-            format!(
-                " (SHA-256 <code title=\"{}\">{}…</code>)",
-                escape(h),
-                escape(h.get(..16).unwrap_or(h))
-            )
-        })
-        .unwrap_or_default();
-    format!(" · {} {}{hash}", s.ui("binary-input"), code(&i.name))
+    let mut about = Vec::new();
+    if let Some(p) = &i.package {
+        about.push(format!("{} {}", s.ui("binary-package"), code(p)));
+    }
+    if let Some(h) = &i.sha256 {
+        about.push(format!(
+            "SHA-256 <code title=\"{}\">{}…</code>",
+            escape(h),
+            escape(h.get(..16).unwrap_or(h))
+        ));
+    }
+    let about = if about.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", about.join(", "))
+    };
+    format!(" · {} {}{about}", s.ui("binary-input"), code(&i.name))
 }
 
 /// "Source: data/runs/….yaml · run `id` · file `name`".

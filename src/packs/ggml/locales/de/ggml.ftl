@@ -35,6 +35,7 @@ col-order = Schritt
 col-target = Ziel
 col-reason = Grund
 binary-input = Datei
+binary-package = Paket
 binary-no-run = Noch kein Lauf von `{ $probe }`: `evidence probe { $probe } FILE` ausführen.
 binary-unclassified = nicht klassifiziert
 binary-type-unrecorded = nicht in quantization.yaml

@@ -35,6 +35,7 @@ col-order = Step
 col-target = Target
 col-reason = Why
 binary-input = file
+binary-package = package
 binary-no-run = No `{ $probe }` run yet: run `evidence probe { $probe } FILE`.
 binary-unclassified = unclassified
 binary-type-unrecorded = not in quantization.yaml

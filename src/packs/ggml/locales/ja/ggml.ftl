@@ -35,6 +35,7 @@ col-order = 段階
 col-target = 対象
 col-reason = 理由
 binary-input = ファイル
+binary-package = パッケージ
 binary-no-run = `{ $probe }` の実行はまだない。`evidence probe { $probe } FILE` を実行すると記録される。
 binary-unclassified = 未分類
 binary-type-unrecorded = quantization.yaml に未記録

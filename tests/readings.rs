@@ -1,0 +1,171 @@
+//! Readings kept beside the runs (`data/readings.yaml`): a run file is never rewritten, so
+//! the investigator's reading of a case lives in its own record, takes the place of the
+//! run file's `assessment`, and is held to the map like it.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+/// The diagnostics with `code` whose message contains `says`, as (file, line, column).
+fn errors(root: &Path, code: &str, says: &str) -> Vec<(String, usize, usize)> {
+    let (_, report) = check_json(root);
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == "error" && d.code == code && d.message.contains(says))
+        .map(|d| (d.span.file.clone(), d.span.line, d.span.column))
+        .collect()
+}
+
+const READING: &str = "\
+- id: large-again
+  run: r1
+  case: large
+  zone: fam_large
+  text:
+    ja: \"読み直しても大きい側\"
+    en: \"large side on a second reading\"
+  date: \"2026-02-01\"
+";
+
+#[test]
+fn a_reading_takes_the_place_of_the_run_files_own() {
+    let site = fixture_copy();
+    let root = site.path();
+    write_file(root, "data/readings.yaml", READING.as_bytes());
+    let (code, report) = check_json(root);
+    assert_eq!(code, 0, "{}", report.summary());
+    let out = tempfile::tempdir().unwrap();
+    build_ok(root, out.path());
+    let page = std::fs::read_to_string(out.path().join("en/details/index.html")).unwrap();
+    assert!(
+        page.contains("large side on a second reading"),
+        "the kept reading"
+    );
+    assert!(!page.contains(">large side<"), "not the run file's own");
+    assert!(page.contains("small side"), "another case keeps its own");
+    let json = std::fs::read_to_string(out.path().join("evidence.json")).unwrap();
+    assert!(json.contains("\"reading\""), "exported under its kind");
+}
+
+#[test]
+fn a_run_files_wrong_reading_is_corrected_beside_it() {
+    let site = fixture_copy();
+    let root = site.path();
+    // The run file reads `large` (prompt_eval_count 40) as small: an error at its zone,
+    // whose hint points to data/readings.yaml, since the run may not be rewritten.
+    replace_once(
+        root,
+        "data/runs/r1.yaml",
+        "      zone: fam_large\n",
+        "      zone: fam_small\n",
+    );
+    let (code, report) = check_json(root);
+    assert_eq!(code, 1);
+    let d = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "assessment")
+        .expect("the run file's reading is wrong");
+    assert!(
+        d.hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("data/readings.yaml"),
+        "{d:?}"
+    );
+    // A reading beside the run settles it, and the run file stays as it was.
+    let before = std::fs::read(root.join("data/runs/r1.yaml")).unwrap();
+    write_file(root, "data/readings.yaml", READING.as_bytes());
+    let (code, report) = check_json(root);
+    assert_eq!(code, 0, "{}", report.summary());
+    assert_eq!(
+        std::fs::read(root.join("data/runs/r1.yaml")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn a_reading_is_held_to_the_map() {
+    let site = fixture_copy();
+    let root = site.path();
+    write_file(
+        root,
+        "data/readings.yaml",
+        READING
+            .replace("zone: fam_large", "zone: fam_small")
+            .as_bytes(),
+    );
+    let found = errors(
+        root,
+        "reading",
+        "reads case `large` as `fam_small`, but map `fixture_map`",
+    );
+    assert_eq!(found, [("data/readings.yaml".to_string(), 4, 9)]);
+}
+
+#[test]
+fn a_reading_names_a_real_case_once() {
+    let site = fixture_copy();
+    let root = site.path();
+    let twice = format!(
+        "{READING}{}",
+        READING.replace("id: large-again", "id: again")
+    );
+    write_file(
+        root,
+        "data/readings.yaml",
+        format!(
+            "{twice}{}",
+            READING
+                .replace("id: large-again", "id: none")
+                .replace("case: large", "case: huge")
+        )
+        .as_bytes(),
+    );
+    assert_eq!(
+        errors(root, "reading", "already has the reading `large-again`"),
+        [("data/readings.yaml".to_string(), 11, 9)]
+    );
+    assert_eq!(
+        errors(root, "dangling-ref", "run `r1` has no case `huge`"),
+        [("data/readings.yaml".to_string(), 19, 9)]
+    );
+}
+
+#[test]
+fn a_reading_of_the_whole_run_is_shown_with_it_and_marked_when_inferred() {
+    let site = fixture_copy();
+    let root = site.path();
+    write_file(
+        root,
+        "data/readings.yaml",
+        b"- id: settings\n  run: r1\n  basis: inferred\n  text: {ja: \"\xe8\xa8\xad\xe5\xae\x9a\xe3\x81\xaf\xe6\x8e\xa8\xe5\xae\x9a\", en: \"settings inferred from the case names\"}\n",
+    );
+    let (code, report) = check_json(root);
+    assert_eq!(code, 0, "{}", report.summary());
+    let out = tempfile::tempdir().unwrap();
+    build_ok(root, out.path());
+    let page = std::fs::read_to_string(out.path().join("en/details/index.html")).unwrap();
+    let at = page
+        .find("settings inferred from the case names")
+        .expect("shown with the run");
+    assert!(
+        page[at..].starts_with(
+            "settings inferred from the case names <span class=\"badge basis-inferred\">"
+        ),
+        "marked as the site's reading: {}",
+        &page[at..at + 160]
+    );
+    // A zone is read of a case, never of a whole run.
+    write_file(
+        root,
+        "data/readings.yaml",
+        b"- id: settings\n  run: r1\n  zone: fam_small\n  text: {ja: x, en: x}\n",
+    );
+    assert_eq!(
+        errors(root, "reading", "names a zone but no case"),
+        [("data/readings.yaml".to_string(), 3, 9)]
+    );
+}
