@@ -69,17 +69,34 @@ struct Placed {
 
 /// The plot of one run.
 pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
-    let map = run
+    let own = run
         .assessed_against
         .as_ref()
         .and_then(|m| s.ev.maps.get(&m.value));
-    let title = match map {
-        Some(m) => ui_args(
+    // A run assessed against no map (a new probe run) is placed on the map the run
+    // before it of the same probe was assessed against, and the title says so.
+    let previous = own.is_none().then(|| {
+        let prev = s.derived.comparable_previous(s.ev, run)?;
+        let m = prev.assessed_against.as_ref()?;
+        Some((prev, s.ev.maps.get(&m.value)?))
+    });
+    let map = own.or(previous.flatten().map(|(_, m)| m));
+    let title = match (own, previous.flatten()) {
+        (Some(m), _) => ui_args(
             s,
             "figure-proxy-title",
             &[("run", run.id.value.clone()), ("map", m.id.value.clone())],
         ),
-        None => ui_args(
+        (None, Some((prev, m))) => ui_args(
+            s,
+            "figure-proxy-title-previous",
+            &[
+                ("run", run.id.value.clone()),
+                ("map", m.id.value.clone()),
+                ("previous", prev.id.value.clone()),
+            ],
+        ),
+        (None, None) => ui_args(
             s,
             "figure-proxy-title-nomap",
             &[("run", run.id.value.clone())],
@@ -384,6 +401,30 @@ mod tests {
         let before = draw(View::EN, "scan-sample");
         assert_ne!(before, after);
         assert!(texts(&after).iter().any(|t| t == "(8, 64]"));
+    }
+
+    #[test]
+    fn a_run_with_no_map_is_placed_on_the_map_of_the_run_before_it() {
+        let site = Site::load(|d| {
+            let mut next = d
+                .runs
+                .iter()
+                .find(|r| r.value.id.value == "scan-sample")
+                .expect("run")
+                .clone();
+            next.value.id = crate::model::Id::unplaced("scan-next");
+            next.value.date = Some(crate::model::Id::unplaced("2026-01-21"));
+            next.value.assessed_against = None;
+            d.runs.push(next);
+        });
+        let s = site.scope(View::EN);
+        let r = s.ev.runs.get("scan-next").expect("run");
+        let doc = standalone(&plot(&s, r, &r.file, "p"), View::EN);
+        assert!(
+            doc.contains("over the zones of planner_v1, the map run scan-sample before it was assessed against"),
+            "{doc}"
+        );
+        assert!(doc.contains("<rect"), "zones are shaded");
     }
 
     #[test]

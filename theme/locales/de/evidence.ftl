@@ -183,6 +183,7 @@ figure-chain-others = Nicht in der Kette
 figure-chain-none = Noch keine Kette aufgezeichnet: Komponenten in data/components.yaml einen `next`-Verweis geben.
 figure-proxy-title = Fälle des Laufs { $run } entlang der Variablen der Karte, über den Zonen von { $map }
 figure-proxy-title-nomap = Fälle des Laufs { $run } entlang der Variablen der Karte (keine Karte zum Abgleich)
+figure-proxy-title-previous = Fälle des Laufs { $run } entlang der Variablen der Karte, über den Zonen von { $map }, der Karte, mit der der vorige Lauf { $previous } abgeglichen wurde
 figure-proxy-axis = die Variable der Karte, wie der Lauf sie gemessen hat (logarithmische Skala)
 figure-timing-title = Generate-Zeiten des Laufs { $run }, Fall für Fall
 figure-timing-axis = Sekunden (logarithmische Skala)

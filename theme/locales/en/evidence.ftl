@@ -183,6 +183,7 @@ figure-chain-others = Not in the chain
 figure-chain-none = No chain recorded yet: give components a `next` link in data/components.yaml.
 figure-proxy-title = Cases of run { $run } along the map's variable, over the zones of { $map }
 figure-proxy-title-nomap = Cases of run { $run } along the map's variable (not assessed against any map)
+figure-proxy-title-previous = Cases of run { $run } along the map's variable, over the zones of { $map }, the map run { $previous } before it was assessed against
 figure-proxy-axis = the map's variable, as the run measured it (log scale)
 figure-timing-title = Generate timings of run { $run }, case by case
 figure-timing-axis = seconds (log scale)

@@ -180,6 +180,7 @@ figure-chain-others = 連鎖に入らないもの
 figure-chain-none = 連鎖はまだ記録されていない。data/components.yaml の各コンポーネントに `next` を書くと描ける。
 figure-proxy-title = 実行 { $run } の各ケースを地図の変数の軸に置き、{ $map } の範囲と重ねた図
 figure-proxy-title-nomap = 実行 { $run } の各ケースを地図の変数の軸に置いた図 (照合した地図なし)
+figure-proxy-title-previous = 実行 { $run } の各ケースを地図の変数の軸に置き、直前の実行 { $previous } が照合した { $map } の範囲と重ねた図
 figure-proxy-axis = 実行が測った地図の変数 (対数軸)
 figure-timing-title = 実行 { $run } の generate 所要時間 (ケースごと)
 figure-timing-axis = 秒 (対数軸)
