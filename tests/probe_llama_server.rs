@@ -209,6 +209,16 @@ fn llama_server_end_to_end() {
     let details = first.model_details.as_ref().expect("model details");
     // The model file by its name alone: no local path reaches the site.
     assert_eq!(details.file.as_deref(), Some(MODEL_FILE));
+    // …and by its hash, read here since the server runs on this machine.
+    let want: String = {
+        use sha2::Digest;
+        let bytes = std::fs::read(cache_dir().join("models").join(MODEL_FILE)).unwrap();
+        sha2::Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    assert_eq!(details.digest, Some(format!("sha256:{want}")));
     assert_eq!(details.quantization_level.as_deref(), Some("Q4_1"));
     assert_eq!(
         first.request.as_ref().and_then(|r| r.cache_prompt),

@@ -168,7 +168,7 @@ pub fn probe_maps(
 
 /// SHA-256 of the file at `path` in lower-case hex, read in blocks (a library is hundreds
 /// of megabytes); `None` if it cannot be read again.
-fn sha256_of(path: &Path) -> Option<String> {
+pub(crate) fn sha256_of(path: &Path) -> Option<String> {
     use sha2::{Digest, Sha256};
     use std::io::Read;
     let mut f = std::fs::File::open(path).ok()?;

@@ -55,16 +55,21 @@ pub fn gpu_facts(sys: &Path, rocm: &Path) -> (BTreeMap<String, String>, BTreeMap
     (environment, versions)
 }
 
-/// [`gpu_facts`] of this machine when the engine at `endpoint` runs on it (a loopback
-/// address); nothing for an engine elsewhere, whose GPU this machine cannot see.
-pub fn engine_host(endpoint: &str) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
-    let local = url::Url::parse(endpoint).is_ok_and(|u| match u.host() {
+/// Whether the engine at `endpoint` runs on this machine (a loopback address), so that
+/// what it says of its files and devices can be read here too.
+pub fn is_local(endpoint: &str) -> bool {
+    url::Url::parse(endpoint).is_ok_and(|u| match u.host() {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
         Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
         None => false,
-    });
-    if local {
+    })
+}
+
+/// [`gpu_facts`] of this machine when the engine at `endpoint` runs on it (a loopback
+/// address); nothing for an engine elsewhere, whose GPU this machine cannot see.
+pub fn engine_host(endpoint: &str) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+    if is_local(endpoint) {
         gpu_facts(Path::new("/sys"), Path::new("/opt/rocm"))
     } else {
         Default::default()

@@ -256,7 +256,13 @@ impl Server for LlamaServer {
             family: None,
             parameter_size: meta.as_ref().and_then(|m| m.n_params).map(parameter_size),
             quantization_level: props.model_ftype.filter(|f| !f.is_empty()),
-            digest: None,
+            // The file by its hash, when the server runs here and the file can be read:
+            // which model it was, without where it lies.
+            digest: file
+                .as_deref()
+                .filter(|_| super::host::is_local(self.http.base()))
+                .and_then(|p| super::binary::sha256_of(std::path::Path::new(p)))
+                .map(|h| format!("sha256:{h}")),
             // The file's name only: a local path (a home folder, a cache) has no place on
             // a published site.
             file: file.as_deref().map(basename),
