@@ -755,3 +755,73 @@ fn a_site_folder_missing_at_the_base_revision_is_an_error() {
 fn files<'a>(side: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
     side.iter().map(|(p, t)| (*p, t.as_str())).collect()
 }
+
+#[test]
+fn front_matter_changes_are_reported_and_a_one_language_change_is_drift() {
+    let repo = repo();
+    let d = repo.path();
+    let page = std::fs::read_to_string(d.join("content/index.md")).unwrap();
+    // The title in Japanese only: a change of the page, and translation drift.
+    write(
+        d,
+        &[(
+            "content/index.md",
+            &page.replace("ja: \"概要\"", "ja: \"全体の概要\""),
+        )],
+    );
+    let (code, out, _) = diff(d, &["HEAD", "--exit-code"]);
+    assert_eq!(code, 1, "a title change is a difference:\n{out}");
+    assert!(out.contains("page:index"), "{out}");
+    assert!(out.contains("title.ja: 概要 → 全体の概要"), "{out}");
+    assert!(
+        out.contains("translation drift: title changed only in ja"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 translation drift"),
+        "counted in the summary:\n{out}"
+    );
+    // Both languages, and the order: changed, no drift.
+    write(
+        d,
+        &[(
+            "content/index.md",
+            &page
+                .replace("ja: \"概要\"", "ja: \"全体の概要\"")
+                .replace("en: \"Overview\"", "en: \"The overview\"")
+                .replace("order: 0", "order: 1"),
+        )],
+    );
+    let (_, json, _) = diff(d, &["HEAD", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let page = v["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "page")
+        .expect("the page's front matter");
+    let paths: Vec<&str> = page["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["order", "title.en", "title.ja"]);
+    assert_eq!(page["drift"], serde_json::json!([]));
+}
+
+#[test]
+fn a_claim_changed_in_one_language_counts_as_drift() {
+    let repo = repo();
+    let d = repo.path();
+    write(
+        d,
+        &[(
+            "data/claims.yaml",
+            &CLAIMS_AFTER.replace("各呼び出しの回数", "呼び出しごとの回数"),
+        )],
+    );
+    let (code, out, _) = diff(d, &["HEAD", "--exit-code"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("1 translation drift"), "{out}");
+}

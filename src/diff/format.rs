@@ -36,7 +36,8 @@ pub fn summary(r: &Report) -> String {
         .sum::<usize>()
         + r.maps.iter().map(|m| m.flips.len()).sum::<usize>();
     let drift = r.texts.iter().filter(|t| t.drift).count()
-        + r.records.iter().map(|x| x.drift.len()).sum::<usize>();
+        + r.records.iter().map(|x| x.drift.len()).sum::<usize>()
+        + r.claims.iter().map(|c| c.drift.len()).sum::<usize>();
     let parts: Vec<String> = [
         (
             r.rewrites.len(),
@@ -288,6 +289,24 @@ fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> Str
     }
 }
 
+/// A run as a reviewer needs to place it: "probe p, engine e, model m, device d, host h,
+/// subject s, date".
+fn run_line(x: &RunRef) -> String {
+    let mut parts = vec![x.probe.clone(), format!("engine {}", x.engine)];
+    for (label, v) in [
+        ("model", &x.model),
+        ("device", &x.device),
+        ("host", &x.host),
+        ("subject", &x.subject),
+    ] {
+        if let Some(v) = v {
+            parts.push(format!("{label} {v}"));
+        }
+    }
+    parts.push(x.date.clone().unwrap_or_else(|| "date unknown".into()));
+    parts.join(", ")
+}
+
 fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String) {
     if r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty() {
         return;
@@ -297,15 +316,7 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String)
         let _ = writeln!(
             o,
             "{}",
-            paint(
-                "32",
-                format!(
-                    "  + {} ({}, {})",
-                    x.id,
-                    x.probe,
-                    x.date.as_deref().unwrap_or("date unknown")
-                )
-            )
+            paint("32", format!("  + {} ({})", x.id, run_line(x)))
         );
     }
     for x in &r.runs.removed {
@@ -394,6 +405,21 @@ pub fn markdown(r: &Report) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "### Evidence diff `{}` → `{}`\n", r.base, r.head);
     let _ = writeln!(o, "**{}**\n", summary(r));
+    // Whose evidence the new runs are, in sight before any folded section.
+    if !r.runs.added.is_empty() {
+        const SHOWN: usize = 10;
+        for x in r.runs.added.iter().take(SHOWN) {
+            let _ = writeln!(o, "- new run `{}`: {}", x.id, cell(&run_line(x)));
+        }
+        if r.runs.added.len() > SHOWN {
+            let _ = writeln!(
+                o,
+                "- … and {} more (see Probe runs below)",
+                r.runs.added.len() - SHOWN
+            );
+        }
+        o.push('\n');
+    }
     rewrites_markdown(&mut o, r);
     if !r.claims.is_empty() {
         section(&mut o, "Claims", r.claims.len(), |o| {
@@ -436,13 +462,7 @@ pub fn markdown(r: &Report) -> String {
         let n = r.runs.added.len() + r.runs.removed.len() + r.runs.latest.len();
         section(&mut o, "Probe runs", n, |o| {
             for x in &r.runs.added {
-                let _ = writeln!(
-                    o,
-                    "- added `{}` ({}, {})",
-                    x.id,
-                    x.probe,
-                    x.date.as_deref().unwrap_or("date unknown")
-                );
+                let _ = writeln!(o, "- added `{}` ({})", x.id, cell(&run_line(x)));
             }
             for x in &r.runs.removed {
                 let _ = writeln!(o, "- removed `{}` ({})", x.id, x.probe);

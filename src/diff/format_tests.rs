@@ -35,6 +35,11 @@ fn run_ref(id: &str, date: Option<&str>) -> RunRef {
         id: id.into(),
         probe: "sweep".into(),
         date: date.map(Into::into),
+        engine: "ollama".into(),
+        model: Some("m:7b".into()),
+        device: Some("AMD [0x1002:0x7550]".into()),
+        host: Some("gpu-a".into()),
+        subject: None,
     }
 }
 
@@ -230,7 +235,7 @@ fn summary_counts_every_kind_in_plural() {
         "3 run records rewritten, 2 claims moved between cannot-show and can-show, \
          3 other claim changes, 2 runs added, 1 run removed, 1 case changed in the latest runs, \
          3 derived zones flipped, 1 dispatch map changed, 2 records changed, \
-         2 prose block pairs changed, 2 translation drifts, 1 page added, 1 page removed"
+         2 prose block pairs changed, 3 translation drifts, 1 page added, 1 page removed"
     );
 }
 
@@ -345,8 +350,8 @@ Claims
       translation drift: text changed only in en
 
 Runs
-  + r2 (sweep, 2026-01-02)
-  + r3 (sweep, date unknown)
+  + r2 (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02)
+  + r3 (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, date unknown)
   - r0 (sweep)
   latest sweep: r1 → r3
       k1 eval_count: 10 → 7 (-3)
@@ -391,7 +396,7 @@ fn text_in_colour_paints_added_removed_moved_and_breaches() {
         "\x1b[1;32m  ⇄ c1 (p1) moved cannot-to-can",
         "\x1b[32m  +\x1b[0m c3 (p1) added",
         "\x1b[31m  -\x1b[0m c4 (p1) removed",
-        "\x1b[32m  + r2 (sweep, 2026-01-02)\x1b[0m",
+        "\x1b[32m  + r2 (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02)\x1b[0m",
         "\x1b[31m  - r0 (sweep)\x1b[0m",
         "\x1b[1;33m      k1 zone under m: low → —\x1b[0m",
         "\x1b[33m  translation drift: only en changed\x1b[0m",
@@ -407,6 +412,9 @@ fn markdown_shows_every_section() {
         "### Evidence diff `v1` → `v2`
 
 **{summary}**
+
+- new run `r2`: sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02
+- new run `r3`: sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, date unknown
 
 > [!CAUTION]
 > **Run records rewritten (3)**: run records are never rewritten: add a new run instead.
@@ -431,8 +439,8 @@ fn markdown_shows_every_section() {
 
 <details><summary>Probe runs (5)</summary>
 
-- added `r2` (sweep, 2026-01-02)
-- added `r3` (sweep, date unknown)
+- added `r2` (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02)
+- added `r3` (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, date unknown)
 - removed `r0` (sweep)
 
 Latest `sweep`: `r1` → `r3`
@@ -553,7 +561,10 @@ fn a_section_with_one_kind_of_change_still_shows() {
         ..empty()
     };
     for (r, line) in [
-        (&only_added, "  + r2 (sweep, 2026-01-02)"),
+        (
+            &only_added,
+            "  + r2 (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02)",
+        ),
         (&only_removed, "  - r0 (sweep)"),
         (&only_latest, "  latest sweep: r1 → r3"),
     ] {

@@ -119,6 +119,17 @@ pub struct RunRef {
     pub id: String,
     pub probe: String,
     pub date: Option<String>,
+    /// What a reviewer needs to tell whose evidence a new run is: its engine, model,
+    /// device (the GPU, else the CPU it recorded), host and subject.
+    pub engine: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -229,7 +240,11 @@ pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &
         claims: claims(base, head),
         runs: runs(base, head),
         maps: maps(base, head),
-        records: records(base, head),
+        records: {
+            let mut r = records(base, head);
+            r.extend(front_matter(base.ev, head.ev));
+            r
+        },
         texts: texts(base.ev, head.ev),
         pages: pages(base.ev, head.ev),
     }
@@ -493,11 +508,17 @@ fn claims(base: &Compared, head: &Compared) -> Vec<ClaimChange> {
 
 // ------------------------------------------------------------------ runs
 
-fn run_ref(r: &Run) -> RunRef {
+fn run_ref(ev: &Evidence, r: &Run) -> RunRef {
+    let env = |k: &str| r.environment.get(k).cloned();
     RunRef {
         id: r.id.value.clone(),
         probe: r.probe.clone(),
         date: r.date.as_ref().map(|d| d.value.clone()),
+        engine: r.engine.value.clone(),
+        model: r.model.clone(),
+        device: env("gpu").or_else(|| env("cpu")),
+        host: env("host"),
+        subject: ev.subject_of(r).map(String::from),
     }
 }
 
@@ -509,7 +530,7 @@ fn runs(base: &Compared, head: &Compared) -> RunsChange {
         .iter()
         .filter(|r| !base.ev.runs.contains(&r.id.value))
     {
-        rc.added.push(run_ref(r));
+        rc.added.push(run_ref(head.ev, r));
     }
     for r in base
         .ev
@@ -517,7 +538,7 @@ fn runs(base: &Compared, head: &Compared) -> RunsChange {
         .iter()
         .filter(|r| !head.ev.runs.contains(&r.id.value))
     {
-        rc.removed.push(run_ref(r));
+        rc.removed.push(run_ref(base.ev, r));
     }
     rc.added.sort_by(|x, y| x.id.cmp(&y.id));
     rc.removed.sort_by(|x, y| x.id.cmp(&y.id));
@@ -676,6 +697,33 @@ fn flips(
 }
 
 // ------------------------------------------------------------------ pages and prose
+
+/// A page's front matter (title, description, order, date) changed field by field, with
+/// translation drift: a page on both sides is a record of kind `page`.
+fn front_matter(base: &Evidence, head: &Evidence) -> Vec<RecordChange> {
+    let mut out = Vec::new();
+    for hp in head.pages.iter().filter(|p| !p.generated) {
+        let Some(bp) = base.page(&hp.id).filter(|p| !p.generated) else {
+            continue;
+        };
+        let (a, b) = (
+            serde_json::to_value(&bp.front).unwrap_or(Value::Null),
+            serde_json::to_value(&hp.front).unwrap_or(Value::Null),
+        );
+        if a == b {
+            continue;
+        }
+        let (fields, drift) = fields(Some(&a), Some(&b), head.languages());
+        out.push(RecordChange {
+            kind: "page".into(),
+            id: hp.id.clone(),
+            change: Change::Changed,
+            fields,
+            drift,
+        });
+    }
+    out
+}
 
 fn pages(base: &Evidence, head: &Evidence) -> PagesChange {
     // A run's page comes and goes with the run, which the report names already.

@@ -9,17 +9,17 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// Front matter of a page.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FrontMatter {
     pub title: Text,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Text>,
     /// Position in the navigation; lower comes first.
     #[serde(default = "default_order")]
     pub order: i64,
     /// When the page was last revised, `YYYY-MM-DD`; positions are within the front matter.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<Id>,
 }
 
