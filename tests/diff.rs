@@ -825,3 +825,44 @@ fn a_claim_changed_in_one_language_counts_as_drift() {
     assert_eq!(code, 1);
     assert!(out.contains("1 translation drift"), "{out}");
 }
+
+#[test]
+fn a_repeated_run_is_compared_by_the_medians_of_its_cases() {
+    let repo = repo();
+    let d = repo.path();
+    // `--repeat 3` of r2's probe: short-r1 … short-r3 are the case `short`.
+    let repeated = "id: r3
+probe: proxy
+date: \"2026-05-01\"
+engine: ollama
+origin: {ja: 試験, en: test}
+cases:
+  - {id: short-r1, repeat: {of: short, index: 1}, prompt_eval_count: 3, eval_count: 1}
+  - {id: short-r2, repeat: {of: short, index: 2}, prompt_eval_count: 5, eval_count: 1}
+  - {id: short-r3, repeat: {of: short, index: 3}, prompt_eval_count: 9, eval_count: 1}
+";
+    write(d, &[("data/runs/r3.yaml", repeated)]);
+    let (_, json, _) = diff(d, &["HEAD", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let latest = &v["runs"]["latest"][0];
+    assert_eq!(latest["head_run"], "r3");
+    let short = latest["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["case"] == "short")
+        .expect("the repeated case matched to `short`");
+    assert_eq!(short["repeats"], serde_json::json!([1, 3]));
+    let pec = short["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["field"] == "prompt_eval_count")
+        .expect("the median compared");
+    assert_eq!(pec["new"], 5.0, "the median of 3, 5, 9");
+    let (_, text, _) = diff(d, &["HEAD"]);
+    assert!(
+        text.contains("short (median of 1 → 3) prompt_eval_count"),
+        "{text}"
+    );
+}

@@ -261,12 +261,21 @@ fn probe_job(steps: &[Value]) -> Probes {
         uses(s).starts_with("actions/checkout@")
     });
     let build = step_from(steps, checkout + 1, "build evidence", builds_evidence);
-    let probe = step_from(steps, build + 1, "probe with the host and the note", |s| {
-        run(s).starts_with(&format!("{BIN} probe "))
-            && run(s).contains("--note \"$NOTE\"")
-            && s["env"]["EVIDENCE_HOST"] == "${{ matrix.host }}"
-            && s["env"]["NOTE"] == "${{ inputs.note }}"
-    });
+    let probe = step_from(
+        steps,
+        build + 1,
+        "probe with host, model, subject and note",
+        |s| {
+            run(s).starts_with(&format!("{BIN} probe "))
+                && run(s).contains("--note \"$NOTE\"")
+                && run(s).contains("--subject \"$SUBJECT\"")
+                && run(s).contains("--model \"$MODEL\"")
+                && s["env"]["EVIDENCE_HOST"] == "${{ matrix.host }}"
+                && s["env"]["SUBJECT"] == "${{ matrix.subject }}"
+                && s["env"]["MODEL"] == "${{ inputs.model }}"
+                && s["env"]["NOTE"] == "${{ inputs.note }}"
+        },
+    );
     let keep = step_from(steps, probe + 1, "keep the new runs", |s| {
         run(s).contains("git ls-files --others") && run(s).contains("new-runs")
     });
@@ -336,10 +345,33 @@ fn collect_job(steps: &[Value]) -> Collect {
 fn probes_workflow_probes_each_host_then_merges_and_opens_a_pull_request() {
     let wf = load("probes.yml");
     assert!(wf["on"]["workflow_dispatch"].is_object());
-    let hosts = wf["jobs"]["probe"]["strategy"]["matrix"]["host"]
+    let hosts = wf["jobs"]["probe"]["strategy"]["matrix"]["include"]
         .as_array()
         .expect("a matrix of hosts");
     assert!(!hosts.is_empty());
+    // Each host says whose evidence its runs are: a subject the site declares.
+    let subjects =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/subjects.yaml"))
+            .unwrap();
+    for h in hosts {
+        let subject = h["subject"].as_str().expect("a subject per host");
+        assert!(subjects.contains(&format!("id: {subject}")), "{subject}");
+        assert!(h["host"].is_string());
+    }
+    // The probe's command line parses as `evidence` parses it.
+    let probe_steps = steps(&wf, "probe");
+    let line = run(&probe_steps[probe_job(probe_steps).probe]);
+    let args: Vec<String> = line
+        .replace("\"$MODEL\"", "m:7b")
+        .replace("\"$SUBJECT\"", "s")
+        .replace("\"$NOTE\"", "note")
+        .split_whitespace()
+        .map(|a| a.replace(BIN, "evidence"))
+        .collect();
+    use clap::Parser;
+    if let Err(e) = evidence::cli::Cli::try_parse_from(&args) {
+        panic!("`{line}` does not parse: {e}");
+    }
     assert_eq!(
         wf["jobs"]["probe"]["runs-on"],
         serde_json::json!(["self-hosted", "${{ matrix.host }}"])

@@ -307,6 +307,15 @@ fn run_line(x: &RunRef) -> String {
     parts.join(", ")
 }
 
+/// " (median of 3 → 5)" after a repeated case's key.
+fn medians(c: &CaseChange) -> String {
+    match c.repeats {
+        Some([a, b]) if a == b => format!(" (median of {a})"),
+        Some([a, b]) => format!(" (median of {a} → {b})"),
+        None => String::new(),
+    }
+}
+
 fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String) {
     if r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty() {
         return;
@@ -333,8 +342,9 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String)
                 };
                 let _ = writeln!(
                     o,
-                    "      {} {}: {} → {}{d}",
+                    "      {}{} {}: {} → {}{d}",
                     c.case,
+                    medians(c),
                     v.field,
                     num(v.old),
                     num(v.new),
@@ -484,8 +494,9 @@ pub fn markdown(r: &Report) -> String {
                     for v in &c.values {
                         let _ = writeln!(
                             o,
-                            "| `{}` | {} | {} | {} | {} |",
+                            "| `{}`{} | {} | {} | {} | {} |",
                             c.case,
+                            medians(c),
                             v.field,
                             num(v.old),
                             num(v.new),

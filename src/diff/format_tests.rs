@@ -116,6 +116,7 @@ fn full() -> Report {
                     base_run: "r1".into(),
                     head_run: "r3".into(),
                     cases: vec![CaseChange {
+                        repeats: None,
                         case: "k1".into(),
                         values: vec![
                             ValueDelta {

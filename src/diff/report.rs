@@ -9,7 +9,7 @@
 //! can-show, a case value can cross a threshold, a changed bound flips derived zones.
 
 use super::rewrites::{self, Rewrite, RunFiles};
-use crate::derive::{case_zone, zone};
+use crate::derive::zone;
 use crate::model::format::Decimal;
 use crate::model::page::{Item, Lang, PageSource};
 use crate::model::registry::{self, Compare, Kind};
@@ -142,7 +142,12 @@ pub struct LatestChange {
 
 #[derive(Debug, Serialize, PartialEq)]
 pub struct CaseChange {
+    /// The case's key: its id, or for a repeated case the id it repeats.
     pub case: String,
+    /// How many repetitions the medians were taken of (before, after), for a repeated
+    /// case.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<[usize; 2]>,
     pub values: Vec<ValueDelta>,
     pub zones: Vec<ZoneFlip>,
 }
@@ -556,7 +561,7 @@ fn runs(base: &Compared, head: &Compared) -> RunsChange {
         ) else {
             continue;
         };
-        let cases = case_changes(base.ev, head.ev, old, new);
+        let cases = case_changes(base, head, old, new);
         if old.id.value != new.id.value || !cases.is_empty() {
             rc.latest.push(LatestChange {
                 probe: probe.clone(),
@@ -569,10 +574,18 @@ fn runs(base: &Compared, head: &Compared) -> RunsChange {
     rc
 }
 
-fn case_changes(bev: &Evidence, hev: &Evidence, old: &Run, new: &Run) -> Vec<CaseChange> {
+/// The cases of the latest runs that changed, matched by case key the way the site
+/// compares runs: a repeated case (`short-r1` … `short-r3`) by the medians of its
+/// repetitions.
+fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<CaseChange> {
+    let (bev, hev) = (base.ev, head.ev);
+    let (before, after) = (
+        base.loaded.derived.summaries(old),
+        head.loaded.derived.summaries(new),
+    );
     let mut out = Vec::new();
-    for nc in &new.cases {
-        let Some(oc) = old.cases.iter().find(|c| c.id.value == nc.id.value) else {
+    for key in after.keys() {
+        let (Some(o), Some(n)) = (before.get(key), after.get(key)) else {
             continue;
         };
         // The engine counters a review follows, then the site's own measurements by name.
@@ -584,16 +597,16 @@ fn case_changes(bev: &Evidence, hev: &Evidence, old: &Run, new: &Run) -> Vec<Cas
             "eval_duration_ns",
             "total_duration_ns",
         ];
-        let own: std::collections::BTreeSet<&str> = oc
-            .measurements
-            .keys()
-            .chain(nc.measurements.keys())
-            .map(String::as_str)
+        let own: BTreeSet<&str> = o
+            .others
+            .iter()
+            .chain(&n.others)
+            .map(|(name, _)| name.as_str())
             .collect();
         let values: Vec<ValueDelta> = FOLLOWED
             .into_iter()
             .chain(own)
-            .map(|field| (field, oc.measurement(field), nc.measurement(field)))
+            .map(|field| (field, o.measurement(field), n.measurement(field)))
             .filter(|(_, a, b)| a != b)
             .map(|(field, a, b)| ValueDelta {
                 field: field.to_string(),
@@ -602,25 +615,27 @@ fn case_changes(bev: &Evidence, hev: &Evidence, old: &Run, new: &Run) -> Vec<Cas
                 delta: a.zip(b).map(|(a, b)| Decimal(b - a)),
             })
             .collect();
+        let zone_of = |m: &crate::model::DispatchMap, s: &crate::derive::matching::Summary| {
+            s.measurement(m.measured_as())
+                .and_then(|v| crate::derive::zone(m, v))
+                .map(String::from)
+        };
         let mut zones = Vec::new();
         for m in hev.maps.iter() {
-            let before = bev
-                .maps
-                .get(&m.id.value)
-                .and_then(|bm| case_zone(bm, oc))
-                .map(String::from);
-            let after = case_zone(m, nc).map(String::from);
-            if before != after {
+            let was = bev.maps.get(&m.id.value).and_then(|bm| zone_of(bm, o));
+            let is = zone_of(m, n);
+            if was != is {
                 zones.push(ZoneFlip {
                     map: m.id.value.clone(),
-                    old: before,
-                    new: after,
+                    old: was,
+                    new: is,
                 });
             }
         }
         if !values.is_empty() || !zones.is_empty() {
             out.push(CaseChange {
-                case: nc.id.value.clone(),
+                case: key.to_string(),
+                repeats: (o.n > 1 || n.n > 1).then_some([o.n, n.n]),
                 values,
                 zones,
             });
