@@ -4,7 +4,7 @@
 components-caption = ROCm コンポーネントと観測された状態
 col-observed = 観測 (Phase C)
 col-family = カーネル系統
-col-anchor = 拠り所となる bundle
+col-anchor = アンカーとなる bundle
 figure-chain-legend-binary = 実線: binary や hsaco まで確認
 figure-proxy-title = 実行 { $run } の各ケースを ne11 の軸に置き、{ $map } の範囲と重ねた図
 figure-proxy-title-nomap = 実行 { $run } の各ケースを ne11 の軸に置いた図 (照合した地図なし)

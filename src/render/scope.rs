@@ -60,6 +60,11 @@ impl<'a> Scope<'a> {
     }
 
     /// A UI string with one argument.
+    /// A UI message with several string arguments.
+    pub fn ui_args(&self, key: &str, args: &[(&'static str, String)]) -> String {
+        self.fluent(&self.msgs.text_args(key, args))
+    }
+
     pub fn ui_with(
         &self,
         key: &str,

@@ -848,7 +848,12 @@ pub fn index(s: &Scope) -> Vec<Table> {
                 // A comparison run says so where its probe is named.
                 code(&r.probe) + &super::subject_note(s, r),
                 engine,
-                r.model.as_deref().map(code).unwrap_or_else(|| unknown(s)),
+                // A run that read a file had no engine to serve a model: nothing is unknown.
+                match (&r.model, r.engine.value == crate::model::types::NO_ENGINE) {
+                    (Some(m), _) => code(m),
+                    (None, true) => "—".into(),
+                    (None, false) => unknown(s),
+                },
                 r.cases.len().to_string(),
                 zone_counts(s, r),
                 r.phase

@@ -95,11 +95,12 @@ fn no_run(id: &str, s: &Scope, caption: String, probe: &str, columns: Vec<String
 
 /// `::fatbin-targets`: per gfx target of the latest `fatbin` run.
 pub fn fatbin_targets(s: &Scope, run: Option<&str>) -> Table {
-    fatbin_targets_of(s, chosen(s, "fatbin", run))
+    fatbin_targets_of(s, chosen(s, "fatbin", run), run.is_none())
 }
 
-/// Per gfx target of one `fatbin` run (with its data file), or a note that there is none.
-pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
+/// Per gfx target of one `fatbin` run (with its data file), or a note that there is none;
+/// `latest`: the run stands for the latest one, and the caption says so.
+pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>, latest: bool) -> Table {
     let columns: Vec<String> = [
         "col-gfx",
         "col-bundles",
@@ -112,7 +113,11 @@ pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
     .iter()
     .map(|k| s.ui(k))
     .collect();
-    let caption = s.ui("fatbin-targets-caption");
+    let caption = s.ui(if latest {
+        "fatbin-targets-caption"
+    } else {
+        "fatbin-targets-caption-run"
+    });
     let Some((run, file)) = found else {
         return no_run("fatbin-targets", s, caption, "fatbin", columns);
     };
@@ -178,11 +183,12 @@ pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
 
 /// `::tensor-mix`: per ggml type of the latest `gguf` run.
 pub fn tensor_mix(s: &Scope, run: Option<&str>) -> Table {
-    tensor_mix_of(s, chosen(s, "gguf", run))
+    tensor_mix_of(s, chosen(s, "gguf", run), run.is_none())
 }
 
-/// Per ggml type of one `gguf` run (with its data file), or a note that there is none.
-pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
+/// Per ggml type of one `gguf` run (with its data file), or a note that there is none;
+/// `latest` as for [`fatbin_targets_of`].
+pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>, latest: bool) -> Table {
     let columns: Vec<String> = [
         "col-tensor-type",
         "col-tensors",
@@ -193,7 +199,11 @@ pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>) -> Table {
     .iter()
     .map(|k| s.ui(k))
     .collect();
-    let caption = s.ui("tensor-mix-caption");
+    let caption = s.ui(if latest {
+        "tensor-mix-caption"
+    } else {
+        "tensor-mix-caption-run"
+    });
     let Some((run, file)) = found else {
         return no_run("tensor-mix", s, caption, "gguf", columns);
     };

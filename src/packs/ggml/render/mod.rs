@@ -25,10 +25,18 @@ crate::render::tables::tables! {
 pub fn run_tables(s: &Scope, run: &Run, file: &str) -> Vec<Table> {
     let mut out = Vec::new();
     if run.fatbin.is_some() {
-        out.push(binary::fatbin_targets_of(s, Some((run, file.to_string()))));
+        out.push(binary::fatbin_targets_of(
+            s,
+            Some((run, file.to_string())),
+            false,
+        ));
     }
     if run.gguf.is_some() {
-        out.push(binary::tensor_mix_of(s, Some((run, file.to_string()))));
+        out.push(binary::tensor_mix_of(
+            s,
+            Some((run, file.to_string())),
+            false,
+        ));
     }
     out
 }

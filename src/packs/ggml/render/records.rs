@@ -119,10 +119,13 @@ pub fn generations(s: &Scope) -> Table {
                 }
                 if let Some(orig) = &g.original_label {
                     name.push_str("<sup>*</sup>");
-                    notes.push(s.ui_with(
+                    notes.push(s.ui_args(
                         "generations-relabelled",
-                        "label",
-                        format!("{} ({}, {})", orig, g.gfx, g.generation),
+                        &[
+                            ("label", orig.clone()),
+                            ("gfx", g.gfx.clone()),
+                            ("generation", g.generation.clone()),
+                        ],
                     ));
                 }
                 Row::new(vec![
