@@ -169,3 +169,33 @@ fn a_reading_of_the_whole_run_is_shown_with_it_and_marked_when_inferred() {
         [("data/readings.yaml".to_string(), 3, 9)]
     );
 }
+
+#[test]
+fn a_reading_that_leaves_the_route_open_is_not_counted_in_the_maps_zone() {
+    let site = fixture_copy();
+    let root = site.path();
+    write_file(
+        root,
+        "data/readings.yaml",
+        b"- id: open\n  run: r1\n  case: large\n  text: {ja: \"\xe6\x9c\xaa\xe6\xb1\xba\", en: \"a boundary, unresolved\"}\n",
+    );
+    let page = std::fs::read_to_string(root.join("content/details.md")).unwrap();
+    std::fs::write(
+        root.join("content/details.md"),
+        format!("{page}\n::runs\n\n::proxy-plot{{run=\"r1\"}}\n"),
+    )
+    .unwrap();
+    let (code, report) = check_json(root);
+    assert_eq!(code, 0, "{}", report.summary());
+    let out = tempfile::tempdir().unwrap();
+    build_ok(root, out.path());
+    let html = std::fs::read_to_string(out.path().join("en/details/index.html")).unwrap();
+    assert!(
+        html.contains("1 left open by its reading"),
+        "the runs index"
+    );
+    assert!(
+        html.contains("(its recorded reading leaves the route open)"),
+        "the plot's description"
+    );
+}

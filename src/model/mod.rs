@@ -378,6 +378,16 @@ impl Evidence {
         self.page_index.get(id).map(|&i| &self.pages[i])
     }
 
+    /// Whether the reading of `case` of `run` leaves its route open: it reads the case but
+    /// names no zone (a boundary it cannot settle). The reading kept beside the run wins
+    /// over the run file's own.
+    pub fn reading_leaves_open(&self, run: &Run, case: &Case) -> bool {
+        match self.reading_of(&run.id.value, &case.id.value) {
+            Some(r) => r.zone.is_none(),
+            None => case.assessment.as_ref().is_some_and(|a| a.zone.is_none()),
+        }
+    }
+
     /// The readings of run `run` as a whole (those that name no case), in file order.
     pub fn run_readings<'a>(&'a self, run: &'a str) -> impl Iterator<Item = &'a Located<Reading>> {
         self.readings

@@ -261,7 +261,7 @@ pub struct DispatchMap {
     pub measure: Option<String>,
     /// Software versions the map holds for (free text such as `v0.6.4–v0.13.1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub applies_to: Option<String>,
+    pub applies_to: Option<Text>,
     pub source: Source,
     /// Worklog phase that recorded the map, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -228,7 +228,7 @@ fn head(svg: &mut Svg, s: &Scope, m: &DispatchMap) -> f64 {
             &mut inner,
             PAD + 12.0,
             y,
-            &same(s, a.clone()),
+            &super::text(s, a),
             max,
             TextStyle::new(Font::sans(13), "mu"),
         );

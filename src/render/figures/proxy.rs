@@ -268,9 +268,23 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         .map(|(l, t)| {
             let items: Vec<String> = points
                 .iter()
-                .map(|(id, v)| match zone_of(*v) {
-                    Some(f) => format!("{id} {} → {}", Decimal(*v), family_name(s, f)),
-                    None => format!("{id} {}", Decimal(*v)),
+                .map(|(id, v)| {
+                    // Where the case's own reading leaves its route open, the map's zone
+                    // is not the last word, and the description says so.
+                    let open = run
+                        .cases
+                        .iter()
+                        .find(|c| c.id.value == *id)
+                        .is_some_and(|c| s.ev.reading_leaves_open(run, c));
+                    let note = if open {
+                        format!(" ({})", l.pick(&s.msgs.text("figure-proxy-open")))
+                    } else {
+                        String::new()
+                    };
+                    match zone_of(*v) {
+                        Some(f) => format!("{id} {} → {}{note}", Decimal(*v), family_name(s, f)),
+                        None => format!("{id} {}{note}", Decimal(*v)),
+                    }
                 })
                 .collect();
             (*l, format!("{t}: {}", items.join("; ")))

@@ -1,7 +1,7 @@
 //! Can-show / cannot-show pairs, the site-wide claim ledger, and open questions.
 
-use super::{anchor, code, ref_link, ref_list, source_line};
-use crate::model::refs::{Kind, Ref};
+use super::{anchor, code, ref_list, source_line};
+use crate::model::refs::Kind;
 use crate::model::{Claim, QuestionStatus};
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
@@ -14,16 +14,20 @@ fn cannot_cell(s: &Scope, c: &Claim) -> String {
         .as_ref()
         .and_then(|o| s.ev.observers.get(&o.value))
     {
-        let r = Ref {
-            kind: Kind::Observer,
-            id: obs.id.value.clone(),
-        };
+        // The observer by its name and its outcome, then the limit itself: a working
+        // observer is listed for what it cannot show, not as what blocks the claim.
+        let name = super::record_link(
+            s,
+            Kind::Observer,
+            &obs.id.value,
+            crate::render::escape(&obs.name),
+        );
         cell.push_str(&format!(
-            "<p class=\"constraint\">{} {} <span class=\"badge outcome-{}\">{}</span></p>",
+            "<p class=\"constraint\">{} {name} <span class=\"badge outcome-{}\">{}</span>: {}</p>",
             s.ui("claims-constraint"),
-            ref_link(s, &r),
             crate::render::escape(&enum_key(&obs.outcome)),
-            s.label("outcome", &obs.outcome)
+            s.label("outcome", &obs.outcome),
+            s.text(&obs.constraint)
         ));
     }
     if let Some(limit) = &c.limit {

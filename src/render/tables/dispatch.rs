@@ -89,7 +89,7 @@ pub fn map(s: &Scope, id: &str) -> Table {
         source_text(&m.source)
     )];
     if let Some(a) = &m.applies_to {
-        notes.push(format!("{} {}", s.ui("dispatch-applies-to"), escape(a)));
+        notes.push(format!("{} {}", s.ui("dispatch-applies-to"), s.text(a)));
     }
     if let Some(n) = &m.note {
         notes.push(s.text(n));

@@ -901,23 +901,32 @@ fn zone_counts(s: &Scope, run: &Run) -> String {
         return "—".into();
     };
     let mut counts: Vec<(&str, usize)> = Vec::new();
+    // A case its reading leaves open is not counted in the zone the map would give it.
+    let mut open = 0;
     for c in &run.cases {
         let Some(z) = case_zone(map, c) else { continue };
+        if s.ev.reading_leaves_open(run, c) {
+            open += 1;
+            continue;
+        }
         match counts.iter_mut().find(|(f, _)| *f == z) {
             Some((_, n)) => *n += 1,
             None => counts.push((z, 1)),
         }
     }
-    if counts.is_empty() {
+    if counts.is_empty() && open == 0 {
         return "—".into();
     }
     let order = |f: &str| map.branches.iter().position(|b| b.family.value == f);
     counts.sort_by_key(|(f, _)| order(f));
-    counts
+    let mut parts: Vec<String> = counts
         .iter()
         .map(|(f, n)| format!("{} {n}", family_badge(s, f)))
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect();
+    if open > 0 {
+        parts.push(s.ui_with("runs-zones-open", "count", open));
+    }
+    parts.join(" ")
 }
 
 #[cfg(test)]

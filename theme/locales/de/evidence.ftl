@@ -110,6 +110,10 @@ run-nav-previous = Lauf davor:
 run-nav-next = Lauf danach:
 run-nav-index = Alle Läufe
 col-zones = Fälle je Zone (abgeglichene Karte)
+runs-zones-open = { $count ->
+    [one] 1 laut Lesart offen
+   *[other] { $count } laut Lesart offen
+}
 runs-previous = Deltas beziehen sich auf den vorherigen Lauf derselben Probe, { $run }.
 runs-zone-note = Zonen werden aus jeder Entscheidungskarte abgeleitet, nie von Hand eingetragen; die Karte, mit der die Untersuchung abgeglichen wurde, ist umrandet.
 col-run = Lauf
@@ -183,6 +187,7 @@ figure-chain-others = Nicht in der Kette
 figure-chain-none = Noch keine Kette aufgezeichnet: Komponenten in data/components.yaml einen `next`-Verweis geben.
 figure-proxy-title = Fälle des Laufs { $run } entlang der Variablen der Karte, über den Zonen von { $map }
 figure-proxy-title-nomap = Fälle des Laufs { $run } entlang der Variablen der Karte (keine Karte zum Abgleich)
+figure-proxy-open = die aufgezeichnete Lesart lässt den Weg offen
 figure-proxy-title-previous = Fälle des Laufs { $run } entlang der Variablen der Karte, über den Zonen von { $map }, der Karte, mit der der vorige Lauf { $previous } abgeglichen wurde
 figure-proxy-axis = die Variable der Karte, wie der Lauf sie gemessen hat (logarithmische Skala)
 figure-timing-title = Generate-Zeiten des Laufs { $run }, Fall für Fall

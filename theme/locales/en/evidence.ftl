@@ -110,6 +110,10 @@ run-nav-previous = Run before it:
 run-nav-next = Run after it:
 run-nav-index = All runs
 col-zones = Cases per zone (assessed map)
+runs-zones-open = { $count ->
+    [one] 1 left open by its reading
+   *[other] { $count } left open by their readings
+}
 runs-previous = Deltas compare with the previous run of the same probe, { $run }.
 runs-zone-note = Zones are derived from each decision map, never typed by hand; the map the investigator assessed against is outlined.
 col-run = Run
@@ -183,6 +187,7 @@ figure-chain-others = Not in the chain
 figure-chain-none = No chain recorded yet: give components a `next` link in data/components.yaml.
 figure-proxy-title = Cases of run { $run } along the map's variable, over the zones of { $map }
 figure-proxy-title-nomap = Cases of run { $run } along the map's variable (not assessed against any map)
+figure-proxy-open = its recorded reading leaves the route open
 figure-proxy-title-previous = Cases of run { $run } along the map's variable, over the zones of { $map }, the map run { $previous } before it was assessed against
 figure-proxy-axis = the map's variable, as the run measured it (log scale)
 figure-timing-title = Generate timings of run { $run }, case by case
