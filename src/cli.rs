@@ -338,7 +338,7 @@ fn diff(
         Ok(report) => {
             let out = match format {
                 F::Text => f::text(&report, std::io::stdout().is_terminal()),
-                F::Markdown => f::markdown(&report),
+                F::Markdown => f::capped(&f::markdown(&report), f::COMMENT_LIMIT),
                 F::Json => f::json(&report),
             };
             print!("{out}");

@@ -166,3 +166,16 @@ fn a_run_of_another_subject_is_a_comparison_not_evidence() {
         d.message
     );
 }
+
+/// The investigation at the repository root: no error and no warning (a comparison run
+/// disagreeing with the site's records is not one).
+#[test]
+fn the_investigation_checks_with_no_error_and_no_warning() {
+    let (code, report) = check_json(&manifest_dir());
+    assert_eq!(
+        (code, report.errors, report.warnings),
+        (0, 0, 0),
+        "{}",
+        report.summary()
+    );
+}

@@ -289,13 +289,14 @@ fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> Str
     }
 }
 
-/// A run as a reviewer needs to place it: "probe p, engine e, model m, device d, host h,
-/// subject s, date".
+/// A run as a reviewer needs to place it: "probe p, engine e, model m, cpu c, host GPUs g,
+/// host h, subject s, date".
 fn run_line(x: &RunRef) -> String {
     let mut parts = vec![x.probe.clone(), format!("engine {}", x.engine)];
     for (label, v) in [
         ("model", &x.model),
-        ("device", &x.device),
+        ("cpu", &x.cpu),
+        ("host GPUs", &x.host_gpus),
         ("host", &x.host),
         ("subject", &x.subject),
     ] {
@@ -652,6 +653,77 @@ fn rewrites_markdown(o: &mut String, r: &Report) {
         }
     }
     o.push('\n');
+}
+
+/// The most a pull-request comment may hold: GitHub refuses a body over 65,536 characters.
+pub const COMMENT_LIMIT: usize = 65_536;
+
+/// `markdown` cut to at most `limit` characters (not bytes: GitHub counts characters).
+/// What comes before the first folded section (the title, the summary, the new runs, the
+/// rewrites) is kept whole; then each folded section keeps as many of its lines as fit its
+/// share, ends with a line that says how many were cut and where the full report is, and
+/// is closed, so the markdown stays well formed.
+pub fn capped(markdown: &str, limit: usize) -> String {
+    let count = |s: &str| s.chars().count();
+    if count(markdown) <= limit {
+        return markdown.to_string();
+    }
+    let (head, rest) = match markdown.find("<details>") {
+        Some(i) => markdown.split_at(i),
+        None => (markdown, ""),
+    };
+    let sections: Vec<&str> = rest
+        .split_inclusive("</details>\n")
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    // Room for each section's frame and pointer line, then the lines share what is left.
+    const POINTER: usize = 160;
+    let budget = limit.saturating_sub(count(head) + sections.len() * (POINTER + 40));
+    let share = budget / sections.len().max(1);
+    let mut out = head.to_string();
+    for s in sections {
+        if count(s) <= share {
+            out.push_str(s);
+            continue;
+        }
+        let lines: Vec<&str> = s.lines().collect();
+        // The opening `<details><summary>…` line and the blank after it always stay.
+        let mut kept = String::new();
+        let mut used = 0;
+        let mut cut = 0;
+        for (i, line) in lines.iter().enumerate() {
+            if line.trim() == "</details>" {
+                continue;
+            }
+            let n = count(line) + 1;
+            if i < 2 || (cut == 0 && used + n <= share) {
+                kept.push_str(line);
+                kept.push('\n');
+                used += n;
+            } else {
+                cut += 1;
+            }
+        }
+        out.push_str(&kept);
+        out.push_str(&format!(
+            "\n*… {cut} more lines cut to keep the comment under GitHub's limit: \
+             `evidence diff --format text` shows them all.*\n\n</details>\n\n"
+        ));
+    }
+    // A head alone over the limit (thousands of new runs) is cut last, at a line.
+    if count(&out) > limit {
+        let mut cut: String = String::new();
+        for line in out.lines() {
+            if count(&cut) + count(line) + 200 > limit {
+                cut.push_str("\n*… cut to keep the comment under GitHub's limit: `evidence diff --format text` shows everything.*\n");
+                break;
+            }
+            cut.push_str(line);
+            cut.push('\n');
+        }
+        return cut;
+    }
+    out
 }
 
 fn section(o: &mut String, title: &str, n: usize, body: impl FnOnce(&mut String)) {

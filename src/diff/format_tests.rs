@@ -37,7 +37,8 @@ fn run_ref(id: &str, date: Option<&str>) -> RunRef {
         date: date.map(Into::into),
         engine: "ollama".into(),
         model: Some("m:7b".into()),
-        device: Some("AMD [0x1002:0x7550]".into()),
+        cpu: None,
+        host_gpus: Some("AMD [0x1002:0x7550]".into()),
         host: Some("gpu-a".into()),
         subject: None,
     }
@@ -351,8 +352,8 @@ Claims
       translation drift: text changed only in en
 
 Runs
-  + r2 (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02)
-  + r3 (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, date unknown)
+  + r2 (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02)
+  + r3 (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, date unknown)
   - r0 (sweep)
   latest sweep: r1 → r3
       k1 eval_count: 10 → 7 (-3)
@@ -397,7 +398,7 @@ fn text_in_colour_paints_added_removed_moved_and_breaches() {
         "\x1b[1;32m  ⇄ c1 (p1) moved cannot-to-can",
         "\x1b[32m  +\x1b[0m c3 (p1) added",
         "\x1b[31m  -\x1b[0m c4 (p1) removed",
-        "\x1b[32m  + r2 (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02)\x1b[0m",
+        "\x1b[32m  + r2 (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02)\x1b[0m",
         "\x1b[31m  - r0 (sweep)\x1b[0m",
         "\x1b[1;33m      k1 zone under m: low → —\x1b[0m",
         "\x1b[33m  translation drift: only en changed\x1b[0m",
@@ -414,8 +415,8 @@ fn markdown_shows_every_section() {
 
 **{summary}**
 
-- new run `r2`: sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02
-- new run `r3`: sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, date unknown
+- new run `r2`: sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02
+- new run `r3`: sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, date unknown
 
 > [!CAUTION]
 > **Run records rewritten (3)**: run records are never rewritten: add a new run instead.
@@ -440,8 +441,8 @@ fn markdown_shows_every_section() {
 
 <details><summary>Probe runs (5)</summary>
 
-- added `r2` (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02)
-- added `r3` (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, date unknown)
+- added `r2` (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02)
+- added `r3` (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, date unknown)
 - removed `r0` (sweep)
 
 Latest `sweep`: `r1` → `r3`
@@ -564,7 +565,7 @@ fn a_section_with_one_kind_of_change_still_shows() {
     for (r, line) in [
         (
             &only_added,
-            "  + r2 (sweep, engine ollama, model m:7b, device AMD [0x1002:0x7550], host gpu-a, 2026-01-02)",
+            "  + r2 (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02)",
         ),
         (&only_removed, "  - r0 (sweep)"),
         (&only_latest, "  latest sweep: r1 → r3"),
@@ -592,4 +593,52 @@ fn a_section_with_one_kind_of_change_still_shows() {
         let r = Report { pages, ..empty() };
         assert!(markdown(&r).contains("<summary>Pages (1)</summary>"));
     }
+}
+
+#[test]
+fn a_thousand_case_sweep_fits_in_one_comment() {
+    let mut r = full();
+    let case = |i: usize| CaseChange {
+        case: format!("sweep-{i:04}"),
+        repeats: None,
+        values: [
+            "prompt_eval_count",
+            "prompt_eval_duration_ns",
+            "eval_duration_ns",
+            "load_duration_ns",
+            "total_duration_ns",
+        ]
+        .iter()
+        .map(|f| ValueDelta {
+            field: f.to_string(),
+            old: Some(Decimal(123_456_789.0)),
+            new: Some(Decimal(123_999_999.0)),
+            delta: Some(Decimal(543_210.0)),
+        })
+        .collect(),
+        zones: Vec::new(),
+    };
+    r.runs.latest[0].cases = (0..1000).map(case).collect();
+    let full_md = markdown(&r);
+    assert!(
+        full_md.chars().count() > COMMENT_LIMIT,
+        "the test needs a long report"
+    );
+    let md = capped(&full_md, COMMENT_LIMIT);
+    assert!(
+        md.chars().count() <= COMMENT_LIMIT,
+        "{}",
+        md.chars().count()
+    );
+    // The summary and the new runs come first and whole; every section stays closed.
+    let head = &full_md[..full_md.find("<details>").unwrap()];
+    assert!(md.starts_with(head));
+    assert_eq!(
+        md.matches("<details>").count(),
+        md.matches("</details>").count()
+    );
+    assert!(md.contains("more lines cut to keep the comment under GitHub's limit"));
+    assert!(md.contains("| `sweep-0000` |"), "the first rows are kept");
+    // A short report is left as it is.
+    assert_eq!(capped(&markdown(&full()), COMMENT_LIMIT), markdown(&full()));
 }

@@ -119,13 +119,16 @@ pub struct RunRef {
     pub id: String,
     pub probe: String,
     pub date: Option<String>,
-    /// What a reviewer needs to tell whose evidence a new run is: its engine, model,
-    /// device (the GPU, else the CPU it recorded), host and subject.
+    /// What a reviewer needs to tell whose evidence a new run is: its engine, model, the
+    /// machine's CPU and GPUs (what it has, not necessarily what the engine used), host and
+    /// subject.
     pub engine: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub device: Option<String>,
+    pub cpu: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_gpus: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -521,7 +524,8 @@ fn run_ref(ev: &Evidence, r: &Run) -> RunRef {
         date: r.date.as_ref().map(|d| d.value.clone()),
         engine: r.engine.value.clone(),
         model: r.model.clone(),
-        device: env("gpu").or_else(|| env("cpu")),
+        cpu: env("cpu"),
+        host_gpus: env("host_gpus"),
         host: env("host"),
         subject: ev.subject_of(r).map(String::from),
     }

@@ -8,8 +8,9 @@ use std::path::Path;
 /// PCI vendor id of AMD (ATI).
 const AMD: &str = "0x1002";
 
-/// `gpu` (each AMD GPU as `product name [pci id]`, or its PCI device id, `; `-joined)
-/// under environment; `amdgpu` and `rocm` under versions.
+/// `host_gpus` (each AMD GPU of the host as `product name [pci id]`, `; `-joined: what the
+/// machine has, not what the engine ran on) under environment; `amdgpu` and `rocm` under
+/// versions.
 pub fn gpu_facts(sys: &Path, rocm: &Path) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
     let mut environment = BTreeMap::new();
     let mut versions = BTreeMap::new();
@@ -44,7 +45,7 @@ pub fn gpu_facts(sys: &Path, rocm: &Path) -> (BTreeMap<String, String>, BTreeMap
         }
     }
     if !gpus.is_empty() {
-        environment.insert("gpu".to_string(), gpus.join("; "));
+        environment.insert("host_gpus".to_string(), gpus.join("; "));
     }
     if let Some(v) = read(&sys.join("module/amdgpu/version")) {
         versions.insert("amdgpu".to_string(), v);
@@ -105,7 +106,7 @@ mod tests {
         put(&rocm, ".info/version", "6.4.1-120\n");
         let (env, versions) = gpu_facts(&sys, &rocm);
         assert_eq!(
-            env.get("gpu").map(String::as_str),
+            env.get("host_gpus").map(String::as_str),
             Some("AMD [0x1002:0x7550]; Radeon RX 7900 XTX [0x1002:0x744c]")
         );
         assert_eq!(versions.get("rocm").map(String::as_str), Some("6.4.1-120"));
