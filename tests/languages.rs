@@ -18,18 +18,16 @@ fn three() -> tempfile::TempDir {
     site
 }
 
-/// The diagnostics with `code` whose message contains `says`, as (file, line, column);
-/// `check` must fail.
-fn errors(root: &Path, code: &str, says: &str) -> Vec<(String, usize, usize)> {
-    let (exit, report) = check_json(root);
-    assert_eq!(exit, 1, "check must fail: {}", report.summary());
-    report
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == "error" && d.code == code && d.message.contains(says))
-        .map(|d| (d.span.file.clone(), d.span.line, d.span.column))
-        .collect()
-}
+/// The fixture's files that hold texts or blocks in each language.
+const TEXT_FILES: [&str; 7] = [
+    "evidence.yaml",
+    "data/vocabulary.yaml",
+    "data/dispatch.yaml",
+    "data/runs/morning.yaml",
+    "data/visits.yaml",
+    "data/claims.yaml",
+    "content/index.md",
+];
 
 fn read(out: &Path, rel: &str) -> String {
     std::fs::read_to_string(out.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
@@ -106,15 +104,7 @@ fn one_language_is_one_view_at_the_root() {
         "languages: [de]",
     );
     // Every text and block keeps only German.
-    for file in [
-        "evidence.yaml",
-        "data/vocabulary.yaml",
-        "data/dispatch.yaml",
-        "data/runs/morning.yaml",
-        "data/visits.yaml",
-        "data/claims.yaml",
-        "content/index.md",
-    ] {
+    for file in TEXT_FILES {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let kept: String = text
             .lines()
@@ -178,7 +168,7 @@ fn a_text_without_one_of_the_languages_is_an_error_at_its_place() {
         "  de: \"Von Hand am Display des Thermostats abgelesen.\"\n",
         "",
     );
-    let found = errors(site.path(), "schema", "missing field `de`");
+    let found = check_errors(site.path(), "schema", "missing field `de`");
     assert_eq!(found, [("data/runs/morning.yaml".to_string(), 6, 3)]);
 }
 
@@ -191,7 +181,7 @@ fn a_text_in_another_language_is_an_error_at_its_place() {
         "label: {en: \"Idle\", de: \"Ruhe\", ja: \"待機\"}",
         "label: {en: \"Idle\", de: \"Ruhe\", ja: \"待機\", fr: \"Repos\"}",
     );
-    let found = errors(site.path(), "schema", "unknown language `fr`");
+    let found = check_errors(site.path(), "schema", "unknown language `fr`");
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!((found[0].0.as_str(), found[0].1), ("data/dispatch.yaml", 6));
 }
@@ -205,7 +195,7 @@ fn a_page_block_missing_a_language_is_an_error_at_its_group() {
         ":::de\n## Modi\n\nBei :v[run:morning.cases.early.measurements.indoor_c] °C heizt der Thermostat.\n:::\n",
         "",
     );
-    let found = errors(site.path(), "unpaired-block", "has no de translation");
+    let found = check_errors(site.path(), "unpaired-block", "has no de translation");
     assert_eq!(found, [("content/index.md".to_string(), 9, 1)]);
 }
 
@@ -213,7 +203,7 @@ fn a_page_block_missing_a_language_is_an_error_at_its_group() {
 fn a_block_in_another_language_is_an_error_at_its_line() {
     let site = three();
     replace_once(site.path(), "content/index.md", ":::de\n", ":::fr\n");
-    let found = errors(site.path(), "block", "unknown block language `fr`");
+    let found = check_errors(site.path(), "block", "unknown block language `fr`");
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!((found[0].0.as_str(), found[0].1), ("content/index.md", 15));
 }
@@ -228,7 +218,7 @@ fn a_message_missing_in_one_language_is_an_error_naming_its_file() {
         "locales/ja/site.ftl",
         b"site-note = \xe6\xb3\xa8\xe3\x80\x82\n",
     );
-    let found = errors(
+    let found = check_errors(
         root,
         "missing-translation",
         "`site-note` has no de translation",
@@ -242,15 +232,7 @@ fn a_language_the_theme_lacks_needs_its_messages() {
     let root = site.path();
     // French instead of German: every text must say it in French, and the theme has no
     // French words; that is said once, not once per message.
-    for file in [
-        "evidence.yaml",
-        "data/vocabulary.yaml",
-        "data/dispatch.yaml",
-        "data/runs/morning.yaml",
-        "data/visits.yaml",
-        "data/claims.yaml",
-        "content/index.md",
-    ] {
+    for file in TEXT_FILES {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let text = text
             .replace("languages: [en, de, ja]", "languages: [en, fr, ja]")
@@ -258,7 +240,7 @@ fn a_language_the_theme_lacks_needs_its_messages() {
             .replace(":::de\n", ":::fr\n");
         std::fs::write(root.join(file), text).unwrap();
     }
-    let found = errors(root, "missing-translation", "no Fluent messages in `fr`");
+    let found = check_errors(root, "missing-translation", "no Fluent messages in `fr`");
     assert_eq!(found, [("locales/fr/evidence.ftl".to_string(), 0, 0)]);
     let (_, report) = check_json(root);
     assert_eq!(report.errors, 1, "{}", report.summary());
@@ -282,7 +264,7 @@ fn the_languages_themselves_are_checked() {
             "languages: [en, de, ja]",
             &format!("languages: {languages}"),
         );
-        let found = errors(site.path(), "config", says);
+        let found = check_errors(site.path(), "config", says);
         assert_eq!(
             found,
             [("evidence.yaml".to_string(), 3, column)],
@@ -300,7 +282,7 @@ fn a_declared_text_field_needs_every_language() {
         "    ja: \"表示と基準温度計の差は 0.2 ℃ 以内だった。\"\n",
         "",
     );
-    let found = errors(
+    let found = check_errors(
         site.path(),
         "schema",
         "a text in each of the site's languages",
@@ -319,7 +301,7 @@ fn a_group_follows_the_order_of_the_languages() {
     let swapped = page.replacen(&format!("{de}{ja}"), &format!("{ja}{de}"), 1);
     assert_ne!(swapped, page);
     std::fs::write(site.path().join("content/index.md"), swapped).unwrap();
-    let found = errors(site.path(), "block-order", "in the order en, ja, de");
+    let found = check_errors(site.path(), "block-order", "in the order en, ja, de");
     assert_eq!(found, [("content/index.md".to_string(), 9, 1)]);
 }
 
@@ -331,7 +313,7 @@ fn a_page_may_not_take_a_language_folder() {
         "content/de.md",
         "---\ntitle: {en: \"D\", de: \"D\", ja: \"D\"}\n---\n".as_bytes(),
     );
-    let found = errors(site.path(), "page-path", "the folder of the de view");
+    let found = check_errors(site.path(), "page-path", "the folder of the de view");
     assert_eq!(found, [("content/de.md".to_string(), 0, 0)]);
 }
 
@@ -344,7 +326,7 @@ fn a_language_may_not_take_a_folder_of_the_site() {
         "languages: [en, de, ja]",
         "languages: [en, static]",
     );
-    let found = errors(
+    let found = check_errors(
         site.path(),
         "config",
         "`static` names a folder of the built site",

@@ -5,18 +5,6 @@
 mod common;
 
 use common::*;
-use std::path::Path;
-
-/// The diagnostics with `code` whose message contains `says`, as (file, line, column).
-fn errors(root: &Path, code: &str, says: &str) -> Vec<(String, usize, usize)> {
-    let (_, report) = check_json(root);
-    report
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == "error" && d.code == code && d.message.contains(says))
-        .map(|d| (d.span.file.clone(), d.span.line, d.span.column))
-        .collect()
-}
 
 const READING: &str = "\
 - id: large-again
@@ -97,7 +85,7 @@ fn a_reading_is_held_to_the_map() {
             .replace("zone: fam_large", "zone: fam_small")
             .as_bytes(),
     );
-    let found = errors(
+    let found = check_errors(
         root,
         "reading",
         "reads case `large` as `fam_small`, but map `fixture_map`",
@@ -125,11 +113,11 @@ fn a_reading_names_a_real_case_once() {
         .as_bytes(),
     );
     assert_eq!(
-        errors(root, "reading", "already has the reading `large-again`"),
+        check_errors(root, "reading", "already has the reading `large-again`"),
         [("data/readings.yaml".to_string(), 11, 9)]
     );
     assert_eq!(
-        errors(root, "dangling-ref", "run `r1` has no case `huge`"),
+        check_errors(root, "dangling-ref", "run `r1` has no case `huge`"),
         [("data/readings.yaml".to_string(), 19, 9)]
     );
 }
@@ -165,7 +153,7 @@ fn a_reading_of_the_whole_run_is_shown_with_it_and_marked_when_inferred() {
         b"- id: settings\n  run: r1\n  zone: fam_small\n  text: {ja: x, en: x}\n",
     );
     assert_eq!(
-        errors(root, "reading", "names a zone but no case"),
+        check_errors(root, "reading", "names a zone but no case"),
         [("data/readings.yaml".to_string(), 3, 9)]
     );
 }

@@ -251,14 +251,10 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                         "assessment",
                         span_of(&run.file, zone),
                         format!(
-                            "case `{}` is assessed as `{}`, but map `{}` routes {} = {} to `{derived}`",
+                            "case `{}` is assessed as `{}`, but {}",
                             case.id.value,
                             zone.value,
-                            map.id.value,
-                            map.variable,
-                            case.measurement(map.measured_as())
-                                .map(crate::model::format::Decimal)
-                                .map_or_else(String::new, |v| v.to_string())
+                            routes(map, case, derived)
                         ),
                     )
                     .with_hint(format!(
@@ -343,15 +339,11 @@ fn readings(ev: &Evidence, diags: &mut Diagnostics) {
                     span_of(&reading.file, zone),
                     match derived {
                         Some(d) => format!(
-                            "reading `{}` reads case `{}` as `{}`, but map `{}` routes {} = {} to `{d}`",
+                            "reading `{}` reads case `{}` as `{}`, but {}",
                             reading.id.value,
                             case.id.value,
                             zone.value,
-                            map.id.value,
-                            map.variable,
-                            case.measurement(map.measured_as())
-                                .map(crate::model::format::Decimal)
-                                .map_or_else(String::new, |v| v.to_string())
+                            routes(map, case, d)
                         ),
                         None => format!(
                             "reading `{}` names a zone, but case `{}` recorded no `{}`, which \
@@ -367,6 +359,18 @@ fn readings(ev: &Evidence, diags: &mut Diagnostics) {
             ),
         }
     }
+}
+
+/// "map `m` routes n = 290 to `blas`": where the map sends what the case measured.
+fn routes(map: &crate::model::DispatchMap, case: &crate::model::Case, to: &str) -> String {
+    format!(
+        "map `{}` routes {} = {} to `{to}`",
+        map.id.value,
+        map.variable,
+        case.measurement(map.measured_as())
+            .map(crate::model::format::Decimal)
+            .map_or_else(String::new, |v| v.to_string())
+    )
 }
 
 fn home_page(ev: &Evidence, diags: &mut Diagnostics) {

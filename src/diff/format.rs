@@ -289,20 +289,16 @@ fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> Str
     }
 }
 
-/// A run as a reviewer needs to place it: "probe p, engine e, model m, cpu c, host GPUs g,
-/// host h, subject s, date".
+/// A run as a reviewer needs to place it: "probe p, engine e, model m, <environment as
+/// recorded>, subject s, date".
 fn run_line(x: &RunRef) -> String {
     let mut parts = vec![x.probe.clone(), format!("engine {}", x.engine)];
-    for (label, v) in [
-        ("model", &x.model),
-        ("cpu", &x.cpu),
-        ("host GPUs", &x.host_gpus),
-        ("host", &x.host),
-        ("subject", &x.subject),
-    ] {
-        if let Some(v) = v {
-            parts.push(format!("{label} {v}"));
-        }
+    if let Some(m) = &x.model {
+        parts.push(format!("model {m}"));
+    }
+    parts.extend(x.environment.iter().map(|(k, v)| format!("{k} {v}")));
+    if let Some(s) = &x.subject {
+        parts.push(format!("subject {s}"));
     }
     parts.push(x.date.clone().unwrap_or_else(|| "date unknown".into()));
     parts.join(", ")

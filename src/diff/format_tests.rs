@@ -35,11 +35,12 @@ fn run_ref(id: &str, date: Option<&str>) -> RunRef {
         id: id.into(),
         probe: "sweep".into(),
         date: date.map(Into::into),
-        engine: "ollama".into(),
+        engine: "server".into(),
         model: Some("m:7b".into()),
-        cpu: None,
-        host_gpus: Some("AMD [0x1002:0x7550]".into()),
-        host: Some("gpu-a".into()),
+        environment: [("device", "accelerator-1"), ("host", "lab-a")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         subject: None,
     }
 }
@@ -352,8 +353,8 @@ Claims
       translation drift: text changed only in en
 
 Runs
-  + r2 (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02)
-  + r3 (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, date unknown)
+  + r2 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)
+  + r3 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, date unknown)
   - r0 (sweep)
   latest sweep: r1 → r3
       k1 eval_count: 10 → 7 (-3)
@@ -398,7 +399,7 @@ fn text_in_colour_paints_added_removed_moved_and_breaches() {
         "\x1b[1;32m  ⇄ c1 (p1) moved cannot-to-can",
         "\x1b[32m  +\x1b[0m c3 (p1) added",
         "\x1b[31m  -\x1b[0m c4 (p1) removed",
-        "\x1b[32m  + r2 (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02)\x1b[0m",
+        "\x1b[32m  + r2 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)\x1b[0m",
         "\x1b[31m  - r0 (sweep)\x1b[0m",
         "\x1b[1;33m      k1 zone under m: low → —\x1b[0m",
         "\x1b[33m  translation drift: only en changed\x1b[0m",
@@ -415,8 +416,8 @@ fn markdown_shows_every_section() {
 
 **{summary}**
 
-- new run `r2`: sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02
-- new run `r3`: sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, date unknown
+- new run `r2`: sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02
+- new run `r3`: sweep, engine server, model m:7b, device accelerator-1, host lab-a, date unknown
 
 > [!CAUTION]
 > **Run records rewritten (3)**: run records are never rewritten: add a new run instead.
@@ -441,8 +442,8 @@ fn markdown_shows_every_section() {
 
 <details><summary>Probe runs (5)</summary>
 
-- added `r2` (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02)
-- added `r3` (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, date unknown)
+- added `r2` (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)
+- added `r3` (sweep, engine server, model m:7b, device accelerator-1, host lab-a, date unknown)
 - removed `r0` (sweep)
 
 Latest `sweep`: `r1` → `r3`
@@ -565,7 +566,7 @@ fn a_section_with_one_kind_of_change_still_shows() {
     for (r, line) in [
         (
             &only_added,
-            "  + r2 (sweep, engine ollama, model m:7b, host GPUs AMD [0x1002:0x7550], host gpu-a, 2026-01-02)",
+            "  + r2 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)",
         ),
         (&only_removed, "  - r0 (sweep)"),
         (&only_latest, "  latest sweep: r1 → r3"),

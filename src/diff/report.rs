@@ -120,17 +120,12 @@ pub struct RunRef {
     pub probe: String,
     pub date: Option<String>,
     /// What a reviewer needs to tell whose evidence a new run is: its engine, model, the
-    /// machine's CPU and GPUs (what it has, not necessarily what the engine used), host and
-    /// subject.
+    /// environment it recorded (host, CPU, devices …, as the probe named them) and subject.
     pub engine: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cpu: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub host_gpus: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub host: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub environment: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
 }
@@ -517,16 +512,13 @@ fn claims(base: &Compared, head: &Compared) -> Vec<ClaimChange> {
 // ------------------------------------------------------------------ runs
 
 fn run_ref(ev: &Evidence, r: &Run) -> RunRef {
-    let env = |k: &str| r.environment.get(k).cloned();
     RunRef {
         id: r.id.value.clone(),
         probe: r.probe.clone(),
         date: r.date.as_ref().map(|d| d.value.clone()),
         engine: r.engine.value.clone(),
         model: r.model.clone(),
-        cpu: env("cpu"),
-        host_gpus: env("host_gpus"),
-        host: env("host"),
+        environment: r.environment.clone(),
         subject: ev.subject_of(r).map(String::from),
     }
 }

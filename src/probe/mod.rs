@@ -326,36 +326,10 @@ fn report_imported(result: Result<import_runs::Imported, ProbeError>, root: &Pat
                 imported.written.len(),
                 imported.skipped.len()
             );
-            if imported.diagnostics.has_errors() {
-                eprint!(
-                    "{}",
-                    diagnostics::render(
-                        &imported.diagnostics,
-                        Format::Human,
-                        &site_text(root),
-                        false
-                    )
-                );
-                eprintln!(
-                    "note: the site has errors (see above); the runs were imported nonetheless"
-                );
-            }
+            site_errors(&imported.diagnostics, root, "the runs were imported");
             ExitCode::SUCCESS
         }
-        Err(ProbeError::Input(d)) => {
-            let color = std::io::stderr().is_terminal();
-            eprint!(
-                "{}",
-                diagnostics::render(&d, Format::Human, &site_text(root), color)
-            );
-            eprintln!("error: nothing was imported");
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            eprintln!("error: nothing was imported");
-            ExitCode::FAILURE
-        }
+        Err(e) => refused(e, root, "imported"),
     }
 }
 
@@ -363,33 +337,39 @@ fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
     match result {
         Ok(w) => {
             println!("recorded run `{}` in {}", w.id, w.path.display());
-            if w.diagnostics.has_errors() {
-                eprint!(
-                    "{}",
-                    diagnostics::render(&w.diagnostics, Format::Human, &site_text(root), false)
-                );
-                eprintln!(
-                    "note: the site has errors (see above); the run was recorded nonetheless"
-                );
-            }
+            site_errors(&w.diagnostics, root, "the run was recorded");
             println!("next: evidence build --root {}", root.display());
             ExitCode::SUCCESS
         }
-        Err(ProbeError::Input(d)) => {
+        Err(e) => refused(e, root, "recorded"),
+    }
+}
+
+/// After a write: the site's errors, if it has any, and that the write stands (`done`).
+fn site_errors(d: &Diagnostics, root: &Path, done: &str) {
+    if d.has_errors() {
+        eprint!(
+            "{}",
+            diagnostics::render(d, Format::Human, &site_text(root), false)
+        );
+        eprintln!("note: the site has errors (see above); {done} nonetheless");
+    }
+}
+
+/// Why nothing was written (`nothing was {what}`), located where the input says where.
+fn refused(e: ProbeError, root: &Path, what: &str) -> ExitCode {
+    match e {
+        ProbeError::Input(d) => {
             let color = std::io::stderr().is_terminal();
             eprint!(
                 "{}",
                 diagnostics::render(&d, Format::Human, &site_text(root), color)
             );
-            eprintln!("error: nothing was recorded");
-            ExitCode::FAILURE
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            eprintln!("error: nothing was recorded");
-            ExitCode::FAILURE
-        }
+        e => eprintln!("error: {e}"),
     }
+    eprintln!("error: nothing was {what}");
+    ExitCode::FAILURE
 }
 
 // ---------------------------------------------------------------- the driver

@@ -155,6 +155,18 @@ pub fn check_json(root: &Path) -> (i32, Report) {
     (code, report)
 }
 
+/// The errors `check` reports with `code` and a message containing `says`, as (file, line,
+/// column).
+pub fn check_errors(root: &Path, code: &str, says: &str) -> Vec<(String, usize, usize)> {
+    let (_, report) = check_json(root);
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == "error" && d.code == code && d.message.contains(says))
+        .map(|d| (d.span.file.clone(), d.span.line, d.span.column))
+        .collect()
+}
+
 /// Output of one command run.
 pub struct Run {
     pub code: i32,
