@@ -866,3 +866,48 @@ cases:
         "{text}"
     );
 }
+
+#[test]
+fn a_moved_bound_lists_what_to_re_read() {
+    let repo = repo();
+    let d = repo.path();
+    let page = std::fs::read_to_string(d.join("content/index.md")).unwrap();
+    // The prose says "≤ 256", committed; then the bound moves to 320.
+    write(
+        d,
+        &[(
+            "content/index.md",
+            &page.replace(
+                "First paragraph.",
+                "Up to ne11 ≤ 256 the map picks MMQ; 2560 is another number.",
+            ),
+        )],
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "prose quotes the bound"]);
+    write(
+        d,
+        &[(
+            "data/dispatch.yaml",
+            &DISPATCH.replace("le: 256", "le: 320"),
+        )],
+    );
+    let (_, json, _) = diff(d, &["HEAD", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let r = v["reread"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["changed"] == "map:m")
+        .expect("the map to re-read around");
+    assert_eq!(r["cited_by"], serde_json::json!(["claim:c1"]));
+    assert_eq!(
+        r["numbers"],
+        serde_json::json!([{"number": "256", "place": "page:index"}])
+    );
+    let (_, text, _) = diff(d, &["HEAD"]);
+    assert!(
+        text.contains("the old bound 256 is still written in page:index"),
+        "{text}"
+    );
+}

@@ -261,6 +261,22 @@ pub fn text(r: &Report, color: bool) -> String {
             }
         }
     }
+    if !r.reread.is_empty() {
+        let _ = writeln!(o, "\nTo re-read");
+        for x in &r.reread {
+            let _ = writeln!(o, "  {} changed", x.changed);
+            if !x.cited_by.is_empty() {
+                let _ = writeln!(o, "      cited or shown by: {}", x.cited_by.join(", "));
+            }
+            for n in &x.numbers {
+                let _ = writeln!(
+                    o,
+                    "      the old bound {} is still written in {}",
+                    n.number, n.place
+                );
+            }
+        }
+    }
     o
 }
 
@@ -595,6 +611,28 @@ pub fn markdown(r: &Report) -> String {
                     change_word(t.change),
                     t.langs.join("+")
                 );
+            }
+        });
+    }
+    if !r.reread.is_empty() {
+        section(&mut o, "To re-read", r.reread.len(), |o| {
+            for x in &r.reread {
+                let _ = writeln!(o, "- `{}` changed", x.changed);
+                if !x.cited_by.is_empty() {
+                    let cited: Vec<String> = x.cited_by.iter().map(|c| format!("`{c}`")).collect();
+                    let _ = writeln!(
+                        o,
+                        "  - cited or shown by {}: check their wording",
+                        cited.join(", ")
+                    );
+                }
+                for n in &x.numbers {
+                    let _ = writeln!(
+                        o,
+                        "  - the old bound **{}** is still written in `{}`",
+                        n.number, n.place
+                    );
+                }
             }
         });
     }

@@ -214,6 +214,14 @@ fn full() -> Report {
             added: vec!["new".into()],
             removed: vec!["old".into()],
         },
+        reread: vec![super::super::reread::Reread {
+            changed: "map:m".into(),
+            cited_by: vec!["claim:c1".into(), "page:p1".into()],
+            numbers: vec![super::super::reread::NumberSeen {
+                number: "8".into(),
+                place: "page:p1".into(),
+            }],
+        }],
     }
 }
 
@@ -228,6 +236,7 @@ fn empty() -> Report {
         records: Vec::new(),
         texts: Vec::new(),
         pages: PagesChange::default(),
+        reread: Vec::new(),
     }
 }
 
@@ -383,6 +392,11 @@ Pages added
 
 Pages removed
   - old
+
+To re-read
+  map:m changed
+      cited or shown by: claim:c1, page:p1
+      the old bound 8 is still written in page:p1
 ",
         summary = summary(&full()),
         x90 = "x".repeat(90),
@@ -482,6 +496,14 @@ Latest `other`: `q1` → `q2`
 
 - `p1` pair 2 changed (en) — ⚠ **translation drift**: only en changed
 - `p2` pair 1 added (ja+en)
+
+</details>
+
+<details><summary>To re-read (1)</summary>
+
+- `map:m` changed
+  - cited or shown by `claim:c1`, `page:p1`: check their wording
+  - the old bound **8** is still written in `page:p1`
 
 </details>
 

@@ -7,6 +7,7 @@
 
 pub mod format;
 pub mod report;
+pub mod reread;
 pub mod rewrites;
 pub mod source;
 

@@ -53,6 +53,8 @@ pub struct Report {
     pub records: Vec<RecordChange>,
     pub texts: Vec<TextChange>,
     pub pages: PagesChange,
+    /// What still cites or quotes a changed map, record or run: to re-read.
+    pub reread: Vec<super::reread::Reread>,
 }
 
 #[derive(Debug, Serialize, PartialEq, Clone)]
@@ -236,7 +238,7 @@ impl Report {
 
 /// Builds the report.
 pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &str) -> Report {
-    Report {
+    let mut report = Report {
         base: base_label.to_string(),
         head: head_label.to_string(),
         rewrites: rewrites::find(base, head),
@@ -250,7 +252,10 @@ pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &
         },
         texts: texts(base.ev, head.ev),
         pages: pages(base.ev, head.ev),
-    }
+        reread: Vec::new(),
+    };
+    report.reread = super::reread::find(base, head, &report);
+    report
 }
 
 // ------------------------------------------------------------------ generic fields
