@@ -112,16 +112,32 @@ fn opt(v: &Option<String>) -> &str {
     v.as_deref().unwrap_or("—")
 }
 
-fn num(v: Option<Decimal>) -> String {
-    v.map(|n| n.to_string()).unwrap_or_else(|| "—".into())
+/// A value of `d` with its unit; a duration in ns in seconds, as the site shows it.
+fn value(d: &ValueDelta, v: Option<Decimal>) -> String {
+    let Some(x) = v else { return "—".into() };
+    match d.unit.as_deref() {
+        Some("ns") if x.0.fract() == 0.0 => {
+            let s = crate::model::format::seconds(x.0.abs() as u64);
+            if x.0 < 0.0 { format!("-{s}") } else { s }
+        }
+        Some(u) => format!("{x} {u}"),
+        None => x.to_string(),
+    }
 }
 
+/// The change with its unit and, where the old value was positive, in percent:
+/// `+0.0100 s, +44.8 %`.
 fn delta(d: &ValueDelta) -> String {
-    match d.delta {
-        Some(x) if x.0 > 0.0 => format!("+{x}"),
-        Some(x) => x.to_string(),
-        None => String::new(),
+    let Some(x) = d.delta else {
+        return String::new();
+    };
+    let sign = if x.0 > 0.0 { "+" } else { "" };
+    let mut out = format!("{sign}{}", value(d, Some(x)));
+    if let Some(p) = d.percent {
+        let psign = if p.0 > 0.0 { "+" } else { "" };
+        out.push_str(&format!(", {psign}{p} %"));
     }
+    out
 }
 
 fn short(s: &str, n: usize) -> String {
@@ -359,8 +375,8 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String)
                     c.case,
                     medians(c),
                     v.field,
-                    num(v.old),
-                    num(v.new),
+                    value(v, v.old),
+                    value(v, v.new),
                 );
             }
             for z in &c.zones {
@@ -511,8 +527,8 @@ pub fn markdown(r: &Report) -> String {
                             c.case,
                             medians(c),
                             v.field,
-                            num(v.old),
-                            num(v.new),
+                            value(v, v.old),
+                            value(v, v.new),
                             delta(v)
                         );
                     }

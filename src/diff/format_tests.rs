@@ -126,12 +126,16 @@ fn full() -> Report {
                                 old: Some(Decimal(10.0)),
                                 new: Some(Decimal(7.0)),
                                 delta: Some(Decimal(-3.0)),
+                                percent: None,
+                                unit: None,
                             },
                             ValueDelta {
                                 field: "eval_ms".into(),
                                 old: None,
                                 new: Some(Decimal(3.0)),
                                 delta: None,
+                                percent: None,
+                                unit: None,
                             },
                         ],
                         zones: vec![ZoneFlip {
@@ -637,6 +641,8 @@ fn a_thousand_case_sweep_fits_in_one_comment() {
             old: Some(Decimal(123_456_789.0)),
             new: Some(Decimal(123_999_999.0)),
             delta: Some(Decimal(543_210.0)),
+            percent: None,
+            unit: None,
         })
         .collect(),
         zones: Vec::new(),
@@ -664,4 +670,28 @@ fn a_thousand_case_sweep_fits_in_one_comment() {
     assert!(md.contains("| `sweep-0000` |"), "the first rows are kept");
     // A short report is left as it is.
     assert_eq!(capped(&markdown(&full()), COMMENT_LIMIT), markdown(&full()));
+}
+
+#[test]
+fn a_value_change_shows_old_new_delta_and_percent_with_its_unit() {
+    let d = ValueDelta {
+        field: "prompt_eval_duration_ns".into(),
+        old: Some(Decimal(22_345_678.0)),
+        new: Some(Decimal(32_345_678.0)),
+        delta: Some(Decimal(10_000_000.0)),
+        percent: Some(Decimal(44.8)),
+        unit: Some("ns".into()),
+    };
+    assert_eq!(value(&d, d.old), "0.0223 s");
+    assert_eq!(value(&d, d.new), "0.0323 s");
+    assert_eq!(delta(&d), "+0.01 s, +44.8 %");
+    let rows = ValueDelta {
+        field: "est_rows".into(),
+        old: Some(Decimal(10.0)),
+        new: Some(Decimal(7.0)),
+        delta: Some(Decimal(-3.0)),
+        percent: Some(Decimal(-30.0)),
+        unit: Some("rows".into()),
+    };
+    assert_eq!(delta(&rows), "-3 rows, -30 %");
 }

@@ -159,6 +159,12 @@ pub struct ValueDelta {
     pub new: Option<Decimal>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delta: Option<Decimal>,
+    /// The change relative to the old value, in percent (one decimal), when it was > 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub percent: Option<Decimal>,
+    /// The measurement's unit: as the site declares it, `ns` for a duration in ns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }
 
 #[derive(Debug, Serialize, PartialEq, Clone)]
@@ -614,6 +620,16 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                 old: a.map(Decimal),
                 new: b.map(Decimal),
                 delta: a.zip(b).map(|(a, b)| Decimal(b - a)),
+                percent: a
+                    .zip(b)
+                    .filter(|(a, _)| *a > 0.0)
+                    .map(|(a, b)| Decimal(((b - a) / a * 1000.0).round() / 10.0)),
+                unit: hev
+                    .measurements
+                    .get(field)
+                    .and_then(|m| m.unit.as_ref())
+                    .map(|u| u.reading().to_string())
+                    .or_else(|| field.ends_with("_ns").then(|| "ns".to_string())),
             })
             .collect();
         let zone_of = |m: &crate::model::DispatchMap, s: &crate::derive::matching::Summary| {
