@@ -258,6 +258,13 @@ fn map_change_lists_flipped_zones() {
         out.contains("flips r2/long (ne11 = 200): mmq → blas"),
         "{out}"
     );
+    // One flip, shown under the map and under the latest run, is counted once; the latest
+    // run did not change, and the report says so rather than "r2 → r2".
+    assert!(out.contains("1 derived zone flipped"), "{out}");
+    assert!(
+        out.contains("latest proxy: r2 (the same run; what is derived from it changed)"),
+        "{out}"
+    );
 }
 
 #[test]

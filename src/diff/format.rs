@@ -27,14 +27,22 @@ pub fn summary(r: &Report) -> String {
     let moved = r.claims.iter().filter(|c| c.moved.is_some()).count();
     let other_claims = r.claims.len() - moved;
     let cases: usize = r.runs.latest.iter().map(|l| l.cases.len()).sum();
-    let zone_flips: usize = r
-        .runs
-        .latest
-        .iter()
-        .flat_map(|l| &l.cases)
-        .map(|c| c.zones.len())
-        .sum::<usize>()
-        + r.maps.iter().map(|m| m.flips.len()).sum::<usize>();
+    // One flip is one (run, case, map), however many sections show it: a moved bound
+    // flips a case of the latest run both under the map and under the run.
+    let mut flips: std::collections::BTreeSet<(&str, &str, &str)> = Default::default();
+    for l in &r.runs.latest {
+        for c in &l.cases {
+            for z in &c.zones {
+                flips.insert((&l.head_run, &c.case, &z.map));
+            }
+        }
+    }
+    for m in &r.maps {
+        for f in &m.flips {
+            flips.insert((&f.run, &f.case, &m.id));
+        }
+    }
+    let zone_flips = flips.len();
     let drift = r.texts.iter().filter(|t| t.drift).count()
         + r.records.iter().map(|x| x.drift.len()).sum::<usize>()
         + r.claims.iter().map(|c| c.drift.len()).sum::<usize>();
@@ -336,6 +344,22 @@ fn run_line(x: &RunRef) -> String {
     parts.join(", ")
 }
 
+/// "r1 → r2", or "r1 (the same run; what is derived from it changed)" when the latest
+/// run did not change; `quote` wraps the ids for markdown.
+fn run_pair(l: &LatestChange, quote: &str) -> String {
+    if l.base_run == l.head_run {
+        format!(
+            "{quote}{}{quote} (the same run; what is derived from it changed)",
+            l.base_run
+        )
+    } else {
+        format!(
+            "{quote}{}{quote} → {quote}{}{quote}",
+            l.base_run, l.head_run
+        )
+    }
+}
+
 /// " (median of 3 → 5)" after a repeated case's key.
 fn medians(c: &CaseChange) -> String {
     match c.repeats {
@@ -361,7 +385,7 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String)
         let _ = writeln!(o, "{}", paint("31", format!("  - {} ({})", x.id, x.probe)));
     }
     for l in &r.runs.latest {
-        let _ = writeln!(o, "  latest {}: {} → {}", l.probe, l.base_run, l.head_run);
+        let _ = writeln!(o, "  latest {}: {}", l.probe, run_pair(l, ""));
         for c in &l.cases {
             for v in &c.values {
                 // A value that appears or goes has no difference to show.
@@ -498,7 +522,21 @@ pub fn markdown(r: &Report) -> String {
         });
     }
     if !(r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty()) {
-        let n = r.runs.added.len() + r.runs.removed.len() + r.runs.latest.len();
+        // The runs the section names, each once (a new run is often also the latest).
+        let n = r
+            .runs
+            .added
+            .iter()
+            .chain(&r.runs.removed)
+            .map(|x| x.id.as_str())
+            .chain(
+                r.runs
+                    .latest
+                    .iter()
+                    .flat_map(|l| [l.base_run.as_str(), l.head_run.as_str()]),
+            )
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         section(&mut o, "Probe runs", n, |o| {
             for x in &r.runs.added {
                 let _ = writeln!(o, "- added `{}` ({})", x.id, cell(&run_line(x)));
@@ -507,11 +545,7 @@ pub fn markdown(r: &Report) -> String {
                 let _ = writeln!(o, "- removed `{}` ({})", x.id, x.probe);
             }
             for l in &r.runs.latest {
-                let _ = writeln!(
-                    o,
-                    "\nLatest `{}`: `{}` → `{}`\n",
-                    l.probe, l.base_run, l.head_run
-                );
+                let _ = writeln!(o, "\nLatest `{}`: {}\n", l.probe, run_pair(l, "`"));
                 if l.cases.is_empty() {
                     continue;
                 }

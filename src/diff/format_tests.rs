@@ -458,7 +458,7 @@ fn markdown_shows_every_section() {
 
 </details>
 
-<details><summary>Probe runs (5)</summary>
+<details><summary>Probe runs (6)</summary>
 
 - added `r2` (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)
 - added `r3` (sweep, engine server, model m:7b, device accelerator-1, host lab-a, date unknown)
