@@ -797,8 +797,10 @@ pub fn capped(markdown: &str, limit: usize) -> String {
     // A head alone over the limit (thousands of new runs) is cut last, at a line.
     if count(&out) > limit {
         let mut cut: String = String::new();
+        let mut used = 0;
         for line in out.lines() {
-            if count(&cut) + count(line) + 200 > limit {
+            used += count(line) + 1;
+            if used + 200 > limit {
                 cut.push_str("\n*… cut to keep the comment under GitHub's limit: `evidence diff --format text` shows everything.*\n");
                 break;
             }

@@ -146,10 +146,15 @@ impl Messages {
         if let Some(t) = self.plain.get(key) {
             return t.clone();
         }
+        self.in_each(key, None)
+    }
+
+    /// The message `key` formatted with `args` in each of the site's languages.
+    fn in_each(&self, key: &str, args: Option<&FluentArgs>) -> Text {
         Text::new(
             self.bundles
                 .iter()
-                .map(|b| (b.lang, self.format(b.lang, key, None))),
+                .map(|b| (b.lang, self.format(b.lang, key, args))),
         )
     }
 
@@ -162,11 +167,7 @@ impl Messages {
     ) -> Text {
         let mut args = FluentArgs::new();
         args.set(name, value.into());
-        Text::new(
-            self.bundles
-                .iter()
-                .map(|b| (b.lang, self.format(b.lang, key, Some(&args)))),
-        )
+        self.in_each(key, Some(&args))
     }
 
     /// A message with string arguments, in every language.
@@ -175,11 +176,7 @@ impl Messages {
         for (k, v) in args {
             fa.set(*k, v.clone());
         }
-        Text::new(
-            self.bundles
-                .iter()
-                .map(|b| (b.lang, self.format(b.lang, key, Some(&fa)))),
-        )
+        self.in_each(key, Some(&fa))
     }
 
     /// The label of an enum value: key `<group>-<value>` with `_` turned into `-`.

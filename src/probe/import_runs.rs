@@ -212,32 +212,16 @@ fn files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
     out
 }
 
-/// The site's recorded runs by id: the file that holds each and the SHA-256 of its bytes.
-/// A run file that does not parse keeps its name (its stem) as taken.
+/// The site's recorded runs by the names they take (file stem and id): the file that holds
+/// each and the SHA-256 of its bytes.
 fn existing_runs(root: &Path, diags: &mut Diagnostics) -> BTreeMap<String, (PathBuf, [u8; 32])> {
-    #[derive(Debug, serde::Deserialize)]
-    struct RunId {
-        id: String,
-    }
-    let (files, problems) = crate::load::walk::files(root, "data/runs");
+    let (files, problems) = super::record::recorded_files(root);
     diags.extend(problems);
     let mut out = BTreeMap::new();
-    for path in files
-        .into_iter()
-        .filter(|f| f.extension().is_some_and(|x| x == "yaml"))
-    {
-        let rel = crate::diagnostics::rel_path(root, &path);
-        match read_text(&path, SOURCE) {
-            Ok(text) => {
-                let sha: [u8; 32] = Sha256::digest(text.as_bytes()).into();
-                if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
-                    out.insert(stem.to_string(), (path.clone(), sha));
-                }
-                if let Ok(run) = crate::load::yaml::parse::<RunId>(&rel, &text, 0) {
-                    out.insert(run.id, (path.clone(), sha));
-                }
-            }
-            Err(e) => diags.push(crate::load::read_error(&rel, &e)),
+    for f in files {
+        let sha: [u8; 32] = Sha256::digest(f.text.as_bytes()).into();
+        for name in f.names {
+            out.insert(name, (f.path.clone(), sha));
         }
     }
     out

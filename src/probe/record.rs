@@ -381,37 +381,53 @@ struct RunId {
     id: String,
 }
 
-/// The ids taken by the recorded runs: each run file's name, and the id it holds.
-/// A run file that cannot be read stops the probe (it would be an error at `check`); one
-/// that does not parse still reserves its name, and `check` reports it.
-fn recorded_ids(root: &Path) -> Result<BTreeSet<String>, ProbeError> {
+/// A run file of the site: where it is, its text, and the names it takes — the file's stem
+/// and, when it parses that far, the id it holds.
+pub struct RecordedFile {
+    pub path: PathBuf,
+    pub text: String,
+    pub names: Vec<String>,
+}
+
+/// Every `.yaml` file under `data/runs/` with its text, and what could not be read or
+/// listed. A file that does not parse still takes its name; `check` reports it.
+pub fn recorded_files(root: &Path) -> (Vec<RecordedFile>, Diagnostics) {
     let (files, problems) = crate::load::walk::files(root, "data/runs");
     let mut diags = Diagnostics::default();
     diags.extend(problems);
-    let mut existing = BTreeSet::new();
-    for path in &files {
+    let mut out = Vec::new();
+    for path in files {
         let Some(stem) = path
             .file_name()
             .and_then(|n| n.to_str())
             .and_then(|n| n.strip_suffix(".yaml"))
+            .map(String::from)
         else {
             // The loader reads only `.yaml` files; nothing else holds a run.
             continue;
         };
-        existing.insert(stem.to_string());
-        match crate::load::read::read_text(path, crate::load::read::SOURCE) {
+        match crate::load::read::read_text(&path, crate::load::read::SOURCE) {
             Ok(text) => {
+                let mut names = vec![stem];
                 if let Ok(run) = crate::load::yaml::parse::<RunId>("", &text, 0) {
-                    existing.insert(run.id);
+                    names.push(run.id);
                 }
+                out.push(RecordedFile { path, text, names });
             }
-            Err(e) => diags.push(crate::load::read_error(&rel_path(root, path), &e)),
+            Err(e) => diags.push(crate::load::read_error(&rel_path(root, &path), &e)),
         }
     }
+    (out, diags)
+}
+
+/// The ids taken by the recorded runs. A run file that cannot be read stops the probe (it
+/// would be an error at `check`).
+fn recorded_ids(root: &Path) -> Result<BTreeSet<String>, ProbeError> {
+    let (files, diags) = recorded_files(root);
     if diags.has_errors() {
         return Err(ProbeError::Input(diags));
     }
-    Ok(existing)
+    Ok(files.into_iter().flat_map(|f| f.names).collect())
 }
 
 /// Writes `bytes` to `path` atomically, failing with `AlreadyExists` when `path` exists.

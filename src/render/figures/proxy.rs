@@ -262,6 +262,15 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         TextStyle::new(axis_font, "").anchor(Anchor::Middle),
         axis_lines.len() > 1,
     );
+    // Where a case's own reading leaves its route open, the map's zone is not the last
+    // word, and the description says so.
+    let open: std::collections::HashSet<&str> = run
+        .cases
+        .iter()
+        .filter(|c| s.ev.reading_leaves_open(run, c))
+        .map(|c| c.id.value.as_str())
+        .collect();
+    let open_note = s.msgs.text("figure-proxy-open");
     let desc: Words = out
         .title
         .iter()
@@ -269,15 +278,8 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
             let items: Vec<String> = points
                 .iter()
                 .map(|(id, v)| {
-                    // Where the case's own reading leaves its route open, the map's zone
-                    // is not the last word, and the description says so.
-                    let open = run
-                        .cases
-                        .iter()
-                        .find(|c| c.id.value == *id)
-                        .is_some_and(|c| s.ev.reading_leaves_open(run, c));
-                    let note = if open {
-                        format!(" ({})", l.pick(&s.msgs.text("figure-proxy-open")))
+                    let note = if open.contains(id) {
+                        format!(" ({})", l.pick(&open_note))
                     } else {
                         String::new()
                     };
