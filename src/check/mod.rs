@@ -84,11 +84,8 @@ fn language_folder(ev: &Evidence, page: &PageSource, diags: &mut Diagnostics) {
 }
 
 fn block_pairs(page: &PageSource, langs: &[Lang], diags: &mut Diagnostics) {
-    // Blocks in a row form groups, a group ending where a language comes again; each
-    // group says one thing once in every language.
-    let mut group: Vec<&crate::model::page::Block> = Vec::new();
-    let mut flush = |group: &mut Vec<&crate::model::page::Block>| {
-        let Some(first) = group.first() else { return };
+    for group in page.block_groups() {
+        let Some(first) = group.first() else { continue };
         let missing: Vec<&str> = langs
             .iter()
             .filter(|l| !group.iter().any(|b| b.lang == **l))
@@ -133,20 +130,7 @@ fn block_pairs(page: &PageSource, langs: &[Lang], diags: &mut Diagnostics) {
                 )),
             );
         }
-        group.clear();
-    };
-    for item in &page.items {
-        match item {
-            Item::Block(b) => {
-                if group.iter().any(|g| g.lang == b.lang) {
-                    flush(&mut group);
-                }
-                group.push(b);
-            }
-            Item::Directive(_) => flush(&mut group),
-        }
     }
-    flush(&mut group);
 }
 
 fn directives(page: &PageSource, diags: &mut Diagnostics) {

@@ -11,7 +11,7 @@
 use super::rewrites::{self, Rewrite, RunFiles};
 use crate::derive::zone;
 use crate::model::format::Decimal;
-use crate::model::page::{Item, Lang, PageSource};
+use crate::model::page::{Lang, PageSource};
 use crate::model::registry::{self, Compare, Kind};
 use crate::model::values::Values;
 use crate::model::{Claim, Evidence, Run};
@@ -773,27 +773,12 @@ fn pages(base: &Evidence, head: &Evidence) -> PagesChange {
     }
 }
 
-/// The block groups of a page, in order: consecutive blocks, one per language, a group
-/// ending where a language comes again (as `check` reads them).
+/// The block groups of a page ([`PageSource::block_groups`]) as (language, markdown).
 fn pairs(p: &PageSource) -> Vec<Vec<(Lang, String)>> {
-    let mut out: Vec<Vec<(Lang, String)>> = Vec::new();
-    let mut open = false;
-    for item in &p.items {
-        match item {
-            Item::Block(b) => {
-                let last = out
-                    .last_mut()
-                    .filter(|g| open && !g.iter().any(|(l, _)| *l == b.lang));
-                match last {
-                    Some(g) => g.push((b.lang, b.markdown.clone())),
-                    None => out.push(vec![(b.lang, b.markdown.clone())]),
-                }
-                open = true;
-            }
-            Item::Directive(_) => open = false,
-        }
-    }
-    out
+    p.block_groups()
+        .into_iter()
+        .map(|g| g.iter().map(|b| (b.lang, b.markdown.clone())).collect())
+        .collect()
 }
 
 /// The text of a group a reviewer reads: English when it has it, else its first.

@@ -82,3 +82,29 @@ pub struct PageSource {
     /// `content/`; `file` is then the data file it was made from.
     pub generated: bool,
 }
+
+impl PageSource {
+    /// The page's blocks in groups, in order: blocks in a row, a group ending where a
+    /// language comes again or a directive stands. Each group says one thing once in each
+    /// language (as `check` holds it to, and `diff` compares).
+    pub fn block_groups(&self) -> Vec<Vec<&Block>> {
+        let mut out: Vec<Vec<&Block>> = Vec::new();
+        let mut open = false;
+        for item in &self.items {
+            match item {
+                Item::Block(b) => {
+                    match out
+                        .last_mut()
+                        .filter(|g| open && !g.iter().any(|x| x.lang == b.lang))
+                    {
+                        Some(g) => g.push(b),
+                        None => out.push(vec![b]),
+                    }
+                    open = true;
+                }
+                Item::Directive(_) => open = false,
+            }
+        }
+        out
+    }
+}
