@@ -121,8 +121,8 @@ fn repeated_cases_are_matched_to_the_case_they_repeat() {
         .get("small")
         .expect("the repetitions summarised under `small`");
     assert_eq!(
-        (small.n, small.prompt_eval_count),
-        (3, Some(3)),
+        (small.n, small.measurement("prompt_eval_count")),
+        (3, Some(3.0)),
         "the median of 5, 2, 3"
     );
     let prev = l

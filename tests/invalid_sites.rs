@@ -819,14 +819,29 @@ fn a_packs_parts_are_errors_until_the_site_turns_it_on() {
         "{}",
         directive.message
     );
-    // Engines are the site's vocabulary, not the pack's: the run still names a known one.
+    // Engines are the site's vocabulary, not the pack's: the run still names a known
+    // one. The counters its probe wrote are the pack's measurements: refused at the first
+    // one's key, naming the pack.
+    let runs: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.span.file == "data/runs/r1.yaml")
+        .collect();
+    assert_eq!(runs.len(), 1, "{}", report.summary());
+    assert_eq!(runs[0].code, "schema");
     assert!(
-        !report
-            .diagnostics
-            .iter()
-            .any(|d| d.span.file == "data/runs/r1.yaml"),
+        runs[0]
+            .message
+            .contains("`num_predict` is a field of the `ggml` pack")
+            && runs[0].message.contains("packs: [ggml]"),
         "{}",
-        report.summary()
+        runs[0].message
+    );
+    let text = std::fs::read_to_string(site.path().join("data/runs/r1.yaml")).unwrap();
+    let line = text.lines().nth(runs[0].span.line - 1).unwrap_or_default();
+    assert!(
+        line[runs[0].span.column - 1..].starts_with("num_predict"),
+        "{line}"
     );
 }
 

@@ -9,7 +9,8 @@
 
 mod probe_support;
 
-use evidence::model::types::{CacheDefeat, Residency, Run};
+use evidence::model::types::{Residency, Run};
+use evidence::packs::ggml::runs::{CacheDefeat, Counters, EngineCase, EngineRun};
 use probe_support::*;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -206,7 +207,7 @@ fn llama_server_end_to_end() {
         "{:?}",
         first.versions
     );
-    let details = first.model_details.as_ref().expect("model details");
+    let details = first.model_details().expect("model details");
     // The model file by its name alone: no local path reaches the site.
     assert_eq!(details.file.as_deref(), Some(MODEL_FILE));
     // …and by its hash, read here since the server runs on this machine.
@@ -220,39 +221,39 @@ fn llama_server_end_to_end() {
     };
     assert_eq!(details.digest, Some(format!("sha256:{want}")));
     assert_eq!(details.quantization_level.as_deref(), Some("Q4_1"));
-    assert_eq!(
-        first.request.as_ref().and_then(|r| r.cache_prompt),
-        Some(false)
-    );
+    assert_eq!(first.request().and_then(|r| r.cache_prompt), Some(false));
     for c in &first.cases {
-        let prompt = c.prompt.as_deref().expect("prompt recorded");
-        let n = c.prompt_eval_count.expect("prompt_eval_count") as usize;
+        let prompt = c.prompt().map(String::as_str).expect("prompt recorded");
+        let n = c.counter("prompt_eval_count").expect("prompt_eval_count") as usize;
         assert_eq!(
             n,
             tokenize(&server.url, prompt),
             "case `{}`: prompt_n is the server's token count of the prompt",
             c.id.value
         );
-        let ls = c.llama_server.as_ref().expect("raw llama-server fields");
+        let ls = c.llama_server().expect("raw llama-server fields");
         assert_eq!(
             ls.timings.cache_n,
             Some(0),
             "cache_prompt: false leaves nothing cached"
         );
-        assert_eq!(ls.timings.prompt_n, c.prompt_eval_count);
-        assert!(c.prompt_eval_duration_ns.is_some_and(|ns| ns > 0));
-        let np = c.num_predict.expect("num_predict");
+        assert_eq!(ls.timings.prompt_n, c.counter("prompt_eval_count"));
         assert!(
-            c.eval_count.is_some_and(|e| e >= 1 && e <= np),
+            c.counter("prompt_eval_duration_ns")
+                .is_some_and(|ns| ns > 0)
+        );
+        let np = c.counter("num_predict").expect("num_predict");
+        assert!(
+            c.counter("eval_count").is_some_and(|e| e >= 1 && e <= np),
             "{:?}",
-            c.eval_count
+            c.counter("eval_count")
         );
         assert_eq!(
             c.mode,
             Some(Residency::Hot),
             "llama-server runs every case resident"
         );
-        assert_eq!(c.cache_defeat, Some(CacheDefeat::CachePromptOff));
+        assert_eq!(c.cache_defeat().cloned(), Some(CacheDefeat::CachePromptOff));
     }
     let first_done = t0.elapsed();
 
@@ -297,11 +298,12 @@ fn llama_server_end_to_end() {
         .expect("sweep run");
     assert_eq!(sweep.cases.len(), 5);
     for c in &sweep.cases {
-        let p = c.sweep.expect("sweep point");
+        let p = c.sweep_point().copied().expect("sweep point");
         assert!(
             p.hit,
             "target {} reached ({:?})",
-            p.target, c.prompt_eval_count
+            p.target,
+            c.counter("prompt_eval_count")
         );
         let prompt = vec!["the"; p.words as usize].join(" ");
         assert_eq!(tokenize(&server.url, &prompt), p.target as usize);

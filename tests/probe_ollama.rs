@@ -7,7 +7,8 @@
 
 mod probe_support;
 
-use evidence::model::types::{CacheDefeat, Residency};
+use evidence::model::types::Residency;
+use evidence::packs::ggml::runs::{CacheDefeat, Counters, EngineCase, EngineRun};
 use probe_support::*;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -211,7 +212,7 @@ fn probe_records_a_run_with_its_environment() {
         Some("0.5.1")
     );
     assert!(run.date.as_ref().is_some_and(|d| d.value.ends_with('Z')));
-    let details = run.model_details.as_ref().expect("model details");
+    let details = run.model_details().expect("model details");
     assert_eq!(details.family.as_deref(), Some("llama"));
     assert_eq!(details.parameter_size.as_deref(), Some("8.0B"));
     assert_eq!(details.quantization_level.as_deref(), Some("Q4_0"));
@@ -223,12 +224,12 @@ fn probe_records_a_run_with_its_environment() {
     );
     assert_eq!(details.tensor_types.get("Q4_0"), Some(&3));
     assert_eq!(details.tensor_types.get("F32"), Some(&2));
-    let loaded = run.loaded.expect("size_vram from /api/ps");
+    let loaded = run.loaded().copied().expect("size_vram from /api/ps");
     assert_eq!(
         (loaded.size, loaded.size_vram),
         (5_137_025_024, 5_137_025_024)
     );
-    let settings = run.request.as_ref().expect("request settings");
+    let settings = run.request().expect("request settings");
     assert_eq!(
         (settings.stream, settings.temperature, settings.seed),
         (false, 0.0, 42)
@@ -238,28 +239,23 @@ fn probe_records_a_run_with_its_environment() {
     let ids: Vec<_> = run.cases.iter().map(|c| c.id.value.as_str()).collect();
     assert_eq!(ids, ["short_np1", "medium_np1", "long_np4"]);
     let short = &run.cases[0];
-    assert_eq!(short.cache_defeat, Some(CacheDefeat::Nonce));
-    let nonce = short.nonce.as_deref().expect("nonce");
-    assert!(
-        short
-            .prompt
-            .as_deref()
-            .is_some_and(|p| p.starts_with(nonce))
-    );
-    assert_eq!(short.prompt_eval_count, Some(4 + 4));
-    assert_eq!(short.eval_count, Some(1));
-    assert_eq!(short.done_reason.as_deref(), Some("length"));
-    assert!(short.created_at.is_some() && short.started_at.is_some());
+    assert_eq!(short.cache_defeat().cloned(), Some(CacheDefeat::Nonce));
+    let nonce = short.nonce().map(String::as_str).expect("nonce");
+    assert!(short.prompt().is_some_and(|p| p.starts_with(nonce)));
+    assert_eq!(short.counter("prompt_eval_count"), Some(4 + 4));
+    assert_eq!(short.counter("eval_count"), Some(1));
+    assert_eq!(short.done_reason().map(String::as_str), Some("length"));
+    assert!(short.created_at().is_some() && short.started_at().is_some());
     let medium = &run.cases[1];
     assert_eq!(medium.mode, Some(Residency::Cold));
-    assert_eq!(medium.cache_defeat, Some(CacheDefeat::ColdStart));
-    assert_eq!(medium.nonce, None);
+    assert_eq!(medium.cache_defeat().cloned(), Some(CacheDefeat::ColdStart));
+    assert_eq!(medium.nonce().cloned(), None);
     assert_eq!(
-        medium.load_duration_ns,
+        medium.counter("load_duration_ns"),
         Some(2_000_000_000),
         "the cold case loaded the model"
     );
-    assert_eq!(run.cases[2].eval_count, Some(4));
+    assert_eq!(run.cases[2].counter("eval_count"), Some(4));
     let text = std::fs::read_to_string(path).unwrap();
     assert!(
         !text.contains("context"),
@@ -363,7 +359,7 @@ fn a_second_run_is_compared_with_the_first() {
     let nonces: std::collections::BTreeSet<_> = second
         .cases
         .iter()
-        .filter_map(|c| c.nonce.clone())
+        .filter_map(|c| c.nonce().cloned().clone())
         .collect();
     assert_eq!(nonces.len(), 4, "every hot request has its own nonce");
 
@@ -395,23 +391,23 @@ fn a_sweep_calibrates_prompts_to_token_counts() {
     let run = &runs[0].1;
     assert_eq!(run.probe, "ollama-prompt-sweep");
     assert_eq!(
-        run.sweep.as_ref().map(|s| (s.from, s.to, s.step)),
+        run.sweep().map(|s| (s.from, s.to, s.step)),
         Some((5, 40, 5))
     );
     // One word + a 3-word nonce + 4 template tokens = 8: target 5 is out of reach.
     let got: Vec<(String, u64)> = run
         .cases
         .iter()
-        .map(|c| (c.id.value.clone(), c.prompt_eval_count.unwrap()))
+        .map(|c| (c.id.value.clone(), c.counter("prompt_eval_count").unwrap()))
         .collect();
     assert_eq!(got.first(), Some(&("sweep-10".to_string(), 10)));
     assert_eq!(got.len(), 7);
     for c in &run.cases {
-        let p = c.sweep.expect("sweep point");
+        let p = c.sweep_point().copied().expect("sweep point");
         assert!(p.hit, "{:?}", c.id.value);
-        assert_eq!(c.prompt_eval_count, Some(p.target));
-        assert!(c.prompt_eval_duration_ns.is_some());
-        assert_eq!(c.prompt, None, "sweep prompts are not stored");
+        assert_eq!(c.counter("prompt_eval_count"), Some(p.target));
+        assert!(c.counter("prompt_eval_duration_ns").is_some());
+        assert_eq!(c.prompt().cloned(), None, "sweep prompts are not stored");
     }
     check_ok(root);
     build_ok(root);
@@ -636,14 +632,21 @@ fn import_records_a_json_response_and_a_stream_capture() {
         s.date.as_ref().map(|d| d.value.as_str()),
         Some("2026-11-20T10:00:00Z")
     );
-    assert_eq!(s.cases[0].prompt_eval_count, Some(11));
-    assert_eq!(s.cases[0].eval_count, Some(2));
+    assert_eq!(s.cases[0].counter("prompt_eval_count"), Some(11));
+    assert_eq!(s.cases[0].counter("eval_count"), Some(2));
     assert_eq!(s.cases[0].mode, Some(Residency::Hot));
-    assert_eq!(s.cases[0].cache_defeat, None, "unknown for a capture");
+    assert_eq!(
+        s.cases[0].cache_defeat().cloned(),
+        None,
+        "unknown for a capture"
+    );
     let j = by_case("saved");
     assert_eq!(j.model.as_deref(), Some("llama3.2"));
-    assert_eq!(j.cases[0].prompt_eval_count, Some(26));
-    assert_eq!(j.cases[0].prompt_eval_duration_ns, Some(325_953_000));
+    assert_eq!(j.cases[0].counter("prompt_eval_count"), Some(26));
+    assert_eq!(
+        j.cases[0].counter("prompt_eval_duration_ns"),
+        Some(325_953_000)
+    );
     assert_eq!(
         j.date.as_ref().map(|d| d.value.as_str()),
         Some("2023-08-04T19:22:45Z")

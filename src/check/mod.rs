@@ -147,14 +147,17 @@ fn directives(page: &PageSource, diags: &mut Diagnostics) {
 }
 
 /// Every measurement a case records by name is one the site declares
-/// (`measurements:` in `data/vocabulary.yaml`), which gives it its label and unit; told
-/// once per run and name, at the first case that records it.
+/// (`measurements:` in `data/vocabulary.yaml`) or a pack the site turned on declares for
+/// its probes, either of which gives it its label; told once per run and name, at the
+/// first case that records it.
 fn measurements(ev: &Evidence, diags: &mut Diagnostics) {
     for run in ev.runs.iter() {
         let mut told = std::collections::BTreeSet::new();
         for case in &run.cases {
             for name in case.measurements.keys() {
-                if !ev.is_missing(crate::model::refs::Kind::Measurement, name) || !told.insert(name)
+                if !ev.is_missing(crate::model::refs::Kind::Measurement, name)
+                    || ev.pack_measurement(name).is_some()
+                    || !told.insert(name)
                 {
                     continue;
                 }

@@ -595,24 +595,12 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
         let (Some(o), Some(n)) = (before.get(key), after.get(key)) else {
             continue;
         };
-        // The engine counters a review follows, then the site's own measurements by name.
-        const FOLLOWED: [&str; 6] = [
-            "prompt_eval_count",
-            "eval_count",
-            "load_duration_ns",
-            "prompt_eval_duration_ns",
-            "eval_duration_ns",
-            "total_duration_ns",
-        ];
-        let own: BTreeSet<&str> = o
-            .others
-            .iter()
-            .chain(&n.others)
-            .map(|(name, _)| name.as_str())
-            .collect();
-        let values: Vec<ValueDelta> = FOLLOWED
+        // Every measurement either side has, in the order the site shows them.
+        let mut names: Vec<&str> = o.values.keys().chain(n.values.keys()).collect();
+        names.sort_unstable_by_key(|n| (hev.measurement_rank(n), *n));
+        names.dedup();
+        let values: Vec<ValueDelta> = names
             .into_iter()
-            .chain(own)
             .map(|field| (field, o.measurement(field), n.measurement(field)))
             .filter(|(_, a, b)| a != b)
             .map(|(field, a, b)| ValueDelta {

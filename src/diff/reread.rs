@@ -177,7 +177,7 @@ fn strings<'v>(v: &'v Value, path: &str, out: &mut Vec<(String, &'v str)>) {
 }
 
 /// Whether `text` writes `number` on its own: no digit, `.` or `_` right before or after it
-/// (`256` in "≤ 256" but not in "2560", "1.256" or "gfx1256").
+/// (`256` in "≤ 256" but not in "2560", "1.256" or "v1256").
 fn writes(text: &str, number: &str) -> bool {
     let part =
         |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');

@@ -225,7 +225,14 @@ fn load_data(
     // then merged in path order, so records and diagnostics keep a stable order.
     // Largest first, so that one big run file does not start last and finish alone.
     let langs = config.languages();
-    let codes = crate::model::lang::list_codes(langs);
+    let packs = config.pack_list();
+    // What a parse depends on besides the text: the languages texts must have and the
+    // packs whose fields runs may hold.
+    let codes = format!(
+        "{}+{}",
+        crate::model::lang::list_codes(langs),
+        packs.iter().map(|p| p.name).collect::<Vec<_>>().join(",")
+    );
     let (listed, problems) = walk::files(root, "data");
     for d in problems {
         // What could not be listed is missing: references into it are not dangling.
@@ -275,9 +282,11 @@ fn load_data(
             // Inside `expecting`: a parse checks the texts' languages, a cache hit reads
             // the site's tags without parsing them.
             let result = known.unwrap_or_else(|| {
-                crate::model::lang::expecting(langs, || match reuse.disk {
-                    Some(disk) => disk.parse(&rel, &codes, &text, parse),
-                    None => parse(),
+                crate::model::lang::expecting(langs, || {
+                    crate::model::fields::expecting(&packs, || match reuse.disk {
+                        Some(disk) => disk.parse(&rel, &codes, &text, parse),
+                        None => parse(),
+                    })
                 })
             });
             Some((*i, rel, result, hash))

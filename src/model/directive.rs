@@ -672,21 +672,31 @@ impl Spec for ProxyPlots {
     }
 }
 
-/// `::timing-plot{run}`: load, prompt-eval and eval durations of each case of a run.
+/// `::timing-plot{run measures}`: the durations (measurements in `…_ns`) of each case of a
+/// run, one group of bars per measurement.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimingPlot {
     pub run: String,
+    /// The measurements drawn, in order; empty: every duration the run's cases have.
+    pub measures: Vec<String>,
 }
 
 impl Spec for TimingPlot {
     const NAME: &'static str = "timing-plot";
-    const ATTRS: &'static [&'static str] = &["run"];
-    const ABOUT: &'static str = "load / prompt eval / eval timings";
+    const ATTRS: &'static [&'static str] = &["run", "measures"];
+    const ABOUT: &'static str = "the durations of each case of a run";
     const READS: &'static [Kind] = RUN_READS;
     fn parse(a: &Args) -> Result<Self, String> {
         let run = a.need("run")?;
         a.must(Kind::Run, &run)?;
-        Ok(TimingPlot { run })
+        let measures = a.list("measures");
+        if let Some(m) = measures.iter().find(|m| !m.ends_with("_ns")) {
+            return Err(format!(
+                "`{m}` is not a duration: a timing plot draws measurements in nanoseconds \
+                 (names ending in `_ns`)"
+            ));
+        }
+        Ok(TimingPlot { run, measures })
     }
 }
 
@@ -737,7 +747,7 @@ impl Spec for HistoryPlot {
 }
 
 /// `::scatter{run x y}`: measurement `y` against measurement `x` over the cases of one run
-/// (a prompt sweep: `x="prompt_eval_count" y="prompt_eval_duration_ns"`).
+/// (a sweep of sizes: `x="est_rows" y="exec_ns"`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scatter {
     pub run: String,

@@ -6,6 +6,7 @@
 pub mod bound;
 pub mod declared;
 pub mod directive;
+pub mod fields;
 pub mod format;
 pub mod generated;
 pub mod id;
@@ -324,6 +325,31 @@ impl Evidence {
         self.config
             .as_ref()
             .map_or(lang::Lang::DEFAULT, |c| c.languages())
+    }
+
+    /// The field of a pack the site turned on that declares the measurement `name`
+    /// (its probes write it), if one does.
+    pub fn pack_measurement(&self, name: &str) -> Option<&'static fields::Field> {
+        let (pack, field) = fields::declared(fields::Place::Case, name)?;
+        let on = self.config.as_ref().is_some_and(|c| c.has_pack(pack.name));
+        (on && matches!(field.kind, fields::FieldKind::Measurement)).then_some(field)
+    }
+
+    /// Where the measurement `name` goes among others when shown: a pack's in the order
+    /// the pack declares them, then the site's in the order of its vocabulary, then any
+    /// other by name.
+    pub fn measurement_rank(&self, name: &str) -> (u8, usize) {
+        if self.pack_measurement(name).is_some() {
+            let at = crate::packs::PACKS
+                .iter()
+                .flat_map(|p| p.case_fields)
+                .position(|f| f.name == name);
+            return (0, at.unwrap_or(0));
+        }
+        match self.measurements.iter().position(|m| m.id.value == name) {
+            Some(at) => (1, at),
+            None => (2, 0),
+        }
     }
 
     /// Whether a record of `kind` with `id` exists.

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use super::bound::{Bound, Edge};
+use super::fields::{self, Key, KeySeed, Measurements, Place, Values};
 pub use super::id::{Id, Pos};
-use crate::packs::{FatbinRecord, GgufRecord, InputFile, MapsRecord};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
 
 pub use super::lang::Text;
 
@@ -185,6 +187,14 @@ impl SiteConfig {
             return super::view::View::DEFAULT;
         }
         &self.resolved.views
+    }
+
+    /// The packs the site turned on (unknown names, an error of their own, left out).
+    pub fn pack_list(&self) -> Vec<&'static crate::packs::Pack> {
+        self.packs
+            .iter()
+            .filter_map(|p| crate::packs::named(&p.value))
+            .collect()
     }
 
     /// Whether the site turned on the pack called `name`.
@@ -621,141 +631,220 @@ pub struct Finding {
 // ---------------------------------------------------------------- runs/*.yaml
 
 /// One probe run as recorded. A run file is never rewritten; a new run is a new file.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+///
+/// Besides the core's fields a run holds the fields of the pack whose probe wrote it
+/// (`values`: the request settings, a binary's scan …), each of the pack's own type
+/// (`model::fields`).
+#[derive(Debug, Clone)]
 pub struct Run {
     pub id: Id,
     /// Which probe produced the run, e.g. `engine-phase-proxy`.
     pub probe: String,
     /// When it ran (`YYYY-MM-DD` or RFC 3339); absent when the record lost it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<Id>,
     /// What the run was taken of (`data/subjects.yaml`); absent: said by the subject's
     /// `runs`, or the site's own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<Id>,
     /// [`NO_ENGINE`], or an engine of the site's vocabulary (`engines:` in
     /// `data/vocabulary.yaml`).
     pub engine: Id,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoint: Option<String>,
-    /// Model name as the engine knows it; absent when the record lost it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What the engine ran, by the name it gives it; absent when the record lost it.
     pub model: Option<String>,
     /// Software versions by component, e.g. `server: 0.6.5`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub versions: BTreeMap<String, String>,
-    /// Facts about the environment (GPU, offload) as recorded.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    /// Facts about the machine and what ran on it, as recorded (host, cpu …).
     pub environment: BTreeMap<String, String>,
     /// How the run was recorded (probe command, transcription from a phase, import).
     pub origin: Text,
     /// What the investigator said of the run when recording it (`evidence probe --note`),
     /// as written, the same in every language.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<Text>,
     /// Phase that recorded the run, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<Id>,
-    /// Dispatch map the recorded assessments were made against.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Decision map the recorded assessments were made against.
     pub assessed_against: Option<Id>,
-    /// The model as the engine described it (`/api/show`, `/api/tags`, `/props`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model_details: Option<ModelDetails>,
-    /// The loaded model's memory (`/api/ps`): how much of it sits in VRAM.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub loaded: Option<ModelMemory>,
-    /// The request settings every case of a probe run was sent with.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub request: Option<RequestSettings>,
-    /// The prompt-token sweep that produced the run's cases, if it was one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sweep: Option<SweepSettings>,
-    #[serde(default)]
     pub cases: Vec<Case>,
-    /// The file a binary probe (`evidence probe fatbin|gguf|maps`) read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The file a probe read, when it read one.
     pub input: Option<InputFile>,
-    /// What `evidence probe fatbin` found in a host library's offload bundles.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fatbin: Option<FatbinRecord>,
-    /// What `evidence probe gguf` found in a model file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gguf: Option<GgufRecord>,
-    /// What `evidence probe maps` found mapped by a process.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub maps: Option<MapsRecord>,
+    /// The fields of the pack whose probe wrote the run.
+    pub values: Values,
 }
 
-/// The model as the engine described it when the run was recorded.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct ModelDetails {
-    /// `gguf`, as `/api/show` reports it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub format: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub family: Option<String>,
-    /// e.g. `7.6B`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parameter_size: Option<String>,
-    /// e.g. `Q4_K_M`: the file-type label, not the type of every tensor.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub quantization_level: Option<String>,
-    /// Content digest of the model (`sha256:…` or bare hex, as the engine gives it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
-    /// Path of the model file on the server (llama-server's `/props`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    /// Tensor count per tensor type (`Q4_K: 193`), when the engine lists tensors.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub tensor_types: BTreeMap<String, u64>,
+/// The keys of a run the core reads itself, in the order they are written.
+const RUN_KEYS: &[&str] = &[
+    "id",
+    "probe",
+    "date",
+    "subject",
+    "engine",
+    "endpoint",
+    "model",
+    "versions",
+    "environment",
+    "origin",
+    "note",
+    "phase",
+    "assessed_against",
+    "cases",
+    "input",
+];
+
+impl<'de> Deserialize<'de> for Run {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Run, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Run;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a run")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Run, A::Error> {
+                let (mut id, mut probe, mut date, mut subject, mut engine) =
+                    (None, None, None, None, None);
+                let (mut endpoint, mut model, mut versions, mut environment) =
+                    (None, None, None, None);
+                let (mut origin, mut note, mut phase, mut assessed_against) =
+                    (None, None, None, None);
+                let (mut cases, mut input, mut values) = (None, None, Values::default());
+                let keys = KeySeed {
+                    place: Place::Run,
+                    core: RUN_KEYS,
+                };
+                while let Some(key) = map.next_key_seed(keys)? {
+                    let key = match key {
+                        Key::Core(k) => k,
+                        Key::Pack(f) => {
+                            fields::read_field(&mut map, Place::Run, f, None, &mut values)?;
+                            continue;
+                        }
+                    };
+                    match key {
+                        "id" => once(&mut id, "id", map.next_value()?)?,
+                        "probe" => once(&mut probe, "probe", map.next_value()?)?,
+                        "date" => once(&mut date, "date", map.next_value()?)?,
+                        "subject" => once(&mut subject, "subject", map.next_value()?)?,
+                        "engine" => once(&mut engine, "engine", map.next_value()?)?,
+                        "endpoint" => once(&mut endpoint, "endpoint", map.next_value()?)?,
+                        "model" => once(&mut model, "model", map.next_value()?)?,
+                        "versions" => once(&mut versions, "versions", map.next_value()?)?,
+                        "environment" => once(&mut environment, "environment", map.next_value()?)?,
+                        "origin" => once(&mut origin, "origin", map.next_value()?)?,
+                        "note" => once(&mut note, "note", map.next_value()?)?,
+                        "phase" => once(&mut phase, "phase", map.next_value()?)?,
+                        "assessed_against" => {
+                            once(&mut assessed_against, "assessed_against", map.next_value()?)?
+                        }
+                        "cases" => once(&mut cases, "cases", map.next_value()?)?,
+                        _ => once(&mut input, "input", map.next_value()?)?,
+                    }
+                }
+                Ok(Run {
+                    id: id.ok_or_else(|| de::Error::missing_field("id"))?,
+                    probe: probe.ok_or_else(|| de::Error::missing_field("probe"))?,
+                    date,
+                    subject,
+                    engine: engine.ok_or_else(|| de::Error::missing_field("engine"))?,
+                    endpoint,
+                    model,
+                    versions: versions.unwrap_or_default(),
+                    environment: environment.unwrap_or_default(),
+                    origin: origin.ok_or_else(|| de::Error::missing_field("origin"))?,
+                    note,
+                    phase,
+                    assessed_against,
+                    cases: cases.unwrap_or_default(),
+                    input,
+                    values,
+                })
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
-/// Memory of the loaded model, from `/api/ps`; `size_vram < size` means partial offload.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct ModelMemory {
-    /// Bytes the loaded model takes in total.
-    pub size: u64,
-    /// Bytes of it in GPU memory.
-    pub size_vram: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context_length: Option<u64>,
+/// Sets a field read once; a second time is the error serde's derive gives.
+fn once<T, E: de::Error>(slot: &mut Option<T>, name: &'static str, v: T) -> Result<(), E> {
+    if slot.is_some() {
+        return Err(E::duplicate_field(name));
+    }
+    *slot = Some(v);
+    Ok(())
 }
 
-/// What every request of a probe run was sent with.
+impl Serialize for Run {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let len = 5
+            + [
+                self.date.is_some(),
+                self.subject.is_some(),
+                self.endpoint.is_some(),
+                self.model.is_some(),
+                !self.versions.is_empty(),
+                !self.environment.is_empty(),
+                self.note.is_some(),
+                self.phase.is_some(),
+                self.assessed_against.is_some(),
+                self.input.is_some(),
+            ]
+            .iter()
+            .filter(|b| **b)
+            .count()
+            + self.values.len();
+        // A length up front: MessagePack (the parse cache) writes it before the entries.
+        let mut m = s.serialize_map(Some(len))?;
+        m.serialize_entry("id", &self.id)?;
+        m.serialize_entry("probe", &self.probe)?;
+        if let Some(v) = &self.date {
+            m.serialize_entry("date", v)?;
+        }
+        if let Some(v) = &self.subject {
+            m.serialize_entry("subject", v)?;
+        }
+        m.serialize_entry("engine", &self.engine)?;
+        if let Some(v) = &self.endpoint {
+            m.serialize_entry("endpoint", v)?;
+        }
+        if let Some(v) = &self.model {
+            m.serialize_entry("model", v)?;
+        }
+        if !self.versions.is_empty() {
+            m.serialize_entry("versions", &self.versions)?;
+        }
+        if !self.environment.is_empty() {
+            m.serialize_entry("environment", &self.environment)?;
+        }
+        m.serialize_entry("origin", &self.origin)?;
+        if let Some(v) = &self.note {
+            m.serialize_entry("note", v)?;
+        }
+        if let Some(v) = &self.phase {
+            m.serialize_entry("phase", v)?;
+        }
+        if let Some(v) = &self.assessed_against {
+            m.serialize_entry("assessed_against", v)?;
+        }
+        self.values.serialize_into(&mut m)?;
+        m.serialize_entry("cases", &self.cases)?;
+        if let Some(v) = &self.input {
+            m.serialize_entry("input", v)?;
+        }
+        m.end()
+    }
+}
+
+/// The file a probe read: its name (not its full path) and size.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct RequestSettings {
-    /// Always `false` for probes: the final response carries the counters.
-    pub stream: bool,
-    pub temperature: f64,
-    pub seed: u64,
-    /// Per-request time limit in seconds.
-    pub timeout_secs: u64,
-    /// Whether prompts were sent without the model's template (`raw`).
+pub struct InputFile {
+    pub name: String,
+    pub size: u64,
+    /// SHA-256 of the file's bytes (lower-case hex): which file it was, without its path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub raw: Option<bool>,
-    /// llama-server `cache_prompt`.
+    pub sha256: Option<String>,
+    /// The package (and version) the file came from, as the investigator gave it
+    /// (`--from somepackage==1.2.3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_prompt: Option<bool>,
-}
-
-/// The range a prompt-token sweep covered.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct SweepSettings {
-    /// First and last target prompt token count, inclusive.
-    pub from: u64,
-    pub to: u64,
-    pub step: u64,
-    /// The word repeated to build the prompts.
-    pub word: String,
-    /// Calibration requests allowed per target.
-    pub max_tries: u32,
+    pub package: Option<String>,
 }
 
 /// How a run came to be recorded.
@@ -772,13 +861,16 @@ pub enum Recorded {
 
 impl Run {
     /// How it was recorded, from what each way leaves in a run: this tool's version in
-    /// `versions`, with the request settings or the input file a probe keeps (an import
-    /// has neither); no version of this tool is a run written by hand.
+    /// `versions`, with the input file or a field only a probe writes (a pack's
+    /// request settings; an import has neither); no version of this tool is a run
+    /// written by hand.
     pub fn recorded(&self) -> Recorded {
-        match (
-            self.versions.contains_key("evidence"),
-            self.request.is_some() || self.input.is_some(),
-        ) {
+        let probed = self.input.is_some()
+            || self
+                .values
+                .names()
+                .any(|n| fields::declared(Place::Run, n).is_some_and(|(_, f)| f.probe_only));
+        match (self.versions.contains_key("evidence"), probed) {
             (true, true) => Recorded::Probe,
             (true, false) => Recorded::Import,
             (false, _) => Recorded::Transcribed,
@@ -790,83 +882,127 @@ impl Run {
 /// transcribed by hand. Other engines are the site's (`data/vocabulary.yaml`).
 pub const NO_ENGINE: &str = "none";
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+/// One case of a run: what was tried, its numbers by name, and the investigator's
+/// reading of it. A pack's probe adds fields of its own (`values`: the prompt sent, the
+/// reply), and declares the measurements it writes at the top of a case.
+#[derive(Debug, Clone)]
 pub struct Case {
     pub id: Id,
-    /// `cold` (model loaded for this request) or `hot` (resident).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `cold` (nothing warm from before: loaded for this case) or `hot` (resident).
     pub mode: Option<Residency>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub num_predict: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_eval_count: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub eval_count: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub total_duration_ns: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub load_duration_ns: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_eval_duration_ns: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub eval_duration_ns: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub done_reason: Option<String>,
+    /// Its numbers by name: the site's own (`measurements:`) and those a pack's probe
+    /// writes at the top of a case (`total_duration_ns: …`).
+    pub measurements: Measurements,
     /// The investigator's reading of the case, checked against the derived zone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assessment: Option<Assessment>,
     /// Which repetition of which case this is (`evidence probe --repeat N`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeat: Option<Repeat>,
-    /// The sweep target this case was calibrated to (`evidence probe --sweep`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sweep: Option<SweepPoint>,
-    /// How the prompt cache was kept out of the measurement; absent when unknown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_defeat: Option<CacheDefeat>,
-    /// The unique text put in front of the prompt (cache defeat `nonce`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nonce: Option<String>,
-    /// The prompt exactly as sent (nonce included); left out for sweep cases, whose
-    /// prompt is `sweep.words` times the sweep word after the nonce.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt: Option<String>,
-    /// When the request was sent (RFC 3339, UTC).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub started_at: Option<String>,
-    /// `created_at` of the engine's final response, as the engine wrote it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<String>,
-    /// Wall-clock time of the request, measured by the probe.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wall_duration_ns: Option<u64>,
-    /// The generated text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub response: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub thinking: Option<String>,
-    /// llama-server's own fields, kept as it reported them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub llama_server: Option<LlamaServerCase>,
-    /// Further measurements by name (a site's own, such as `est_rows`), each a number.
-    /// The engine counters above are measurements too, under their own names.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub measurements: BTreeMap<String, f64>,
+    /// The fields of the pack whose probe recorded the case.
+    pub values: Values,
 }
 
-/// The names of the engine counters a case records in fields of its own, in table order.
-pub const COUNTERS: &[&str] = &[
-    "num_predict",
-    "prompt_eval_count",
-    "eval_count",
-    "total_duration_ns",
-    "load_duration_ns",
-    "prompt_eval_duration_ns",
-    "eval_duration_ns",
-];
+/// The keys of a case the core reads itself.
+const CASE_KEYS: &[&str] = &["id", "mode", "measurements", "assessment", "repeat"];
+
+impl<'de> Deserialize<'de> for Case {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Case, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Case;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a case")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Case, A::Error> {
+                let (mut id, mut mode, mut own, mut assessment, mut repeat) =
+                    (None, None, None::<Measurements>, None, None);
+                let mut measurements = Measurements::default();
+                let mut values = Values::default();
+                let keys = KeySeed {
+                    place: Place::Case,
+                    core: CASE_KEYS,
+                };
+                while let Some(key) = map.next_key_seed(keys)? {
+                    let key = match key {
+                        Key::Core(k) => k,
+                        Key::Pack(f) => {
+                            fields::read_field(
+                                &mut map,
+                                Place::Case,
+                                f,
+                                Some(&mut measurements),
+                                &mut values,
+                            )?;
+                            continue;
+                        }
+                    };
+                    match key {
+                        "id" => once(&mut id, "id", map.next_value()?)?,
+                        "mode" => once(&mut mode, "mode", map.next_value()?)?,
+                        "measurements" => once(&mut own, "measurements", map.next_value()?)?,
+                        "assessment" => once(&mut assessment, "assessment", map.next_value()?)?,
+                        _ => once(&mut repeat, "repeat", map.next_value()?)?,
+                    }
+                }
+                for (n, v) in own.iter().flat_map(Measurements::iter) {
+                    if measurements.get(n).is_some() {
+                        return Err(de::Error::custom(format!(
+                            "`{n}` is written both at the top of the case and under `measurements`"
+                        )));
+                    }
+                    measurements.insert(n, v);
+                }
+                Ok(Case {
+                    id: id.ok_or_else(|| de::Error::missing_field("id"))?,
+                    mode,
+                    measurements,
+                    assessment,
+                    repeat,
+                    values,
+                })
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl Serialize for Case {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let len = 1
+            + usize::from(self.mode.is_some())
+            + fields::measurement_entries(&self.measurements)
+            + usize::from(self.assessment.is_some())
+            + usize::from(self.repeat.is_some())
+            + self.values.len();
+        let mut m = s.serialize_map(Some(len))?;
+        m.serialize_entry("id", &self.id)?;
+        if let Some(v) = &self.mode {
+            m.serialize_entry("mode", v)?;
+        }
+        fields::serialize_measurements(&self.measurements, &mut m)?;
+        if let Some(v) = &self.assessment {
+            m.serialize_entry("assessment", v)?;
+        }
+        if let Some(v) = &self.repeat {
+            m.serialize_entry("repeat", v)?;
+        }
+        self.values.serialize_into(&mut m)?;
+        m.end()
+    }
+}
 
 impl Case {
+    /// A case with only its id.
+    pub fn new(id: &str) -> Case {
+        Case {
+            id: Id::unplaced(id),
+            mode: None,
+            measurements: Measurements::default(),
+            assessment: None,
+            repeat: None,
+            values: Values::default(),
+        }
+    }
+
     /// The key it is matched by across runs: a repetition (`lookup-r2`) counts as the
     /// case it repeats (`lookup`).
     pub fn key(&self) -> &str {
@@ -876,29 +1012,14 @@ impl Case {
             .unwrap_or(self.id.value.as_str())
     }
 
-    /// The measurement called `name`: an engine counter, or one of `measurements`.
+    /// The measurement called `name`.
     pub fn measurement(&self, name: &str) -> Option<f64> {
-        let counter = match name {
-            "num_predict" => self.num_predict,
-            "prompt_eval_count" => self.prompt_eval_count,
-            "eval_count" => self.eval_count,
-            "total_duration_ns" => self.total_duration_ns,
-            "load_duration_ns" => self.load_duration_ns,
-            "prompt_eval_duration_ns" => self.prompt_eval_duration_ns,
-            "eval_duration_ns" => self.eval_duration_ns,
-            _ => return self.measurements.get(name).copied(),
-        };
-        // Counters stay below 2^53 (nanoseconds of a run, token counts): exact as f64.
-        counter.map(|v| v as f64)
+        self.measurements.get(name)
     }
 
-    /// The names of the measurements it has, counters first.
-    pub fn measured(&self) -> impl Iterator<Item = &str> {
-        COUNTERS
-            .iter()
-            .copied()
-            .filter(|n| self.measurement(n).is_some())
-            .chain(self.measurements.keys().map(String::as_str))
+    /// The names of the measurements it has.
+    pub fn measured(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.measurements.keys()
     }
 }
 
@@ -908,76 +1029,6 @@ impl Case {
 pub struct Repeat {
     pub of: String,
     pub index: u32,
-}
-
-/// A sweep case: the token count aimed at and how the prompt was found.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct SweepPoint {
-    /// Target prompt_eval_count.
-    pub target: u64,
-    /// How many times the sweep word was repeated.
-    pub words: u64,
-    /// Requests it took to find the prompt (the recorded one included).
-    pub tries: u32,
-    /// Whether prompt_eval_count reached the target exactly.
-    pub hit: bool,
-}
-
-/// How a probe kept the prompt cache from shrinking the work it measured.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[serde(rename_all = "kebab-case")]
-pub enum CacheDefeat {
-    /// A unique text at the start of each prompt (model resident).
-    Nonce,
-    /// The model was unloaded (`keep_alive: 0`) before the request.
-    ColdStart,
-    /// llama-server `cache_prompt: false`.
-    CachePromptOff,
-}
-
-/// What llama-server's `/completion` reported beyond the common counters.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct LlamaServerCase {
-    /// `eos`, `limit`, `word` or `none`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stop_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens_evaluated: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens_cached: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub truncated: Option<bool>,
-    pub timings: LlamaTimings,
-}
-
-/// llama-server's `timings` object, as reported (milliseconds, tokens per second).
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct LlamaTimings {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_n: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_n: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_ms: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_per_token_ms: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_per_second: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub predicted_n: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub predicted_ms: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub predicted_per_token_ms: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub predicted_per_second: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub draft_n: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub draft_n_accepted: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash)]
@@ -1015,5 +1066,55 @@ mod recorded_tests {
         );
         let probe = "versions: {evidence: \"0.1.0\"}\nrequest: {stream: false, temperature: 0, seed: 42, timeout_secs: 300}\n";
         assert_eq!(run(probe).recorded(), Recorded::Probe);
+    }
+}
+
+#[cfg(test)]
+mod case_fields_tests {
+    use super::{Case, Run};
+    use crate::packs::ggml::runs::{Counters, EngineCase, LlamaServerCase};
+
+    const RUN: &str = "id: r\nprobe: p\nengine: none\norigin: {ja: 記録, en: record}\ncases:\n  \
+        - id: c\n    mode: hot\n    prompt_eval_count: 12\n    prompt: \"say hi\"\n    \
+        measurements: {est_rows: 2.5}\n    llama_server: {stop_type: eos, timings: {prompt_n: 12}}\n";
+
+    #[test]
+    fn a_packs_measurements_and_the_sites_read_as_one_set_and_write_back_where_they_were() {
+        let run: Run = serde_saphyr::from_str(RUN).expect("a run");
+        let c = &run.cases[0];
+        assert_eq!(
+            c.measured().collect::<Vec<_>>(),
+            ["est_rows", "prompt_eval_count"]
+        );
+        assert_eq!(c.counter("prompt_eval_count"), Some(12));
+        assert_eq!(c.measurement("est_rows"), Some(2.5));
+        assert_eq!(c.prompt().map(String::as_str), Some("say hi"));
+        let ls: &LlamaServerCase = c.llama_server().expect("typed, the pack's own");
+        assert_eq!(ls.timings.prompt_n, Some(12));
+        let yaml = serde_saphyr::to_string(&run).expect("yaml");
+        assert!(yaml.contains("prompt_eval_count: 12\n"), "{yaml}");
+        assert!(yaml.contains("measurements:\n"), "{yaml}");
+        let back: Run = serde_saphyr::from_str(&yaml).expect("read back");
+        assert_eq!(back.cases[0].measurements, c.measurements);
+        assert_eq!(back.cases[0].values, c.values);
+        // The parse cache's encoding holds the same.
+        let bytes = rmp_serde::to_vec_named(&run).expect("msgpack");
+        let cached: Run = rmp_serde::from_slice(&bytes).expect("decoded");
+        assert_eq!(cached.cases[0].measurements, c.measurements);
+        assert_eq!(cached.cases[0].values, c.values);
+    }
+
+    #[test]
+    fn a_measurement_written_twice_and_an_unknown_field_are_refused() {
+        let twice = "{id: c, eval_count: 1, measurements: {eval_count: 2}}";
+        let e = serde_saphyr::from_str::<Case>(twice).expect_err("twice");
+        assert!(e.to_string().contains("both at the top"), "{e}");
+        let e = serde_saphyr::from_str::<Case>("{id: c, est_rows: 1}").expect_err("unknown");
+        assert!(e.to_string().contains("unknown field `est_rows`"), "{e}");
+        let off = crate::model::fields::expecting(&[], || {
+            serde_saphyr::from_str::<Case>("{id: c, eval_count: 1}")
+        });
+        let e = off.expect_err("the pack is off");
+        assert!(e.to_string().contains("`ggml` pack"), "{e}");
     }
 }

@@ -16,6 +16,7 @@ pub mod ggml;
 pub mod probe;
 pub mod render;
 
+use crate::model::fields::Field;
 use crate::model::registry::Kind;
 
 pub use ggml::directives::{
@@ -39,6 +40,11 @@ pub struct Pack {
     pub directives: &'static [&'static str],
     /// Its Fluent messages by language, loaded as the built-in `locales/<lang>/<name>.ftl`.
     pub messages: &'static [(&'static str, &'static [u8])],
+    /// The fields its probes write into a run, beside the core's (`model::fields`).
+    pub run_fields: &'static [Field],
+    /// The fields its probes write into a case: the measurements it declares, by name,
+    /// and what else it keeps.
+    pub case_fields: &'static [Field],
     /// Its stylesheet (empty for none), the built-in `static/packs/<name>.css`, which every
     /// page links after the theme's own.
     pub css: &'static [u8],

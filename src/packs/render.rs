@@ -3,7 +3,7 @@
 //! impls.)
 
 use crate::model::refs::Ref;
-use crate::model::types::Run;
+use crate::model::types::{Case, Run};
 use crate::render::scope::Scope;
 use crate::render::table::Table;
 
@@ -41,6 +41,26 @@ pub fn brief(s: &Scope, r: &Ref) -> Brief {
 pub fn component_note(s: &Scope, files: &[String]) -> Option<String> {
     if on(s, super::ggml::PACK.name) {
         super::ggml::render::binary::component_note(s, files)
+    } else {
+        None
+    }
+}
+
+/// Notes a pack adds under a run's table: what its probe recorded of the run beyond its
+/// cases (settings, the machine, the model).
+pub fn run_notes(s: &Scope, run: &Run) -> Vec<String> {
+    if on(s, super::ggml::PACK.name) {
+        super::ggml::render::engine::run_notes(s, run)
+    } else {
+        Vec::new()
+    }
+}
+
+/// A mark a pack shows under a case's mode (how its probe kept a cache out), as the key
+/// of its label; `None` for none.
+pub fn case_mark(s: &Scope, case: &Case) -> Option<&'static str> {
+    if on(s, super::ggml::PACK.name) {
+        super::ggml::render::engine::case_mark(case)
     } else {
         None
     }

@@ -57,6 +57,7 @@ pub fn import_runs(args: &ImportRunsArgs) -> Result<Imported, ProbeError> {
         ProbeError::Input(ds)
     })?;
     let langs = config.languages();
+    let packs = config.pack_list();
     let mut diags = Diagnostics::default();
     let mut incoming: Vec<Incoming> = Vec::new();
     for path in files(&args.paths, &mut diags) {
@@ -69,7 +70,9 @@ pub fn import_runs(args: &ImportRunsArgs) -> Result<Imported, ProbeError> {
             }
         };
         let run = crate::model::lang::expecting(langs, || {
-            crate::load::yaml::parse::<Run>(&shown, &text, 0)
+            crate::model::fields::expecting(&packs, || {
+                crate::load::yaml::parse::<Run>(&shown, &text, 0)
+            })
         });
         let run = match run {
             Ok(r) => r,

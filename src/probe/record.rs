@@ -528,7 +528,8 @@ mod tests {
     /// A run with every optional field set and awkward strings.
     pub fn sample_run() -> Run {
         use crate::model::types::*;
-        use crate::probe::{blank_case, new_id};
+        use crate::packs::ggml::runs::*;
+        use crate::probe::new_id;
         let awkward = [
             "river tiger lemon. Why is the sky blue?",
             "line one\nline two: # not a comment 'q' \"dq\"",
@@ -547,27 +548,27 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let mut c = blank_case(&format!("c{i}"));
+                let mut c = Case::new(&format!("c{i}"));
                 c.mode = Some(Residency::Hot);
-                c.num_predict = Some(1);
-                c.prompt_eval_count = Some(12 + i as u64);
-                c.prompt_eval_duration_ns = Some(1_234_567);
-                c.prompt = Some(p.to_string());
-                c.response = Some(p.to_string());
-                c.cache_defeat = Some(CacheDefeat::Nonce);
-                c.nonce = Some("river tiger lemon. ".into());
-                c.started_at = Some("2026-11-22T01:02:03Z".into());
+                c.set_counter("num_predict", Some(1));
+                c.set_counter("prompt_eval_count", Some(12 + i as u64));
+                c.set_counter("prompt_eval_duration_ns", Some(1_234_567));
+                c.set_prompt(Some(p.to_string()));
+                c.set_response(Some(p.to_string()));
+                c.set_cache_defeat(Some(CacheDefeat::Nonce));
+                c.set_nonce(Some("river tiger lemon. ".into()));
+                c.set_started_at(Some("2026-11-22T01:02:03Z".into()));
                 c.repeat = Some(Repeat {
                     of: "c".into(),
                     index: 1,
                 });
-                c.sweep = Some(SweepPoint {
+                c.set_sweep_point(Some(SweepPoint {
                     target: 12,
                     words: 3,
                     tries: 2,
                     hit: true,
-                });
-                c.llama_server = Some(LlamaServerCase {
+                }));
+                c.set_llama_server(Some(LlamaServerCase {
                     stop_type: Some("limit".into()),
                     tokens_evaluated: Some(4),
                     tokens_cached: Some(0),
@@ -578,13 +579,13 @@ mod tests {
                         prompt_per_second: Some(1_234.567_890_1),
                         ..Default::default()
                     },
-                });
+                }));
                 c
             })
             .collect();
         let mut versions = std::collections::BTreeMap::new();
         versions.insert("engine".to_string(), "0.5.1".to_string());
-        Run {
+        let mut run = Run {
             id: new_id("x-20261122T010203Z"),
             probe: "x".into(),
             date: Some(new_id("2026-11-22T01:02:03Z")),
@@ -604,39 +605,38 @@ mod tests {
             note: None,
             phase: None,
             assessed_against: None,
-            model_details: Some(ModelDetails {
-                family: Some("llama".into()),
-                tensor_types: [("Q4_K".to_string(), 3u64), ("F32".to_string(), 2)]
-                    .into_iter()
-                    .collect(),
-                ..Default::default()
-            }),
-            loaded: Some(ModelMemory {
-                size: 10,
-                size_vram: 5,
-                context_length: Some(4096),
-            }),
-            request: Some(RequestSettings {
-                stream: false,
-                temperature: 0.0,
-                seed: 42,
-                timeout_secs: 300,
-                raw: Some(false),
-                cache_prompt: None,
-            }),
-            sweep: Some(SweepSettings {
-                from: 1,
-                to: 9,
-                step: 8,
-                word: "the".into(),
-                max_tries: 8,
-            }),
             cases,
             input: None,
-            fatbin: None,
-            gguf: None,
-            maps: None,
-        }
+            values: Default::default(),
+        };
+        run.set_model_details(Some(ModelDetails {
+            family: Some("llama".into()),
+            tensor_types: [("Q4_K".to_string(), 3u64), ("F32".to_string(), 2)]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        }));
+        run.set_loaded(Some(ModelMemory {
+            size: 10,
+            size_vram: 5,
+            context_length: Some(4096),
+        }));
+        run.set_request(Some(RequestSettings {
+            stream: false,
+            temperature: 0.0,
+            seed: 42,
+            timeout_secs: 300,
+            raw: Some(false),
+            cache_prompt: None,
+        }));
+        run.set_sweep(Some(SweepSettings {
+            from: 1,
+            to: 9,
+            step: 8,
+            word: "the".into(),
+            max_tries: 8,
+        }));
+        run
     }
 
     #[test]
@@ -646,12 +646,19 @@ mod tests {
         assert!(text.starts_with("# A probe run recorded by evidence."));
         assert!(text.contains("\ncases:\n  - id: c0\n"), "{text}");
         let back = crate::load::yaml::parse::<Run>("x", &text, 0).unwrap();
+        use crate::packs::ggml::runs::{EngineCase, EngineRun};
         for (a, b) in run.cases.iter().zip(&back.cases) {
-            assert_eq!(a.prompt, b.prompt);
-            assert_eq!(a.response, b.response);
+            assert_eq!(a.prompt(), b.prompt());
+            assert_eq!(a.response(), b.response());
+            assert_eq!(a.measurements, b.measurements);
+            assert_eq!(
+                a.values, b.values,
+                "every field of the pack, typed, the same"
+            );
         }
-        assert_eq!(back.loaded, run.loaded);
-        assert_eq!(back.model_details, run.model_details);
+        assert_eq!(back.loaded(), run.loaded());
+        assert_eq!(back.model_details(), run.model_details());
+        assert_eq!(back.values, run.values);
     }
 
     #[test]

@@ -62,14 +62,14 @@ pub struct TableContext<'a> {
     pub class: &'a str,
     pub caption: &'a str,
     pub source: &'a str,
-    /// Column heads as HTML, identifiers breakable after `_` (`prompt_eval_<wbr>count`).
+    /// Column heads as HTML, identifiers breakable after `_` (`est_<wbr>rows`).
     pub columns: Vec<String>,
     pub rows_html: String,
     pub notes: &'a [String],
 }
 
 /// `html` with a line-break opportunity after each `_` of its text (not of its tags), so
-/// that a head named by an identifier (`prompt_eval_count`) does not widen its column.
+/// that a head named by an identifier (`est_rows`) does not widen its column.
 fn breakable(html: &str) -> String {
     let mut out = String::with_capacity(html.len() + 8);
     let mut in_tag = false;

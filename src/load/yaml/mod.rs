@@ -3,7 +3,7 @@
 //!
 //! serde-saphyr rejects duplicate keys and bounds nesting and alias expansion, unlike
 //! serde_yaml and its libyaml forks. Its errors carry line and column but no field
-//! path, so [`parse`] adds the path (`cases[2].prompt_eval_count`) itself.
+//! path, so [`parse`] adds the path (`cases[2].est_rows`) itself.
 
 mod subset;
 // Public for the differential fuzz target, which asks it alone.

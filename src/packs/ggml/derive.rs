@@ -5,11 +5,12 @@
 //! components and by the rules that compare those records with the latest run.
 
 use crate::model::Run;
+use crate::packs::ggml::runs::EngineRun;
 
 /// Whether a `fatbin` run found `gfx` (ignoring target features), or `None` when the run
 /// has no fatbin scan.
 pub fn fatbin_has(run: &Run, gfx: &str) -> Option<bool> {
-    let fb = run.fatbin.as_ref()?;
+    let fb = run.fatbin()?;
     Some(
         fb.targets
             .iter()
@@ -20,7 +21,7 @@ pub fn fatbin_has(run: &Run, gfx: &str) -> Option<bool> {
 /// Whether a `maps` run saw any of `files` mapped (by file name, a soname matching its
 /// versioned file), or `None` when the run has no maps or the component lists no files.
 pub fn maps_has(run: &Run, files: &[String]) -> Option<bool> {
-    let m = run.maps.as_ref()?;
+    let m = run.maps()?;
     if files.is_empty() {
         return None;
     }

@@ -18,6 +18,7 @@ pub mod directives;
 pub mod model;
 pub mod probe;
 pub mod render;
+pub mod runs;
 pub mod scans;
 
 use super::Pack;
@@ -52,5 +53,7 @@ pub const PACK: Pack = Pack {
         ("en", include_bytes!("locales/en/ggml.ftl")),
         ("de", include_bytes!("locales/de/ggml.ftl")),
     ],
+    run_fields: runs::RUN_FIELDS,
+    case_fields: runs::CASE_FIELDS,
     css: include_bytes!("style.css"),
 };

@@ -9,20 +9,7 @@ use crate::model::Range;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The input file of a binary probe: its name (not its full path) and size.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct InputFile {
-    pub name: String,
-    pub size: u64,
-    /// SHA-256 of the file's bytes (lower-case hex): which file it was, without its path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sha256: Option<String>,
-    /// The package (and version) the file came from, as the investigator gave it
-    /// (`--from cyllama-rocm==0.2.18`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub package: Option<String>,
-}
+pub use crate::model::types::InputFile;
 
 /// A fatbin scan kept small: per-target summaries and per-bundle summaries, no kernels.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]

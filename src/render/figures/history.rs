@@ -246,10 +246,10 @@ mod tests {
             let mut date = again.value.cases[0].id.clone();
             date.value = "2026-12-01".into();
             again.value.date = Some(date);
-            again.value.cases[0]
+            again.value.cases[0].measurements.insert("est_rows", 5.0);
+            again.value.cases[1]
                 .measurements
-                .insert("est_rows".to_string(), 5.0);
-            again.value.cases[1].eval_duration_ns = Some(2_000_000_000);
+                .insert("eval_duration_ns", 2_000_000_000.0);
             d.runs.push(again);
         });
         let s = site.scope(View::EN);
@@ -294,7 +294,7 @@ mod tests {
                         of: "lookup".into(),
                         index: i as u32 + 1,
                     });
-                    c.measurements.insert("est_rows".into(), *v);
+                    c.measurements.insert("est_rows", *v);
                     c
                 })
                 .collect();

@@ -136,7 +136,7 @@ figures! {
         .ev
         .runs
         .get(&d.run)
-        .map(|r| vec![timing::plot(s, r, &r.file)])
+        .map(|r| vec![timing::plot(s, r, &r.file, &d.measures)])
         .unwrap_or_default();
     d::HistoryPlot => |d, s| vec![history::plot(s, &d.probe, &d.case, &d.field)];
     d::Scatter => |d, s| s
@@ -269,11 +269,11 @@ pub fn ui_texts(s: &Scope, key: &str, args: &[(&'static str, Text)]) -> Words {
     words(s, &Text::from_fn(s.view.langs(), format))
 }
 
-/// A measurement's label with its unit, or its name when the site did not declare it.
+/// A measurement's label with its unit, or its name when neither the site nor a pack
+/// labels it.
 pub fn measurement_label(s: &Scope, name: &str) -> Text {
-    s.ev.measurements
-        .get(name)
-        .map_or_else(|| Text::untranslated(name), |m| m.labelled())
+    crate::render::tables::vocabulary::measurement_text(s, name)
+        .unwrap_or_else(|| Text::untranslated(name))
 }
 
 /// The Fluent label of an enum value.

@@ -178,7 +178,7 @@ mod tests {
             for r in d.runs.iter_mut() {
                 if r.value.id.value == "scan-sample" {
                     for (c, ns) in r.value.cases.iter_mut().zip([20e6, 45e6, 900e6, 147.9e6]) {
-                        c.measurements.insert("exec_ns".into(), ns);
+                        c.measurements.insert("exec_ns", ns);
                     }
                 }
             }

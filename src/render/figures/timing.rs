@@ -1,6 +1,7 @@
-//! Timing plot: the load, prompt-eval and eval durations of each case of a run (cold
-//! versus hot for `phase-b-cold-hot`) as horizontal bars on a log seconds axis, one group
-//! per duration. A zero or missing duration has no bar, only its label.
+//! Timing plot: the durations (measurements in `…_ns`) of each case of a run as
+//! horizontal bars on a log seconds axis, one group per measurement, each labelled by its
+//! measurement (cold versus hot, say, of a load, a prompt and a generation). A zero or
+//! missing duration has no bar, only its label.
 
 use super::plot::{self, Role};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
@@ -17,15 +18,30 @@ const RIGHT: u32 = 78;
 const ROW: f64 = 26.0;
 const HEAD: f64 = 26.0;
 
-/// Reads one duration of a case.
-type Getter = fn(&Case) -> Option<u64>;
+/// A duration of a case in whole nanoseconds.
+fn ns(c: &Case, name: &str) -> Option<u64> {
+    c.measurement(name)
+        .filter(|v| *v >= 0.0 && v.fract() == 0.0)
+        .map(|v| v as u64)
+}
 
-/// The durations drawn, with their Fluent label keys.
-const METRICS: [(&str, Getter); 3] = [
-    ("figure-metric-load", |c| c.load_duration_ns),
-    ("figure-metric-prompt-eval", |c| c.prompt_eval_duration_ns),
-    ("figure-metric-eval", |c| c.eval_duration_ns),
-];
+/// The measurements drawn: those asked for, else every duration the cases have, in the
+/// order tables show them.
+fn measures<'a>(s: &Scope, run: &'a Run, asked: &'a [String]) -> Vec<&'a str> {
+    if !asked.is_empty() {
+        return asked.iter().map(String::as_str).collect();
+    }
+    let names = run
+        .cases
+        .iter()
+        .flat_map(|c| c.measured())
+        .filter(|n| n.ends_with("_ns"))
+        .collect();
+    crate::render::tables::vocabulary::measure_columns(s, names)
+        .into_iter()
+        .flat_map(|c| c.names)
+        .collect()
+}
 
 /// Series colours by case position: blue, orange, purple, green, …
 const HUES: [usize; 6] = [0, 2, 1, 3, 4, 5];
@@ -53,7 +69,8 @@ fn layout(groups: usize, cases: usize) -> (Vec<f64>, Vec<Vec<f64>>, f64) {
 }
 
 /// The plot of one run.
-pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
+pub fn plot(s: &Scope, run: &Located<Run>, file: &str, asked: &[String]) -> Drawn {
+    let metrics = measures(s, run, asked);
     let title = ui_args(s, "figure-timing-title", &[("run", run.id.value.clone())]);
     let mut out = Drawn {
         name: super::slug(&format!("timing-{}", run.id.value)),
@@ -65,7 +82,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
     let cases: Vec<&Case> = run.cases.iter().collect();
     let values: Vec<f64> = cases
         .iter()
-        .flat_map(|c| METRICS.iter().filter_map(|(_, get)| get(c)))
+        .flat_map(|c| metrics.iter().filter_map(|m| ns(c, m)))
         .filter(|ns| *ns > 0)
         .map(|ns| ns as f64 / 1e9)
         .collect();
@@ -93,7 +110,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
         f64::from(WIDTH) - 32.0,
         axis_font,
     );
-    let (heads, rows, plot_h) = layout(METRICS.len(), cases.len());
+    let (heads, rows, plot_h) = layout(metrics.len(), cases.len());
     let bottom = 34 + (axis_lines.len() as f64 * axis_font.line_height()) as u32 + 8;
     // `as` saturates: an absurd number of cases cannot overflow the height.
     let height = TOP.saturating_add(plot_h as u32).saturating_add(bottom);
@@ -115,9 +132,9 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
             )
             .map_err(err)?;
         let mut bars = Vec::new();
-        for ((_, get), tops) in METRICS.iter().zip(&rows) {
+        for (m, tops) in metrics.iter().zip(&rows) {
             for (i, (c, top)) in cases.iter().zip(tops).enumerate() {
-                if let Some(ns) = get(c).filter(|ns| *ns > 0) {
+                if let Some(ns) = ns(c, m).filter(|ns| *ns > 0) {
                     let v = (ns as f64 / 1e9).clamp(lo, hi);
                     bars.push(Rectangle::new(
                         [(lo, top + 4.0), (v, top + ROW - 4.0)],
@@ -139,13 +156,13 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
                 Role::Axis.color(),
             )))
             .map_err(err)?;
-        let ends: Vec<Vec<i32>> = METRICS
+        let ends: Vec<Vec<i32>> = metrics
             .iter()
-            .map(|(_, get)| {
+            .map(|m| {
                 cases
                     .iter()
                     .map(|c| {
-                        let v = get(c).filter(|ns| *ns > 0).map(|ns| ns as f64 / 1e9);
+                        let v = ns(c, m).filter(|ns| *ns > 0).map(|ns| ns as f64 / 1e9);
                         chart.backend_coord(&(v.unwrap_or(lo).clamp(lo, hi), 0.0)).0
                     })
                     .collect()
@@ -166,12 +183,16 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
     let mut svg = Svg::new();
     svg.raw(&shapes);
     let top = f64::from(TOP);
-    for (m, ((key, get), head)) in METRICS.iter().zip(&heads).enumerate() {
-        let metric = ui(s, key);
+    let metric_words: Vec<Words> = metrics
+        .iter()
+        .map(|m| super::words(s, &super::measurement_label(s, m)))
+        .collect();
+    for (m, (name, head)) in metrics.iter().zip(&heads).enumerate() {
+        let metric = &metric_words[m];
         svg.text(
             12.0,
             top + head + 18.0,
-            &joined(&metric),
+            &joined(metric),
             &TextStyle::new(Font::sans(15).bold(), ""),
         );
         for (i, c) in cases.iter().enumerate() {
@@ -184,7 +205,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
                 &TextStyle::new(label_font, &format!("c-h{}", HUES[i % HUES.len()]))
                     .anchor(Anchor::End),
             );
-            let value = match get(c) {
+            let value = match ns(c, name) {
                 Some(ns) => seconds(ns),
                 None => "—".into(),
             };
@@ -222,15 +243,20 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str) -> Drawn {
         .title
         .iter()
         .map(|(l, t)| {
-            let parts: Vec<String> = METRICS
+            let parts: Vec<String> = metrics
                 .iter()
-                .map(|(key, get)| {
-                    let name = s.msgs.format(*l, key, None);
+                .zip(&metric_words)
+                .map(|(m, w)| {
+                    let name = w
+                        .iter()
+                        .find(|(wl, _)| wl == l)
+                        .map(|(_, t)| t.clone())
+                        .unwrap_or_default();
                     let vals: Vec<String> = cases
                         .iter()
                         .zip(&labels)
                         .map(|(c, lab)| {
-                            format!("{lab} {}", get(c).map(seconds).unwrap_or("—".into()))
+                            format!("{lab} {}", ns(c, m).map(seconds).unwrap_or("—".into()))
                         })
                         .collect();
                     format!("{name}: {}", vals.join(", "))
@@ -257,7 +283,7 @@ mod tests {
     fn draw(view: View) -> String {
         let s = scope(view);
         let r = s.ev.runs.get("cold-warm").expect("run");
-        standalone(&plot(&s, r, &r.file), view)
+        standalone(&plot(&s, r, &r.file, &[]), view)
     }
 
     #[test]
@@ -289,6 +315,18 @@ mod tests {
     }
 
     #[test]
+    fn the_measurements_asked_for_are_the_groups_drawn() {
+        let s = scope(View::EN);
+        let r = s.ev.runs.get("cold-warm").expect("run");
+        let only = ["eval_duration_ns".to_string()];
+        let doc = standalone(&plot(&s, r, &r.file, &only), View::EN);
+        let t = texts(&doc);
+        assert!(t.iter().any(|x| x == "eval"));
+        assert!(!t.iter().any(|x| x == "load"), "{t:?}");
+        assert_eq!(doc.matches("class=\"f-h0\"").count(), 1, "one cold bar");
+    }
+
+    #[test]
     fn renders_are_identical() {
         assert_eq!(draw(View::BILINGUAL), draw(View::BILINGUAL));
     }
@@ -298,25 +336,27 @@ mod tests {
         let site = Site::load(|d| {
             for r in d.runs.iter_mut() {
                 if r.value.id.value == "cold-warm" {
-                    r.value.cases[0].load_duration_ns = Some(0);
-                    r.value.cases[1].eval_duration_ns = None;
+                    r.value.cases[0]
+                        .measurements
+                        .insert("load_duration_ns", 0.0);
+                    r.value.cases[1].measurements.remove("eval_duration_ns");
                 }
                 if r.value.id.value == "proxy-check" {
                     for c in r.value.cases.iter_mut() {
-                        c.eval_duration_ns = Some(0);
+                        c.measurements.insert("eval_duration_ns", 0.0);
                     }
                 }
             }
         });
         let s = site.scope(View::EN);
         let r = s.ev.runs.get("cold-warm").expect("run");
-        let doc = standalone(&plot(&s, r, &r.file), View::EN);
+        let doc = standalone(&plot(&s, r, &r.file, &[]), View::EN);
         let t = texts(&doc);
         assert!(t.iter().any(|x| x == "0 s"));
         assert!(t.iter().any(|x| x == "—"));
         let zeros = s.ev.runs.get("proxy-check").expect("run");
         assert!(matches!(
-            plot(&s, zeros, &zeros.file).content,
+            plot(&s, zeros, &zeros.file, &[]).content,
             Content::Note(_)
         ));
     }

@@ -5,19 +5,17 @@
 //! in [`crate::derive::matching`]. Nothing here is stored; deltas and zones are computed on
 //! every build.
 
+use super::vocabulary::{MeasureColumn, measure_columns, measure_text, measurement, write_measure};
 use super::{anchor, code, source_line, unknown};
 use crate::derive::{Summaries, Summary, case_key, case_zone, zone};
-use crate::model::format::{Decimal, group_digits, seconds, write_digits, write_seconds};
+use crate::model::format::Decimal;
 use crate::model::refs::Kind;
-use crate::model::types::{
-    COUNTERS, CacheDefeat, ModelDetails, ModelMemory, RequestSettings, Residency, SweepSettings,
-};
+use crate::model::types::Residency;
 use crate::model::{Case, DispatchMap, Run};
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 use crate::render::{escape, escape_into};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 fn date(s: &Scope, r: &Run) -> String {
@@ -30,13 +28,15 @@ fn date(s: &Scope, r: &Run) -> String {
 /// A fragment a run table repeats from row to row.
 #[derive(Hash, PartialEq, Eq)]
 enum Frag<'k> {
-    Ui(&'static str),
     Unknown,
     DeltaNew,
     Badge(&'k str),
+    /// A measurement's label.
+    Label(&'static str),
     /// Map id, zone, whether the run was assessed against the map.
     Zone(&'k str, &'k str, bool),
-    Mode(Option<Residency>, Option<CacheDefeat>),
+    /// Mode, and the key of the mark a pack shows under it.
+    Mode(Option<Residency>, Option<&'static str>),
 }
 
 /// The fragments every row of a run table repeats (labels, badges), each made once per
@@ -67,24 +67,14 @@ impl<'a, 'e> Fragments<'a, 'e> {
         self.memo.borrow_mut().insert(key, v);
     }
 
-    fn ui(&self, out: &mut String, key: &'static str) {
-        self.put(out, Frag::Ui(key), |s| s.ui(key));
-    }
-
     fn unknown(&self, out: &mut String) {
         self.put(out, Frag::Unknown, unknown);
     }
 
-    fn num(&self, out: &mut String, n: Option<u64>) {
-        match n {
-            Some(n) => write_digits(out, n),
-            None => self.unknown(out),
-        }
-    }
-
-    fn dur(&self, out: &mut String, ns: Option<u64>) {
-        match ns {
-            Some(ns) => write_seconds(out, ns),
+    /// A measurement's value, or "unknown".
+    fn measure(&self, out: &mut String, name: &str, v: Option<f64>) {
+        match v {
+            Some(v) => write_measure(out, name, v),
             None => self.unknown(out),
         }
     }
@@ -151,17 +141,18 @@ fn reading(s: &Scope, run: &Run, case: &Case) -> String {
         .unwrap_or_else(|| "—".into())
 }
 
-/// Mode, with the cache-defeat method under it when recorded.
+/// Mode, with the mark a pack shows under it (how the case kept a cache out).
 fn mode_cell(out: &mut String, w: &Fragments, c: &Case) {
-    w.put(out, Frag::Mode(c.mode, c.cache_defeat), |s| {
+    let mark = crate::packs::render::case_mark(w.s, c);
+    w.put(out, Frag::Mode(c.mode, mark), |s| {
         let mode = c
             .mode
             .map(|m| s.label("residency", &m))
             .unwrap_or_else(|| "—".into());
-        match c.cache_defeat {
-            Some(d) => format!(
+        match mark {
+            Some(key) => format!(
                 "{mode}<br><small class=\"cache-defeat\">{}</small>",
-                s.label("cache-defeat", &d)
+                s.ui(key)
             ),
             None => mode,
         }
@@ -195,34 +186,43 @@ fn pct(out: &mut String, a: f64, b: f64) -> bool {
     true
 }
 
+#[cfg(test)]
 fn pct_text(a: f64, b: f64) -> Option<String> {
     let mut out = String::new();
     pct(&mut out, a, b).then_some(out)
 }
 
-fn signed_text(a: u64, b: u64) -> String {
-    let mut out = String::new();
-    signed(&mut out, a, b);
-    out
-}
-
-fn signed(out: &mut String, a: u64, b: u64) {
-    let d = i128::from(b) - i128::from(a);
-    if d == 0 {
+/// `+3`, `-0.25`, `±0`: how far `b` is from `a`.
+fn signed(out: &mut String, a: f64, b: f64) {
+    let d = b - a;
+    if d == 0.0 {
         out.push_str("±0");
     } else {
-        let _ = write!(out, "{d:+}");
+        let _ = write!(out, "{}{}", if d > 0.0 { "+" } else { "" }, Decimal(d));
+    }
+}
+
+/// How a measurement changed from `a` to `b`: a duration by its relative change, any
+/// other number by its difference.
+fn change(out: &mut String, name: &str, a: f64, b: f64) -> bool {
+    if name.ends_with("_ns") {
+        pct(out, a, b)
+    } else {
+        signed(out, a, b);
+        true
     }
 }
 
 /// The delta cell of one case against the previous run's case of the same key: one
-/// line per value that changed, `=` when none did.
+/// line per measurement that changed, in column order, with a change of zone under the
+/// map's own measurement; `=` when nothing changed.
 fn delta<'e>(
     out: &mut String,
     w: &Fragments<'_, 'e>,
     prev: &Summaries,
     map: Option<&'e DispatchMap>,
     case: &Case,
+    order: &[&'static str],
 ) {
     let Some(p) = prev.get(case_key(case)) else {
         w.put(out, Frag::DeltaNew, |s| {
@@ -233,61 +233,35 @@ fn delta<'e>(
         });
         return;
     };
-    let now = Summary::one(case);
     let start = out.len();
     let line = |out: &mut String| {
         if out.len() > start {
             out.push_str("<br>");
         }
     };
-    if let (Some(a), Some(b)) = (p.prompt_eval_count, now.prompt_eval_count)
-        && a != b
-    {
-        out.push_str("prompt_eval_count ");
-        signed(out, a, b);
-    }
-    if let Some(m) = map
-        && let (Some(a), Some(b)) = (
-            p.measurement(m.measured_as()),
-            now.measurement(m.measured_as()),
-        )
-        && let (Some(za), Some(zb)) = (zone(m, a), zone(m, b))
-        && za != zb
-    {
-        line(out);
-        w.badge(out, za);
-        out.push_str(" → ");
-        w.badge(out, zb);
-    }
-    if let (Some(a), Some(b)) = (p.eval_count, now.eval_count)
-        && a != b
-    {
-        line(out);
-        out.push_str("eval_count ");
-        signed(out, a, b);
-    }
-    for (name, b) in &now.others {
-        if let Some(a) = p.measurement(name)
-            && a != *b
+    let variable = map.map(|m| m.measured_as());
+    for &name in order {
+        if let (Some(a), Some(b)) = (p.measurement(name), case.measurement(name))
+            && a != b
         {
-            line(out);
-            escape_into(out, name);
-            let d = b - a;
-            let _ = write!(out, " {}{}", if d > 0.0 { "+" } else { "" }, Decimal(d));
-        }
-    }
-    for (key, a, b) in [
-        ("runs-delta-prompt", p.prompt_eval_ns, now.prompt_eval_ns),
-        ("runs-delta-eval", p.eval_ns, now.eval_ns),
-    ] {
-        if let (Some(a), Some(b)) = (a, b) {
             let mark = out.len();
             line(out);
-            w.ui(out, key);
+            w.put(out, Frag::Label(name), |s| measurement(s, name));
             out.push(' ');
-            if !pct(out, a as f64, b as f64) {
+            if !change(out, name, a, b) {
                 out.truncate(mark);
             }
+        }
+        if Some(name) == variable
+            && let Some(m) = map
+            && let (Some(a), Some(b)) = (p.measurement(name), case.measurement(name))
+            && let (Some(za), Some(zb)) = (zone(m, a), zone(m, b))
+            && za != zb
+        {
+            line(out);
+            w.badge(out, za);
+            out.push_str(" → ");
+            w.badge(out, zb);
         }
     }
     if out.len() == start {
@@ -302,18 +276,10 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     let prev_summary = prev.map(|p| s.derived.summaries(p));
     let map = prev.and_then(|p| primary_map(s, run, p));
     let w = Fragments::new(s);
-    // The engine counters' columns when a case has one (or there is no case to say), then a
-    // column per measurement of the site's own, by name.
-    let counters = run.cases.is_empty()
-        || run
-            .cases
-            .iter()
-            .any(|c| COUNTERS.iter().any(|n| c.measurement(n).is_some()));
-    let own: std::collections::BTreeSet<&str> = run
-        .cases
-        .iter()
-        .flat_map(|c| c.measurements.keys().map(String::as_str))
-        .collect();
+    // A column per measurement the cases have (a pack's group in one), in the order
+    // they are shown everywhere.
+    let columns_of = measure_columns(s, run.cases.iter().flat_map(|c| c.measured()).collect());
+    let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
     let mut html = String::with_capacity(run.cases.len() * 400);
     for c in &run.cases {
         let td = |out: &mut String| out.push_str("</td><td>");
@@ -322,29 +288,13 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         html.push_str("</code>");
         td(&mut html);
         mode_cell(&mut html, &w, c);
-        if counters {
-            for n in [c.num_predict, c.prompt_eval_count, c.eval_count] {
-                td(&mut html);
-                w.num(&mut html, n);
-            }
+        for col in &columns_of {
             td(&mut html);
-            w.dur(&mut html, c.load_duration_ns);
-            html.push_str(" / ");
-            w.dur(&mut html, c.prompt_eval_duration_ns);
-            html.push_str(" / ");
-            w.dur(&mut html, c.eval_duration_ns);
-        }
-        for name in &own {
-            td(&mut html);
-            match c.measurements.get(*name) {
-                // A name ending in `_ns` is a duration: shown in seconds, as plots do.
-                Some(v) if name.ends_with("_ns") && *v >= 0.0 && v.fract() == 0.0 => {
-                    crate::model::format::write_seconds(&mut html, *v as u64);
+            for (i, name) in col.names.iter().enumerate() {
+                if i > 0 {
+                    html.push_str(" / ");
                 }
-                Some(v) => {
-                    let _ = write!(html, "{}", Decimal(*v));
-                }
-                None => html.push_str(&unknown(s)),
+                w.measure(&mut html, name, c.measurement(name));
             }
         }
         td(&mut html);
@@ -353,27 +303,15 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         html.push_str(&reading(s, run, c));
         if let Some(ps) = prev_summary {
             td(&mut html);
-            delta(&mut html, &w, ps, map, c);
+            delta(&mut html, &w, ps, map, c, &order);
         }
         html.push_str("</td></tr>\n");
     }
     let mut columns: Vec<String> = vec![s.ui("col-case"), s.ui("col-mode")];
-    if counters {
-        columns.extend(
-            [
-                "col-num-predict",
-                "col-prompt-eval-count",
-                "col-eval-count",
-                "col-durations",
-            ]
-            .iter()
-            .map(|k| s.ui(k)),
-        );
-    }
-    columns.extend(own.iter().map(|n| super::vocabulary::measurement(s, n)));
+    columns.extend(columns_of.into_iter().map(|c: MeasureColumn| c.label));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
     let mut notes = vec![run_meta(s, run)];
-    notes.extend(environment_notes(s, run));
+    notes.extend(crate::packs::render::run_notes(s, run));
     if let Some(p) = prev {
         columns.push(s.ui_with("col-delta", "run", p.id.value.clone()));
         notes.push(s.ui_with("runs-previous", "run", p.id.value.clone()));
@@ -455,145 +393,6 @@ fn run_meta(s: &Scope, run: &Run) -> String {
     format!("{}<br>{}{note}", parts.join(" · "), s.text(&run.origin))
 }
 
-/// Notes on what a probe recorded about its environment: model details, offload,
-/// request settings, cache defeat, sweep. Absent facts add no note.
-fn environment_notes(s: &Scope, run: &Run) -> Vec<String> {
-    let mut notes = Vec::new();
-    if let Some(d) = &run.model_details
-        && let Some(n) = model_note(s, d)
-    {
-        notes.push(n);
-    }
-    if let Some(l) = &run.loaded {
-        notes.push(loaded_note(s, l));
-    }
-    if let Some(r) = &run.request {
-        notes.push(request_note(s, r));
-    }
-    let mut methods: BTreeMap<CacheDefeat, usize> = BTreeMap::new();
-    let mut unknown_n = 0;
-    for c in &run.cases {
-        match c.cache_defeat {
-            Some(d) => *methods.entry(d).or_default() += 1,
-            None => unknown_n += 1,
-        }
-    }
-    if !methods.is_empty() {
-        let mut list: Vec<String> = methods
-            .iter()
-            .map(|(d, n)| format!("{} × {n}", s.label("cache-defeat", d)))
-            .collect();
-        if unknown_n > 0 {
-            list.push(format!("{} × {unknown_n}", s.ui("cache-defeat-unknown")));
-        }
-        notes.push(format!("{} {}", s.ui("run-cache-defeat"), list.join(" · ")));
-    }
-    if let Some(sw) = &run.sweep {
-        notes.push(sweep_note(s, sw, run));
-    }
-    notes
-}
-
-fn model_note(s: &Scope, d: &ModelDetails) -> Option<String> {
-    let mut parts = Vec::new();
-    for v in [
-        &d.family,
-        &d.parameter_size,
-        &d.quantization_level,
-        &d.format,
-    ]
-    .into_iter()
-    .flatten()
-    {
-        parts.push(code(v));
-    }
-    if let Some(dg) = &d.digest {
-        let short: String = dg.trim_start_matches("sha256:").chars().take(12).collect();
-        parts.push(format!(
-            "digest <code title=\"{}\">{}</code>",
-            escape(dg),
-            escape(&short)
-        ));
-    }
-    if let Some(f) = &d.file {
-        parts.push(format!("{} {}", s.ui("run-model-file"), code(f)));
-    }
-    if !d.tensor_types.is_empty() {
-        let census = d
-            .tensor_types
-            .iter()
-            .map(|(t, n)| format!("{} × {n}", code(t)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        parts.push(format!("{} {census}", s.ui("run-tensor-types")));
-    }
-    (!parts.is_empty()).then(|| format!("{} {}", s.ui("run-model-details"), parts.join(" · ")))
-}
-
-/// `4.7 GiB`, `98.4 MiB`.
-fn bytes(n: u64) -> String {
-    let n = n as f64;
-    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
-    const MIB: f64 = 1024.0 * 1024.0;
-    if n >= GIB {
-        format!("{:.2} GiB", n / GIB)
-    } else if n >= MIB {
-        format!("{:.1} MiB", n / MIB)
-    } else {
-        format!("{} B", group_digits(n as u64))
-    }
-}
-
-fn loaded_note(s: &Scope, l: &ModelMemory) -> String {
-    let share = if l.size > 0 {
-        format!(" ({:.0} %)", l.size_vram as f64 / l.size as f64 * 100.0)
-    } else {
-        String::new()
-    };
-    let mut text = format!(
-        "{} <code title=\"size_vram {} / size {}\">{} / {}</code>{share}",
-        s.ui("run-loaded"),
-        group_digits(l.size_vram),
-        group_digits(l.size),
-        bytes(l.size_vram),
-        bytes(l.size)
-    );
-    if let Some(n) = l.context_length {
-        text.push_str(&format!(" · context_length {}", code(&n.to_string())));
-    }
-    text
-}
-
-fn request_note(s: &Scope, r: &RequestSettings) -> String {
-    let mut parts = vec![
-        format!("stream {}", code(&r.stream.to_string())),
-        format!("temperature {}", code(&r.temperature.to_string())),
-        format!("seed {}", code(&r.seed.to_string())),
-        format!("timeout {}", code(&format!("{} s", r.timeout_secs))),
-    ];
-    if let Some(raw) = r.raw {
-        parts.push(format!("raw {}", code(&raw.to_string())));
-    }
-    if let Some(c) = r.cache_prompt {
-        parts.push(format!("cache_prompt {}", code(&c.to_string())));
-    }
-    format!("{} {}", s.ui("run-request"), parts.join(" · "))
-}
-
-fn sweep_note(s: &Scope, sw: &SweepSettings, run: &Run) -> String {
-    let points: Vec<_> = run.cases.iter().filter_map(|c| c.sweep).collect();
-    let hits = points.iter().filter(|p| p.hit).count();
-    format!(
-        "{} {} · step {} · word {} · max_tries {} · {}",
-        s.ui("run-sweep"),
-        code(&format!("{}..{}", sw.from, sw.to)),
-        code(&sw.step.to_string()),
-        code(&sw.word),
-        code(&sw.max_tries.to_string()),
-        s.ui_with("run-sweep-hits", "hits", format!("{hits}/{}", points.len()))
-    )
-}
-
 // ---------------------------------------------------------------- comparison
 
 /// `prev → now` of two optional values.
@@ -602,39 +401,43 @@ fn arrow(s: &Scope, a: Option<String>, b: Option<String>) -> String {
     format!("{} → {}", a.unwrap_or_else(u), b.unwrap_or_else(u))
 }
 
-/// The latest run against the previous one, case key by case key.
+/// The latest run against the previous one, case key by case key: each measurement
+/// before → after with its change, then the change of zone.
 fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) -> Table {
     let (now, before) = (s.derived.summaries(run), s.derived.summaries(prev));
     let mut keys: Vec<&str> = now.keys().collect();
     let map = primary_map(s, run, prev);
     keys.extend(before.keys().filter(|k| !now.contains(k)));
-    let ms = |ns: f64| format!("{:.3} ms", ns / 1e6);
+    let names: Vec<&'static str> = run
+        .cases
+        .iter()
+        .chain(&prev.cases)
+        .flat_map(|c| c.measured())
+        .collect();
+    let columns_of = measure_columns(s, names);
     let rows = keys
         .iter()
         .map(|k| {
             let a = before.get(k);
             let b = now.get(k);
-            let get = |x: Option<&Summary>, f: fn(&Summary) -> Option<u64>| x.and_then(f);
-            let counts = |f: fn(&Summary) -> Option<u64>| {
-                let (x, y) = (get(a, f), get(b, f));
-                let mut cell = arrow(s, x.map(group_digits), y.map(group_digits));
-                if let (Some(x), Some(y)) = (x, y)
-                    && x != y
-                {
-                    cell.push_str(&format!(" <small>({})</small>", signed_text(x, y)));
+            let cell = |name: &'static str| {
+                let (x, y) = (
+                    a.and_then(|v| v.measurement(name)),
+                    b.and_then(|v| v.measurement(name)),
+                );
+                let mut cell = arrow(
+                    s,
+                    x.map(|v| measure_text(name, v)),
+                    y.map(|v| measure_text(name, v)),
+                );
+                if let (Some(x), Some(y)) = (x, y) {
+                    let mut c = String::new();
+                    if x != y && change(&mut c, name, x, y) {
+                        let _ = write!(cell, " <small>({c})</small>");
+                    }
                 }
                 cell
             };
-            let times = |x: Option<f64>, y: Option<f64>, fmt: &dyn Fn(f64) -> String| {
-                let mut cell = arrow(s, x.map(fmt), y.map(fmt));
-                if let (Some(x), Some(y)) = (x, y)
-                    && let Some(p) = pct_text(x, y)
-                {
-                    cell.push_str(&format!(" <small>({p})</small>"));
-                }
-                cell
-            };
-            let f = |v: Option<u64>| v.map(|n| n as f64);
             let zone_of = |x: Option<&Summary>| {
                 let m = map?;
                 zone(m, x?.measurement(m.measured_as())?).map(|z| family_badge(s, z))
@@ -650,33 +453,32 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                     )
                 ),
             };
-            Row::new(vec![
-                format!("{}{reps}", code(k)),
-                counts(|x| x.prompt_eval_count),
-                times(
-                    a.and_then(|x| f(x.prompt_eval_ns)),
-                    b.and_then(|x| f(x.prompt_eval_ns)),
-                    &|v| seconds(v.round() as u64),
-                ),
-                times(
-                    a.and_then(Summary::per_token),
-                    b.and_then(Summary::per_token),
-                    &ms,
-                ),
-                counts(|x| x.eval_count),
-                times(
-                    a.and_then(|x| f(x.eval_ns)),
-                    b.and_then(|x| f(x.eval_ns)),
-                    &|v| seconds(v.round() as u64),
-                ),
-                arrow(s, zone_of(a), zone_of(b)),
-            ])
+            let mut cells = vec![format!("{}{reps}", code(k))];
+            for col in &columns_of {
+                let lines: Vec<String> = col
+                    .names
+                    .iter()
+                    .map(|n| {
+                        if col.names.len() > 1 {
+                            format!("{} {}", measurement(s, n), cell(n))
+                        } else {
+                            cell(n)
+                        }
+                    })
+                    .collect();
+                cells.push(lines.join("<br>"));
+            }
+            cells.push(arrow(s, zone_of(a), zone_of(b)));
+            Row::new(cells)
         })
         .collect();
     let mut notes = vec![s.ui_with("runs-compare-note", "run", prev.id.value.clone())];
     if let Some(m) = map {
         notes.push(s.ui_with("runs-compare-map", "map", m.id.value.clone()));
     }
+    let mut columns = vec![s.ui("col-case")];
+    columns.extend(columns_of.into_iter().map(|c| c.label));
+    columns.push(s.ui("col-zone-change"));
     Table {
         id: format!("compare-{}", run.id.value),
         class: "run compare".into(),
@@ -687,18 +489,7 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
             code(&run.id.value)
         ),
         source: source_line(s, [file, prev_file]),
-        columns: [
-            "col-case",
-            "col-prompt-eval-count",
-            "col-prompt-eval",
-            "col-prompt-per-token",
-            "col-eval-count",
-            "col-eval",
-            "col-zone-change",
-        ]
-        .iter()
-        .map(|k| s.ui(k))
-        .collect(),
+        columns,
         rows,
         empty: s.ui("table-empty"),
         notes,
@@ -938,8 +729,13 @@ mod tests {
         assert_eq!(pct_text(100.0, 112.5).as_deref(), Some("+12.5 %"));
         assert_eq!(pct_text(100.0, 100.01).as_deref(), Some("±0 %"));
         assert_eq!(pct_text(0.0, 1.0), None);
-        assert_eq!(signed_text(290, 11), "-279");
-        assert_eq!(bytes(5_137_025_024), "4.78 GiB");
-        assert_eq!(bytes(98_362_432), "93.8 MiB");
+        let signed_text = |a, b| {
+            let mut out = String::new();
+            signed(&mut out, a, b);
+            out
+        };
+        assert_eq!(signed_text(290.0, 11.0), "-279");
+        assert_eq!(signed_text(0.25, 0.5), "+0.25");
+        assert_eq!(signed_text(3.0, 3.0), "±0");
     }
 }

@@ -5,6 +5,7 @@
 use super::code;
 use crate::model::Seen;
 use crate::model::types::NO_ENGINE;
+use crate::model::types::Text;
 use crate::render::scope::Scope;
 
 /// A component status as a badge, classed `seen-loaded`, `seen-binary` or `seen-absent`.
@@ -32,11 +33,95 @@ pub fn engine(s: &Scope, id: &str) -> String {
     }
 }
 
-/// A measurement by its label, with its unit in parentheses; its name as code when the
-/// site did not declare it.
+/// A measurement by its label, with its unit in parentheses: the site's vocabulary's, else
+/// the label the pack that declares it gives; its name as code when neither does.
 pub fn measurement(s: &Scope, name: &str) -> String {
-    match s.ev.measurements.get(name) {
-        Some(m) => s.fluent(&m.labelled()),
+    match measurement_text(s, name) {
+        Some(t) => s.fluent(&t),
         None => code(name),
     }
+}
+
+/// A measurement's label in each language, as [`measurement`] shows it; `None` when
+/// neither the site nor a pack labels it.
+pub fn measurement_text(s: &Scope, name: &str) -> Option<Text> {
+    match s.ev.measurements.get(name) {
+        Some(m) => Some(m.labelled()),
+        None => {
+            s.ev.pack_measurement(name)
+                .filter(|f| !f.label.is_empty())
+                .map(|f| s.msgs.text(f.label))
+        }
+    }
+}
+
+/// A column of measurements in a run table: its header and the measurements it shows
+/// (one, or a pack's group, such as its durations, shown together).
+pub struct MeasureColumn {
+    pub label: String,
+    pub names: Vec<&'static str>,
+}
+
+/// The measurements `names` in the order they are shown ([`Evidence::measurement_rank`]),
+/// as columns.
+///
+/// [`Evidence::measurement_rank`]: crate::model::Evidence::measurement_rank
+pub fn measure_columns(s: &Scope, mut names: Vec<&'static str>) -> Vec<MeasureColumn> {
+    names.sort_unstable_by_key(|n| (s.ev.measurement_rank(n), *n));
+    names.dedup();
+    let mut groups: Vec<Vec<&'static str>> = Vec::new();
+    let mut group = "";
+    for n in names {
+        let g = s.ev.pack_measurement(n).map_or("", |f| f.group);
+        match groups.last_mut() {
+            Some(members) if !g.is_empty() && g == group => members.push(n),
+            _ => groups.push(vec![n]),
+        }
+        group = g;
+    }
+    groups
+        .into_iter()
+        .map(|names| MeasureColumn {
+            label: match names.as_slice() {
+                [one] => measurement(s, one),
+                // The labels of the group's members, in each language: `load / eval`.
+                _ => {
+                    let texts: Vec<Text> = names
+                        .iter()
+                        .map(|n| measurement_text(s, n).unwrap_or_else(|| Text::untranslated(*n)))
+                        .collect();
+                    s.fluent(&Text::from_fn(s.view.langs(), |l| {
+                        texts
+                            .iter()
+                            .map(|t| t.get(l))
+                            .collect::<Vec<_>>()
+                            .join(" / ")
+                    }))
+                }
+            },
+            names,
+        })
+        .collect()
+}
+
+/// Writes a measurement's value: a duration (`…_ns`) in seconds, a whole number with its
+/// digits grouped, any other number as written.
+pub fn write_measure(out: &mut String, name: &str, v: f64) {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    let whole = v.fract() == 0.0 && (0.0..EXACT).contains(&v);
+    if whole && name.ends_with("_ns") {
+        crate::model::format::write_seconds(out, v as u64);
+    } else if whole {
+        crate::model::format::write_digits(out, v as u64);
+    } else {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{}", crate::model::format::Decimal(v));
+    }
+}
+
+/// A measurement's value as [`write_measure`] writes it.
+pub fn measure_text(name: &str, v: f64) -> String {
+    let mut out = String::new();
+    write_measure(&mut out, name, v);
+    out
 }

@@ -1,8 +1,10 @@
 //! `evidence probe fatbin|gguf|maps`: a binary report of one file (or one process's maps)
 //! recorded as a new run, through the same atomic writer as the engine probes.
 
+use crate::model::fields::Values;
 use crate::model::types::{NO_ENGINE, Range, Run};
 use crate::packs::ggml::binary::{Warning, fatbin, ggml, gguf, maps};
+use crate::packs::ggml::runs::EngineRun;
 use crate::packs::ggml::scans::{
     FatbinBundle, FatbinBundleSummary, FatbinEntry, FatbinKernelStats, FatbinRecord, FatbinStats,
     FatbinTarget, GgmlTypeRef, GgufFileType, GgufRecord, GgufTypeCount, InputFile, MapsRecord,
@@ -64,7 +66,7 @@ pub fn probe_fatbin(file: &Path, about: &AboutInput, root: &Path) -> Result<Writ
         warnings: warnings(report.warnings),
     };
     let mut run = base_run(&site, about, "fatbin", file, report.file_size, &at)?;
-    run.fatbin = Some(record);
+    run.set_fatbin(Some(record));
     site.write_run(run, "fatbin", &at)
 }
 
@@ -99,7 +101,7 @@ pub fn probe_gguf(file: &Path, about: &AboutInput, root: &Path) -> Result<Writte
         warnings: warnings(report.warnings),
     };
     let mut run = base_run(&site, about, "gguf", file, report.file_size, &at)?;
-    run.gguf = Some(record);
+    run.set_gguf(Some(record));
     site.write_run(run, "gguf", &at)
 }
 
@@ -157,12 +159,12 @@ pub fn probe_maps(
             .map(|p| p.rsplit('/').next().unwrap_or(&p).to_string())
             .collect()
     };
-    run.maps = Some(MapsRecord {
+    run.set_maps(Some(MapsRecord {
         pid: report.pid.or(pid),
         mappings: report.mappings,
         shared_libraries: names(report.shared_libraries),
         models: names(report.models),
-    });
+    }));
     site.write_run(run, "maps", &at)
 }
 
@@ -238,10 +240,6 @@ fn base_run(
             .map(|n| site.same(n)),
         phase: None,
         assessed_against: None,
-        model_details: None,
-        loaded: None,
-        request: None,
-        sweep: None,
         cases: Vec::new(),
         input: (!name.is_empty()).then(|| InputFile {
             name,
@@ -249,9 +247,7 @@ fn base_run(
             sha256: sha256_of(file),
             package: about.from.clone().filter(|f| !f.trim().is_empty()),
         }),
-        fatbin: None,
-        gguf: None,
-        maps: None,
+        values: Values::default(),
     })
 }
 

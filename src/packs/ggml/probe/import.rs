@@ -10,9 +10,9 @@
 
 use super::ollama::{GenerateResponse, fill_case};
 use crate::load::read::{Limit, ReadError, read_text};
-use crate::model::types::{Residency, Run};
+use crate::model::types::{Case, Residency, Run};
 use crate::probe::record::{Clock, RunStore};
-use crate::probe::{ProbeError, Written, blank_case, new_id};
+use crate::probe::{ProbeError, Written, new_id};
 use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -152,7 +152,7 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
             )
         };
         let r = read_final(file).map_err(fail)?;
-        let mut case = blank_case(id);
+        let mut case = Case::new(id);
         fill_case(&mut case, &r).map_err(fail)?;
         case.mode = opts.mode;
         if let Some(t) = r.created_at.as_deref().and_then(Clock::parse_rfc3339) {
@@ -208,15 +208,9 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         note: None,
         phase: None,
         assessed_against: None,
-        model_details: None,
-        loaded: None,
-        request: None,
-        sweep: None,
         cases,
         input: None,
-        fatbin: None,
-        gguf: None,
-        maps: None,
+        values: crate::model::fields::Values::default(),
     };
     site.write_run(
         run,

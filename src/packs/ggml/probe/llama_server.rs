@@ -18,12 +18,14 @@
 //! `llama_server`. llama-server cannot unload its model, so a `cold` case runs resident
 //! and is recorded as `hot` (with a note on stderr).
 
-use crate::model::types::{
-    CacheDefeat, Case, LlamaServerCase, LlamaTimings, ModelDetails, ModelMemory, RequestSettings,
-    Residency,
+use super::engine::{Environment, Request, Server};
+use crate::model::types::{Case, Residency};
+use crate::packs::ggml::runs::{
+    CacheDefeat, Counters, EngineCase, LlamaServerCase, LlamaTimings, ModelDetails, ModelMemory,
+    RequestSettings,
 };
+use crate::probe::ProbeError;
 use crate::probe::http::Http;
-use crate::probe::{Environment, ProbeError, Request, Server, blank_case};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -155,20 +157,26 @@ pub fn fill_case(case: &mut Case, r: &CompletionResponse) -> Result<(), String> 
         v.and_then(ms_to_ns)
             .ok_or_else(|| format!("the response's `timings` has no valid `{name}`"))
     };
-    case.prompt_eval_count = Some(need(t.prompt_n, "prompt_n")?);
-    case.prompt_eval_duration_ns = Some(ms(t.prompt_ms, "prompt_ms")?);
-    case.eval_count = Some(need(t.predicted_n, "predicted_n")?);
-    case.eval_duration_ns = Some(ms(t.predicted_ms, "predicted_ms")?);
-    case.done_reason = r.stop_type.as_deref().map(|s| {
+    case.set_counter("prompt_eval_count", Some(need(t.prompt_n, "prompt_n")?));
+    case.set_counter(
+        "prompt_eval_duration_ns",
+        Some(ms(t.prompt_ms, "prompt_ms")?),
+    );
+    case.set_counter("eval_count", Some(need(t.predicted_n, "predicted_n")?));
+    case.set_counter(
+        "eval_duration_ns",
+        Some(ms(t.predicted_ms, "predicted_ms")?),
+    );
+    case.set_done_reason(r.stop_type.as_deref().map(|s| {
         match s {
             "limit" => "length",
             "eos" | "word" => "stop",
             other => other,
         }
         .to_string()
-    });
-    case.response = r.content.clone();
-    case.llama_server = Some(LlamaServerCase {
+    }));
+    case.set_response(r.content.clone());
+    case.set_llama_server(Some(LlamaServerCase {
         stop_type: r.stop_type.clone(),
         tokens_evaluated: r.tokens_evaluated,
         tokens_cached: r.tokens_cached,
@@ -186,7 +194,7 @@ pub fn fill_case(case: &mut Case, r: &CompletionResponse) -> Result<(), String> 
             draft_n: t.draft_n,
             draft_n_accepted: t.draft_n_accepted,
         },
-    });
+    }));
     Ok(())
 }
 
@@ -297,7 +305,7 @@ impl Server for LlamaServer {
         let t0 = Instant::now();
         let resp: CompletionResponse = self.http.post("/completion", &body, Some(case_id))?;
         let wall = t0.elapsed();
-        let mut case = blank_case(case_id);
+        let mut case = Case::new(case_id);
         fill_case(&mut case, &resp).map_err(|m| {
             ProbeError::request(Some(case_id), "POST", &self.http.url("/completion"), m)
         })?;
@@ -313,11 +321,11 @@ impl Server for LlamaServer {
             );
         }
         case.mode = Some(Residency::Hot);
-        case.num_predict = Some(u64::from(req.num_predict));
-        case.cache_defeat = Some(CacheDefeat::CachePromptOff);
-        case.prompt = Some(req.prompt.to_string());
-        case.started_at = Some(started.rfc3339());
-        case.wall_duration_ns = Some(u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX));
+        case.set_counter("num_predict", Some(u64::from(req.num_predict)));
+        case.set_cache_defeat(Some(CacheDefeat::CachePromptOff));
+        case.set_prompt(Some(req.prompt.to_string()));
+        case.set_started_at(Some(started.rfc3339()));
+        case.set_wall_duration_ns(Some(u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX)));
         Ok(case)
     }
 
@@ -349,18 +357,18 @@ mod tests {
                 "prompt_per_second":4000.0,"predicted_n":1,"predicted_ms":0.5,"extra":1}}"#,
         )
         .unwrap();
-        let mut c = blank_case("x");
+        let mut c = Case::new("x");
         fill_case(&mut c, &r).unwrap();
-        assert_eq!(c.prompt_eval_count, Some(5));
-        assert_eq!(c.prompt_eval_duration_ns, Some(1_234_567));
-        assert_eq!(c.eval_duration_ns, Some(500_000));
-        assert_eq!(c.done_reason.as_deref(), Some("length"));
-        assert_eq!(c.llama_server.unwrap().timings.cache_n, Some(0));
+        assert_eq!(c.counter("prompt_eval_count"), Some(5));
+        assert_eq!(c.counter("prompt_eval_duration_ns"), Some(1_234_567));
+        assert_eq!(c.counter("eval_duration_ns"), Some(500_000));
+        assert_eq!(c.done_reason().map(String::as_str), Some("length"));
+        assert_eq!(c.llama_server().unwrap().timings.cache_n, Some(0));
     }
 
     #[test]
     fn missing_timings_are_refused() {
-        let mut c = blank_case("x");
+        let mut c = Case::new("x");
         let r: CompletionResponse = serde_json::from_str(r#"{"content":"x"}"#).unwrap();
         assert!(fill_case(&mut c, &r).unwrap_err().contains("timings"));
         let r: CompletionResponse =

@@ -3,14 +3,18 @@
 //! `fatbin`, `gguf` and `maps` ([`binary`]), with their command-line arguments.
 
 pub mod binary;
+pub mod cases;
+pub mod engine;
 pub mod host;
 pub mod import;
 pub mod llama_server;
 pub mod ollama;
+pub mod sweep;
 
 use crate::model::types::Residency;
 use crate::probe::http::Http;
-use crate::probe::{ModeArg, ProbeArgs, ProbeError, Written};
+use crate::probe::{ModeArg, ProbeError, Written};
+use engine::ProbeArgs;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -112,7 +116,7 @@ pub fn probe(engine: ProbeEngine) -> (Result<Written, ProbeError>, PathBuf) {
             let root = common.root.clone();
             let r = Http::new(&url, Duration::from_secs(common.timeout)).and_then(|http| {
                 let mut engine = ollama::Ollama::new(http, model, common.seed, raw, common.timeout);
-                crate::probe::run_probe(&mut engine, &common)
+                engine::run_probe(&mut engine, &common)
             });
             (r, root)
         }
@@ -120,7 +124,7 @@ pub fn probe(engine: ProbeEngine) -> (Result<Written, ProbeError>, PathBuf) {
             let root = common.root.clone();
             let r = Http::new(&url, Duration::from_secs(common.timeout)).and_then(|http| {
                 let mut engine = llama_server::LlamaServer::new(http, common.seed, common.timeout);
-                crate::probe::run_probe(&mut engine, &common)
+                engine::run_probe(&mut engine, &common)
             });
             (r, root)
         }

@@ -15,11 +15,13 @@
 //! After the cases, `/api/ps` gives `size` and `size_vram` (offload evidence). The final
 //! response is recorded without its `context` array.
 
-use crate::model::types::{
-    CacheDefeat, Case, ModelDetails, ModelMemory, RequestSettings, Residency,
+use super::engine::{Environment, Request, Server};
+use crate::model::types::{Case, Residency};
+use crate::packs::ggml::runs::{
+    CacheDefeat, Counters, EngineCase, ModelDetails, ModelMemory, RequestSettings,
 };
+use crate::probe::ProbeError;
 use crate::probe::http::Http;
-use crate::probe::{Environment, ProbeError, Request, Server, blank_case};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -165,24 +167,35 @@ pub fn fill_case(case: &mut Case, r: &GenerateResponse) -> Result<(), String> {
             )
         })
     };
-    case.prompt_eval_count = Some(need(r.prompt_eval_count, "prompt_eval_count")?);
-    case.prompt_eval_duration_ns = Some(need(r.prompt_eval_duration, "prompt_eval_duration")?);
-    case.eval_count = Some(need(r.eval_count, "eval_count")?);
-    case.eval_duration_ns = Some(need(r.eval_duration, "eval_duration")?);
-    case.total_duration_ns = r.total_duration;
-    case.load_duration_ns = r.load_duration;
-    case.done_reason = r.done_reason.clone();
-    case.created_at = r.created_at.clone();
+    case.set_counter(
+        "prompt_eval_count",
+        Some(need(r.prompt_eval_count, "prompt_eval_count")?),
+    );
+    case.set_counter(
+        "prompt_eval_duration_ns",
+        Some(need(r.prompt_eval_duration, "prompt_eval_duration")?),
+    );
+    case.set_counter("eval_count", Some(need(r.eval_count, "eval_count")?));
+    case.set_counter(
+        "eval_duration_ns",
+        Some(need(r.eval_duration, "eval_duration")?),
+    );
+    case.set_counter("total_duration_ns", r.total_duration);
+    case.set_counter("load_duration_ns", r.load_duration);
+    case.set_done_reason(r.done_reason.clone());
+    case.set_created_at(r.created_at.clone());
     let message = r.message.as_ref();
-    case.response = r
-        .response
-        .clone()
-        .or_else(|| message.and_then(|m| m.content.clone()));
-    case.thinking = r
-        .thinking
-        .clone()
-        .or_else(|| message.and_then(|m| m.thinking.clone()))
-        .filter(|t| !t.is_empty());
+    case.set_response(
+        r.response
+            .clone()
+            .or_else(|| message.and_then(|m| m.content.clone())),
+    );
+    case.set_thinking(
+        r.thinking
+            .clone()
+            .or_else(|| message.and_then(|m| m.thinking.clone()))
+            .filter(|t| !t.is_empty()),
+    );
     Ok(())
 }
 
@@ -422,17 +435,17 @@ impl Server for Ollama {
         let t0 = Instant::now();
         let resp: GenerateResponse = self.http.post("/api/generate", &body, Some(case_id))?;
         let wall = t0.elapsed();
-        let mut case = blank_case(case_id);
+        let mut case = Case::new(case_id);
         fill_case(&mut case, &resp).map_err(|m| {
             ProbeError::request(Some(case_id), "POST", &self.http.url("/api/generate"), m)
         })?;
         case.mode = Some(req.mode);
-        case.num_predict = Some(u64::from(req.num_predict));
-        case.cache_defeat = Some(defeat);
-        case.nonce = nonce;
-        case.prompt = Some(prompt);
-        case.started_at = Some(started.rfc3339());
-        case.wall_duration_ns = Some(u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX));
+        case.set_counter("num_predict", Some(u64::from(req.num_predict)));
+        case.set_cache_defeat(Some(defeat));
+        case.set_nonce(nonce);
+        case.set_prompt(Some(prompt));
+        case.set_started_at(Some(started.rfc3339()));
+        case.set_wall_duration_ns(Some(u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX)));
         Ok(case)
     }
 
@@ -466,16 +479,19 @@ mod tests {
     #[test]
     fn final_response_fills_a_case_without_context() {
         let r: GenerateResponse = serde_json::from_str(GENERATE).unwrap();
-        let mut c = blank_case("x");
+        let mut c = Case::new("x");
         fill_case(&mut c, &r).unwrap();
-        assert_eq!(c.prompt_eval_count, Some(26));
-        assert_eq!(c.eval_duration_ns, Some(4_709_213_000));
-        assert_eq!(c.created_at.as_deref(), Some("2023-08-04T19:22:45.499127Z"));
+        assert_eq!(c.counter("prompt_eval_count"), Some(26));
+        assert_eq!(c.counter("eval_duration_ns"), Some(4_709_213_000));
+        assert_eq!(
+            c.created_at().map(String::as_str),
+            Some("2023-08-04T19:22:45.499127Z")
+        );
     }
 
     #[test]
     fn missing_counters_and_non_final_replies_are_refused() {
-        let mut c = blank_case("x");
+        let mut c = Case::new("x");
         let r: GenerateResponse = serde_json::from_str(r#"{"done":true,"eval_count":1}"#).unwrap();
         assert!(
             fill_case(&mut c, &r)

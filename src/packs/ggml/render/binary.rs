@@ -5,6 +5,7 @@ use crate::model::Range;
 use crate::model::format::group_digits;
 use crate::model::types::Run;
 use crate::packs::ggml::derive::{fatbin_has, maps_has};
+use crate::packs::ggml::runs::EngineRun;
 use crate::render::escape;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
@@ -121,7 +122,7 @@ pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>, latest: bool)
     let Some((run, file)) = found else {
         return no_run("fatbin-targets", s, caption, "fatbin", columns);
     };
-    let Some(fb) = &run.fatbin else {
+    let Some(fb) = run.fatbin() else {
         return no_run("fatbin-targets", s, caption, "fatbin", columns);
     };
     let rows = fb
@@ -207,7 +208,7 @@ pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>, latest: bool) -> 
     let Some((run, file)) = found else {
         return no_run("tensor-mix", s, caption, "gguf", columns);
     };
-    let Some(g) = &run.gguf else {
+    let Some(g) = run.gguf() else {
         return no_run("tensor-mix", s, caption, "gguf", columns);
     };
     let mut files = vec![file.clone()];

@@ -2,10 +2,12 @@
 //! and what its binary probe runs found ([`binary`]).
 
 pub mod binary;
+pub mod engine;
 pub mod records;
 
 use super::directives as d;
 use crate::model::types::Run;
+use crate::packs::ggml::runs::EngineRun;
 use crate::render::directives::{Render, Shown};
 use crate::render::scope::Scope;
 use crate::render::table::Table;
@@ -24,14 +26,14 @@ crate::render::tables::tables! {
 /// What a binary probe run found, for the run's own page.
 pub fn run_tables(s: &Scope, run: &Run, file: &str) -> Vec<Table> {
     let mut out = Vec::new();
-    if run.fatbin.is_some() {
+    if run.fatbin().is_some() {
         out.push(binary::fatbin_targets_of(
             s,
             Some((run, file.to_string())),
             false,
         ));
     }
-    if run.gguf.is_some() {
+    if run.gguf().is_some() {
         out.push(binary::tensor_mix_of(
             s,
             Some((run, file.to_string())),

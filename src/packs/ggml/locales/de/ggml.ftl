@@ -62,3 +62,24 @@ run-not-mapped = nicht gemappt
 # Herkunft eines Laufs, von den Binär-Probes und vom Import geschrieben
 probe-origin-file = Aufgezeichnet mit `{ $command }` beim Lesen von `{ $file }`.
 probe-origin-import = Anderswo erfasste Antworten, aufgezeichnet mit `evidence import ollama` ({ $files }). Wie der Prompt-Cache umgangen wurde, ist nicht festgehalten.
+
+# engine probe runs: the measurements the probes write, by their labels, and the notes under a run
+measure-total = gesamt
+measure-load = Laden
+measure-prompt-eval = Prompt-Verarbeitung
+measure-eval = Generierung
+col-num-predict = num_predict
+col-prompt-eval-count = prompt_eval_count
+col-eval-count = eval_count
+run-model-details = Modell:
+run-model-file = Datei
+run-tensor-types = Tensortypen
+run-loaded = Im VRAM (size_vram / size):
+run-request = Anfrage:
+run-cache-defeat = Prompt-Cache umgangen durch:
+run-sweep = Prompt-Token-Sweep
+run-sweep-hits = { $hits } Zielwerte genau getroffen
+cache-defeat-nonce = eindeutige Nonce vor dem Prompt
+cache-defeat-cold-start = Kaltstart (vorher entladen)
+cache-defeat-cache-prompt-off = cache_prompt: false
+cache-defeat-unknown = nicht aufgezeichnet

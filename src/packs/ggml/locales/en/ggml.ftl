@@ -62,3 +62,24 @@ run-not-mapped = not mapped
 # run origins written by the binary probes and the import
 probe-origin-file = Recorded by `{ $command }` reading `{ $file }`.
 probe-origin-import = Responses captured elsewhere and recorded by `evidence import ollama` ({ $files }). How the prompt cache was kept out is not on record.
+
+# engine probe runs: the measurements the probes write, by their labels, and the notes under a run
+measure-total = total
+measure-load = load
+measure-prompt-eval = prompt eval
+measure-eval = eval
+col-num-predict = num_predict
+col-prompt-eval-count = prompt_eval_count
+col-eval-count = eval_count
+run-model-details = Model:
+run-model-file = file
+run-tensor-types = tensor types
+run-loaded = In VRAM (size_vram / size):
+run-request = Request:
+run-cache-defeat = Prompt cache kept out by:
+run-sweep = Prompt-token sweep
+run-sweep-hits = { $hits } targets hit exactly
+cache-defeat-nonce = unique nonce before the prompt
+cache-defeat-cold-start = cold start (unloaded first)
+cache-defeat-cache-prompt-off = cache_prompt: false
+cache-defeat-unknown = not recorded

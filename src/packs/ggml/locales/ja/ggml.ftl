@@ -62,3 +62,24 @@ run-not-mapped = マップなし
 # バイナリ読み取りと取り込みが書く実行の出自
 probe-origin-file = `{ $command }` で `{ $file }` を読んで記録した実行。
 probe-origin-import = `evidence import ollama` で取り込んだ、別の場所で保存された応答 ({ $files })。キャッシュをどう避けたかは記録にない。
+
+# engine probe runs: the measurements the probes write, by their labels, and the notes under a run
+measure-total = 合計
+measure-load = ロード
+measure-prompt-eval = プロンプト処理
+measure-eval = 生成
+col-num-predict = num_predict
+col-prompt-eval-count = prompt_eval_count
+col-eval-count = eval_count
+run-model-details = モデル:
+run-model-file = ファイル
+run-tensor-types = テンソル型の内訳
+run-loaded = VRAM 上 (size_vram / size):
+run-request = リクエスト:
+run-cache-defeat = プロンプトキャッシュの回避:
+run-sweep = プロンプトのトークン数のスイープ
+run-sweep-hits = 目標値に一致したのは { $hits }
+cache-defeat-nonce = プロンプトの前に一意な nonce
+cache-defeat-cold-start = cold start (先にアンロード)
+cache-defeat-cache-prompt-off = cache_prompt: false
+cache-defeat-unknown = 記録なし

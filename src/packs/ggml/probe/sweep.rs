@@ -10,8 +10,10 @@
 //! (`sweep.hit: false`). Targets below what a one-word prompt already takes (`floor`) are
 //! skipped and reported.
 
-use super::{ProbeError, Request, Server};
-use crate::model::types::{Case, Repeat, Residency, SweepPoint};
+use super::engine::{Request, Server};
+use crate::model::types::{Case, Repeat, Residency};
+use crate::packs::ggml::runs::{Counters, EngineCase, SweepPoint};
+use crate::probe::{ProbeError, new_id};
 use indicatif::ProgressBar;
 
 /// Largest target and number of targets a sweep may have (bounds on the request loop).
@@ -173,7 +175,7 @@ pub fn run(
                 break;
             }
             let case = measure(engine, spec, &id, words)?;
-            let count = case.prompt_eval_count.unwrap_or(0);
+            let count = case.counter("prompt_eval_count").unwrap_or(0);
             cal.learn(words, count);
             if words == 1 {
                 floor = Some(floor.map_or(count, |f| f.min(count)));
@@ -212,7 +214,9 @@ pub fn run(
                 let best = tried
                     .iter()
                     .enumerate()
-                    .min_by_key(|(_, (_, c))| c.prompt_eval_count.unwrap_or(0).abs_diff(target))
+                    .min_by_key(|(_, (_, c))| {
+                        c.counter("prompt_eval_count").unwrap_or(0).abs_diff(target)
+                    })
                     .map(|(i, _)| i)
                     .unwrap_or(0);
                 (best, false)
@@ -268,9 +272,9 @@ fn finish(mut case: Case, id: &str, point: SweepPoint, repeat: u32, k: u32) -> C
     } else {
         id.to_string()
     };
-    case.id = super::new_id(&rid);
-    case.prompt = None;
-    case.sweep = Some(point);
+    case.id = new_id(&rid);
+    case.set_prompt(None);
+    case.set_sweep_point(Some(point));
     if repeat > 1 {
         case.repeat = Some(Repeat {
             of: id.to_string(),
@@ -283,8 +287,8 @@ fn finish(mut case: Case, id: &str, point: SweepPoint, repeat: u32, k: u32) -> C
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::types::{ModelMemory, RequestSettings};
-    use crate::probe::{Environment, blank_case};
+    use crate::packs::ggml::probe::engine::Environment;
+    use crate::packs::ggml::runs::{ModelMemory, RequestSettings};
 
     /// An engine whose prompt_eval_count is `overhead + tokens_per_word · words`.
     struct Fake {
@@ -306,9 +310,12 @@ mod tests {
         fn generate(&mut self, req: &Request) -> Result<Case, ProbeError> {
             self.calls += 1;
             let words = req.prompt.split(' ').count() as u64;
-            let mut c = blank_case(req.case_id);
-            c.prompt_eval_count = Some(self.overhead + self.per_word * words);
-            c.prompt_eval_duration_ns = Some(1000 * words);
+            let mut c = Case::new(req.case_id);
+            c.set_counter(
+                "prompt_eval_count",
+                Some(self.overhead + self.per_word * words),
+            );
+            c.set_counter("prompt_eval_duration_ns", Some(1000 * words));
             Ok(c)
         }
         fn after(&mut self) -> Result<Option<ModelMemory>, ProbeError> {
@@ -349,8 +356,11 @@ mod tests {
         let spec = Spec::parse("1..100", 9, "the", 8).unwrap();
         let cases = run(&mut e, &spec, 1, &ProgressBar::hidden()).unwrap();
         // Targets below 8 (one word + 7) are skipped; every other one is hit.
-        assert!(cases.iter().all(|c| c.sweep.unwrap().hit));
-        assert_eq!(cases.first().map(|c| c.prompt_eval_count), Some(Some(10)));
+        assert!(cases.iter().all(|c| c.sweep_point().unwrap().hit));
+        assert_eq!(
+            cases.first().map(|c| c.counter("prompt_eval_count")),
+            Some(Some(10))
+        );
         assert_eq!(cases.len(), 11);
         assert!(e.calls <= 2 * 12, "{} calls", e.calls);
     }
@@ -369,8 +379,8 @@ mod tests {
             .map(|c| {
                 (
                     c.id.value.clone(),
-                    c.prompt_eval_count.unwrap(),
-                    c.sweep.unwrap().hit,
+                    c.counter("prompt_eval_count").unwrap(),
+                    c.sweep_point().unwrap().hit,
                 )
             })
             .collect();

@@ -14,10 +14,10 @@
 //! It is parsed with the same strict YAML reader as the data files, so a mistake is
 //! reported with file, line and column.
 
-use super::ProbeError;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::load::read::{Limit, ReadError, read_text};
 use crate::model::types::{Id, Repeat, Residency, Text};
+use crate::probe::ProbeError;
 use serde::Deserialize;
 use std::path::Path;
 

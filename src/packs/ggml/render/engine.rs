@@ -1,0 +1,171 @@
+//! What the engine probes recorded about a run, as notes under its table: the model as
+//! the engine described it, its memory, the request settings, how the prompt cache was
+//! kept out, and the sweep that made the cases.
+
+use crate::model::format::group_digits;
+use crate::model::{Case, Run};
+use crate::packs::ggml::runs::{
+    CacheDefeat, EngineCase, EngineRun, ModelDetails, ModelMemory, RequestSettings, SweepSettings,
+};
+use crate::render::escape;
+use crate::render::scope::Scope;
+use crate::render::tables::code;
+use std::collections::BTreeMap;
+
+/// The label key of the way a case kept the prompt cache out, shown under its mode.
+pub fn case_mark(case: &Case) -> Option<&'static str> {
+    Some(match case.cache_defeat()? {
+        CacheDefeat::Nonce => "cache-defeat-nonce",
+        CacheDefeat::ColdStart => "cache-defeat-cold-start",
+        CacheDefeat::CachePromptOff => "cache-defeat-cache-prompt-off",
+    })
+}
+
+/// Notes on what an engine probe recorded about its environment: model details, offload,
+/// request settings, cache defeat, sweep. Absent facts add no note.
+pub fn run_notes(s: &Scope, run: &Run) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(d) = run.model_details()
+        && let Some(n) = model_note(s, d)
+    {
+        notes.push(n);
+    }
+    if let Some(l) = run.loaded() {
+        notes.push(loaded_note(s, l));
+    }
+    if let Some(r) = run.request() {
+        notes.push(request_note(s, r));
+    }
+    let mut methods: BTreeMap<CacheDefeat, usize> = BTreeMap::new();
+    let mut unknown_n = 0;
+    for c in &run.cases {
+        match c.cache_defeat().copied() {
+            Some(d) => *methods.entry(d).or_default() += 1,
+            None => unknown_n += 1,
+        }
+    }
+    if !methods.is_empty() {
+        let mut list: Vec<String> = methods
+            .iter()
+            .map(|(d, n)| format!("{} × {n}", s.label("cache-defeat", d)))
+            .collect();
+        if unknown_n > 0 {
+            list.push(format!("{} × {unknown_n}", s.ui("cache-defeat-unknown")));
+        }
+        notes.push(format!("{} {}", s.ui("run-cache-defeat"), list.join(" · ")));
+    }
+    if let Some(sw) = run.sweep() {
+        notes.push(sweep_note(s, sw, run));
+    }
+    notes
+}
+
+fn model_note(s: &Scope, d: &ModelDetails) -> Option<String> {
+    let mut parts = Vec::new();
+    for v in [
+        &d.family,
+        &d.parameter_size,
+        &d.quantization_level,
+        &d.format,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        parts.push(code(v));
+    }
+    if let Some(dg) = &d.digest {
+        let short: String = dg.trim_start_matches("sha256:").chars().take(12).collect();
+        parts.push(format!(
+            "digest <code title=\"{}\">{}</code>",
+            escape(dg),
+            escape(&short)
+        ));
+    }
+    if let Some(f) = &d.file {
+        parts.push(format!("{} {}", s.ui("run-model-file"), code(f)));
+    }
+    if !d.tensor_types.is_empty() {
+        let census = d
+            .tensor_types
+            .iter()
+            .map(|(t, n)| format!("{} × {n}", code(t)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        parts.push(format!("{} {census}", s.ui("run-tensor-types")));
+    }
+    (!parts.is_empty()).then(|| format!("{} {}", s.ui("run-model-details"), parts.join(" · ")))
+}
+
+/// `4.7 GiB`, `98.4 MiB`.
+fn bytes(n: u64) -> String {
+    let n = n as f64;
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+    const MIB: f64 = 1024.0 * 1024.0;
+    if n >= GIB {
+        format!("{:.2} GiB", n / GIB)
+    } else if n >= MIB {
+        format!("{:.1} MiB", n / MIB)
+    } else {
+        format!("{} B", group_digits(n as u64))
+    }
+}
+
+fn loaded_note(s: &Scope, l: &ModelMemory) -> String {
+    let share = if l.size > 0 {
+        format!(" ({:.0} %)", l.size_vram as f64 / l.size as f64 * 100.0)
+    } else {
+        String::new()
+    };
+    let mut text = format!(
+        "{} <code title=\"size_vram {} / size {}\">{} / {}</code>{share}",
+        s.ui("run-loaded"),
+        group_digits(l.size_vram),
+        group_digits(l.size),
+        bytes(l.size_vram),
+        bytes(l.size)
+    );
+    if let Some(n) = l.context_length {
+        text.push_str(&format!(" · context_length {}", code(&n.to_string())));
+    }
+    text
+}
+
+fn request_note(s: &Scope, r: &RequestSettings) -> String {
+    let mut parts = vec![
+        format!("stream {}", code(&r.stream.to_string())),
+        format!("temperature {}", code(&r.temperature.to_string())),
+        format!("seed {}", code(&r.seed.to_string())),
+        format!("timeout {}", code(&format!("{} s", r.timeout_secs))),
+    ];
+    if let Some(raw) = r.raw {
+        parts.push(format!("raw {}", code(&raw.to_string())));
+    }
+    if let Some(c) = r.cache_prompt {
+        parts.push(format!("cache_prompt {}", code(&c.to_string())));
+    }
+    format!("{} {}", s.ui("run-request"), parts.join(" · "))
+}
+
+fn sweep_note(s: &Scope, sw: &SweepSettings, run: &Run) -> String {
+    let points: Vec<_> = run.cases.iter().filter_map(|c| c.sweep_point()).collect();
+    let hits = points.iter().filter(|p| p.hit).count();
+    format!(
+        "{} {} · step {} · word {} · max_tries {} · {}",
+        s.ui("run-sweep"),
+        code(&format!("{}..{}", sw.from, sw.to)),
+        code(&sw.step.to_string()),
+        code(&sw.word),
+        code(&sw.max_tries.to_string()),
+        s.ui_with("run-sweep-hits", "hits", format!("{hits}/{}", points.len()))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_in_binary_units() {
+        assert_eq!(super::bytes(5_137_025_024), "4.78 GiB");
+        assert_eq!(super::bytes(98_362_432), "93.8 MiB");
+        assert_eq!(super::bytes(1_000), "1,000 B");
+    }
+}
