@@ -174,9 +174,12 @@ fn main() -> std::process::ExitCode {
         }
     };
     let result = (|| -> std::io::Result<usize> {
+        // Its runs are written as the ggml pack's engine probes write them (the counters at
+        // the top of each case), so a site with runs turns that pack on.
+        let packs = if args.runs > 0 { "packs: [ggml]\n" } else { "" };
         write(
             &args.out.join("evidence.yaml"),
-            "title: {ja: \"合成サイト\", en: Synthetic site}\n",
+            &format!("title: {{ja: \"合成サイト\", en: Synthetic site}}\n{packs}"),
         )?;
         write(
             &args.out.join("content/index.md"),

@@ -9,7 +9,6 @@ figure-chain-legend-binary = solid: its binary or hsaco was confirmed as well
 figure-proxy-title = Cases of run { $run } on the ne11 axis, over the zones of { $map }
 figure-proxy-title-nomap = Cases of run { $run } on the ne11 axis (not assessed against any map)
 figure-proxy-title-previous = Cases of run { $run } on the ne11 axis, over the zones of { $map }, the map run { $previous } before it was assessed against
-figure-proxy-axis = prompt tokens ≈ ne11 (log scale)
 col-built-for = Built for ne11
 tensor-types-caption = Tensor types and the kernel families with an entry for them
 col-families = Kernel families

@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 /// The measurements an engine probe writes at the top of a case, in table order, and the
 /// rest of what it keeps of a case.
 pub const CASE_FIELDS: &[Field] = &[
-    Field::measurement("num_predict", "col-num-predict"),
-    Field::measurement("prompt_eval_count", "col-prompt-eval-count"),
-    Field::measurement("eval_count", "col-eval-count"),
+    Field::measurement("num_predict", "measure-num-predict"),
+    Field::measurement("prompt_eval_count", "measure-prompt-eval-count"),
+    Field::measurement("eval_count", "measure-eval-count"),
     Field::measurement("total_duration_ns", "measure-total").grouped("durations"),
     Field::measurement("load_duration_ns", "measure-load").grouped("durations"),
     Field::measurement("prompt_eval_duration_ns", "measure-prompt-eval").grouped("durations"),

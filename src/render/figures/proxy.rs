@@ -156,10 +156,18 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         .map(|m| bands(s, m, (lo, hi), whole))
         .unwrap_or_default();
     let axis_font = Font::sans(14);
-    // The axis is the measurement the cases are placed by: its label when the site
-    // declares it, else the theme's (or the site's) general words.
-    let axis = match map.and_then(|m| s.ev.measurements.get(m.measured_as())) {
-        Some(m) => super::ui_texts(s, "figure-axis-log", &[("label", m.labelled())]),
+    // The axis is the measurement the cases are placed by: its label when the site or a
+    // pack labels it (with the map's variable it stands in for, when the map measures
+    // one by another), else the theme's (or the site's) general words.
+    let label = map.and_then(|m| {
+        let label = crate::render::tables::vocabulary::measurement_text(s, m.measured_as())?;
+        Some(match &m.measure {
+            Some(by) if *by != m.variable => label.map(|_, t| format!("{t} ≈ {}", m.variable)),
+            _ => label,
+        })
+    });
+    let axis = match label {
+        Some(label) => super::ui_texts(s, "figure-axis-log", &[("label", label)]),
         None => ui(s, "figure-proxy-axis"),
     };
     let axis_lines = fit_lines(&axis, f64::from(WIDTH) - 32.0, axis_font);
@@ -441,6 +449,20 @@ mod tests {
             "{doc}"
         );
         assert!(doc.contains("<rect"), "zones are shaded");
+    }
+
+    #[test]
+    fn a_map_measured_by_another_measurement_names_both_on_the_axis() {
+        let site = Site::load(|d| {
+            for m in d.maps.iter_mut() {
+                m.value.variable = "selectivity".into();
+                m.value.measure = Some("est_rows".into());
+            }
+        });
+        let s = site.scope(View::EN);
+        let r = s.ev.runs.get("scan-sample").expect("run");
+        let t = texts(&standalone(&plot(&s, r, &r.file, "p"), View::EN)).join(" ");
+        assert!(t.contains("estimated rows ≈ selectivity"), "{t}");
     }
 
     #[test]
