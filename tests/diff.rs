@@ -701,8 +701,8 @@ fn every_section_by_value() {
         "{m}"
     );
 
-    // Texts: pairs numbered from 1, each with its own old and new English.
-    // Page, pair, change, old and new English.
+    // Texts: pairs numbered from 1, each with the old and new block of each language
+    // that changed. Page, pair, change, old and new English.
     type Row = (String, u64, String, Option<String>, Option<String>);
     let texts: Vec<Row> = v["texts"]
         .as_array()
@@ -710,12 +710,19 @@ fn every_section_by_value() {
         .iter()
         .map(|t| {
             let s = |k: &str| t[k].as_str().map(String::from);
+            let en = t["edits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["lang"] == "en")
+                .expect("the English block changed");
+            let side = |k: &str| en[k].as_str().map(String::from);
             (
                 s("page").unwrap(),
                 t["pair"].as_u64().unwrap(),
                 s("change").unwrap(),
-                s("old_en"),
-                s("new_en"),
+                side("old"),
+                side("new"),
             )
         })
         .collect();
@@ -779,7 +786,7 @@ fn front_matter_changes_are_reported_and_a_one_language_change_is_drift() {
     let (code, out, _) = diff(d, &["HEAD", "--exit-code"]);
     assert_eq!(code, 1, "a title change is a difference:\n{out}");
     assert!(out.contains("page:index"), "{out}");
-    assert!(out.contains("title.ja: 概要 → 全体の概要"), "{out}");
+    assert!(out.contains("title.ja: {+全体の+}概要"), "{out}");
     assert!(
         out.contains("translation drift: title changed only in ja"),
         "{out}"
@@ -915,6 +922,42 @@ fn a_moved_bound_lists_what_to_re_read() {
     let (_, text, _) = diff(d, &["HEAD"]);
     assert!(
         text.contains("the old bound 256 is still written in page:index"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_reworded_text_shows_the_words_that_changed_in_every_format() {
+    let repo = repo();
+    let d = repo.path();
+    write(
+        d,
+        &[(
+            "data/claims.yaml",
+            &CLAIMS_AFTER
+                .replace("各呼び出しの回数", "呼び出しごとの回数")
+                .replace("How often each call ran", "How often every call ran"),
+        )],
+    );
+    // English by words, Japanese by characters, inline.
+    let (_, text, _) = diff(d, &["HEAD"]);
+    assert!(
+        text.contains("cannot.en: How often [-each-]{+every+} call ran"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cannot.ja: [-各-]呼び出し{+ごと+}の回数"),
+        "{text}"
+    );
+    let (_, md, _) = diff(d, &["HEAD", "--format", "markdown"]);
+    assert!(
+        md.contains("`cannot.en`: How often <del>each</del><ins>every</ins> call ran"),
+        "{md}"
+    );
+    // The Japanese prose edit of the repository's last commit, by characters.
+    let (_, text, _) = diff(d, &["HEAD~1", "HEAD"]);
+    assert!(
+        text.contains("      ja: 最初の段落{+を書き直した+}。"),
         "{text}"
     );
 }

@@ -272,6 +272,14 @@ pub fn text(r: &Report, color: bool) -> String {
                 t.pair,
                 t.langs.join("+")
             );
+            for e in &t.edits {
+                let _ = writeln!(
+                    o,
+                    "      {}: {}",
+                    e.lang,
+                    edit_text(e.old.as_deref(), e.new.as_deref())
+                );
+            }
         }
     }
     for (title, list, sign) in [
@@ -423,14 +431,54 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String)
     }
 }
 
+/// Whether a value reads as prose (compared word by word) rather than as a token: long,
+/// or more than a couple of words (a Japanese phrase is a word per character).
+fn is_prose(s: &str) -> bool {
+    use unicode_segmentation::UnicodeSegmentation;
+    s.chars().count() > 24 || s.split_word_bounds().nth(2).is_some()
+}
+
+/// A value's change for a terminal: prose as the words that changed (`[-old-]{+new+}`),
+/// anything else as `old → new`.
+fn change_text(old: Option<&str>, new: Option<&str>) -> String {
+    match (old, new) {
+        (Some(a), Some(b)) if is_prose(a) || is_prose(b) => super::words::inline_text(a, b),
+        _ => format!(
+            "{} → {}",
+            short(old.unwrap_or("—"), 60),
+            short(new.unwrap_or("—"), 60)
+        ),
+    }
+}
+
+/// A block's change for a terminal: its words, or the block added or removed (cut short).
+fn edit_text(old: Option<&str>, new: Option<&str>) -> String {
+    match (old, new) {
+        (Some(a), Some(b)) => super::words::inline_text(a, b),
+        (a, b) => short(a.or(b).unwrap_or_default(), 120),
+    }
+}
+
+/// A value's change for a markdown table cell: prose with `<del>`/`<ins>`, anything else
+/// as `old → new`.
+fn change_md(old: Option<&str>, new: Option<&str>) -> String {
+    match (old, new) {
+        (Some(a), Some(b)) if is_prose(a) || is_prose(b) => super::words::inline_markdown(a, b),
+        _ => format!(
+            "{} → {}",
+            cell(old.unwrap_or("—")),
+            cell(new.unwrap_or("—"))
+        ),
+    }
+}
+
 fn fields_text(o: &mut String, fields: &[FieldChange], drift: &[Drift]) {
     for f in fields {
         let _ = writeln!(
             o,
-            "      {}: {} → {}",
+            "      {}: {}",
             f.path,
-            short(opt(&f.old), 60),
-            short(opt(&f.new), 60)
+            change_text(f.old.as_deref(), f.new.as_deref())
         );
     }
     for d in drift {
@@ -508,13 +556,20 @@ pub fn markdown(r: &Report) -> String {
                             opt(&m.constraint_after)
                         ),
                     ),
+                    // Each changed field with the words that changed.
                     None => (
                         change_word(c.change).to_string(),
                         c.fields
                             .iter()
-                            .map(|f| format!("`{}`", f.path))
+                            .map(|f| {
+                                format!(
+                                    "`{}`: {}",
+                                    f.path,
+                                    change_md(f.old.as_deref(), f.new.as_deref())
+                                )
+                            })
                             .collect::<Vec<_>>()
-                            .join(", "),
+                            .join("<br>"),
                     ),
                 };
                 let _ = writeln!(o, "| `{}` | {} | {what} | {detail} |", c.id, c.page);
@@ -587,10 +642,9 @@ pub fn markdown(r: &Report) -> String {
                 for f in &m.fields {
                     let _ = writeln!(
                         o,
-                        "  - `{}`: {} → {}",
+                        "  - `{}`: {}",
                         f.path,
-                        cell(opt(&f.old)),
-                        cell(opt(&f.new))
+                        change_md(f.old.as_deref(), f.new.as_deref())
                     );
                 }
                 for f in &m.flips {
@@ -610,12 +664,12 @@ pub fn markdown(r: &Report) -> String {
     }
     if !r.records.is_empty() {
         section(&mut o, "Records", r.records.len(), |o| {
-            let _ = writeln!(o, "| record | field | old | new |\n|---|---|---|---|");
+            let _ = writeln!(o, "| record | field | change |\n|---|---|---|");
             for x in &r.records {
                 if x.fields.is_empty() {
                     let _ = writeln!(
                         o,
-                        "| `{}:{}` | *{}* | | |",
+                        "| `{}:{}` | *{}* | |",
                         x.kind,
                         x.id,
                         change_word(x.change)
@@ -624,18 +678,17 @@ pub fn markdown(r: &Report) -> String {
                 for f in &x.fields {
                     let _ = writeln!(
                         o,
-                        "| `{}:{}` | `{}` | {} | {} |",
+                        "| `{}:{}` | `{}` | {} |",
                         x.kind,
                         x.id,
                         f.path,
-                        cell(opt(&f.old)),
-                        cell(opt(&f.new))
+                        change_md(f.old.as_deref(), f.new.as_deref())
                     );
                 }
                 for d in &x.drift {
                     let _ = writeln!(
                         o,
-                        "| `{}:{}` | `{}` | ⚠ translation drift | only {} changed |",
+                        "| `{}:{}` | `{}` | ⚠ translation drift: only {} changed |",
                         x.kind, x.id, d.path, d.changed
                     );
                 }
@@ -661,6 +714,13 @@ pub fn markdown(r: &Report) -> String {
                     change_word(t.change),
                     t.langs.join("+")
                 );
+                for e in &t.edits {
+                    let text = match (&e.old, &e.new) {
+                        (Some(a), Some(b)) => super::words::inline_markdown(a, b),
+                        (a, b) => cell(a.as_deref().or(b.as_deref()).unwrap_or_default()),
+                    };
+                    let _ = writeln!(o, "  - {}: {text}", e.lang);
+                }
             }
         });
     }
@@ -729,10 +789,9 @@ fn rewrites_markdown(o: &mut String, r: &Report) {
         for f in &w.fields {
             let _ = writeln!(
                 o,
-                "  - `{}`: {} → {}",
+                "  - `{}`: {}",
                 f.path,
-                cell(opt(&f.old)),
-                cell(opt(&f.new))
+                change_md(f.old.as_deref(), f.new.as_deref())
             );
         }
     }

@@ -201,8 +201,11 @@ fn full() -> Report {
                 change: Change::Changed,
                 langs: vec!["en"],
                 drift: true,
-                old_en: Some("a".into()),
-                new_en: Some("b".into()),
+                edits: vec![TextEdit {
+                    lang: "en",
+                    old: Some("a".into()),
+                    new: Some("b".into()),
+                }],
             },
             TextChange {
                 page: "p2".into(),
@@ -210,8 +213,11 @@ fn full() -> Report {
                 change: Change::Added,
                 langs: vec!["ja", "en"],
                 drift: false,
-                old_en: None,
-                new_en: Some("c".into()),
+                edits: vec![TextEdit {
+                    lang: "en",
+                    old: None,
+                    new: Some("c".into()),
+                }],
             },
         ],
         pages: PagesChange {
@@ -335,8 +341,7 @@ fn text_stub() -> TextChange {
         change: Change::Added,
         langs: vec!["en"],
         drift: false,
-        old_en: None,
-        new_en: None,
+        edits: Vec::new(),
     }
 }
 
@@ -383,13 +388,15 @@ Dispatch maps
 
 Records
   ~ observer:o changed
-      name.en: a|b → <x>
+      name.en: [-a|b-]{{+<x>+}}
       translation drift: name changed only in en
   + glossary:g added
 
 Prose
   ~ p1 pair 2 (en)  translation drift: only en changed
+      en: [-a-]{{+b+}}
   + p2 pair 1 (ja+en)
+      en: c
 
 Pages added
   + new
@@ -454,7 +461,7 @@ fn markdown_shows_every_section() {
 | `c2` | p1 | **moved can-to-cannot** | “{x91}” (from `c2`); evidence added: none; constraint: k → k |
 | `c3` | p1 | added |  |
 | `c4` | p1 | removed |  |
-| `c5` | p1 | changed | `text.en` |
+| `c5` | p1 | changed | `text.en`: old → new |
 
 </details>
 
@@ -488,18 +495,20 @@ Latest `other`: `q1` → `q2`
 
 <details><summary>Records (2)</summary>
 
-| record | field | old | new |
-|---|---|---|---|
-| `observer:o` | `name.en` | a\\|b | &lt;x> |
-| `observer:o` | `name` | ⚠ translation drift | only en changed |
-| `glossary:g` | *added* | | |
+| record | field | change |
+|---|---|---|
+| `observer:o` | `name.en` | <del>a\\|b</del><ins>&lt;x></ins> |
+| `observer:o` | `name` | ⚠ translation drift: only en changed |
+| `glossary:g` | *added* | |
 
 </details>
 
 <details><summary>Prose (2)</summary>
 
 - `p1` pair 2 changed (en) — ⚠ **translation drift**: only en changed
+  - en: <del>a</del><ins>b</ins>
 - `p2` pair 1 added (ja+en)
+  - en: c
 
 </details>
 
@@ -532,7 +541,11 @@ fn markdown_cells_are_cut_at_120_characters() {
     rec.fields = vec![field("a", Some(&"y".repeat(120)), Some(&"y".repeat(121)))];
     r.records = vec![rec];
     let md = markdown(&r);
-    let cut = format!("| {} | {}… |", "y".repeat(120), "y".repeat(120));
+    let cut = format!(
+        "| <del>{}</del><ins>{}…</ins> |",
+        "y".repeat(120),
+        "y".repeat(120)
+    );
     assert!(md.contains(&cut), "{md}");
 }
 

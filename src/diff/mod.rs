@@ -10,6 +10,7 @@ pub mod report;
 pub mod reread;
 pub mod rewrites;
 pub mod source;
+pub mod words;
 
 use crate::diagnostics::{self, Diagnostics};
 use crate::pipeline;

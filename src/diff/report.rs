@@ -214,10 +214,19 @@ pub struct TextChange {
     pub langs: Vec<&'static str>,
     /// True when some but not all languages of an existing group changed.
     pub drift: bool,
+    /// The block of each language that changed, before and after (one side only for a
+    /// group added or removed).
+    pub edits: Vec<TextEdit>,
+}
+
+/// One language's block of a changed group, before and after.
+#[derive(Debug, Serialize, PartialEq)]
+pub struct TextEdit {
+    pub lang: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub old_en: Option<String>,
+    pub old: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub new_en: Option<String>,
+    pub new: Option<String>,
 }
 
 #[derive(Debug, Serialize, PartialEq, Default)]
@@ -769,15 +778,6 @@ fn pairs(p: &PageSource) -> Vec<Vec<(Lang, String)>> {
         .collect()
 }
 
-/// The text of a group a reviewer reads: English when it has it, else its first.
-fn reading(group: &[(Lang, String)]) -> Option<String> {
-    group
-        .iter()
-        .find(|(l, _)| *l == Lang::EN)
-        .or(group.first())
-        .map(|(_, s)| s.clone())
-}
-
 fn texts(base: &Evidence, head: &Evidence) -> Vec<TextChange> {
     let mut out = Vec::new();
     for hp in &head.pages {
@@ -826,19 +826,29 @@ fn texts(base: &Evidence, head: &Evidence) -> Vec<TextChange> {
 }
 
 fn added_pair(page: &str, i: usize, p: &[(Lang, String)], change: Change) -> TextChange {
-    let (old_en, new_en) = if change == Change::Added {
-        (None, reading(p))
-    } else {
-        (reading(p), None)
-    };
+    let edits = p
+        .iter()
+        .map(|(l, s)| {
+            let side = Some(s.clone());
+            let (old, new) = if change == Change::Added {
+                (None, side)
+            } else {
+                (side, None)
+            };
+            TextEdit {
+                lang: l.code(),
+                old,
+                new,
+            }
+        })
+        .collect();
     TextChange {
         page: page.to_string(),
         pair: i + 1,
         change,
         langs: p.iter().map(|(l, _)| l.code()).collect(),
         drift: false,
-        old_en,
-        new_en,
+        edits,
     }
 }
 
@@ -858,14 +868,22 @@ fn changed_pair(page: &str, j: usize, a: &[(Lang, String)], b: &[(Lang, String)]
         .collect();
     // Some languages changed and others did not: a translation fell behind.
     let drift = !langs.is_empty() && langs.len() < all.len();
+    let edits = all
+        .iter()
+        .filter(|&&l| text(a, l) != text(b, l))
+        .map(|&l| TextEdit {
+            lang: l.code(),
+            old: text(a, l),
+            new: text(b, l),
+        })
+        .collect();
     TextChange {
         page: page.to_string(),
         pair: j + 1,
         change: Change::Changed,
         langs,
         drift,
-        old_en: reading(a),
-        new_en: reading(b),
+        edits,
     }
 }
 
