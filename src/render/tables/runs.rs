@@ -31,8 +31,8 @@ enum Frag<'k> {
     Unknown,
     DeltaNew,
     Badge(&'k str),
-    /// A measurement's label.
-    Label(&'static str),
+    /// The label of the measurement at this position of the table's column order.
+    Label(usize),
     /// Map id, zone, whether the run was assessed against the map.
     Zone(&'k str, &'k str, bool),
     /// Mode, and the key of the mark a pack shows under it.
@@ -195,8 +195,12 @@ fn pct_text(a: f64, b: f64) -> Option<String> {
 /// `+3`, `-0.25`, `±0`: how far `b` is from `a`.
 fn signed(out: &mut String, a: f64, b: f64) {
     let d = b - a;
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     if d == 0.0 {
         out.push_str("±0");
+    } else if d.fract() == 0.0 && d.abs() < EXACT {
+        // Counts, the common case: integer formatting, much cheaper than a decimal's.
+        let _ = write!(out, "{:+}", d as i64);
     } else {
         let _ = write!(out, "{}{}", if d > 0.0 { "+" } else { "" }, Decimal(d));
     }
@@ -239,20 +243,20 @@ fn delta<'e>(
             out.push_str("<br>");
         }
     };
-    let variable = map.map(|m| m.measured_as());
-    for &name in order {
+    let variable = map.and_then(|m| order.iter().position(|n| *n == m.measured_as()));
+    for (i, &name) in order.iter().enumerate() {
         if let (Some(a), Some(b)) = (p.measurement(name), case.measurement(name))
             && a != b
         {
             let mark = out.len();
             line(out);
-            w.put(out, Frag::Label(name), |s| measurement(s, name));
+            w.put(out, Frag::Label(i), |s| measurement(s, name));
             out.push(' ');
             if !change(out, name, a, b) {
                 out.truncate(mark);
             }
         }
-        if Some(name) == variable
+        if Some(i) == variable
             && let Some(m) = map
             && let (Some(a), Some(b)) = (p.measurement(name), case.measurement(name))
             && let (Some(za), Some(zb)) = (zone(m, a), zone(m, b))
@@ -278,7 +282,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     let w = Fragments::new(s);
     // A column per measurement the cases have (a pack's group in one), in the order
     // they are shown everywhere.
-    let columns_of = measure_columns(s, run.cases.iter().flat_map(|c| c.measured()).collect());
+    let columns_of = measure_columns(s, run.cases.iter().flat_map(|c| c.measured()));
     let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
     let mut html = String::with_capacity(run.cases.len() * 400);
     for c in &run.cases {
@@ -408,13 +412,18 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
     let mut keys: Vec<&str> = now.keys().collect();
     let map = primary_map(s, run, prev);
     keys.extend(before.keys().filter(|k| !now.contains(k)));
-    let names: Vec<&'static str> = run
+    let names = run
         .cases
         .iter()
         .chain(&prev.cases)
-        .flat_map(|c| c.measured())
-        .collect();
+        .flat_map(|c| c.measured());
     let columns_of = measure_columns(s, names);
+    // A grouped column names each of its measurements on every row: labels made once.
+    let labels: std::collections::HashMap<&str, String> = columns_of
+        .iter()
+        .filter(|c| c.names.len() > 1)
+        .flat_map(|c| c.names.iter().map(|n| (*n, measurement(s, n))))
+        .collect();
     let rows = keys
         .iter()
         .map(|k| {
@@ -459,8 +468,8 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                     .names
                     .iter()
                     .map(|n| {
-                        if col.names.len() > 1 {
-                            format!("{} {}", measurement(s, n), cell(n))
+                        if let Some(label) = labels.get(n) {
+                            format!("{label} {}", cell(n))
                         } else {
                             cell(n)
                         }

@@ -66,9 +66,24 @@ pub struct MeasureColumn {
 /// as columns.
 ///
 /// [`Evidence::measurement_rank`]: crate::model::Evidence::measurement_rank
-pub fn measure_columns(s: &Scope, mut names: Vec<&'static str>) -> Vec<MeasureColumn> {
-    names.sort_unstable_by_key(|n| (s.ev.measurement_rank(n), *n));
+pub fn measure_columns(
+    s: &Scope,
+    all: impl IntoIterator<Item = &'static str>,
+) -> Vec<MeasureColumn> {
+    // Every case of a run names its measurements, a few distinct ones, interned: told
+    // apart by address before any string is compared, then ranked once each.
+    let mut names: Vec<&'static str> = Vec::new();
+    for n in all {
+        if !names
+            .iter()
+            .any(|m| m.as_ptr() == n.as_ptr() && m.len() == n.len())
+        {
+            names.push(n);
+        }
+    }
+    names.sort_unstable();
     names.dedup();
+    names.sort_by_cached_key(|n| (s.ev.measurement_rank(n), *n));
     let mut groups: Vec<Vec<&'static str>> = Vec::new();
     let mut group = "";
     for n in names {
