@@ -9,6 +9,7 @@ pub mod format;
 pub mod report;
 pub mod reread;
 pub mod rewrites;
+pub mod site_files;
 pub mod source;
 pub mod words;
 
@@ -85,7 +86,9 @@ pub fn diff(root: &Path, base: &str, head: Option<&str>) -> Result<report::Repor
     }
     .map_err(DiffError::Side)?;
     let (bl, hl) = (load(&b, "base")?, load(&h, "head")?);
-    let bv = report::Compared::new(&bl, run_files(&b, &bl, "base")?);
-    let hv = report::Compared::new(&hl, run_files(&h, &hl, "head")?);
+    let site =
+        |s: &source::Side, l: &pipeline::Loaded| site_files::SiteFiles::read(&s.root, &l.theme);
+    let bv = report::Compared::new(&bl, run_files(&b, &bl, "base")?, site(&b, &bl));
+    let hv = report::Compared::new(&hl, run_files(&h, &hl, "head")?, site(&h, &hl));
     Ok(report::compare(&bv, &hv, &b.label, &h.label))
 }

@@ -9,6 +9,7 @@
 //! can-show, a case value can cross a threshold, a changed bound flips derived zones.
 
 use super::rewrites::{self, Rewrite, RunFiles};
+use super::site_files::SiteFiles;
 use crate::derive::zone;
 use crate::model::format::Decimal;
 use crate::model::page::{Lang, PageSource};
@@ -27,16 +28,19 @@ pub struct Compared<'a> {
     pub json: Value,
     /// The text of its run files, to tell a rewritten run.
     pub run_files: RunFiles,
+    /// `evidence.yaml`, the site's messages, templates and static files.
+    pub site: SiteFiles,
 }
 
 impl<'a> Compared<'a> {
-    pub fn new(loaded: &'a Loaded, run_files: RunFiles) -> Compared<'a> {
+    pub fn new(loaded: &'a Loaded, run_files: RunFiles, site: SiteFiles) -> Compared<'a> {
         let json = Values::new(&loaded.evidence).json().clone();
         Compared {
             ev: &loaded.evidence,
             loaded,
             json,
             run_files,
+            site,
         }
     }
 }
@@ -263,6 +267,7 @@ pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &
         records: {
             let mut r = records(base, head);
             r.extend(front_matter(base.ev, head.ev));
+            r.extend(super::site_files::changes(base, head));
             r
         },
         texts: texts(base.ev, head.ev),
@@ -606,8 +611,9 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
         };
         // Every measurement either side has, in the order the site shows them.
         let mut names: Vec<&str> = o.values.keys().chain(n.values.keys()).collect();
-        names.sort_unstable_by_key(|n| (hev.measurement_rank(n), *n));
+        names.sort_unstable();
         names.dedup();
+        names.sort_by_cached_key(|n| (hev.measurement_rank(n), *n));
         let values: Vec<ValueDelta> = names
             .into_iter()
             .map(|field| (field, o.measurement(field), n.measurement(field)))
