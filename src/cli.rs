@@ -65,6 +65,13 @@ pub enum Command {
         root: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
         format: crate::diff::format::DiffFormat,
+        /// Folder the review page goes to (`--format html`), as `index.html`.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Where the review page is published (an http(s) URL): the comment
+        /// (`--format markdown`) links to it under its summary.
+        #[arg(long, value_name = "URL")]
+        link: Option<String>,
         /// Exit 1 when there are differences.
         #[arg(long)]
         exit_code: bool,
@@ -122,13 +129,15 @@ pub fn main() -> ExitCode {
             head,
             root,
             format,
+            out,
+            link,
             exit_code,
             deny_rewrites,
         } => diff(
             &root,
             &base,
             head.as_deref(),
-            format,
+            (format, out.as_deref(), link.as_deref()),
             exit_code,
             deny_rewrites,
         ),
@@ -329,17 +338,58 @@ fn diff(
     root: &Path,
     base: &str,
     head: Option<&str>,
-    format: crate::diff::format::DiffFormat,
+    (format, dir, link): (crate::diff::format::DiffFormat, Option<&Path>, Option<&str>),
     exit_code: bool,
     deny_rewrites: bool,
 ) -> ExitCode {
     use crate::diff::format::{self as f, DiffFormat as F};
+    // A page needs a folder to go to, and only a page does: said before any work.
+    match (format, dir) {
+        (F::Html, None) => {
+            eprintln!("error: `--format html` writes a page: give it a folder with --out DIR");
+            return ExitCode::from(2);
+        }
+        (F::Text | F::Markdown | F::Json, Some(_)) => {
+            eprintln!("error: --out is for `--format html`; the other formats go to stdout");
+            return ExitCode::from(2);
+        }
+        _ => {}
+    }
+    let link = match (format, link) {
+        (F::Markdown, Some(l)) => match crate::diff::format::review_link(l) {
+            Ok(url) => Some(url),
+            Err(e) => {
+                eprintln!("error: --link: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        (_, Some(_)) => {
+            eprintln!(
+                "error: --link is for `--format markdown`, the comment that links to the page"
+            );
+            return ExitCode::from(2);
+        }
+        (_, None) => None,
+    };
     match crate::diff::diff(root, base, head) {
         Ok(report) => {
-            let out = match format {
-                F::Text => f::text(&report, std::io::stdout().is_terminal()),
-                F::Markdown => f::capped(&f::markdown(&report), f::COMMENT_LIMIT),
-                F::Json => f::json(&report),
+            let out = match (format, dir) {
+                (F::Text, _) => f::text(&report, std::io::stdout().is_terminal()),
+                (F::Markdown, _) => f::capped(
+                    &f::markdown_linked(&report, link.as_deref()),
+                    f::COMMENT_LIMIT,
+                ),
+                (F::Json, _) => f::json(&report),
+                (F::Html, Some(dir)) => {
+                    match crate::diff::html::write_page(dir, &crate::diff::html::html(&report)) {
+                        Ok(path) => format!("wrote {}\n", path.display()),
+                        Err(e) => {
+                            eprintln!("error: {e}");
+                            return ExitCode::from(2);
+                        }
+                    }
+                }
+                (F::Html, None) => String::new(),
             };
             print!("{out}");
             let refusal = f::rewrites_refusal(&report).filter(|_| deny_rewrites);

@@ -910,3 +910,110 @@ fn live_reload_in_the_browser() {
         "serve exits 0 on SIGINT"
     );
 }
+
+fn git_in(dir: &Path, args: &[&str]) {
+    let ok = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.org")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.org")
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "git {args:?}");
+}
+
+#[test]
+fn the_review_page_in_the_browser() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(b) = browser("the_review_page_in_the_browser") else {
+        return;
+    };
+    // The investigation in a repository, then a reworded claim and a moved bound.
+    let copy = copy_of(&manifest());
+    let d = copy.path();
+    git_in(d, &["init", "-q", "-b", "main"]);
+    git_in(d, &["add", "-A"]);
+    git_in(d, &["commit", "-qm", "base"]);
+    let edit = |file: &str, from: &str, to: &str| {
+        let text = std::fs::read_to_string(d.join(file)).expect("read");
+        assert!(text.contains(from), "{from} in {file}");
+        std::fs::write(d.join(file), text.replacen(from, to, 1)).expect("write");
+    };
+    edit(
+        "data/claims.yaml",
+        "Wrapping in rocprofv3",
+        "Launching under rocprofv3",
+    );
+    edit("data/dispatch.yaml", "le: 256", "le: 320");
+    let out = tempfile::tempdir().expect("out");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["diff", "HEAD", "--format", "html", "--out"])
+        .arg(out.path())
+        .arg("--root")
+        .arg(d)
+        .status()
+        .expect("diff runs");
+    assert!(status.success());
+    let page = out.path().join("index.html");
+    let url = format!("file://{}", page.display());
+    let dir = screenshot_dir("diff");
+    std::fs::create_dir_all(&dir).expect("screenshots");
+    b.logs().ok();
+    let mut failures = Vec::new();
+    for (width, name) in [(1280, "desktop"), (375, "mobile")] {
+        for dark in [false, true] {
+            let mode = if dark { "dark" } else { "light" };
+            let step = b
+                .window(width, 900)
+                .and_then(|_| b.color_scheme(dark))
+                .and_then(|_| b.goto(&url));
+            if let Err(e) = step {
+                failures.push(format!("{name}-{mode}: {e}"));
+                continue;
+            }
+            let seen = b
+                .exec(
+                    "return {\
+                       del: document.querySelectorAll('del').length,\
+                       ins: document.querySelectorAll('ins').length,\
+                       h1: document.querySelector('h1') ? document.querySelector('h1').textContent : '',\
+                       sideways: document.documentElement.scrollWidth > window.innerWidth + 1,\
+                       foreign: performance.getEntriesByType('resource').map(e => e.name)\
+                         .filter(u => !u.startsWith('file:') && !u.startsWith('data:'))}",
+                    json!([]),
+                )
+                .unwrap_or(Value::Null);
+            if seen["del"].as_u64().unwrap_or(0) == 0 || seen["ins"].as_u64().unwrap_or(0) == 0 {
+                failures.push(format!("{name}-{mode}: no marked words: {seen}"));
+            }
+            if !seen["h1"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("Evidence diff")
+            {
+                failures.push(format!("{name}-{mode}: heading: {seen}"));
+            }
+            if seen["sideways"] != false {
+                failures.push(format!("{name}-{mode}: the page scrolls sideways: {seen}"));
+            }
+            if seen["foreign"].as_array().is_none_or(|a| !a.is_empty()) {
+                failures.push(format!("{name}-{mode}: requests: {seen}"));
+            }
+            match b.full_screenshot(6000) {
+                Ok(png) if png_size(&png).is_some() => {
+                    let path = dir.join(format!("review-{name}-{mode}.png"));
+                    if let Err(e) = std::fs::write(&path, &png) {
+                        failures.push(format!("{}: {e}", path.display()));
+                    }
+                }
+                Ok(_) => failures.push(format!("{name}-{mode}: the screenshot is not a PNG")),
+                Err(e) => failures.push(format!("{name}-{mode}: screenshot: {e}")),
+            }
+        }
+    }
+    let console: Vec<String> = console_errors(&b);
+    assert!(console.is_empty(), "console errors: {console:?}");
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -961,3 +961,73 @@ fn a_reworded_text_shows_the_words_that_changed_in_every_format() {
         "{text}"
     );
 }
+
+#[test]
+fn the_review_page_is_written_to_its_folder_and_never_over_a_file_of_yours() {
+    let repo = repo();
+    let d = repo.path();
+    write(
+        d,
+        &[(
+            "data/claims.yaml",
+            &CLAIMS_AFTER.replace("How often each call ran", "How often every call ran"),
+        )],
+    );
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("review");
+    let dir_s = dir.to_str().unwrap();
+    let (code, said, _) = diff(d, &["HEAD", "--format", "html", "--out", dir_s]);
+    assert_eq!(code, 0);
+    assert!(said.starts_with("wrote "), "{said}");
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(page.starts_with("<!doctype html>"), "{page}");
+    // Side by side: the removed word marked in the old text, the inserted one in the new.
+    assert!(
+        page.contains("How often <del>each</del> call ran"),
+        "{page}"
+    );
+    assert!(
+        page.contains("How often <ins>every</ins> call ran"),
+        "{page}"
+    );
+    assert!(!page.contains("<script") && !page.contains("http://") && !page.contains("https://"));
+    // Written again over its own page; never over a file it did not write.
+    assert_eq!(diff(d, &["HEAD", "--format", "html", "--out", dir_s]).0, 0);
+    std::fs::write(dir.join("index.html"), "<p>mine</p>").unwrap();
+    let (code, _, err) = diff(d, &["HEAD", "--format", "html", "--out", dir_s]);
+    assert_eq!(code, 2);
+    assert!(err.contains("was not written by `evidence diff`"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("index.html")).unwrap(),
+        "<p>mine</p>"
+    );
+    // A page needs a folder; a folder is only for a page; a link only for the comment.
+    assert_eq!(diff(d, &["HEAD", "--format", "html"]).0, 2);
+    assert_eq!(diff(d, &["HEAD", "--out", dir_s]).0, 2);
+    let (code, _, err) = diff(
+        d,
+        &[
+            "HEAD",
+            "--format",
+            "markdown",
+            "--link",
+            "javascript:alert(1)",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("http(s)"), "{err}");
+    let (_, md, _) = diff(
+        d,
+        &[
+            "HEAD",
+            "--format",
+            "markdown",
+            "--link",
+            "https://example.org/r/1",
+        ],
+    );
+    assert!(
+        md.contains("[Review page](<https://example.org/r/1>)"),
+        "{md}"
+    );
+}

@@ -45,7 +45,9 @@ fn step_from(steps: &[Value], from: usize, what: &str, is: impl Fn(&Value) -> bo
 
 /// The file a step's line writes the markdown diff against the base branch into.
 fn diff_into_file(line: &str) -> Option<&str> {
-    let file = line.strip_prefix(&format!("{BIN} diff --format markdown {BASE} HEAD > "))?;
+    let file = line.strip_prefix(&format!(
+        "{BIN} diff --format markdown --link \"{LINK}\" {BASE} HEAD > "
+    ))?;
     (!file.is_empty() && !file.contains(char::is_whitespace)).then_some(file)
 }
 
@@ -57,12 +59,17 @@ fn builds_evidence(step: &Value) -> bool {
         && !line.contains("--profile")
 }
 
+/// The review page's address, from the step that uploads it.
+const LINK: &str = "${{ steps.review.outputs.artifact-url }}";
+
 /// The pull-request job's steps that matter, found in this order.
 struct PullRequest {
     checkout: usize,
     build: usize,
     check: usize,
     site: usize,
+    page: usize,
+    upload: usize,
     diff: usize,
     comment: usize,
     rewrites: usize,
@@ -79,9 +86,21 @@ fn pull_request(steps: &[Value]) -> PullRequest {
     let site = step_from(steps, check + 1, "build --check", |s| {
         run(s) == format!("{BIN} build --check")
     });
-    let diff = step_from(steps, site + 1, "diff against the base into a file", |s| {
-        diff_into_file(run(s)).is_some()
+    let page = step_from(steps, site + 1, "the review page", |s| {
+        run(s) == format!("{BIN} diff --format html --out review {BASE} HEAD")
     });
+    let upload = step_from(steps, page + 1, "the review page uploaded", |s| {
+        uses(s).starts_with("actions/upload-artifact@")
+            && s["id"] == "review"
+            && s["with"]["path"] == "review/"
+            && s["with"]["if-no-files-found"] == "error"
+    });
+    let diff = step_from(
+        steps,
+        upload + 1,
+        "diff against the base into a file",
+        |s| diff_into_file(run(s)).is_some(),
+    );
     let file = diff_into_file(run(&steps[diff])).unwrap_or_default();
     let comment = step_from(steps, diff + 1, "comment posted from the file", |s| {
         run(s).starts_with("gh pr comment ")
@@ -96,6 +115,8 @@ fn pull_request(steps: &[Value]) -> PullRequest {
         build,
         check,
         site,
+        page,
+        upload,
         diff,
         comment,
         rewrites,
@@ -113,7 +134,8 @@ fn pull_request_workflow_checks_builds_diffs_comments_then_denies_rewrites() {
     let steps = steps(&wf, "evidence");
     let pr = pull_request(steps);
     assert!(pr.checkout < pr.build && pr.build < pr.check && pr.check < pr.site);
-    assert!(pr.site < pr.diff && pr.diff < pr.comment && pr.comment < pr.rewrites);
+    assert!(pr.site < pr.page && pr.page < pr.upload && pr.upload < pr.diff);
+    assert!(pr.diff < pr.comment && pr.comment < pr.rewrites);
     for s in steps {
         assert!(
             !s["continue-on-error"].as_bool().unwrap_or(false) && s.get("if").is_none(),
@@ -187,7 +209,8 @@ fn run_step(dir: &Path, line: &str) -> (i32, String) {
     let bin = env!("CARGO_BIN_EXE_evidence");
     let line = line
         .replace(BIN, &format!("'{bin}'"))
-        .replace("${{ github.base_ref }}", "main");
+        .replace("${{ github.base_ref }}", "main")
+        .replace(LINK, "https://example.org/artifacts/1");
     assert!(!line.contains("${{"), "an expression left unfilled: {line}");
     let out = Command::new("bash")
         .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &line])
@@ -206,7 +229,11 @@ fn pull_request_steps_pass_a_new_run_and_fail_a_rewritten_one() {
     let wf = load("evidence.yml");
     let steps = steps(&wf, "evidence");
     let pr = pull_request(steps);
-    let (diff, rewrites) = (run(&steps[pr.diff]), run(&steps[pr.rewrites]));
+    let (page, diff, rewrites) = (
+        run(&steps[pr.page]),
+        run(&steps[pr.diff]),
+        run(&steps[pr.rewrites]),
+    );
     let file = diff_into_file(diff).unwrap_or_default();
 
     let repo = tempfile::tempdir().unwrap();
@@ -226,9 +253,16 @@ fn pull_request_steps_pass_a_new_run_and_fail_a_rewritten_one() {
 
     let new_run = RUN.replace("id: r1", "id: r2").replace("03-01", "04-01");
     commit(d, &[("data/runs/r2.yaml", &new_run)], "a new run");
+    assert_eq!(run_step(d, page).0, 0, "the review page is written");
+    let review = std::fs::read_to_string(d.join("review/index.html")).unwrap();
+    assert!(review.contains("1 run added"), "{review}");
     assert_eq!(run_step(d, diff), (0, String::new()));
     let comment = std::fs::read_to_string(d.join(file)).unwrap();
     assert!(comment.contains("**1 run added**"), "{comment}");
+    assert!(
+        comment.contains("[Review page](<https://example.org/artifacts/1>)"),
+        "{comment}"
+    );
     let (code, err) = run_step(d, rewrites);
     assert_eq!(code, 0, "a new run passes: {err}");
 

@@ -13,6 +13,8 @@ pub enum DiffFormat {
     Text,
     Markdown,
     Json,
+    /// A review page, written to `--out DIR` as `index.html`.
+    Html,
 }
 
 /// The stable JSON form (documented in the README).
@@ -121,7 +123,7 @@ fn opt(v: &Option<String>) -> &str {
 }
 
 /// A value of `d` with its unit; a duration in ns in seconds, as the site shows it.
-fn value(d: &ValueDelta, v: Option<Decimal>) -> String {
+pub(super) fn value(d: &ValueDelta, v: Option<Decimal>) -> String {
     let Some(x) = v else { return "—".into() };
     match d.unit.as_deref() {
         Some("ns") if x.0.fract() == 0.0 => {
@@ -135,7 +137,7 @@ fn value(d: &ValueDelta, v: Option<Decimal>) -> String {
 
 /// The change with its unit and, where the old value was positive, in percent:
 /// `+0.0100 s, +44.8 %`.
-fn delta(d: &ValueDelta) -> String {
+pub(super) fn delta(d: &ValueDelta) -> String {
     let Some(x) = d.delta else {
         return String::new();
     };
@@ -339,7 +341,7 @@ fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> Str
 
 /// A run as a reviewer needs to place it: "probe p, engine e, model m, <environment as
 /// recorded>, subject s, date".
-fn run_line(x: &RunRef) -> String {
+pub(super) fn run_line(x: &RunRef) -> String {
     let mut parts = vec![x.probe.clone(), format!("engine {}", x.engine)];
     if let Some(m) = &x.model {
         parts.push(format!("model {m}"));
@@ -354,7 +356,7 @@ fn run_line(x: &RunRef) -> String {
 
 /// "r1 → r2", or "r1 (the same run; what is derived from it changed)" when the latest
 /// run did not change; `quote` wraps the ids for markdown.
-fn run_pair(l: &LatestChange, quote: &str) -> String {
+pub(super) fn run_pair(l: &LatestChange, quote: &str) -> String {
     if l.base_run == l.head_run {
         format!(
             "{quote}{}{quote} (the same run; what is derived from it changed)",
@@ -369,7 +371,7 @@ fn run_pair(l: &LatestChange, quote: &str) -> String {
 }
 
 /// " (median of 3 → 5)" after a repeated case's key.
-fn medians(c: &CaseChange) -> String {
+pub(super) fn medians(c: &CaseChange) -> String {
     match c.repeats {
         Some([a, b]) if a == b => format!(" (median of {a})"),
         Some([a, b]) => format!(" (median of {a} → {b})"),
@@ -498,7 +500,7 @@ fn sign_of(c: Change) -> &'static str {
     }
 }
 
-fn change_word(c: Change) -> &'static str {
+pub(super) fn change_word(c: Change) -> &'static str {
     match c {
         Change::Added => "added",
         Change::Removed => "removed",
@@ -513,9 +515,30 @@ fn cell(s: &str) -> String {
 
 /// A pull-request comment: a summary line, then collapsible sections per kind.
 pub fn markdown(r: &Report) -> String {
+    markdown_linked(r, None)
+}
+
+/// `link` as an http(s) URL a comment may link to (`--link`), or why not.
+pub fn review_link(link: &str) -> Result<String, String> {
+    let url = url::Url::parse(link).map_err(|e| format!("`{link}` is not a URL: {e}"))?;
+    match url.scheme() {
+        "http" | "https" => Ok(url.to_string()),
+        other => Err(format!("`{link}` is a {other}: URL; give an http(s) one")),
+    }
+}
+
+/// The comment, with a link to the review page (`link`, checked by [`review_link`])
+/// under its summary.
+pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "### Evidence diff `{}` → `{}`\n", r.base, r.head);
     let _ = writeln!(o, "**{}**\n", summary(r));
+    if let Some(url) = link {
+        let _ = writeln!(
+            o,
+            "[Review page](<{url}>): every change side by side, words marked.\n"
+        );
+    }
     // Whose evidence the new runs are, in sight before any folded section.
     if !r.runs.added.is_empty() {
         const SHOWN: usize = 10;

@@ -6,6 +6,7 @@
 //! run record in [`rewrites`].
 
 pub mod format;
+pub mod html;
 pub mod report;
 pub mod reread;
 pub mod rewrites;

@@ -1,0 +1,488 @@
+//! The review page: a report as one self-contained HTML file (`evidence diff --format html
+//! --out DIR`), styled like the built-in theme, with no script and no request.
+//!
+//! What a reviewer reads in the comment, laid out to be read side by side: each changed
+//! text before and after, the words removed and inserted marked (`<del>`, `<ins>`), each
+//! value with its change, the zones a map change flips, and every translation that fell
+//! behind in one list for the translator.
+
+use super::format::{change_word, delta, medians, run_line, run_pair, summary, value};
+use super::report::*;
+use super::words::{Piece, pieces};
+use pulldown_cmark_escape::{escape_html, escape_html_body_text};
+use std::fmt::Write as _;
+
+/// The theme's stylesheet, then the page's own rules (the theme has no `del`/`ins`).
+const THEME_CSS: &str = include_str!("../../theme/static/style.css");
+const PAGE_CSS: &str = "
+main{max-width:72rem}
+.wrap{overflow-x:auto;margin:0 0 1.5rem}
+table{border-collapse:collapse;width:100%}
+td{overflow-wrap:anywhere}
+th,td{border:1px solid var(--rule,#d8dee4);padding:.35rem .5rem;vertical-align:top;text-align:left}
+th{background:var(--surface,#f6f8fa)}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+del{background:var(--red-bg,#fdeced);color:var(--red,#a3202e);text-decoration:line-through}
+ins{background:var(--green-bg,#e3f5e7);color:var(--green,#1a6b32);text-decoration:underline}
+.caution{border-left:4px solid var(--red,#a3202e);padding:.25rem 1rem;background:var(--red-bg,#fdeced)}
+.drift{color:var(--yellow,#7a5200)}
+";
+
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let _ = escape_html_body_text(&mut out, s);
+    out
+}
+
+fn attr(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let _ = escape_html(&mut out, s);
+    out
+}
+
+/// The language of a field path ending in a site language (`can.ja` → `ja`), for `lang`.
+fn lang_of(path: &str) -> Option<&str> {
+    let last = path.rsplit('.').next()?;
+    (2..=8)
+        .contains(&last.len())
+        .then_some(last)
+        .filter(|l| l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+}
+
+/// Two cells, before and after: the words removed marked in the first, those inserted in
+/// the second; a value that is not prose as it is.
+fn sides(old: Option<&str>, new: Option<&str>, lang: Option<&str>) -> (String, String) {
+    let l = lang
+        .map(|l| format!(" lang=\"{}\"", attr(l)))
+        .unwrap_or_default();
+    let cell = |s: String| format!("<td{l}>{s}</td>");
+    match (old, new) {
+        (Some(a), Some(b)) => {
+            let (mut before, mut after) = (String::new(), String::new());
+            for p in pieces(a, b) {
+                match p {
+                    Piece::Same(s) => {
+                        before.push_str(&esc(&s));
+                        after.push_str(&esc(&s));
+                    }
+                    Piece::Del(s) => {
+                        let _ = write!(before, "<del>{}</del>", esc(&s));
+                    }
+                    Piece::Ins(s) => {
+                        let _ = write!(after, "<ins>{}</ins>", esc(&s));
+                    }
+                }
+            }
+            (cell(before), cell(after))
+        }
+        (a, b) => (
+            cell(a.map(esc).unwrap_or_else(|| "—".into())),
+            cell(b.map(esc).unwrap_or_else(|| "—".into())),
+        ),
+    }
+}
+
+fn field_rows(o: &mut String, head: &str, fields: &[FieldChange]) {
+    for f in fields {
+        let (a, b) = sides(f.old.as_deref(), f.new.as_deref(), lang_of(&f.path));
+        let _ = writeln!(
+            o,
+            "<tr><th scope=\"row\">{head}</th><td><code>{}</code></td>{a}{b}</tr>",
+            esc(&f.path)
+        );
+    }
+}
+
+fn section(o: &mut String, id: &str, title: &str, n: usize, body: impl FnOnce(&mut String)) {
+    let _ = writeln!(
+        o,
+        "<section aria-labelledby=\"{id}\"><h2 id=\"{id}\">{title} ({n})</h2>"
+    );
+    body(o);
+    o.push_str("</section>\n");
+}
+
+const FIELD_HEAD: &str = "<thead><tr><th scope=\"col\">Record</th><th scope=\"col\">Field</th><th scope=\"col\">Before</th><th scope=\"col\">After</th></tr></thead>";
+
+/// The report as a page.
+pub fn html(r: &Report) -> String {
+    let mut o = String::new();
+    let title = format!("Evidence diff {} → {}", r.base, r.head);
+    let _ = write!(
+        o,
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         {GENERATOR}\n<title>{}</title>\n\
+         <style>{THEME_CSS}{PAGE_CSS}</style>\n</head>\n<body>\n<main>\n\
+         <h1>Evidence diff <code>{}</code> → <code>{}</code></h1>\n<p><strong>{}</strong></p>\n",
+        esc(&title),
+        esc(&r.base),
+        esc(&r.head),
+        esc(&summary(r))
+    );
+    if !r.runs.added.is_empty() {
+        o.push_str("<ul>\n");
+        for x in &r.runs.added {
+            let _ = writeln!(
+                o,
+                "<li>new run <code>{}</code>: {}</li>",
+                esc(&x.id),
+                esc(&run_line(x))
+            );
+        }
+        o.push_str("</ul>\n");
+    }
+    if !r.rewrites.is_empty() {
+        let _ = writeln!(
+            o,
+            "<section class=\"caution\" aria-labelledby=\"rewrites\"><h2 id=\"rewrites\">Run \
+             records rewritten ({})</h2><p>Run records are never rewritten: add a new run \
+             instead.</p><ul>",
+            r.rewrites.len()
+        );
+        for w in &r.rewrites {
+            let what = match &w.renamed_to {
+                Some(to) => format!("renamed to <code>{}</code>", esc(to)),
+                None => change_word(w.change).to_string(),
+            };
+            let _ = writeln!(
+                o,
+                "<li><code>{}</code> (run <code>{}</code>) {what}</li>",
+                esc(&w.file),
+                esc(&w.run)
+            );
+        }
+        o.push_str("</ul>");
+        if w_fields(r) {
+            let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
+            for w in &r.rewrites {
+                field_rows(&mut o, &format!("<code>{}</code>", esc(&w.file)), &w.fields);
+            }
+            o.push_str("</tbody></table>");
+        }
+        o.push_str("</section>\n");
+    }
+    if !r.claims.is_empty() {
+        section(&mut o, "claims", "Claims", r.claims.len(), |o| {
+            let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
+            for c in &r.claims {
+                let head = format!(
+                    "<code>{}</code> ({}) {}",
+                    esc(&c.id),
+                    esc(&c.page),
+                    change_word(c.change)
+                );
+                if let Some(m) = &c.moved {
+                    let text: Vec<String> = m
+                        .text
+                        .iter()
+                        .map(|(l, t)| {
+                            format!("<span lang=\"{}\">{}</span>", attr(l.code()), esc(t))
+                        })
+                        .collect();
+                    let _ = writeln!(
+                        o,
+                        "<tr><th scope=\"row\">{head}</th><td><strong>moved {}</strong></td>\
+                         <td>from <code>{}</code>; constraint {}</td><td>{}; evidence added: {}; \
+                         constraint {}</td></tr>",
+                        esc(m.direction),
+                        esc(&m.from_claim),
+                        esc(m.constraint_before.as_deref().unwrap_or("—")),
+                        text.join(" / "),
+                        if m.evidence_added.is_empty() {
+                            "none".to_string()
+                        } else {
+                            m.evidence_added
+                                .iter()
+                                .map(|e| format!("<code>{}</code>", esc(e)))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        },
+                        esc(m.constraint_after.as_deref().unwrap_or("—"))
+                    );
+                } else if c.fields.is_empty() {
+                    let _ = writeln!(
+                        o,
+                        "<tr><th scope=\"row\">{head}</th><td></td><td></td><td></td></tr>"
+                    );
+                }
+                field_rows(o, &head, &c.fields);
+            }
+            o.push_str("</tbody></table>\n");
+        });
+    }
+    runs(&mut o, r);
+    if !r.maps.is_empty() {
+        section(&mut o, "maps", "Decision maps", r.maps.len(), |o| {
+            for m in &r.maps {
+                let _ = writeln!(
+                    o,
+                    "<h3><code>{}</code> {}</h3>",
+                    esc(&m.id),
+                    change_word(m.change)
+                );
+                if !m.fields.is_empty() {
+                    let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
+                    field_rows(o, &format!("<code>{}</code>", esc(&m.id)), &m.fields);
+                    o.push_str("</tbody></table>\n");
+                }
+                if !m.flips.is_empty() {
+                    let _ = writeln!(
+                        o,
+                        "<table><caption>Zones the change flips</caption><thead><tr>\
+                         <th scope=\"col\">Run</th><th scope=\"col\">Case</th>\
+                         <th scope=\"col\">{}</th><th scope=\"col\">Before</th>\
+                         <th scope=\"col\">After</th></tr></thead><tbody>",
+                        esc(&m.variable)
+                    );
+                    for f in &m.flips {
+                        let _ = writeln!(
+                            o,
+                            "<tr><td><code>{}</code></td><th scope=\"row\"><code>{}</code></th>\
+                             <td class=\"num\">{}</td><td><del>{}</del></td><td><ins>{}</ins></td></tr>",
+                            esc(&f.run),
+                            esc(&f.case),
+                            f.value,
+                            esc(f.old.as_deref().unwrap_or("—")),
+                            esc(f.new.as_deref().unwrap_or("—"))
+                        );
+                    }
+                    o.push_str("</tbody></table>\n");
+                }
+            }
+        });
+    }
+    if !r.records.is_empty() {
+        section(&mut o, "records", "Records", r.records.len(), |o| {
+            let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
+            for x in &r.records {
+                let head = format!("<code>{}:{}</code>", esc(&x.kind), esc(&x.id));
+                if x.fields.is_empty() {
+                    let _ = writeln!(
+                        o,
+                        "<tr><th scope=\"row\">{head}</th><td><em>{}</em></td><td></td><td></td></tr>",
+                        change_word(x.change)
+                    );
+                }
+                field_rows(o, &head, &x.fields);
+            }
+            o.push_str("</tbody></table>\n");
+        });
+    }
+    if !r.texts.is_empty() {
+        section(&mut o, "prose", "Prose", r.texts.len(), |o| {
+            let _ = writeln!(
+                o,
+                "<table><thead><tr><th scope=\"col\">Page, group</th><th scope=\"col\">Language</th>\
+                 <th scope=\"col\">Before</th><th scope=\"col\">After</th></tr></thead><tbody>"
+            );
+            for t in &r.texts {
+                let head = format!(
+                    "<code>{}</code> {} {}",
+                    esc(&t.page),
+                    t.pair,
+                    change_word(t.change)
+                );
+                for e in &t.edits {
+                    let (a, b) = sides(e.old.as_deref(), e.new.as_deref(), Some(e.lang));
+                    let _ = writeln!(
+                        o,
+                        "<tr><th scope=\"row\">{head}</th><td>{}</td>{a}{b}</tr>",
+                        esc(e.lang)
+                    );
+                }
+            }
+            o.push_str("</tbody></table>\n");
+        });
+    }
+    drift(&mut o, r);
+    if !r.reread.is_empty() {
+        section(&mut o, "reread", "To re-read", r.reread.len(), |o| {
+            o.push_str("<ul>\n");
+            for x in &r.reread {
+                let _ = write!(o, "<li><code>{}</code> changed<ul>", esc(&x.changed));
+                if !x.cited_by.is_empty() {
+                    let cited: Vec<String> = x
+                        .cited_by
+                        .iter()
+                        .map(|c| format!("<code>{}</code>", esc(c)))
+                        .collect();
+                    let _ = write!(
+                        o,
+                        "<li>cited or shown by {}: check their wording</li>",
+                        cited.join(", ")
+                    );
+                }
+                for n in &x.numbers {
+                    let _ = write!(
+                        o,
+                        "<li>the old bound <strong>{}</strong> is still written in <code>{}</code></li>",
+                        esc(&n.number),
+                        esc(&n.place)
+                    );
+                }
+                o.push_str("</ul></li>\n");
+            }
+            o.push_str("</ul>\n");
+        });
+    }
+    let pages = r.pages.added.len() + r.pages.removed.len();
+    if pages > 0 {
+        section(&mut o, "pages", "Pages", pages, |o| {
+            o.push_str("<ul>\n");
+            for p in &r.pages.added {
+                let _ = writeln!(o, "<li>added <code>{}</code></li>", esc(p));
+            }
+            for p in &r.pages.removed {
+                let _ = writeln!(o, "<li>removed <code>{}</code></li>", esc(p));
+            }
+            o.push_str("</ul>\n");
+        });
+    }
+    o.push_str("</main>\n</body>\n</html>\n");
+    // A wide table scrolls in its own box (focusable, so the keyboard can scroll it), not
+    // the page.
+    o.replace("<table>", "<div class=\"wrap\" tabindex=\"0\"><table>")
+        .replace("</table>", "</table></div>")
+}
+
+fn w_fields(r: &Report) -> bool {
+    r.rewrites.iter().any(|w| !w.fields.is_empty())
+}
+
+fn runs(o: &mut String, r: &Report) {
+    let rc = &r.runs;
+    if rc.added.is_empty() && rc.removed.is_empty() && rc.latest.is_empty() {
+        return;
+    }
+    let n = rc.added.len() + rc.removed.len() + rc.latest.len();
+    section(o, "runs", "Probe runs", n, |o| {
+        o.push_str("<ul>\n");
+        for x in &rc.added {
+            let _ = writeln!(
+                o,
+                "<li>added <code>{}</code> ({})</li>",
+                esc(&x.id),
+                esc(&run_line(x))
+            );
+        }
+        for x in &rc.removed {
+            let _ = writeln!(
+                o,
+                "<li>removed <code>{}</code> ({})</li>",
+                esc(&x.id),
+                esc(&x.probe)
+            );
+        }
+        o.push_str("</ul>\n");
+        for l in &rc.latest {
+            let _ = writeln!(
+                o,
+                "<table><caption>Latest <code>{}</code>: {}</caption><thead><tr>\
+                 <th scope=\"col\">Case</th><th scope=\"col\">Measurement</th>\
+                 <th scope=\"col\">Before</th><th scope=\"col\">After</th>\
+                 <th scope=\"col\">Change</th></tr></thead><tbody>",
+                esc(&l.probe),
+                esc(&run_pair(l, ""))
+            );
+            for c in &l.cases {
+                let case = format!("<code>{}</code>{}", esc(&c.case), esc(&medians(c)));
+                for v in &c.values {
+                    let _ = writeln!(
+                        o,
+                        "<tr><th scope=\"row\">{case}</th><td>{}</td><td class=\"num\">{}</td>\
+                         <td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                        esc(&v.field),
+                        esc(&value(v, v.old)),
+                        esc(&value(v, v.new)),
+                        esc(&delta(v))
+                    );
+                }
+                for z in &c.zones {
+                    let _ = writeln!(
+                        o,
+                        "<tr><th scope=\"row\">{case}</th><td><strong>zone</strong> ({})</td>\
+                         <td><del>{}</del></td><td><ins>{}</ins></td><td>flipped</td></tr>",
+                        esc(&z.map),
+                        esc(z.old.as_deref().unwrap_or("—")),
+                        esc(z.new.as_deref().unwrap_or("—"))
+                    );
+                }
+            }
+            o.push_str("</tbody></table>\n");
+        }
+    });
+}
+
+/// Every text that changed in one language only, in one list for the translator.
+fn drift(o: &mut String, r: &Report) {
+    let mut items: Vec<String> = Vec::new();
+    for c in &r.claims {
+        items.extend(c.drift.iter().map(|d| {
+            format!(
+                "claim <code>{}</code> <code>{}</code>: only {} changed",
+                esc(&c.id),
+                esc(&d.path),
+                esc(d.changed)
+            )
+        }));
+    }
+    for x in &r.records {
+        items.extend(x.drift.iter().map(|d| {
+            format!(
+                "<code>{}:{}</code> <code>{}</code>: only {} changed",
+                esc(&x.kind),
+                esc(&x.id),
+                esc(&d.path),
+                esc(d.changed)
+            )
+        }));
+    }
+    for t in r.texts.iter().filter(|t| t.drift) {
+        items.push(format!(
+            "page <code>{}</code> group {}: only {} changed",
+            esc(&t.page),
+            t.pair,
+            esc(&t.langs.join(", "))
+        ));
+    }
+    if items.is_empty() {
+        return;
+    }
+    section(o, "drift", "Translation drift", items.len(), |o| {
+        o.push_str("<ul class=\"drift\">\n");
+        for i in items {
+            let _ = writeln!(o, "<li>{i}</li>");
+        }
+        o.push_str("</ul>\n");
+    });
+}
+
+/// The page's mark, by which a later run knows an `index.html` as one it wrote.
+const GENERATOR: &str = "<meta name=\"generator\" content=\"evidence diff\">";
+
+/// Writes `page` to `dir/index.html`, whole or not at all; refuses to replace an
+/// `index.html` this command did not write.
+pub fn write_page(dir: &std::path::Path, page: &str) -> Result<std::path::PathBuf, String> {
+    use std::io::Write as _;
+    let target = dir.join("index.html");
+    match std::fs::read(&target) {
+        Ok(old) if !String::from_utf8_lossy(&old).contains(GENERATOR) => {
+            return Err(format!(
+                "{} exists and was not written by `evidence diff`; choose another --out",
+                target.display()
+            ));
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("cannot read {}: {e}", target.display())),
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
+    tmp.write_all(page.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+    tmp.persist(&target)
+        .map_err(|e| format!("cannot write {}: {}", target.display(), e.error))?;
+    Ok(target)
+}
