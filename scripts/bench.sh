@@ -13,7 +13,8 @@
 # Then 100 runs x 1000 cases (100,000 probe cases): load, derive zones and render the run
 # tables, with every file parsed (cold) and with the parse cache (warm). Then this
 # repository's investigation site: a full build by the binary (process start and writing
-# included), median of 20, cold and warm; and `serve`'s rebuild after a one-line edit.
+# included), median of 20, cold and warm; `serve`'s rebuild after a one-line edit; and
+# `evidence diff` of two revisions of it.
 # Results go to stdout and $WORK/results.tsv; scripts/bench-peers.sh adds the peers and
 # checks the targets.
 set -euo pipefail
@@ -109,3 +110,16 @@ printf 'investigation site build, warm (ms)\t0\t%s\t-\t-\n' "$warm" | tee -a "$W
 # full rebuild against incremental rebuild, median of 20 each.
 cargo run --release -q --example rebuild | tee "$WORK/rebuild.txt"
 awk '/incremental rebuild/ {print "serve rebuild, one-line edit (ms)\t0\t" $4 "\t-\t-"}' "$WORK/rebuild.txt" >> "$WORK/results.tsv"
+
+# `evidence diff` between two revisions of this repository's investigation, ten commits
+# apart (both sides read through git and loaded, then compared), median of 5 in ms.
+if git rev-parse -q --verify HEAD~10 >/dev/null 2>&1; then
+  t=()
+  for _ in $(seq 5); do
+    s=$(date +%s%N)
+    "$EV" diff HEAD~10 HEAD --format json >/dev/null
+    t+=($(( ($(date +%s%N) - s) / 1000 )))
+  done
+  ms=$(printf '%s\n' "${t[@]}" | median | awk '{printf "%.1f", $1 / 1000}')
+  printf 'diff of two revisions, ten commits apart (ms)\t0\t%s\t-\t-\n' "$ms" | tee -a "$WORK/results.tsv"
+fi
