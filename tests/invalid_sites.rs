@@ -330,6 +330,15 @@ case!(invalid_phase_date:
     [Replace("data/worklog.yaml", "date: \"2026-01-10\"", "date: \"2026-1-10\"")]
     => "data/worklog.yaml":6:9 ["bad-date"] "`2026-1-10` is not a date", errors = 1);
 
+// Signs inside the numbers: `+1` reads as a number, not as a month.
+case!(signed_date_parts:
+    [Replace("data/worklog.yaml", "date: \"2026-01-10\"", "date: \"2026-+1-+5\"")]
+    => "data/worklog.yaml":6:9 ["bad-date"] "`2026-+1-+5` is not a date", errors = 1);
+
+case!(run_time_with_garbage_after_the_date:
+    [Replace("data/runs/r1.yaml", "date: \"2026-01-20\"", "date: \"2026-01-20Tnoon\"")]
+    => "data/runs/r1.yaml":3:7 ["bad-date"] "not a date or RFC 3339 time", errors = 1);
+
 case!(invalid_run_date:
     [Replace("data/runs/r1.yaml", "date: \"2026-01-20\"", "date: \"2026-13-01\"")]
     => "data/runs/r1.yaml":3:7 ["bad-date"] "not a date or RFC 3339 time", errors = 1);

@@ -60,25 +60,36 @@ pub fn valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// Whether `s` is a calendar date `YYYY-MM-DD`.
+/// Whether `s` is a calendar date written `YYYY-MM-DD`: four, two and two digits (no
+/// sign, no other form of ISO 8601), a day the calendar has (jiff).
 pub fn valid_date(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
+    let shape = b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    shape
+        && jiff::fmt::strtime::parse("%Y-%m-%d", s)
+            .and_then(|t| t.to_date())
+            .is_ok()
+}
+
+/// Whether `s` is a date (`YYYY-MM-DD`) or an RFC 3339 time with its offset
+/// (`2026-11-22T01:02:03Z`), as run dates are written.
+pub fn valid_date_or_time(s: &str) -> bool {
+    match s.get(..10) {
+        Some(day) if s.len() == 10 => valid_date(day),
+        Some(day) => {
+            valid_date(day)
+                && s.as_bytes().get(10) == Some(&b'T')
+                && s.parse::<jiff::Timestamp>().is_ok()
+        }
+        None => false,
     }
-    let num = |r: std::ops::Range<usize>| s[r].parse::<u32>().ok();
-    let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
-        return false;
-    };
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    (1..=days).contains(&d)
 }
 
 /// Resolves references while walking every record.
@@ -219,8 +230,7 @@ impl Resolver<'_> {
     }
 
     fn run_date(&mut self, file: &str, id: &Id) {
-        let date_part = id.value.get(..10).unwrap_or("");
-        if !valid_date(date_part) || (id.value.len() > 10 && id.value.as_bytes()[10] != b'T') {
+        if !valid_date_or_time(&id.value) {
             self.diags.push(
                 Diagnostic::error(
                     "bad-date",
@@ -528,6 +538,28 @@ mod tests {
         assert!(!valid_date("2023-02-29"));
         assert!(!valid_date("2026-13-01"));
         assert!(!valid_date("26-03-28"));
+        // Signs, spaces and other ISO 8601 forms are not `YYYY-MM-DD`.
+        for bad in [
+            "2026-+1-+5",
+            "2026-1-05",
+            "2026- 1-05",
+            "+02026-01-05",
+            "20260105",
+            "2026-01-05 ",
+        ] {
+            assert!(!valid_date(bad), "{bad}");
+        }
+        assert!(valid_date_or_time("2026-11-22T01:02:03Z"));
+        assert!(valid_date_or_time("2026-11-22T01:02:03.5+09:00"));
+        assert!(valid_date_or_time("2026-11-22"));
+        for bad in [
+            "2026-11-22Tgarbage",
+            "2026-11-22T25:00:00Z",
+            "2026-11-22T01:02:03",
+            "2026-+1-22T01:02:03Z",
+        ] {
+            assert!(!valid_date_or_time(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -14,7 +14,6 @@ use crate::model::types::Run;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 // ---------------------------------------------------------------- time
 
@@ -27,110 +26,37 @@ pub struct Clock {
 
 impl Clock {
     pub fn now() -> Clock {
-        let secs = match SystemTime::now().duration_since(UNIX_EPOCH) {
-            Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
-            Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
-        };
-        Clock { secs }
+        Clock {
+            secs: jiff::Timestamp::now().as_second(),
+        }
     }
 
-    fn parts(&self) -> (i64, u32, u32, u32, u32, u32) {
-        let days = self.secs.div_euclid(86_400);
-        let rem = self.secs.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
-        (
-            y,
-            m,
-            d,
-            (rem / 3600) as u32,
-            ((rem % 3600) / 60) as u32,
-            (rem % 60) as u32,
-        )
+    fn timestamp(&self) -> jiff::Timestamp {
+        jiff::Timestamp::from_second(self.secs).unwrap_or(jiff::Timestamp::UNIX_EPOCH)
     }
 
     /// `2026-11-22T01:02:03Z`
     pub fn rfc3339(&self) -> String {
-        let (y, mo, d, h, mi, s) = self.parts();
-        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+        self.timestamp().strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
     }
 
     /// `20261122T010203Z`, for run ids.
     pub fn compact(&self) -> String {
-        let (y, mo, d, h, mi, s) = self.parts();
-        format!("{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z")
+        self.timestamp().strftime("%Y%m%dT%H%M%SZ").to_string()
     }
 
     /// Parses an RFC 3339 time (`2023-08-04T19:22:45.499127Z`, `…-07:00`), as engines
-    /// write `created_at`. Fractions of a second are dropped.
+    /// write `created_at`, with jiff. Fractions of a second are dropped.
     pub fn parse_rfc3339(s: &str) -> Option<Clock> {
-        let b = s.as_bytes();
-        if b.len() < 20 || !crate::model::refs::valid_date(s.get(..10)?) {
+        // RFC 3339's shape only: a calendar date first (no sign, no other ISO 8601 form).
+        if !crate::model::refs::valid_date(s.get(..10)?) {
             return None;
         }
-        if !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
-            return None;
-        }
-        let num = |r: std::ops::Range<usize>| -> Option<i64> {
-            let t = s.get(r)?;
-            t.bytes()
-                .all(|c| c.is_ascii_digit())
-                .then(|| t.parse().ok())?
-        };
-        let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-        let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
-        if h > 23 || mi > 59 || sec > 60 {
-            return None;
-        }
-        let mut rest = &s[19..];
-        if let Some(frac) = rest.strip_prefix('.') {
-            let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-            if n == 0 {
-                return None;
-            }
-            rest = &frac[n..];
-        }
-        let offset = match rest {
-            "Z" | "z" => 0,
-            _ => {
-                let ob = rest.as_bytes();
-                if ob.len() != 6 || !matches!(ob[0], b'+' | b'-') || ob[3] != b':' {
-                    return None;
-                }
-                let oh: i64 = rest.get(1..3)?.parse().ok()?;
-                let om: i64 = rest.get(4..6)?.parse().ok()?;
-                let sign = if ob[0] == b'-' { -1 } else { 1 };
-                sign * (oh * 3600 + om * 60)
-            }
-        };
-        let days = days_from_civil(y, mo as u32, d as u32);
+        let t: jiff::Timestamp = s.parse().ok()?;
         Some(Clock {
-            secs: days * 86_400 + h * 3600 + mi * 60 + sec - offset,
+            secs: t.as_second(),
         })
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (i64::from(m) + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 // ---------------------------------------------------------------- YAML text
