@@ -49,7 +49,7 @@ measure() {
 printf 'what\tN\tseconds\tpeak_MiB\tpages_per_s\n' | tee "$WORK/results.tsv"
 for N in $N_LIST; do
   PEERS=$WORK/peers-$N
-  [ -d "$PEERS/hugo" ] || python3 ../shared/bench/gen_peer_corpus.py "$N" "$PEERS" >/dev/null
+  [ -d "$PEERS/hugo" ] || python3 scripts/gen_peer_corpus.py "$N" "$PEERS" >/dev/null
   SITE=$WORK/site-$N
   rm -rf "$SITE"
   "$SYNTH" "$PEERS/hugo/content/docs" "$SITE" >/dev/null

@@ -159,11 +159,23 @@ fn short(s: &str, n: usize) -> String {
     }
 }
 
+/// The colours of the terminal text (anstyle, as clap's own): green added, red removed,
+/// bold for a move or a breach, yellow for a flip or drift.
+mod colour {
+    use anstyle::{AnsiColor, Style};
+    pub const ADDED: Style = AnsiColor::Green.on_default();
+    pub const REMOVED: Style = AnsiColor::Red.on_default();
+    pub const MOVED: Style = AnsiColor::Green.on_default().bold();
+    pub const BREACH: Style = AnsiColor::Red.on_default().bold();
+    pub const DRIFT: Style = AnsiColor::Yellow.on_default();
+    pub const FLIP: Style = AnsiColor::Yellow.on_default().bold();
+}
+
 /// Terminal text; `color` adds ANSI colours for added / removed / moved.
 pub fn text(r: &Report, color: bool) -> String {
-    let paint = |code: &str, s: String| {
+    let paint = |style: anstyle::Style, s: String| {
         if color {
-            format!("\x1b[{code}m{s}\x1b[0m")
+            format!("{style}{s}{style:#}")
         } else {
             s
         }
@@ -180,7 +192,7 @@ pub fn text(r: &Report, color: bool) -> String {
                     o,
                     "{}",
                     paint(
-                        "1;32",
+                        colour::MOVED,
                         format!(
                             "  ⇄ {} ({}) moved {}: \"{}\"",
                             c.id,
@@ -206,8 +218,8 @@ pub fn text(r: &Report, color: bool) -> String {
                 }
             } else {
                 let sign = match c.change {
-                    Change::Added => paint("32", "  +".into()),
-                    Change::Removed => paint("31", "  -".into()),
+                    Change::Added => paint(colour::ADDED, "  +".into()),
+                    Change::Removed => paint(colour::REMOVED, "  -".into()),
                     Change::Changed => "  ~".into(),
                 };
                 let _ = writeln!(o, "{sign} {} ({}) {}", c.id, c.page, change_word(c.change));
@@ -260,7 +272,7 @@ pub fn text(r: &Report, color: bool) -> String {
         for t in &r.texts {
             let flag = if t.drift {
                 paint(
-                    "33",
+                    colour::DRIFT,
                     format!("  translation drift: only {} changed", t.langs.join("")),
                 )
             } else {
@@ -314,7 +326,7 @@ pub fn text(r: &Report, color: bool) -> String {
     o
 }
 
-fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String) {
+fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) -> String) {
     if r.rewrites.is_empty() {
         return;
     }
@@ -322,13 +334,13 @@ fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> Str
         o,
         "{}",
         paint(
-            "1;31",
+            colour::BREACH,
             format!("\nRun records rewritten — {NEVER_REWRITTEN}")
         )
     );
     for w in &r.rewrites {
         let line = format!("  ! {} (run {}) {}", w.file, w.run, rewrite_word(w));
-        let _ = writeln!(o, "{}", paint("31", line));
+        let _ = writeln!(o, "{}", paint(colour::REMOVED, line));
         if w.change == Change::Changed && w.fields.is_empty() {
             let _ = writeln!(
                 o,
@@ -379,7 +391,7 @@ pub(super) fn medians(c: &CaseChange) -> String {
     }
 }
 
-fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String) {
+fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) -> String) {
     if r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty() {
         return;
     }
@@ -388,11 +400,15 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String)
         let _ = writeln!(
             o,
             "{}",
-            paint("32", format!("  + {} ({})", x.id, run_line(x)))
+            paint(colour::ADDED, format!("  + {} ({})", x.id, run_line(x)))
         );
     }
     for x in &r.runs.removed {
-        let _ = writeln!(o, "{}", paint("31", format!("  - {} ({})", x.id, x.probe)));
+        let _ = writeln!(
+            o,
+            "{}",
+            paint(colour::REMOVED, format!("  - {} ({})", x.id, x.probe))
+        );
     }
     for l in &r.runs.latest {
         let _ = writeln!(o, "  latest {}: {}", l.probe, run_pair(l, ""));
@@ -418,7 +434,7 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(&str, String) -> String)
                     o,
                     "{}",
                     paint(
-                        "1;33",
+                        colour::FLIP,
                         format!(
                             "      {} zone under {}: {} → {}",
                             c.case,

@@ -419,14 +419,14 @@ To re-read
 fn text_in_colour_paints_added_removed_moved_and_breaches() {
     let t = text(&full(), true);
     for line in [
-        "\x1b[1;31m\nRun records rewritten — ",
+        "\x1b[1m\x1b[31m\nRun records rewritten — ",
         "\x1b[31m  ! data/runs/a.yaml (run a) changed\x1b[0m",
-        "\x1b[1;32m  ⇄ c1 (p1) moved cannot-to-can",
+        "\x1b[1m\x1b[32m  ⇄ c1 (p1) moved cannot-to-can",
         "\x1b[32m  +\x1b[0m c3 (p1) added",
         "\x1b[31m  -\x1b[0m c4 (p1) removed",
         "\x1b[32m  + r2 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)\x1b[0m",
         "\x1b[31m  - r0 (sweep)\x1b[0m",
-        "\x1b[1;33m      k1 zone under m: low → —\x1b[0m",
+        "\x1b[1m\x1b[33m      k1 zone under m: low → —\x1b[0m",
         "\x1b[33m  translation drift: only en changed\x1b[0m",
     ] {
         assert!(t.contains(line), "missing {line:?} in\n{t}");

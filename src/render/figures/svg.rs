@@ -101,19 +101,8 @@ pub fn num(v: f64) -> String {
 
 /// Whether a character is drawn full width (CJK ideographs, kana, full-width forms).
 pub fn is_wide(c: char) -> bool {
-    matches!(c as u32,
-        0x1100..=0x115F
-        | 0x2E80..=0x303E
-        | 0x3041..=0x33FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF
-        | 0xAC00..=0xD7A3
-        | 0xF900..=0xFAFF
-        | 0xFE30..=0xFE4F
-        | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6
-        | 0x20000..=0x3FFFD)
+    // East Asian Wide and Fullwidth (UAX #11), as terminals and unicode-width count them.
+    unicode_width::UnicodeWidthChar::width(c) == Some(2)
 }
 
 /// Estimated advance of one character, in em.
