@@ -6,7 +6,7 @@
 //!   outside the site; its language switcher leads to the same page in the other views;
 //!   at 375 px the body never scrolls sideways (wide tables scroll in their `.table-wrap`);
 //!   diagrams are drawn and their full-size link opens; text is readable (contrast
-//!   ≥ 4.5:1, 3:1 for large text) in light and dark mode; every `.block` has the right
+//!   ≥ 4.5:1, 3:1 for large text) and diagram lines are seen (3:1) in light and dark mode; every `.block` has the right
 //!   `lang`; tables have header cells. Screenshots of each page (1280 and 375 px wide,
 //!   light and dark) go to `target/screenshots/site/`.
 //! - `markup_in_data_and_markdown_never_runs`: `<script>` and `onerror=` put into data
@@ -264,6 +264,20 @@ for (const t of document.querySelectorAll('svg text')) {
   checked++;
   const cr = ratio(fg, bg), need = large(cs) ? 3 : 4.5;
   if (cr < need) note(t, fg, bg, cr, need, t.textContent);
+}
+// Lines, arrowheads and axes of diagrams are graphics: 3:1 against the figure's own
+// background (WCAG 1.4.11).
+for (const g of document.querySelectorAll('svg.evfig .edge, svg.evfig .axis, svg.evfig .head')) {
+  const cs = getComputedStyle(g);
+  if (cs.display === 'none') continue;
+  const paint = rgba(g.classList.contains('head') ? cs.fill : cs.stroke);
+  if (paint[3] === 0) continue;
+  const back = g.ownerSVGElement.querySelector('rect.bg');
+  const bg = back ? over(rgba(getComputedStyle(back).fill), bgOf(g.ownerSVGElement)) : bgOf(g.ownerSVGElement);
+  const fg = over(paint, bg);
+  checked++;
+  const cr = ratio(fg, bg);
+  if (cr < 3) note(g, fg, bg, cr, 3, '(a line of a diagram)');
 }
 return {bodyRatio: Math.round(bodyRatio * 100) / 100, bodyFg: hex(over(bodyFg, bodyBg)),
         bodyBg: hex(bodyBg), checked, fails: fails.slice(0, 12), failCount: fails.length};

@@ -562,3 +562,31 @@ fn the_map_comparison_names_the_maps_variable() {
         assert!(!seen.contains("ne11"), "{table}");
     }
 }
+
+/// Every page of the investigation, in every view, the 404 page and each run's own page
+/// included, says what it is in a meta description (search results and link previews
+/// show it).
+#[test]
+fn every_page_of_the_site_has_a_meta_description() {
+    let site = manifest_dir().join("site");
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for entry in walkdir::WalkDir::new(&site) {
+        let entry = entry.expect("walk site/");
+        if entry.path().extension().is_none_or(|e| e != "html") {
+            continue;
+        }
+        seen += 1;
+        let html = std::fs::read_to_string(entry.path()).expect("read");
+        let content = html
+            .split("<meta name=\"description\" content=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default();
+        if content.trim().is_empty() {
+            missing.push(entry.path().display().to_string());
+        }
+    }
+    assert!(seen > 40, "{seen} pages");
+    assert!(missing.is_empty(), "no meta description: {missing:#?}");
+}

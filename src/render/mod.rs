@@ -354,12 +354,13 @@ impl<'a> Renderer<'a> {
         ctx.insert("page_id", &page.id);
         ctx.insert("title_html", &self.bi(view, &page.front.title));
         ctx.insert("title_text", &self.plain(view, &page.front.title));
-        let desc = page
-            .front
-            .description
-            .as_ref()
-            .map(|d| self.plain(view, d))
-            .unwrap_or_default();
+        let desc = match &page.front.description {
+            Some(d) => self.plain(view, d),
+            None => self
+                .generated_description(page)
+                .map(|d| self.plain(view, &d))
+                .unwrap_or_default(),
+        };
         ctx.insert("description", &desc);
         ctx.insert(
             "description_html",
@@ -476,6 +477,33 @@ impl<'a> Renderer<'a> {
     }
 
     /// A text as plain words for `<title>` and meta tags.
+    /// The meta description of a page the site did not write (a run's, a record's), in
+    /// the theme's words: what the page shows.
+    fn generated_description(&self, page: &PageSource) -> Option<Text> {
+        use crate::model::page::Item;
+        if !page.generated {
+            return None;
+        }
+        let Some(Item::Directive(d)) = page.items.first() else {
+            return None;
+        };
+        let attr = |k: &str| d.attrs.get(k).cloned().unwrap_or_default();
+        match d.name.as_str() {
+            crate::model::generated::RUN_PAGE => {
+                let run = self.ev.runs.get(&attr("id"))?;
+                Some(self.msgs.text_args(
+                    "run-page-description",
+                    &[("run", run.id.value.clone()), ("probe", run.probe.clone())],
+                ))
+            }
+            crate::model::generated::RECORD_PAGE => Some(self.msgs.text_args(
+                "record-page-description",
+                &[("collection", attr("of")), ("id", attr("id"))],
+            )),
+            _ => None,
+        }
+    }
+
     fn plain(&self, view: View, t: &Text) -> String {
         let parts: Vec<&str> = view.langs().iter().map(|&l| l.pick(t)).collect();
         if parts.len() == 2 && parts[0] != parts[1] {
@@ -493,7 +521,9 @@ impl<'a> Renderer<'a> {
             None => "/".to_string(),
         };
         let view = self.views().first().copied().unwrap_or(View::BILINGUAL);
-        let ctx = self.base_context(NOT_FOUND, view, &root);
+        let mut ctx = self.base_context(NOT_FOUND, view, &root);
+        let desc = self.plain(view, &self.msgs.text("not-found-description"));
+        ctx.insert("description", &desc);
         match self.tera.render("404.html", &ctx) {
             Ok(html) => {
                 sink.put("404.html".into(), html.into_bytes());

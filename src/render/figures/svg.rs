@@ -405,7 +405,7 @@ pub const HUES: usize = crate::render::palette::HUES;
 pub fn style() -> String {
     let mut s = String::from(
         "svg.evfig{--evf-bg:var(--bg,#ffffff);--evf-fg:var(--fg,#1f2328);--evf-mu:var(--muted,#59636e);\
---evf-line:var(--rule-strong,#818b98);--evf-grid:var(--rule,#d8dee4);--evf-panel:var(--surface,#f6f8fa);\
+--evf-line:var(--figure-line,#818b98);--evf-grid:var(--rule,#d8dee4);--evf-panel:var(--surface,#f6f8fa);\
 --evf-border:var(--rule,#d1d9e0);\
 --evf-h0:var(--blue,#0a55b8);--evf-h1:var(--purple,#6b3fb8);--evf-h2:var(--orange,#9a3d00);\
 --evf-h3:var(--green,#1a6b32);--evf-h4:var(--pink,#a8306e);--evf-h5:var(--yellow,#7a5200);\
@@ -417,7 +417,7 @@ pub fn style() -> String {
 --evf-block:var(--orange,#9a3d00);--evf-block-t:var(--orange-bg,#fff0e0);\
 font-family:system-ui,-apple-system,\"Segoe UI\",\"Hiragino Sans\",\"Noto Sans CJK JP\",\"Noto Sans JP\",\"Yu Gothic\",Meiryo,sans-serif}\n\
 @media (prefers-color-scheme: dark){svg.evfig{--evf-bg:var(--bg,#121519);--evf-fg:var(--fg,#e4e8ec);\
---evf-mu:var(--muted,#9ea8b2);--evf-line:var(--rule-strong,#6b7682);--evf-grid:var(--rule,#313942);\
+--evf-mu:var(--muted,#9ea8b2);--evf-line:var(--figure-line,#6b7682);--evf-grid:var(--rule,#313942);\
 --evf-panel:var(--surface,#1a1f25);--evf-border:var(--rule,#3a434d);\
 --evf-h0:var(--blue,#7ab4ff);--evf-h1:var(--purple,#c6a9ff);--evf-h2:var(--orange,#ffb072);\
 --evf-h3:var(--green,#7ed99a);--evf-h4:var(--pink,#f59ccb);--evf-h5:var(--yellow,#e8c562);\

@@ -185,3 +185,8 @@ run-none-yet = noch kein Lauf
 ## Probes
 # Herkunft eines Laufs, von `evidence probe` in die Lauf-Datei geschrieben.
 probe-origin = Aufgezeichnet mit `{ $command }` ({ $cases }).
+
+# meta descriptions of the pages the site does not write
+run-page-description = Lauf { $run } der Probe { $probe }: jeder Fall, was er maß und in welche Zone er fällt.
+record-page-description = { $id } aus { $collection }: jedes seiner Felder, wie erfasst.
+not-found-description = Unter dieser Adresse gibt es keine Seite; ein Link führt zurück zur Startseite.

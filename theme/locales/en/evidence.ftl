@@ -185,3 +185,8 @@ run-none-yet = no run yet
 ## Probes
 # A run's origin, written into the run file by `evidence probe`.
 probe-origin = Recorded by `{ $command }` ({ $cases }).
+
+# meta descriptions of the pages the site does not write
+run-page-description = Probe run { $run } of the probe { $probe }: each case, what it measured and the zone it falls in.
+record-page-description = { $id } of { $collection }: each of its fields as recorded.
+not-found-description = No page lives at this address; a link back to the home page follows.

@@ -176,3 +176,8 @@ run-none-yet = 実行なし
 ## プローブ
 # 実行の出自。`evidence probe` が実行ファイルに書き込む。
 probe-origin = `{ $command }` で記録した実行 ({ $cases })。
+
+# meta descriptions of the pages the site does not write
+run-page-description = プローブ { $probe } の実行 { $run }: 各ケースの測定値と、それが入る区分。
+record-page-description = { $collection } の { $id }: 記録された各項目。
+not-found-description = このアドレスにページはない。ホームへ戻るリンクを置いてある。
