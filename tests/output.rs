@@ -590,3 +590,38 @@ fn every_page_of_the_site_has_a_meta_description() {
     assert!(seen > 40, "{seen} pages");
     assert!(missing.is_empty(), "no meta description: {missing:#?}");
 }
+
+/// No page of the site names two tables or figures alike: each caption names a region a
+/// screen reader lists (axe `landmark-unique`), so two alike cannot be told apart.
+#[test]
+fn no_two_captions_on_a_page_of_the_site_are_alike() {
+    let site = manifest_dir().join("site");
+    let mut alike = Vec::new();
+    for entry in walkdir::WalkDir::new(&site) {
+        let entry = entry.expect("walk site/");
+        if entry.path().extension().is_none_or(|e| e != "html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(entry.path()).expect("read");
+        let mut seen = std::collections::BTreeSet::new();
+        for part in html.split("<figcaption").skip(1) {
+            let inner = part.split_once('>').map_or("", |(_, r)| r);
+            let inner = inner.split("</figcaption>").next().unwrap_or_default();
+            // The caption's text, tags left out.
+            let mut text = String::new();
+            let mut in_tag = false;
+            for c in inner.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            if !seen.insert(text.clone()) {
+                alike.push(format!("{}: {text}", entry.path().display()));
+            }
+        }
+    }
+    assert!(alike.is_empty(), "captions alike: {alike:#?}");
+}

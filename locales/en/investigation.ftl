@@ -10,6 +10,7 @@ figure-proxy-title = Cases of run { $run } on the ne11 axis, over the zones of {
 figure-proxy-title-nomap = Cases of run { $run } on the ne11 axis (not assessed against any map)
 figure-proxy-title-previous = Cases of run { $run } on the ne11 axis, over the zones of { $map }, the map run { $previous } before it was assessed against
 col-built-for = Built for ne11
+findings-caption-split-mode = Source-side findings: the split mode
 tensor-types-caption = Tensor types and the kernel families with an entry for them
 col-families = Kernel families
 # The dispatch words of this investigation where the theme speaks of decisions in general.

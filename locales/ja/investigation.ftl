@@ -9,6 +9,7 @@ figure-chain-legend-binary = 実線: binary や hsaco まで確認
 figure-proxy-title = 実行 { $run } の各ケースを ne11 の軸に置き、{ $map } の範囲と重ねた図
 figure-proxy-title-nomap = 実行 { $run } の各ケースを ne11 の軸に置いた図 (照合した地図なし)
 figure-proxy-title-previous = 実行 { $run } の各ケースを ne11 の軸に置き、直前の実行 { $previous } が照合した { $map } の範囲と重ねた図
+findings-caption-split-mode = ソース側の知見: split mode
 col-built-for = 対応する ne11
 tensor-types-caption = テンソル型と、それを受け付けるカーネル系統
 col-families = カーネル系統

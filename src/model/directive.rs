@@ -543,21 +543,34 @@ impl Spec for RecordPage {
     }
 }
 
-/// `::findings{ids}`
+/// `::findings{ids caption}`
 #[derive(Debug, Clone, PartialEq)]
 pub struct Findings {
     pub ids: Vec<String>,
+    /// A Fluent message of the site to caption the table with (two tables of findings on
+    /// one page need names of their own); the theme's `findings-caption` by default.
+    pub caption: Option<String>,
 }
 
 impl Spec for Findings {
     const NAME: &'static str = "findings";
-    const ATTRS: &'static [&'static str] = &["ids"];
+    const ATTRS: &'static [&'static str] = &["ids", "caption"];
     const ABOUT: &'static str = "source-side findings";
     const READS: &'static [Kind] = &[Kind::Finding];
     fn parse(a: &Args) -> Result<Self, String> {
         let ids = a.list("ids");
         a.must_all(Kind::Finding, &ids)?;
-        Ok(Findings { ids })
+        let caption = a.get("caption");
+        if let Some(c) = &caption
+            && !(c.starts_with(|ch: char| ch.is_ascii_alphabetic())
+                && c.chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'))
+        {
+            return Err(format!(
+                "`caption` names a message of the site's locales/ (`findings-caption-layers`), not `{c}`"
+            ));
+        }
+        Ok(Findings { ids, caption })
     }
     fn lists(&self) -> Option<Kind> {
         self.ids.is_empty().then_some(Kind::Finding)

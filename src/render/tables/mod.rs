@@ -37,7 +37,7 @@ tables! {
     d::Components => |_d, s| vec![records::components(s)];
     d::Observers => |_d, s| vec![records::observers(s)];
     d::Glossary => |_d, s| vec![records::glossary(s)];
-    d::Findings => |d, s| vec![records::findings(s, &d.ids)];
+    d::Findings => |d, s| vec![records::findings(s, &d.ids, d.caption.as_deref())];
     d::Worklog => |_d, s| vec![worklog::worklog(s)];
     d::DispatchMap => |d, s| vec![dispatch::map(s, &d.id)];
     d::DispatchCompare => |_d, s| vec![dispatch::compare(s)];

@@ -235,7 +235,7 @@ fn pull_request(pr: &str) -> String {
     }
 }
 
-pub fn findings(s: &Scope, ids: &[String]) -> Table {
+pub fn findings(s: &Scope, ids: &[String], caption: Option<&str>) -> Table {
     let list: Vec<_> =
         s.ev.findings
             .iter()
@@ -267,7 +267,7 @@ pub fn findings(s: &Scope, ids: &[String]) -> Table {
             }
         ),
         "findings",
-        s.ui("findings-caption"),
+        s.ui(caption.unwrap_or("findings-caption")),
         source_line(s, list.iter().map(|f| f.file.to_string())),
         ["col-id", "col-finding", "col-source", "col-refs"]
             .iter()
