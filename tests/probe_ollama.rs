@@ -410,7 +410,21 @@ fn a_sweep_calibrates_prompts_to_token_counts() {
         assert_eq!(c.prompt().cloned(), None, "sweep prompts are not stored");
     }
     check_ok(root);
-    build_ok(root);
+    let out = build_ok(root);
+    // The sweep's own page plots prompt-eval time against prompt tokens, by itself.
+    let page = std::fs::read_to_string(out.join("en/runs").join(&run.id.value).join("index.html"))
+        .expect("the run's page");
+    assert!(page.contains("scatter-plot"), "no plot on the sweep's page");
+    let figure = walkdir::WalkDir::new(out.join("figures"))
+        .into_iter()
+        .flatten()
+        .find(|f| f.file_name().to_string_lossy().starts_with("scatter-"))
+        .expect("a scatter figure");
+    let svg = std::fs::read_to_string(figure.path()).expect("svg");
+    assert!(
+        svg.contains("<polyline") || svg.contains("<circle"),
+        "{svg}"
+    );
 }
 
 /// Runs a probe against a faulty server and checks the failure: exit code, a message

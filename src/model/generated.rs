@@ -87,12 +87,27 @@ fn run_page(page_id: &str, file: &str, run: &Run, order: i64) -> PageSource {
             order,
             date: None,
         },
-        items: vec![Item::Directive(DirectiveLine {
+        items: std::iter::once(Item::Directive(DirectiveLine {
             name: RUN_PAGE.to_string(),
             attrs: BTreeMap::from([("id".to_string(), run.id.value.clone())]),
             line: 1,
             resolution: None,
-        })],
+        }))
+        // What the packs show of a run of theirs after its tables (a sweep's plot).
+        .chain(
+            crate::packs::PACKS
+                .iter()
+                .flat_map(|p| (p.run_page_extras)(run))
+                .map(|(name, attrs)| {
+                    Item::Directive(DirectiveLine {
+                        name: name.to_string(),
+                        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+                        line: 1,
+                        resolution: None,
+                    })
+                }),
+        )
+        .collect(),
         generated: true,
     }
 }

@@ -27,6 +27,9 @@ pub use ggml::model::{
 };
 pub use ggml::scans::*;
 
+/// A directive a pack puts on a generated page: its name and its attributes.
+pub type ExtraDirective = (&'static str, Vec<(&'static str, String)>);
+
 /// What a pack adds, as the core's registries read it.
 #[derive(Debug)]
 pub struct Pack {
@@ -45,6 +48,9 @@ pub struct Pack {
     /// The fields its probes write into a case: the measurements it declares, by name,
     /// and what else it keeps.
     pub case_fields: &'static [Field],
+    /// Directives a run's own page shows after its tables, for a run of this pack's
+    /// probes (a sweep's scatter plot): each a name and its attributes.
+    pub run_page_extras: fn(&crate::model::Run) -> Vec<ExtraDirective>,
     /// Its stylesheet (empty for none), the built-in `static/packs/<name>.css`, which every
     /// page links after the theme's own.
     pub css: &'static [u8],

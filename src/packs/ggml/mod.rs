@@ -55,5 +55,6 @@ pub const PACK: Pack = Pack {
     ],
     run_fields: runs::RUN_FIELDS,
     case_fields: runs::CASE_FIELDS,
+    run_page_extras: runs::run_page_extras,
     css: include_bytes!("style.css"),
 };

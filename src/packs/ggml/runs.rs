@@ -45,6 +45,24 @@ pub const RUN_FIELDS: &[Field] = &[
     Field::value("maps", parse::<MapsRecord>),
 ];
 
+/// A prompt-token sweep's own page plots prompt-eval time against prompt tokens, the
+/// point of the sweep (the plot `::scatter` draws for any two measurements).
+pub fn run_page_extras(run: &Run) -> Vec<crate::packs::ExtraDirective> {
+    let (x, y) = ("prompt_eval_count", "prompt_eval_duration_ns");
+    let measured = |m: &str| run.cases.iter().any(|c| c.measurement(m).is_some());
+    if run.sweep().is_none() || !measured(x) || !measured(y) {
+        return Vec::new();
+    }
+    vec![(
+        "scatter",
+        vec![
+            ("run", run.id.value.clone()),
+            ("x", x.to_string()),
+            ("y", y.to_string()),
+        ],
+    )]
+}
+
 /// Declares, for each field of `$place`, a getter and a setter on `$trait`.
 macro_rules! accessors {
     ($trait:ident for $ty:ty, $place:expr; $($get:ident / $set:ident: $t:ty = $name:literal,)*) => {
