@@ -735,6 +735,7 @@ impl<'de> Deserialize<'de> for Run {
                             once(&mut assessed_against, "assessed_against", map.next_value()?)?
                         }
                         "cases" => once(&mut cases, "cases", map.next_value()?)?,
+                        // The last of RUN_KEYS, the only keys `KeySeed` gives as core.
                         _ => once(&mut input, "input", map.next_value()?)?,
                     }
                 }
@@ -940,6 +941,7 @@ impl<'de> Deserialize<'de> for Case {
                         "mode" => once(&mut mode, "mode", map.next_value()?)?,
                         "measurements" => once(&mut own, "measurements", map.next_value()?)?,
                         "assessment" => once(&mut assessment, "assessment", map.next_value()?)?,
+                        // The last of CASE_KEYS, the only keys `KeySeed` gives as core.
                         _ => once(&mut repeat, "repeat", map.next_value()?)?,
                     }
                 }
