@@ -225,6 +225,12 @@ fn build(root: &Path, out: &Path, check_only: bool, cache: Option<DiskCache>) ->
                 out.display(),
                 start.elapsed().as_millis()
             );
+            if crate::load::config(root).is_ok_and(|c| c.base_url.is_none()) {
+                println!(
+                    "note: no sitemap.xml: a sitemap lists absolute URLs; give evidence.yaml \
+                     a base_url to publish one"
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

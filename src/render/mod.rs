@@ -504,6 +504,41 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// `sitemap.xml`: every page in every view with its alternates. The sitemap protocol
+    /// lists absolute URLs, so without `base_url` there is no valid sitemap to write (and
+    /// `build` says so).
+    fn sitemap(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
+        if self.base_url().is_none() {
+            return;
+        }
+        let mut sm = Context::new();
+        let entries: Vec<BTreeMap<&str, serde_json::Value>> = self
+            .ev
+            .pages
+            .iter()
+            .flat_map(|p| self.views().iter().map(move |&v| (p, v)))
+            .map(|(p, v)| {
+                let alts: Vec<serde_json::Value> = self
+                    .views()
+                    .iter()
+                    .map(|&a| serde_json::json!({"hreflang": a.hreflang(), "href": self.url(0, &a.file(&p.id))}))
+                    .collect();
+                BTreeMap::from([("loc", serde_json::json!(self.url(0, &v.file(&p.id)))), ("alternates", serde_json::json!(alts))])
+            })
+            .collect();
+        sm.insert("entries", &entries);
+        match self.tera.render("sitemap.xml", &sm) {
+            Ok(xml) => {
+                sink.put("sitemap.xml".into(), xml.into_bytes());
+            }
+            Err(e) => diags.push(Diagnostic::error(
+                "template",
+                Span::file("templates/sitemap.xml"),
+                templates::flatten(&e),
+            )),
+        }
+    }
+
     fn plain(&self, view: View, t: &Text) -> String {
         let parts: Vec<&str> = view.langs().iter().map(|&l| l.pick(t)).collect();
         if parts.len() == 2 && parts[0] != parts[1] {
@@ -534,32 +569,7 @@ impl<'a> Renderer<'a> {
                 templates::flatten(&e),
             )),
         }
-        let mut sm = Context::new();
-        let entries: Vec<BTreeMap<&str, serde_json::Value>> = self
-            .ev
-            .pages
-            .iter()
-            .flat_map(|p| self.views().iter().map(move |&v| (p, v)))
-            .map(|(p, v)| {
-                let alts: Vec<serde_json::Value> = self
-                    .views()
-                    .iter()
-                    .map(|&a| serde_json::json!({"hreflang": a.hreflang(), "href": self.url(0, &a.file(&p.id))}))
-                    .collect();
-                BTreeMap::from([("loc", serde_json::json!(self.url(0, &v.file(&p.id)))), ("alternates", serde_json::json!(alts))])
-            })
-            .collect();
-        sm.insert("entries", &entries);
-        match self.tera.render("sitemap.xml", &sm) {
-            Ok(xml) => {
-                sink.put("sitemap.xml".into(), xml.into_bytes());
-            }
-            Err(e) => diags.push(Diagnostic::error(
-                "template",
-                Span::file("templates/sitemap.xml"),
-                templates::flatten(&e),
-            )),
-        }
+        self.sitemap(sink, diags);
         let mut json = serde_json::to_string_pretty(self.values.json()).unwrap_or_default();
         json.push('\n');
         sink.put("evidence.json".into(), json.into_bytes());
