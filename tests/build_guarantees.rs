@@ -159,10 +159,10 @@ fn check_fails_when_an_extra_file_is_present() {
 #[test]
 fn check_fails_when_an_output_file_was_deleted() {
     let (site, out) = built_site();
-    std::fs::remove_file(out.join("sitemap.xml")).unwrap();
+    std::fs::remove_file(out.join("evidence.json")).unwrap();
     let r = check_out(site.path(), &out);
     assert_eq!(r.code, 1, "stdout:\n{}", r.stdout);
-    assert!(r.stderr.contains("missing: sitemap.xml"), "{}", r.stderr);
+    assert!(r.stderr.contains("missing: evidence.json"), "{}", r.stderr);
 }
 
 #[test]

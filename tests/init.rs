@@ -46,7 +46,8 @@ fn init_creates_a_site_that_checks_and_builds() {
         );
     }
     assert!(out.join("404.html").is_file());
-    assert!(out.join("sitemap.xml").is_file());
+    // A new site has no base_url yet: no sitemap (it would list relative URLs).
+    assert!(!out.join("sitemap.xml").exists());
     assert!(out.join("evidence.json").is_file());
 }
 

@@ -99,6 +99,11 @@ fn get(origin: &str, target: &str) -> Reply {
 #[test]
 fn serves_files_with_their_content_types() {
     let dir = site();
+    // A sitemap is written only with a base_url.
+    let config = root(&dir).join("evidence.yaml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("base_url: \"https://fixture.invalid/\"\n");
+    std::fs::write(&config, text).unwrap();
     let srv = Served::start(&root(&dir));
     let o = &srv.origin;
     for (target, ct) in [
