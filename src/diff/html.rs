@@ -12,8 +12,8 @@ use super::words::{Piece, pieces};
 use pulldown_cmark_escape::{escape_html, escape_html_body_text};
 use std::fmt::Write as _;
 
-/// The theme's stylesheet, then the page's own rules (the theme has no `del`/`ins`).
-const THEME_CSS: &str = include_str!("../../theme/static/style.css");
+/// The page's own rules, after the built-in theme's stylesheet (the theme has no
+/// `del`/`ins`).
 const PAGE_CSS: &str = "
 main{max-width:72rem}
 .wrap{overflow-x:auto;margin:0 0 1.5rem}
@@ -104,6 +104,15 @@ fn section(o: &mut String, id: &str, title: &str, n: usize, body: impl FnOnce(&m
 
 const FIELD_HEAD: &str = "<thead><tr><th scope=\"col\">Record</th><th scope=\"col\">Field</th><th scope=\"col\">Before</th><th scope=\"col\">After</th></tr></thead>";
 
+/// The built-in theme's stylesheet, as `build` writes it (`load::theme::BUILTIN`).
+fn theme_css() -> &'static str {
+    crate::load::theme::BUILTIN
+        .iter()
+        .find(|(path, _)| *path == "static/style.css")
+        .and_then(|(_, bytes)| std::str::from_utf8(bytes).ok())
+        .unwrap_or_default()
+}
+
 /// The report as a page.
 pub fn html(r: &Report) -> String {
     let mut o = String::new();
@@ -113,9 +122,10 @@ pub fn html(r: &Report) -> String {
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          {GENERATOR}\n<title>{}</title>\n\
-         <style>{THEME_CSS}{PAGE_CSS}</style>\n</head>\n<body>\n<main>\n\
+         <style>{}{PAGE_CSS}</style>\n</head>\n<body>\n<main>\n\
          <h1>Evidence diff <code>{}</code> → <code>{}</code></h1>\n<p><strong>{}</strong></p>\n",
         esc(&title),
+        theme_css(),
         esc(&r.base),
         esc(&r.head),
         esc(&summary(r))
@@ -153,7 +163,7 @@ pub fn html(r: &Report) -> String {
             );
         }
         o.push_str("</ul>");
-        if w_fields(r) {
+        if r.rewrites.iter().any(|w| !w.fields.is_empty()) {
             let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
             for w in &r.rewrites {
                 field_rows(&mut o, &format!("<code>{}</code>", esc(&w.file)), &w.fields);
@@ -344,10 +354,6 @@ pub fn html(r: &Report) -> String {
     // the page.
     o.replace("<table>", "<div class=\"wrap\" tabindex=\"0\"><table>")
         .replace("</table>", "</table></div>")
-}
-
-fn w_fields(r: &Report) -> bool {
-    r.rewrites.iter().any(|w| !w.fields.is_empty())
 }
 
 fn runs(o: &mut String, r: &Report) {

@@ -632,7 +632,7 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                     .get(field)
                     .and_then(|m| m.unit.as_ref())
                     .map(|u| u.reading().to_string())
-                    .or_else(|| field.ends_with("_ns").then(|| "ns".to_string())),
+                    .or_else(|| crate::model::fields::is_duration(field).then(|| "ns".to_string())),
             })
             .collect();
         let zone_of = |m: &crate::model::DispatchMap, s: &crate::derive::matching::Summary| {

@@ -703,7 +703,7 @@ impl Spec for TimingPlot {
         let run = a.need("run")?;
         a.must(Kind::Run, &run)?;
         let measures = a.list("measures");
-        if let Some(m) = measures.iter().find(|m| !m.ends_with("_ns")) {
+        if let Some(m) = measures.iter().find(|m| !super::fields::is_duration(m)) {
             return Err(format!(
                 "`{m}` is not a duration: a timing plot draws measurements in nanoseconds \
                  (names ending in `_ns`)"

@@ -27,12 +27,21 @@ use std::sync::{Arc, RwLock};
 
 // ---------------------------------------------------------------- measurements
 
+/// The suffix that makes a measurement a duration in nanoseconds (`load_duration_ns`):
+/// tables, plots and the diff show it in seconds.
+pub const NANOSECONDS: &str = "_ns";
+
+/// Whether the measurement `name` is a duration in nanoseconds ([`NANOSECONDS`]).
+pub fn is_duration(name: &str) -> bool {
+    name.ends_with(NANOSECONDS)
+}
+
 /// Names seen so far: a name is leaked once per process, however often a site is reloaded.
 static NAMES: RwLock<Option<HashSet<&'static str>>> = RwLock::new(None);
 
 /// `name` as a string that lives as long as the program, so that a case holds its
 /// measurements' names without an allocation each.
-pub fn intern(name: &str) -> &'static str {
+fn intern(name: &str) -> &'static str {
     if let Some(n) = PACKS
         .iter()
         .flat_map(|p| p.case_fields)
@@ -413,7 +422,7 @@ fn fields_of(p: &Pack, place: Place) -> &'static [Field] {
 }
 
 /// The field `name` of a pack, at `place`: the field, or why it cannot be read here.
-pub fn field(place: Place, name: &str) -> Result<&'static Field, Option<&'static Pack>> {
+fn field(place: Place, name: &str) -> Result<&'static Field, Option<&'static Pack>> {
     for (i, p) in PACKS.iter().enumerate() {
         if let Some(f) = fields_of(p, place).iter().find(|f| f.name == name) {
             return if expected(i) { Ok(f) } else { Err(Some(p)) };
@@ -443,7 +452,7 @@ fn expected_names(place: Place) -> Vec<&'static str> {
 }
 
 /// The error for a key that is neither a core field nor a field of a pack that is on.
-pub fn unknown<E: de::Error>(place: Place, key: &str, core: &[&str]) -> E {
+fn unknown<E: de::Error>(place: Place, key: &str, core: &[&str]) -> E {
     if let Err(Some(p)) = field(place, key) {
         return E::custom(format!(
             "`{key}` is a field of the `{}` pack, which this site does not turn on \
@@ -499,7 +508,7 @@ impl<'de> Visitor<'de> for KeySeed {
 }
 
 /// Reads the value of a pack's field through the pack's own type.
-pub struct ValueSeed(pub ParseFn);
+struct ValueSeed(ParseFn);
 
 impl<'de> DeserializeSeed<'de> for ValueSeed {
     type Value = Arc<dyn PackValue>;

@@ -314,12 +314,12 @@ fn summary_table(run: &Run) -> String {
     names.sort_unstable();
     names.dedup();
     // A measurement in nanoseconds reads better in milliseconds on a terminal.
-    let head = |n: &str| match n.strip_suffix("_ns") {
+    let head = |n: &str| match n.strip_suffix(crate::model::fields::NANOSECONDS) {
         Some(stem) => format!("{stem}_ms"),
         None => n.to_string(),
     };
     let cell = |n: &str, c: &Case| match c.measurement(n) {
-        Some(v) if n.ends_with("_ns") => format!("{:.3}", v / 1e6),
+        Some(v) if crate::model::fields::is_duration(n) => format!("{:.3}", v / 1e6),
         Some(v) => crate::model::format::Decimal(v).to_string(),
         None => "-".into(),
     };

@@ -158,10 +158,13 @@ impl RunStore {
         })
     }
 
-    /// `s` as a text that reads the same in each of the site's languages (a note as the
-    /// investigator wrote it).
-    pub fn same(&self, s: &str) -> crate::model::Text {
-        crate::model::Text::from_fn(&self.messages.langs(), |_| s.to_string())
+    /// A run's note (`--note`) as the investigator wrote it, the same in each of the site's
+    /// languages; none for a blank one.
+    pub fn note(&self, note: Option<&str>) -> Option<crate::model::Text> {
+        let n = note.filter(|n| !n.trim().is_empty())?;
+        Some(crate::model::Text::from_fn(&self.messages.langs(), |_| {
+            n.to_string()
+        }))
     }
 
     /// The site's message `key` with string `args`, in each of its languages (a run's

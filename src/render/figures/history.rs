@@ -48,7 +48,7 @@ fn scaled(field: &str, v: f64) -> f64 {
 
 /// Whether a measurement is a duration in nanoseconds, as its name says (`…_ns`).
 fn is_duration(field: &str) -> bool {
-    field.ends_with("_ns")
+    crate::model::fields::is_duration(field)
 }
 
 fn value_label(field: &str, v: f64) -> String {

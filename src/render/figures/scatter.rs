@@ -20,13 +20,17 @@ const BOTTOM: u32 = 56;
 
 /// A value in its axis unit: seconds for durations, as recorded otherwise.
 fn scaled(name: &str, v: f64) -> f64 {
-    if name.ends_with("_ns") { v / 1e9 } else { v }
+    if crate::model::fields::is_duration(name) {
+        v / 1e9
+    } else {
+        v
+    }
 }
 
 /// An axis's title: the measurement's label (and unit), seconds for a duration.
 pub(super) fn axis_title(s: &Scope, name: &str) -> String {
     let label = super::measurement_label(s, name);
-    let label = if name.ends_with("_ns") {
+    let label = if crate::model::fields::is_duration(name) {
         label.map(|_, l| format!("{} (s)", l.trim_end_matches(" (ns)")))
     } else {
         label

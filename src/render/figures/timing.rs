@@ -35,7 +35,7 @@ fn measures<'a>(s: &Scope, run: &'a Run, asked: &'a [String]) -> Vec<&'a str> {
         .cases
         .iter()
         .flat_map(|c| c.measured())
-        .filter(|n| n.ends_with("_ns"));
+        .filter(|n| crate::model::fields::is_duration(n));
     crate::render::tables::vocabulary::measure_columns(s, names)
         .into_iter()
         .flat_map(|c| c.names)

@@ -209,7 +209,7 @@ fn signed(out: &mut String, a: f64, b: f64) {
 /// How a measurement changed from `a` to `b`: a duration by its relative change, any
 /// other number by its difference.
 fn change(out: &mut String, name: &str, a: f64, b: f64) -> bool {
-    if name.ends_with("_ns") {
+    if crate::model::fields::is_duration(name) {
         pct(out, a, b)
     } else {
         signed(out, a, b);

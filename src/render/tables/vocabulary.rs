@@ -124,7 +124,7 @@ pub fn measure_columns(
 pub fn write_measure(out: &mut String, name: &str, v: f64) {
     const EXACT: f64 = 9_007_199_254_740_992.0;
     let whole = v.fract() == 0.0 && (0.0..EXACT).contains(&v);
-    if whole && name.ends_with("_ns") {
+    if whole && crate::model::fields::is_duration(name) {
         crate::model::format::write_seconds(out, v as u64);
     } else if whole {
         crate::model::format::write_digits(out, v as u64);

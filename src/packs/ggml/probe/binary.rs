@@ -233,11 +233,7 @@ fn base_run(
             "probe-origin-file",
             &[("command", command), ("file", name.clone())],
         )?,
-        note: about
-            .note
-            .as_deref()
-            .filter(|n| !n.trim().is_empty())
-            .map(|n| site.same(n)),
+        note: site.note(about.note.as_deref()),
         phase: None,
         assessed_against: None,
         cases: Vec::new(),

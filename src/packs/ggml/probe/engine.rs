@@ -202,11 +202,7 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
                 ("cases", md_code(&cases_label)),
             ],
         )?,
-        note: args
-            .note
-            .as_deref()
-            .filter(|n| !n.trim().is_empty())
-            .map(|n| site.same(n)),
+        note: site.note(args.note.as_deref()),
         phase: None,
         assessed_against: None,
         cases: recorded,
