@@ -152,12 +152,20 @@ fn directives(page: &PageSource, diags: &mut Diagnostics) {
 /// first case that records it.
 fn measurements(ev: &Evidence, diags: &mut Diagnostics) {
     for run in ev.runs.iter() {
-        let mut told = std::collections::BTreeSet::new();
+        // Each name judged once per run, at the first case that records it: a run has
+        // thousands of cases and a handful of names, interned, so told apart by address.
+        let mut seen: Vec<&'static str> = Vec::new();
         for case in &run.cases {
             for name in case.measurements.keys() {
+                if seen
+                    .iter()
+                    .any(|s| s.len() == name.len() && (s.as_ptr() == name.as_ptr() || *s == name))
+                {
+                    continue;
+                }
+                seen.push(name);
                 if !ev.is_missing(crate::model::refs::Kind::Measurement, name)
                     || ev.pack_measurement(name).is_some()
-                    || !told.insert(name)
                 {
                     continue;
                 }

@@ -7,7 +7,8 @@
 
 use super::vocabulary::{MeasureColumn, measure_columns, measure_text, measurement, write_measure};
 use super::{anchor, code, source_line, unknown};
-use crate::derive::{Summaries, Summary, case_key, case_zone, zone};
+use crate::derive::{Summary, case_key, case_zone, zone};
+use crate::model::fields::Measurements;
 use crate::model::format::Decimal;
 use crate::model::refs::Kind;
 use crate::model::types::Residency;
@@ -84,11 +85,18 @@ impl<'a, 'e> Fragments<'a, 'e> {
     }
 }
 
-fn zone_cell(out: &mut String, w: &Fragments, run: &Run, case: &Case) {
+/// The zone each map derives for the case. `maps` pairs each map with the position of
+/// its measurement in `now` (the row's values, see [`fill`]), found once per table.
+fn zone_cell<'e>(
+    out: &mut String,
+    w: &Fragments<'_, 'e>,
+    run: &Run,
+    maps: &[(&'e DispatchMap, Option<usize>)],
+    now: &[Option<f64>],
+) {
     let mut first = true;
-    let ev = w.s.ev;
-    for m in ev.maps.iter() {
-        let Some(z) = case_zone(m, case) else {
+    for &(m, slot) in maps {
+        let Some(z) = slot.and_then(|i| now[i]).and_then(|v| zone(m, v)) else {
             continue;
         };
         let assessed = run
@@ -219,35 +227,29 @@ fn change(out: &mut String, name: &str, a: f64, b: f64) -> bool {
 
 /// The delta cell of one case against the previous run's case of the same key: one
 /// line per measurement that changed, in column order, with a change of zone under the
-/// map's own measurement; `=` when nothing changed.
+/// map's own measurement; `=` when nothing changed. `now` and `before` hold the two
+/// sides' values in the positions of `order`; `variable` is the map's measurement's.
+#[allow(clippy::too_many_arguments)]
 fn delta<'e>(
     out: &mut String,
     w: &Fragments<'_, 'e>,
-    prev: &Summaries,
     map: Option<&'e DispatchMap>,
-    case: &Case,
     order: &[&'static str],
+    variable: Option<usize>,
+    before: &[Option<f64>],
+    now: &[Option<f64>],
 ) {
-    let Some(p) = prev.get(case_key(case)) else {
-        w.put(out, Frag::DeltaNew, |s| {
-            format!(
-                "<span class=\"delta new\">{}</span>",
-                s.ui("runs-delta-new")
-            )
-        });
-        return;
-    };
     let start = out.len();
     let line = |out: &mut String| {
         if out.len() > start {
             out.push_str("<br>");
         }
     };
-    let variable = map.and_then(|m| order.iter().position(|n| *n == m.measured_as()));
     for (i, &name) in order.iter().enumerate() {
-        if let (Some(a), Some(b)) = (p.measurement(name), case.measurement(name))
-            && a != b
-        {
+        let (Some(a), Some(b)) = (before[i], now[i]) else {
+            continue;
+        };
+        if a != b {
             let mark = out.len();
             line(out);
             w.put(out, Frag::Label(i), |s| measurement(s, name));
@@ -258,7 +260,6 @@ fn delta<'e>(
         }
         if Some(i) == variable
             && let Some(m) = map
-            && let (Some(a), Some(b)) = (p.measurement(name), case.measurement(name))
             && let (Some(za), Some(zb)) = (zone(m, a), zone(m, b))
             && za != zb
         {
@@ -273,6 +274,22 @@ fn delta<'e>(
     }
 }
 
+/// Puts each of `m`'s values at its name's position in `order` (`None` where it has
+/// none): one pass per row, so that the columns and the delta index instead of looking
+/// each name up.
+fn fill(slots: &mut [Option<f64>], order: &[&'static str], m: &Measurements) {
+    slots.fill(None);
+    for (n, v) in m.iter() {
+        // Interned names: most often the very same string.
+        if let Some(i) = order
+            .iter()
+            .position(|o| o.len() == n.len() && (o.as_ptr() == n.as_ptr() || *o == n))
+        {
+            slots[i] = Some(v);
+        }
+    }
+}
+
 // ---------------------------------------------------------------- one run
 
 fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
@@ -284,30 +301,52 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     // they are shown everywhere.
     let columns_of = measure_columns(s, run.cases.iter().flat_map(|c| c.measured()));
     let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
+    let variable = map.and_then(|m| order.iter().position(|n| *n == m.measured_as()));
+    let (mut now, mut before) = (vec![None; order.len()], vec![None; order.len()]);
+    let maps: Vec<(&DispatchMap, Option<usize>)> =
+        s.ev.maps
+            .iter()
+            .map(|m| (&m.value, order.iter().position(|n| *n == m.measured_as())))
+            .collect();
     let mut html = String::with_capacity(run.cases.len() * 400);
     for c in &run.cases {
         let td = |out: &mut String| out.push_str("</td><td>");
+        fill(&mut now, &order, &c.measurements);
         html.push_str("<tr><td><code>");
         escape_into(&mut html, &c.id.value);
         html.push_str("</code>");
         td(&mut html);
         mode_cell(&mut html, &w, c);
+        // `order` is the columns' names one after another.
+        let mut i = 0;
         for col in &columns_of {
             td(&mut html);
-            for (i, name) in col.names.iter().enumerate() {
-                if i > 0 {
+            for (k, name) in col.names.iter().enumerate() {
+                if k > 0 {
                     html.push_str(" / ");
                 }
-                w.measure(&mut html, name, c.measurement(name));
+                w.measure(&mut html, name, now[i]);
+                i += 1;
             }
         }
         td(&mut html);
-        zone_cell(&mut html, &w, run, c);
+        zone_cell(&mut html, &w, run, &maps, &now);
         td(&mut html);
         html.push_str(&reading(s, run, c));
         if let Some(ps) = prev_summary {
             td(&mut html);
-            delta(&mut html, &w, ps, map, c, &order);
+            match ps.get(case_key(c)) {
+                Some(p) => {
+                    fill(&mut before, &order, &p.values);
+                    delta(&mut html, &w, map, &order, variable, &before, &now);
+                }
+                None => w.put(&mut html, Frag::DeltaNew, |s| {
+                    format!(
+                        "<span class=\"delta new\">{}</span>",
+                        s.ui("runs-delta-new")
+                    )
+                }),
+            }
         }
         html.push_str("</td></tr>\n");
     }
