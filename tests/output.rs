@@ -645,3 +645,57 @@ fn no_two_captions_on_a_page_of_the_site_are_alike() {
     }
     assert!(alike.is_empty(), "captions alike: {alike:#?}");
 }
+
+/// A glossary term may say where its definition can be checked: the source shows under
+/// the definition, its pull requests linked.
+#[test]
+fn a_glossary_term_shows_its_source() {
+    let dir = fixture_copy();
+    write_file(
+        dir.path(),
+        "data/glossary.yaml",
+        r#"- id: tile
+  term: {ja: "タイル", en: "tile"}
+  definition: {ja: "一度に読む区画。", en: "The block read at once."}
+  source:
+    repository: example/planner
+    revision: "v1.2"
+    file: "src/tile.rs"
+    prs: ["example/planner#42"]
+"#
+        .as_bytes(),
+    );
+    let page = dir.path().join("content/details.md");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\n::glossary\n");
+    std::fs::write(&page, text).unwrap();
+    let out = dir.path().join("out");
+    build_ok(dir.path(), &out);
+    let html = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    let table = figure(&html, "glossary");
+    assert!(
+        table.contains(
+            "The block read at once.<br><small class=\"source\"><code>example/planner</code> @ \
+             <code>v1.2</code> · <code>src/tile.rs</code> · \
+             <a href=\"https://github.com/example/planner/pull/42\">example/planner#42</a></small>"
+        ),
+        "{table}"
+    );
+}
+
+/// Every source-side finding of the investigation names the revision it was read at,
+/// or the pull request it rests on, so that a reader can open exactly that.
+#[test]
+fn every_finding_of_the_investigation_cites_a_revision_or_a_pull_request() {
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(manifest_dir().join("site/evidence.json")).unwrap(),
+    )
+    .unwrap();
+    let findings = json["finding"].as_object().expect("findings");
+    assert!(findings.len() > 5);
+    for (id, f) in findings {
+        let src = &f["source"];
+        let prs = src["prs"].as_array().is_some_and(|p| !p.is_empty());
+        assert!(src["revision"].is_string() || prs, "{id}: {src}");
+    }
+}

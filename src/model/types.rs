@@ -609,6 +609,9 @@ pub struct Term {
     /// What the definition rests on; `inferred` is marked as the site's reading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basis: Option<Basis>,
+    /// Where a reader can check the definition (a file at a revision, a pull request).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
 }
 
 // ---------------------------------------------------------------- findings.yaml

@@ -171,8 +171,14 @@ pub fn glossary(s: &Scope) -> Table {
                 if let Some(r) = &t.reading {
                     term.push_str(&format!("<br><small>{}</small>", s.fluent(r)));
                 }
-                Row::new(vec![term, s.text(&t.definition) + &basis_mark(s, t.basis)])
-                    .id(anchor(Kind::Term, &t.id.value))
+                let mut definition = s.text(&t.definition) + &basis_mark(s, t.basis);
+                if let Some(src) = &t.source {
+                    definition.push_str(&format!(
+                        "<br><small class=\"source\">{}</small>",
+                        source_text(src)
+                    ));
+                }
+                Row::new(vec![term, definition]).id(anchor(Kind::Term, &t.id.value))
             })
             .collect();
     table(
