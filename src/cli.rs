@@ -377,7 +377,8 @@ fn diff(
         }
         (_, None) => None,
     };
-    match crate::diff::diff(root, base, head) {
+    // The review page draws each changed map before and after; the other formats don't.
+    match crate::diff::diff_drawing(root, base, head, matches!(format, F::Html)) {
         Ok(report) => {
             let out = match (format, dir) {
                 (F::Text, _) => f::text(&report, std::io::stdout().is_terminal()),

@@ -164,3 +164,55 @@ pub fn render_into(
     };
     (Some(loaded), diagnostics, rendered)
 }
+
+/// The diagrams of the decision maps `ids` of a loaded site, as inline SVG by map id, in
+/// the site's English view (its first language's when it has no English): the review
+/// page of `evidence diff` shows a changed map before and after. `prefix` keeps the
+/// drawings' ids apart when both sides share a page. A map the site lacks is left out.
+pub fn map_diagrams(
+    loaded: &Loaded,
+    ids: &[&str],
+    prefix: &str,
+) -> std::collections::BTreeMap<String, String> {
+    use crate::model::page::Lang;
+    use crate::model::view::View;
+    use crate::render::scope::Scope;
+    use crate::render::view::PageIndex;
+    let ev = &loaded.evidence;
+    let langs = ev.languages();
+    let Some(lang) = langs
+        .iter()
+        .copied()
+        .find(|l| *l == Lang::EN)
+        .or(langs.first().copied())
+    else {
+        return Default::default();
+    };
+    let (msgs, values, pages) = (
+        Messages::load(&loaded.theme, langs),
+        Values::new(ev),
+        PageIndex::new(ev),
+    );
+    let s = Scope {
+        ev,
+        derived: &loaded.derived,
+        msgs: &msgs,
+        values: &values,
+        pages: &pages,
+        view: View::one(lang),
+        page_id: "index",
+        diags: Default::default(),
+    };
+    ids.iter()
+        .filter_map(|id| {
+            let m = ev.maps.get(id)?;
+            let svg = crate::render::figures::map_svg(
+                &s,
+                &m.value,
+                &m.file,
+                &format!("{prefix}-{}", crate::render::figures::slug(id)),
+            )?;
+            Some((id.to_string(), svg))
+        })
+        .collect()
+}

@@ -1031,3 +1031,59 @@ fn the_review_page_is_written_to_its_folder_and_never_over_a_file_of_yours() {
         "{md}"
     );
 }
+
+/// The review page draws a changed decision map as it was and as it is, side by side:
+/// the bound the change moved is read off the two diagrams. The JSON carries no drawing.
+#[test]
+fn the_review_page_draws_a_changed_map_before_and_after() {
+    let repo = repo();
+    write(
+        repo.path(),
+        &[(
+            "data/dispatch.yaml",
+            &DISPATCH.replace("{le: 256}", "{lt: 64}"),
+        )],
+    );
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("review");
+    let (code, _, err) = diff(
+        repo.path(),
+        &["HEAD", "--format", "html", "--out", dir.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let sides = page
+        .split("<div class=\"sides\">")
+        .nth(1)
+        .and_then(|s| s.split("</div>").next())
+        .expect("the map's two sides");
+    let figures: Vec<&str> = sides.split("<figure class=\"map-side\">").skip(1).collect();
+    assert_eq!(figures.len(), 2, "{sides}");
+    assert!(
+        figures[0].starts_with("<figcaption>Before</figcaption><svg"),
+        "{sides}"
+    );
+    assert!(
+        figures[1].starts_with("<figcaption>After</figcaption><svg"),
+        "{sides}"
+    );
+    let texts = |svg: &str| -> String {
+        let doc = roxmltree::Document::parse(
+            &svg[svg.find("<svg").unwrap()..svg.rfind("</svg>").unwrap() + 6],
+        )
+        .expect("well-formed SVG");
+        doc.descendants()
+            .filter(|n| n.has_tag_name("text") || n.has_tag_name("tspan"))
+            .filter_map(|n| n.text())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (before, after) = (texts(figures[0]), texts(figures[1]));
+    assert!(before.contains("256") && !before.contains("64"), "{before}");
+    assert!(after.contains("64") && !after.contains("256"), "{after}");
+    // The two drawings' ids are apart on the one page.
+    assert!(figures[0].contains("aria-labelledby=\"base-"), "{sides}");
+    assert!(figures[1].contains("aria-labelledby=\"head-"), "{sides}");
+    let (_, json, _) = diff(repo.path(), &["HEAD", "--format", "json"]);
+    assert!(!json.contains("<svg"), "{json}");
+}

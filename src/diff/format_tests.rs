@@ -174,6 +174,8 @@ fn full() -> Report {
                     new: Some("low".into()),
                 },
             ],
+            before_svg: None,
+            after_svg: None,
         }],
         records: vec![
             RecordChange {
@@ -321,6 +323,8 @@ fn map_stub() -> MapChange {
         change: Change::Added,
         fields: Vec::new(),
         flips: Vec::new(),
+        before_svg: None,
+        after_svg: None,
     }
 }
 

@@ -26,6 +26,9 @@ del{background:var(--red-bg,#fdeced);color:var(--red,#a3202e);text-decoration:li
 ins{background:var(--green-bg,#e3f5e7);color:var(--green,#1a6b32);text-decoration:underline}
 .caution{border-left:4px solid var(--red,#a3202e);padding:.25rem 1rem;background:var(--red-bg,#fdeced)}
 .drift{color:var(--yellow,#7a5200)}
+.sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem;margin:0 0 1.5rem}
+.map-side{margin:0}
+.map-side figcaption{font-weight:600;margin:0 0 .25rem}
 ";
 
 fn esc(s: &str) -> String {
@@ -235,6 +238,17 @@ pub fn html(r: &Report) -> String {
                     let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
                     field_rows(o, &format!("<code>{}</code>", esc(&m.id)), &m.fields);
                     o.push_str("</tbody></table>\n");
+                }
+                if m.before_svg.is_some() || m.after_svg.is_some() {
+                    o.push_str("<div class=\"sides\">\n");
+                    for (side, svg) in [("Before", &m.before_svg), ("After", &m.after_svg)] {
+                        let _ = writeln!(
+                            o,
+                            "<figure class=\"map-side\"><figcaption>{side}</figcaption>{}</figure>",
+                            svg.as_deref().unwrap_or("<p class=\"none\">—</p>")
+                        );
+                    }
+                    o.push_str("</div>\n");
                 }
                 if !m.flips.is_empty() {
                     let _ = writeln!(

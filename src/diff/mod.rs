@@ -80,6 +80,17 @@ fn run_files(
 
 /// Compares `base` with `head` (the working tree at `root` when `None`).
 pub fn diff(root: &Path, base: &str, head: Option<&str>) -> Result<report::Report, DiffError> {
+    diff_drawing(root, base, head, false)
+}
+
+/// As [`diff`]; with `draw`, each changed decision map's diagram is drawn as it was and
+/// as it is ([`report::MapChange::before_svg`], `after_svg`) for the review page.
+pub fn diff_drawing(
+    root: &Path,
+    base: &str,
+    head: Option<&str>,
+    draw: bool,
+) -> Result<report::Report, DiffError> {
     let b = source::open(base, root).map_err(DiffError::Side)?;
     let h = match head {
         Some(h) => source::open(h, root),
@@ -91,5 +102,18 @@ pub fn diff(root: &Path, base: &str, head: Option<&str>) -> Result<report::Repor
         |s: &source::Side, l: &pipeline::Loaded| site_files::SiteFiles::read(&s.root, &l.theme);
     let bv = report::Compared::new(&bl, run_files(&b, &bl, "base")?, site(&b, &bl));
     let hv = report::Compared::new(&hl, run_files(&h, &hl, "head")?, site(&h, &hl));
-    Ok(report::compare(&bv, &hv, &b.label, &h.label))
+    let mut report = report::compare(&bv, &hv, &b.label, &h.label);
+    if draw && !report.maps.is_empty() {
+        let ids: Vec<String> = report.maps.iter().map(|m| m.id.clone()).collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let (mut before, mut after) = (
+            pipeline::map_diagrams(&bl, &ids, "base"),
+            pipeline::map_diagrams(&hl, &ids, "head"),
+        );
+        for m in &mut report.maps {
+            m.before_svg = before.remove(&m.id);
+            m.after_svg = after.remove(&m.id);
+        }
+    }
+    Ok(report)
 }

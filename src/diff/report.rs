@@ -187,6 +187,12 @@ pub struct MapChange {
     pub fields: Vec<FieldChange>,
     /// Recorded cases whose derived zone the change flips.
     pub flips: Vec<CaseFlip>,
+    /// The map's diagram on the older and the newer side, as inline SVG, when asked for
+    /// ([`super::diff_drawing`]): the review page shows them side by side.
+    #[serde(skip)]
+    pub before_svg: Option<String>,
+    #[serde(skip)]
+    pub after_svg: Option<String>,
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -697,6 +703,8 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
             change,
             fields,
             flips,
+            before_svg: None,
+            after_svg: None,
         });
     }
     out

@@ -520,6 +520,13 @@ pub fn present(o: &Drawn, s: &Scope, page_id: &str) -> Presented {
     Presented { context, files }
 }
 
+/// A decision map's diagram as inline SVG in the scope's view, away from any page: the
+/// review page of `evidence diff` sets a changed map's two versions side by side. `id`
+/// names the drawing's title and description, unique on the page that holds it.
+pub fn map_svg(s: &Scope, map: &crate::model::DispatchMap, file: &str, id: &str) -> Option<String> {
+    document(&dispatch::diagram(s, map, file), s.view, false, id)
+}
+
 /// The hue class index (`h0`…`h5`) of a family: its position in `dispatch.yaml`.
 pub fn family_hue(s: &Scope, family: &str) -> usize {
     crate::render::palette::family(s.ev, family)
