@@ -1087,3 +1087,63 @@ fn the_review_page_draws_a_changed_map_before_and_after() {
     let (_, json, _) = diff(repo.path(), &["HEAD", "--format", "json"]);
     assert!(!json.contains("<svg"), "{json}");
 }
+
+/// A move between cannot-show and can-show is data: reworded as a writer would, the
+/// cannot-show text copied nowhere word for word, the claim's `moved` makes it a move;
+/// without it the same edit is an ordinary change. The ledger says it on the site.
+#[test]
+fn a_reworded_claim_move_is_a_move_when_the_claim_says_so() {
+    let reworded = |moved: &str| {
+        format!(
+            "- id: c1
+  page: index
+  can: {{ja: 動いた kernel の名前, en: The name of the kernel that ran}}
+  cannot: {{ja: 各呼び出しの回数, en: How often each call ran}}
+  evidence: [\"map:m\", \"observer:counter\", \"run:r2\"]
+  constraint: counter
+{moved}"
+        )
+    };
+    for (moved, is_move) in [("  moved: {from: cannot}\n", true), ("", false)] {
+        let repo = repo();
+        write(repo.path(), &[("data/claims.yaml", &reworded(moved))]);
+        // HEAD~2 has CLAIMS_BEFORE: "Which kernel ran" on the cannot-show side.
+        let (_, json, err) = diff(repo.path(), &["HEAD~2", "--format", "json"]);
+        let v: serde_json::Value =
+            serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {err}"));
+        let claim = &v["claims"][0];
+        assert_eq!(claim["id"], "c1");
+        if is_move {
+            assert_eq!(claim["moved"]["direction"], "cannot-to-can", "{claim}");
+            assert_eq!(claim["moved"]["from_claim"], "c1", "{claim}");
+            assert_eq!(
+                claim["moved"]["text"]["en"],
+                "The name of the kernel that ran"
+            );
+            let (_, text, _) = diff(repo.path(), &["HEAD~2"]);
+            assert!(
+                text.contains("1 claim moved between cannot-show and can-show"),
+                "{text}"
+            );
+            let out = repo.path().join("out");
+            let b = Command::cargo_bin("evidence")
+                .unwrap()
+                .args(["build", "--root"])
+                .arg(repo.path())
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+            let page = std::fs::read_to_string(out.join("en/index.html")).unwrap();
+            assert!(
+                page.contains(
+                    "<p class=\"moved\">Shown now; this was on the cannot-show side.</p>"
+                ),
+                "{page}"
+            );
+        } else {
+            assert!(claim.get("moved").is_none(), "{claim}");
+        }
+    }
+}

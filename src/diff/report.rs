@@ -472,8 +472,31 @@ fn find_text<'e>(ev: &'e Evidence, text: &crate::model::Text, cannot: bool) -> O
     })
 }
 
+/// The claim of the base whose side the head's claim `c` says it moved from: a move is
+/// data ([`Claim::moved`]), reported whatever the wording when it is new in `c`.
+fn declared_move<'e>(base: &'e Evidence, c: &Claim) -> Option<(&'static str, &'e Claim)> {
+    use crate::model::types::ClaimSide;
+    let m = c.moved.as_ref()?;
+    let before = base.claims.get(&c.id.value);
+    if before.is_some_and(|b| b.moved.as_ref() == Some(m)) {
+        return None;
+    }
+    let from = m
+        .claim
+        .as_ref()
+        .map_or(c.id.value.as_str(), |x| x.value.as_str());
+    let direction = match m.from {
+        ClaimSide::Cannot => "cannot-to-can",
+        ClaimSide::Can => "can-to-cannot",
+    };
+    Some((direction, base.claims.get(from).map(|x| &x.value)?))
+}
+
 fn moved(base: &Evidence, c: &Claim) -> Option<Move> {
-    let (direction, from) = if let Some(from) = find_text(base, &c.can, true) {
+    // Declared in data first; else a text copied word for word from the other side.
+    let (direction, from) = if let Some(declared) = declared_move(base, c) {
+        declared
+    } else if let Some(from) = find_text(base, &c.can, true) {
         ("cannot-to-can", from)
     } else {
         ("can-to-cannot", find_text(base, &c.cannot, false)?)

@@ -370,6 +370,9 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
         for f in &c.corrected_by {
             r.bare(&c.file, Kind::Finding, f);
         }
+        if let Some(other) = c.moved.as_ref().and_then(|m| m.claim.as_ref()) {
+            r.bare(&c.file, Kind::Claim, other);
+        }
         match (&c.constraint, &c.limit) {
             (Some(o), _) => r.bare(&c.file, Kind::Observer, o),
             (None, Some(_)) => {}

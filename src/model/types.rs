@@ -563,6 +563,32 @@ pub struct Claim {
     /// claim is shown.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub corrected_by: Vec<Id>,
+    /// Set when one side of the pair came from the other side of a claim (this one, or
+    /// `claim`): what could not be shown is now shown, or the reverse. A move is said in
+    /// data, so `evidence diff` reports it whatever the new wording, and the ledger
+    /// shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<ClaimMove>,
+}
+
+/// Where a side of a claim came from ([`Claim::moved`]).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimMove {
+    /// The side it was on: `cannot` (now shown, in `can`) or `can` (withdrawn, now in
+    /// `cannot`).
+    pub from: ClaimSide,
+    /// The claim it was in, when not this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Id>,
+}
+
+/// A side of a can-show / cannot-show pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimSide {
+    Can,
+    Cannot,
 }
 
 // ---------------------------------------------------------------- questions.yaml

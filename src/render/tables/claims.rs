@@ -67,7 +67,22 @@ fn claim_row(s: &Scope, c: &Claim, with_id: bool) -> Row {
         s.ui("claims-evidence"),
         ref_list(s, &c.evidence)
     ));
-    let row = Row::new(vec![can, cannot_cell(s, c)]);
+    let mut cannot = cannot_cell(s, c);
+    if let Some(m) = &c.moved {
+        use crate::model::types::ClaimSide;
+        let (key, cell) = match m.from {
+            ClaimSide::Cannot => ("claims-moved-from-cannot", &mut can),
+            ClaimSide::Can => ("claims-moved-from-can", &mut cannot),
+        };
+        let note = match &m.claim {
+            Some(other) if other.value != c.id.value => {
+                s.ui_with(&format!("{key}-of"), "claim", other.value.clone())
+            }
+            _ => s.ui(key),
+        };
+        cell.push_str(&format!("<p class=\"moved\">{note}</p>"));
+    }
+    let row = Row::new(vec![can, cannot]);
     if with_id {
         row.id(anchor(Kind::Claim, &c.id.value))
     } else {

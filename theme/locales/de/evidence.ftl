@@ -29,6 +29,10 @@ claims-can = Kann zeigen
 claims-cannot = Kann nicht zeigen
 claims-evidence = Belege:
 claims-corrected-by = Korrigiert durch einen späteren Befund:
+claims-moved-from-cannot = Jetzt gezeigt; stand zuvor auf der Seite dessen, was sich nicht zeigen lässt.
+claims-moved-from-cannot-of = Jetzt gezeigt; stand zuvor bei { $claim } auf der Seite dessen, was sich nicht zeigen lässt.
+claims-moved-from-can = Nicht mehr gezeigt; stand zuvor auf der Seite dessen, was sich zeigen lässt.
+claims-moved-from-can-of = Nicht mehr gezeigt; stand zuvor bei { $claim } auf der Seite dessen, was sich zeigen lässt.
 claims-constraint = Grenze des Beobachters:
 claims-limit = Grenze:
 

@@ -29,6 +29,10 @@ claims-can = Can show
 claims-cannot = Cannot show
 claims-evidence = Evidence:
 claims-corrected-by = Corrected by a later finding:
+claims-moved-from-cannot = Shown now; this was on the cannot-show side.
+claims-moved-from-cannot-of = Shown now; this was on the cannot-show side of { $claim }.
+claims-moved-from-can = No longer shown; this was on the can-show side.
+claims-moved-from-can-of = No longer shown; this was on the can-show side of { $claim }.
 claims-constraint = Limit of the observer:
 claims-limit = Limit:
 

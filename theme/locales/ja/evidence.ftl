@@ -29,6 +29,10 @@ claims-can = 示せること
 claims-cannot = 示せないこと
 claims-evidence = 証拠:
 claims-corrected-by = 後の知見による訂正:
+claims-moved-from-cannot = 以前は「示せないこと」の側にあり、いまは示せる。
+claims-moved-from-cannot-of = 以前は { $claim } の「示せないこと」の側にあり、いまは示せる。
+claims-moved-from-can = 以前は「示せること」の側にあり、いまは示せない。
+claims-moved-from-can-of = 以前は { $claim } の「示せること」の側にあり、いまは示せない。
 claims-constraint = 観測手段の限界:
 claims-limit = 限界:
 
