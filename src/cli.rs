@@ -209,7 +209,7 @@ fn build(root: &Path, out: &Path, check_only: bool, cache: Option<DiskCache>) ->
     };
     let sink = staging.sink();
     // On failure, dropping the staging folder removes what was written.
-    let Some(files) = render_clean(root, cache.as_ref(), &sink) else {
+    let Some((files, notes)) = render_clean(root, cache.as_ref(), &sink) else {
         return ExitCode::FAILURE;
     };
     match crate::timings::time("write", || sink.finish().and_then(|()| staging.commit())) {
@@ -231,6 +231,9 @@ fn build(root: &Path, out: &Path, check_only: bool, cache: Option<DiskCache>) ->
                      a base_url to publish one"
                 );
             }
+            for n in notes {
+                println!("{n}");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -243,7 +246,7 @@ fn build(root: &Path, out: &Path, check_only: bool, cache: Option<DiskCache>) ->
 /// `build --check`: render and compare with the output, writing nothing.
 fn build_check(root: &Path, out: &Path, cache: Option<&DiskCache>) -> ExitCode {
     let sink = write::CompareSink::new(out);
-    let Some(files) = render_clean(root, cache, &sink) else {
+    let Some((files, _)) = render_clean(root, cache, &sink) else {
         return ExitCode::FAILURE;
     };
     let st = sink.finish();
@@ -269,19 +272,28 @@ fn build_check(root: &Path, out: &Path, cache: Option<&DiskCache>) -> ExitCode {
 
 /// Runs the pipeline into `sink` and prints its findings. Returns the number of files
 /// rendered, or `None` (after saying so) when the build has errors.
+/// Renders the site into `sink`: how many files, and the notes to print after the
+/// summary line (a history the build could not read).
 fn render_clean(
     root: &Path,
     cache: Option<&DiskCache>,
     sink: &dyn crate::render::Sink,
-) -> Option<usize> {
+) -> Option<(usize, Vec<String>)> {
     let counter = Counting::new(sink);
-    let (_, diags, rendered) = pipeline::run_reusing(root, Reuse::disk(cache), &counter);
+    let (loaded, diags, rendered) = pipeline::run_reusing(root, Reuse::disk(cache), &counter);
     print_diags(&diags, root);
     if !rendered || diags.has_errors() {
         eprintln!("error: build failed; nothing was written");
         return None;
     }
-    Some(counter.count())
+    let notes = loaded
+        .as_ref()
+        .and_then(|l| l.evidence.history.as_ref())
+        .and_then(|h| h.unavailable.as_ref())
+        .map(|why| format!("note: no claim history or feeds: {why}"))
+        .into_iter()
+        .collect();
+    Some((counter.count(), notes))
 }
 
 /// Counts the files passing through to another sink, for the summary line.

@@ -49,8 +49,11 @@ pub fn evidence_with(root: &Path, reuse: Reuse) -> Result<Loaded, Diagnostics> {
         parsed,
         ..
     } = sources;
-    let (evidence, model_diags) = timings::time("model", || model::build(config, data, pages));
+    let (mut evidence, model_diags) = timings::time("model", || model::build(config, data, pages));
     diagnostics.extend(model_diags);
+    if evidence.config.as_ref().is_some_and(|c| c.history) {
+        evidence.history = Some(timings::time("history", || load::history::read(root)));
+    }
     let derived = timings::time("derive", || derive::derive(&evidence));
     Ok(Loaded {
         theme,

@@ -9,6 +9,7 @@ pub mod directive;
 pub mod fields;
 pub mod format;
 pub mod generated;
+pub mod history;
 pub mod id;
 pub mod lang;
 pub mod located;
@@ -317,6 +318,8 @@ pub struct Evidence {
     reading_index: HashMap<(String, String), usize>,
     /// Kinds with a file that failed to load (see [`Evidence::is_missing`]).
     pub incomplete: std::collections::BTreeSet<Kind>,
+    /// The git history of the data, when evidence.yaml asks for it (`history: true`).
+    pub history: Option<history::History>,
 }
 
 impl Evidence {
@@ -506,6 +509,7 @@ pub fn build(
         reading_index: HashMap::new(),
         pages,
         incomplete: d.incomplete,
+        history: None,
     };
     // The first reading of each case wins; a second one is `check`'s to report.
     let mut reading_index = HashMap::new();

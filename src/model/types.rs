@@ -88,6 +88,10 @@ pub struct SiteConfig {
     /// Kinds of record the site declares itself (see [`super::declared`]).
     #[serde(default)]
     pub collections: Vec<super::declared::CollectionSpec>,
+    /// Read the git history of the data: claim timelines, what each run moved, and the
+    /// Atom feeds (see [`super::history`]).
+    #[serde(default)]
+    pub history: bool,
 }
 
 /// What [`SiteConfig::resolve`] made of the languages and views.

@@ -3,6 +3,7 @@
 //! `evidence.json` and the static files.
 
 pub mod directives;
+pub mod feed;
 pub mod figures;
 pub mod markdown;
 pub mod palette;
@@ -548,7 +549,7 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// 404 page, sitemap, evidence.json and static files.
+    /// 404 page, sitemap, Atom feeds, evidence.json and static files.
     fn extras(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
         // Served for any missing path, so its links start from the site's root.
         let root = match self.base_url() {
@@ -570,6 +571,20 @@ impl<'a> Renderer<'a> {
             )),
         }
         self.sitemap(sink, diags);
+        if let Some(history) = self.ev.history.as_ref() {
+            let feed = feed::Feed {
+                ev: self.ev,
+                history,
+                msgs: &self.msgs,
+                pages: &self.pages,
+                base: self.base_url().map(|b| b.trim_end_matches('/')),
+            };
+            for &view in self.views() {
+                if let Some(xml) = feed.xml(view) {
+                    sink.put(format!("{}feed.xml", view.path("index")), xml.into_bytes());
+                }
+            }
+        }
         let mut json = serde_json::to_string_pretty(self.values.json()).unwrap_or_default();
         json.push('\n');
         sink.put("evidence.json".into(), json.into_bytes());

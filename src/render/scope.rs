@@ -59,12 +59,12 @@ impl<'a> Scope<'a> {
         self.fluent(&self.msgs.text(key))
     }
 
-    /// A UI string with one argument.
     /// A UI message with several string arguments.
     pub fn ui_args(&self, key: &str, args: &[(&'static str, String)]) -> String {
         self.fluent(&self.msgs.text_args(key, args))
     }
 
+    /// A UI message with one argument.
     pub fn ui_with(
         &self,
         key: &str,

@@ -82,12 +82,59 @@ fn claim_row(s: &Scope, c: &Claim, with_id: bool) -> Row {
         };
         cell.push_str(&format!("<p class=\"moved\">{note}</p>"));
     }
+    if let Some(line) = history_line(s, &c.id.value) {
+        can.push_str(&line);
+    }
     let row = Row::new(vec![can, cannot]);
     if with_id {
         row.id(anchor(Kind::Claim, &c.id.value))
     } else {
         row
     }
+}
+
+/// When the claim was added and moved, by commit date, with the commit and the runs that
+/// moved it (`history: true`); nothing without a history.
+fn history_line(s: &Scope, id: &str) -> Option<String> {
+    use crate::model::history::What;
+    use crate::model::types::ClaimSide;
+    let history = s.ev.history.as_ref()?;
+    let steps: Vec<String> = history
+        .of_claim(id)
+        .map(|e| {
+            let (key, runs) = match &e.what {
+                What::ClaimMoved { from, runs, .. } => (
+                    match from {
+                        ClaimSide::Cannot => "history-moved-from-cannot",
+                        ClaimSide::Can => "history-moved-from-can",
+                    },
+                    runs.as_slice(),
+                ),
+                _ => ("history-added", &[][..]),
+            };
+            let mut step = format!(
+                "{} (<code>{}</code>",
+                s.ui_with(key, "date", e.day().to_string()),
+                crate::render::escape(e.short())
+            );
+            if !runs.is_empty() {
+                let links: Vec<String> = runs
+                    .iter()
+                    .map(|r| super::record_link(s, Kind::Run, r, code(r)))
+                    .collect();
+                step.push_str(&format!(", {} {}", s.ui("history-by"), links.join(", ")));
+            }
+            step.push(')');
+            step
+        })
+        .collect();
+    (!steps.is_empty()).then(|| {
+        format!(
+            "<p class=\"history\">{} {}</p>",
+            s.ui("history-label"),
+            steps.join(" · ")
+        )
+    })
 }
 
 /// The pairs of one page.

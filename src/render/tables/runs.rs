@@ -355,6 +355,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
     let mut notes = vec![run_meta(s, run)];
     notes.extend(crate::packs::render::run_notes(s, run));
+    notes.extend(moved_claims(s, run));
     if let Some(p) = prev {
         columns.push(s.ui_with("col-delta", "run", p.id.value.clone()));
         notes.push(s.ui_with("runs-previous", "run", p.id.value.clone()));
@@ -394,6 +395,28 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         notes,
         ..Table::default()
     }
+}
+
+/// The claims the history says this run moved, each linked with how and when.
+fn moved_claims(s: &Scope, run: &Run) -> Option<String> {
+    use crate::model::types::ClaimSide;
+    let history = s.ev.history.as_ref()?;
+    let moved: Vec<String> = history
+        .moved_by_run(&run.id.value)
+        .map(|(e, claim, from)| {
+            let key = match from {
+                ClaimSide::Cannot => "history-moved-from-cannot",
+                ClaimSide::Can => "history-moved-from-can",
+            };
+            // The ledger's row, else the page the claim belongs to.
+            let link = match (s.pages.home_of(Kind::Claim, claim), s.ev.claims.get(claim)) {
+                (None, Some(c)) => super::record_link(s, Kind::Page, &c.page.value, code(claim)),
+                _ => super::record_link(s, Kind::Claim, claim, code(claim)),
+            };
+            format!("{link} {}", s.ui_with(key, "date", e.day().to_string()))
+        })
+        .collect();
+    (!moved.is_empty()).then(|| format!("{} {}", s.ui("run-moved-claims"), moved.join("; ")))
 }
 
 /// Probe, engine, model, versions, environment and origin of a run, as one note.

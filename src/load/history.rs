@@ -1,0 +1,298 @@
+//! Reads the git history of a site's data into a [`History`]: one `git log` lists the
+//! commits that touched `data/claims.yaml`, `data/dispatch.yaml` or `data/runs/` with the
+//! files each changed, and one `git cat-file --batch` reads the claims and maps of each
+//! such commit, compared with the commit before. No git, no repository or a shallow
+//! clone is a [`History::unavailable`] reason, never an error.
+
+use crate::model::history::{Event, History, What};
+use crate::model::types::ClaimSide;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const CLAIMS: &str = "data/claims.yaml";
+const MAPS: &str = "data/dispatch.yaml";
+const RUNS: &str = "data/runs/";
+
+/// The history of the data of the site at `root`.
+pub fn read(root: &Path) -> History {
+    match events(root) {
+        Ok((events, commits)) => History {
+            events,
+            commits,
+            unavailable: None,
+        },
+        Err(why) => History {
+            unavailable: Some(why),
+            ..History::default()
+        },
+    }
+}
+
+/// `git -C root ARGS`, its standard output, or why it failed.
+fn git(root: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .output()
+        .map_err(|e| format!("git could not be run ({e})"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err
+            .lines()
+            .next()
+            .unwrap_or("git failed")
+            .trim()
+            .to_string());
+    }
+    String::from_utf8(out.stdout).map_err(|_| "git printed something that is not UTF-8".into())
+}
+
+/// One commit of the log and the site files it added (`A`), changed (`M`) or deleted (`D`).
+struct Commit {
+    hash: String,
+    date: String,
+    subject: String,
+    files: Vec<(char, String)>,
+}
+
+fn log(root: &Path, prefix: &str) -> Result<Vec<Commit>, String> {
+    let text = git(
+        root,
+        &[
+            "log",
+            "--reverse",
+            "--no-renames",
+            "--name-status",
+            "--format=%x01%H%x00%cI%x00%s",
+            "--",
+            CLAIMS,
+            MAPS,
+            RUNS,
+        ],
+    )?;
+    let mut out = Vec::new();
+    for record in text.split('\u{1}').skip(1) {
+        let mut lines = record.lines();
+        let head: Vec<&str> = lines.next().unwrap_or_default().split('\0').collect();
+        let [hash, date, subject] = head[..] else {
+            return Err("git log printed a commit in an unexpected form".into());
+        };
+        let files = lines
+            .filter_map(|l| {
+                let (status, path) = l.split_once('\t')?;
+                let path = path.strip_prefix(prefix)?;
+                Some((status.chars().next()?, path.to_string()))
+            })
+            .collect();
+        out.push(Commit {
+            hash: hash.into(),
+            date: date.into(),
+            subject: subject.into(),
+            files,
+        });
+    }
+    Ok(out)
+}
+
+/// A `git cat-file --batch` process: blobs by `rev:path`, one request at a time.
+struct Blobs {
+    child: std::process::Child,
+    out: BufReader<std::process::ChildStdout>,
+}
+
+impl Blobs {
+    fn open(root: &Path) -> Result<Blobs, String> {
+        let mut child = Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("git could not be run ({e})"))?;
+        let out = BufReader::new(child.stdout.take().ok_or("git cat-file has no output")?);
+        Ok(Blobs { child, out })
+    }
+
+    /// The text of `path` at `commit`, `None` when it is not there.
+    fn get(&mut self, commit: &str, path: &str) -> Result<Option<String>, String> {
+        let stdin = self
+            .child
+            .stdin
+            .as_mut()
+            .ok_or("git cat-file has no input")?;
+        writeln!(stdin, "{commit}:{path}")
+            .and_then(|_| stdin.flush())
+            .map_err(|e| format!("git cat-file: {e}"))?;
+        let mut header = String::new();
+        self.out
+            .read_line(&mut header)
+            .map_err(|e| format!("git cat-file: {e}"))?;
+        let mut parts = header.split_whitespace();
+        let (Some(_), Some(kind), Some(size)) = (parts.next(), parts.next(), parts.next()) else {
+            return Ok(None);
+        };
+        let size: usize = size.parse().map_err(|_| "git cat-file: bad size")?;
+        let mut body = vec![0; size + 1];
+        self.out
+            .read_exact(&mut body)
+            .map_err(|e| format!("git cat-file: {e}"))?;
+        body.pop();
+        Ok((kind == "blob").then(|| String::from_utf8_lossy(&body).into_owned()))
+    }
+}
+
+impl Drop for Blobs {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+/// The records of a YAML list (or of `key` in a YAML mapping) by id; nothing for a file
+/// that does not parse (that commit's own check said so then).
+fn by_id(file: &str, text: Option<&str>, key: Option<&str>) -> BTreeMap<String, Value> {
+    let Some(text) = text else {
+        return BTreeMap::new();
+    };
+    let Ok(v) = super::yaml::parse::<Value>(file, text, 0) else {
+        return BTreeMap::new();
+    };
+    let list = match key {
+        Some(k) => v.get(k).cloned().unwrap_or(Value::Null),
+        None => v,
+    };
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| Some((r.get("id")?.as_str()?.to_string(), r.clone())))
+        .collect()
+}
+
+/// The run ids a claim cites in its evidence.
+fn cited_runs(claim: &Value) -> BTreeSet<String> {
+    claim["evidence"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.as_str()?.strip_prefix("run:").map(String::from))
+        .collect()
+}
+
+/// The side a claim says it moved from, when it says so and did not say the same before.
+fn declared_move(now: &Value, before: Option<&Value>) -> Option<ClaimSide> {
+    let m = now.get("moved")?;
+    if before.and_then(|b| b.get("moved")) == Some(m) {
+        return None;
+    }
+    match m.get("from")?.as_str()? {
+        "cannot" => Some(ClaimSide::Cannot),
+        "can" => Some(ClaimSide::Can),
+        _ => None,
+    }
+}
+
+/// A side copied word for word from the other side of a claim of the commit before.
+fn copied_move(now: &Value, before: &BTreeMap<String, Value>) -> Option<ClaimSide> {
+    let same = |a: &Value, b: &Value| a.is_object() && a == b;
+    if before.values().any(|b| same(&now["can"], &b["cannot"])) {
+        Some(ClaimSide::Cannot)
+    } else if before.values().any(|b| same(&now["cannot"], &b["can"])) {
+        Some(ClaimSide::Can)
+    } else {
+        None
+    }
+}
+
+fn events(root: &Path) -> Result<(Vec<Event>, usize), String> {
+    git(root, &["rev-parse", "--git-dir"]).map_err(|e| format!("not a git repository ({e})"))?;
+    if git(root, &["rev-parse", "--is-shallow-repository"])?.trim() == "true" {
+        return Err(
+            "a shallow clone holds only part of the history: fetch all of it \
+                    (`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)"
+                .into(),
+        );
+    }
+    let prefix = git(root, &["rev-parse", "--show-prefix"])?
+        .trim()
+        .to_string();
+    let commits = log(root, &prefix)?;
+    let mut blobs = Blobs::open(root)?;
+    let mut claims: BTreeMap<String, Value> = BTreeMap::new();
+    let mut maps: BTreeMap<String, Value> = BTreeMap::new();
+    let mut events = Vec::new();
+    for c in &commits {
+        let mut push = |what: What| {
+            events.push(Event {
+                commit: c.hash.clone(),
+                date: c.date.clone(),
+                subject: c.subject.clone(),
+                what,
+            })
+        };
+        let added_runs: Vec<String> = c
+            .files
+            .iter()
+            .filter(|(s, p)| *s == 'A' && p.starts_with(RUNS))
+            .map(|(_, p)| p.clone())
+            .collect();
+        let touched = |file: &str| c.files.iter().any(|(_, p)| p == file);
+        if touched(MAPS) {
+            let text = blobs.get(&c.hash, &format!("{prefix}{MAPS}"))?;
+            let now = by_id(MAPS, text.as_deref(), Some("maps"));
+            for (id, v) in &now {
+                match maps.get(id) {
+                    None => push(What::MapAdded { map: id.clone() }),
+                    Some(old) if old != v => push(What::MapChanged { map: id.clone() }),
+                    _ => {}
+                }
+            }
+            for id in maps.keys().filter(|id| !now.contains_key(*id)) {
+                push(What::MapRemoved { map: id.clone() });
+            }
+            maps = now;
+        }
+        for f in &added_runs {
+            push(What::RunAdded { file: f.clone() });
+        }
+        if touched(CLAIMS) {
+            let text = blobs.get(&c.hash, &format!("{prefix}{CLAIMS}"))?;
+            let now = by_id(CLAIMS, text.as_deref(), None);
+            for (id, v) in &now {
+                let before = claims.get(id);
+                if before.is_none() {
+                    push(What::ClaimAdded { claim: id.clone() });
+                }
+                let Some(from) = declared_move(v, before).or_else(|| copied_move(v, &claims))
+                else {
+                    continue;
+                };
+                let old = before.map(cited_runs).unwrap_or_default();
+                let mut runs: Vec<String> = cited_runs(v).difference(&old).cloned().collect();
+                if runs.is_empty() {
+                    runs = added_runs.iter().filter_map(|f| run_stem(f)).collect();
+                }
+                push(What::ClaimMoved {
+                    claim: id.clone(),
+                    from,
+                    runs,
+                });
+            }
+            claims = now;
+        }
+    }
+    Ok((events, commits.len()))
+}
+
+/// `r2` for `data/runs/r2.yaml`: a run file is named by its run's id.
+fn run_stem(file: &str) -> Option<String> {
+    Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .map(String::from)
+}
