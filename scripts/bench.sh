@@ -13,8 +13,8 @@
 # Then 100 runs x 1000 cases (100,000 probe cases): load, derive zones and render the run
 # tables, with every file parsed (cold) and with the parse cache (warm). Then this
 # repository's investigation site: a full build by the binary (process start and writing
-# included), median of 20, cold and warm; `serve`'s rebuild after a one-line edit; and
-# `evidence diff` of two revisions of it.
+# included), median of 20, cold and warm; `serve`'s rebuild after a one-line edit; a
+# history of 500 commits (`history: true`); and `evidence diff` of two revisions of it.
 # Results go to stdout and $WORK/results.tsv; scripts/bench-peers.sh adds the peers and
 # checks the targets.
 set -euo pipefail
@@ -110,6 +110,21 @@ printf 'investigation site build, warm (ms)\t0\t%s\t-\t-\n' "$warm" | tee -a "$W
 # full rebuild against incremental rebuild, median of 20 each.
 cargo run --release -q --example rebuild | tee "$WORK/rebuild.txt"
 awk '/incremental rebuild/ {print "serve rebuild, one-line edit (ms)\t0\t" $4 "\t-\t-"}' "$WORK/rebuild.txt" >> "$WORK/results.tsv"
+
+# `history: true` over a synthetic repository of 500 commits (scripts/gen_history_repo.py):
+# the build with the history read, against the same build without, median of 5; the
+# difference over the commit count is what each commit costs.
+HIST=$WORK/history-repo
+[ -d "$HIST/.git" ] || python3 scripts/gen_history_repo.py 500 "$HIST"
+OUT=$WORK/out-history
+read -r with_h _ < <(measure "$EV" build --no-cache --root "$HIST" --out "$OUT")
+sed -i 's/^history: true$/history: false/' "$HIST/evidence.yaml"
+read -r without_h _ < <(measure "$EV" build --no-cache --root "$HIST" --out "$OUT")
+sed -i 's/^history: false$/history: true/' "$HIST/evidence.yaml"
+printf 'history of 500 commits, build (s)\t0\t%s\t-\t-\n' "$with_h" | tee -a "$WORK/results.tsv"
+printf 'the same build without history (s)\t0\t%s\t-\t-\n' "$without_h" | tee -a "$WORK/results.tsv"
+printf 'history, per commit (ms)\t0\t%s\t-\t-\n' \
+  "$(echo "($with_h - $without_h) * 1000 / 500" | bc -l | xargs printf '%.2f')" | tee -a "$WORK/results.tsv"
 
 # `evidence diff` between two revisions of this repository's investigation, ten commits
 # apart (both sides read through git and loaded, then compared), median of 5 in ms.

@@ -190,6 +190,10 @@ fn declared_move(now: &Value, before: Option<&Value>) -> Option<ClaimSide> {
     if before.and_then(|b| b.get("moved")) == Some(m) {
         return None;
     }
+    // A new claim moved from its own other side had no other side to move from.
+    if before.is_none() && m.get("claim").is_none() {
+        return None;
+    }
     match m.get("from")?.as_str()? {
         "cannot" => Some(ClaimSide::Cannot),
         "can" => Some(ClaimSide::Can),

@@ -14,6 +14,10 @@ use crate::model::types::ClaimSide;
 use crate::model::view::View;
 use std::fmt::Write as _;
 
+/// The newest entries a feed holds, as Zola's `feed_limit` or Hugo's RSS limit: a feed
+/// reader keeps the older ones it has seen.
+pub const ENTRIES: usize = 100;
+
 /// What a feed is written from.
 pub struct Feed<'a> {
     pub ev: &'a Evidence,
@@ -145,7 +149,7 @@ impl Feed<'_> {
                 escape(&format!("{base}/{path}"))
             );
         }
-        for (n, e) in self.history.events.iter().enumerate().rev() {
+        for (n, e) in self.history.events.iter().enumerate().rev().take(ENTRIES) {
             let _ = write!(
                 o,
                 "<entry>\n<id>urn:evidence:{}:{n}</id>\n<title>{}</title>\n<updated>{}</updated>\n\
