@@ -168,35 +168,29 @@ pub fn render_into(
     (Some(loaded), diagnostics, rendered)
 }
 
-/// The diagrams of the decision maps `ids` of a loaded site, as inline SVG by map id, in
-/// the site's English view (its first language's when it has no English): the review
-/// page of `evidence diff` shows a changed map before and after. `prefix` keeps the
-/// drawings' ids apart when both sides share a page. A map the site lacks is left out.
-pub fn map_diagrams(
+/// Calls `f` with a scope of the loaded site in its English view (its first language's
+/// when it has no English), on no page: for figures drawn away from the site (the review
+/// page of `evidence diff`). `None` for a site without languages.
+fn figure_scope<T>(
     loaded: &Loaded,
-    ids: &[&str],
-    prefix: &str,
-) -> std::collections::BTreeMap<String, String> {
+    f: impl FnOnce(&crate::render::scope::Scope) -> T,
+) -> Option<T> {
     use crate::model::page::Lang;
     use crate::model::view::View;
-    use crate::render::scope::Scope;
     use crate::render::view::PageIndex;
     let ev = &loaded.evidence;
     let langs = ev.languages();
-    let Some(lang) = langs
+    let lang = langs
         .iter()
         .copied()
         .find(|l| *l == Lang::EN)
-        .or(langs.first().copied())
-    else {
-        return Default::default();
-    };
+        .or(langs.first().copied())?;
     let (msgs, values, pages) = (
         Messages::load(&loaded.theme, langs),
         Values::new(ev),
         PageIndex::new(ev),
     );
-    let s = Scope {
+    let s = crate::render::scope::Scope {
         ev,
         derived: &loaded.derived,
         msgs: &msgs,
@@ -206,16 +200,47 @@ pub fn map_diagrams(
         page_id: "index",
         diags: Default::default(),
     };
-    ids.iter()
-        .filter_map(|id| {
-            let m = ev.maps.get(id)?;
-            let svg = crate::render::figures::map_svg(
-                &s,
-                &m.value,
-                &m.file,
-                &format!("{prefix}-{}", crate::render::figures::slug(id)),
-            )?;
-            Some((id.to_string(), svg))
-        })
-        .collect()
+    Some(f(&s))
+}
+
+/// The diagrams of the decision maps `ids` of a loaded site, as inline SVG by map id
+/// ([`figure_scope`]'s view): the review page of `evidence diff` shows a changed map
+/// before and after. `prefix` keeps the drawings' ids apart when both sides share a
+/// page. A map the site lacks is left out.
+pub fn map_diagrams(
+    loaded: &Loaded,
+    ids: &[&str],
+    prefix: &str,
+) -> std::collections::BTreeMap<String, String> {
+    figure_scope(loaded, |s| {
+        ids.iter()
+            .filter_map(|id| {
+                let m = s.ev.maps.get(id)?;
+                let svg = crate::render::figures::map_svg(
+                    s,
+                    &m.value,
+                    &m.file,
+                    &format!("{prefix}-{}", crate::render::figures::slug(id)),
+                )?;
+                Some((id.to_string(), svg))
+            })
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// The plot of `run` (a run of `runs_from`) over the zones of decision map `map` as
+/// `loaded` has it, as inline SVG: drawn on both sides of a diff, the cases a changed
+/// map moves to another zone are seen moving. `None` when either is missing.
+pub fn run_over_map(
+    loaded: &Loaded,
+    runs_from: &Loaded,
+    run: &str,
+    map: &str,
+    id: &str,
+) -> Option<String> {
+    let mut r = runs_from.evidence.runs.get(run)?.clone();
+    loaded.evidence.maps.get(map)?;
+    r.value.assessed_against = Some(crate::model::Id::unplaced(map));
+    figure_scope(loaded, |s| crate::render::figures::run_svg(s, &r, id)).flatten()
 }

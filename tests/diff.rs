@@ -1084,6 +1084,22 @@ fn the_review_page_draws_a_changed_map_before_and_after() {
     // The two drawings' ids are apart on the one page.
     assert!(figures[0].contains("aria-labelledby=\"base-"), "{sides}");
     assert!(figures[1].contains("aria-labelledby=\"head-"), "{sides}");
+    // The flip on the plot: the run with the flipped case over the old zones and the new.
+    let plots = page
+        .split("<h4>Run <code>r2</code> over the map's zones</h4>")
+        .nth(1)
+        .and_then(|s| s.split("</div>").next())
+        .expect("the run's plots");
+    let plots: Vec<&str> = plots.split("<figure class=\"map-side\">").skip(1).collect();
+    assert_eq!(plots.len(), 2);
+    for p in &plots {
+        assert!(texts(p).contains("long"), "{p}");
+    }
+    assert!(
+        plots[0].contains("aria-labelledby=\"base-plot-"),
+        "{}",
+        plots[0]
+    );
     let (_, json, _) = diff(repo.path(), &["HEAD", "--format", "json"]);
     assert!(!json.contains("<svg"), "{json}");
 }

@@ -176,6 +176,7 @@ fn full() -> Report {
             ],
             before_svg: None,
             after_svg: None,
+            flip_plots: Vec::new(),
         }],
         records: vec![
             RecordChange {
@@ -325,6 +326,7 @@ fn map_stub() -> MapChange {
         flips: Vec::new(),
         before_svg: None,
         after_svg: None,
+        flip_plots: Vec::new(),
     }
 }
 

@@ -273,6 +273,21 @@ pub fn html(r: &Report) -> String {
                     }
                     o.push_str("</tbody></table>\n");
                 }
+                for p in &m.flip_plots {
+                    let _ = writeln!(
+                        o,
+                        "<h4>Run <code>{}</code> over the map's zones</h4>\n<div class=\"sides\">",
+                        esc(&p.run)
+                    );
+                    for (side, svg) in [("Before", &p.before), ("After", &p.after)] {
+                        let _ = writeln!(
+                            o,
+                            "<figure class=\"map-side\"><figcaption>{side}</figcaption>{}</figure>",
+                            svg.as_deref().unwrap_or("<p class=\"none\">—</p>")
+                        );
+                    }
+                    o.push_str("</div>\n");
+                }
             }
         });
     }

@@ -78,6 +78,10 @@ fn run_files(
     })
 }
 
+/// Runs with flipped cases drawn for one changed map: the first few say what the change
+/// does; the table of flips lists them all.
+const FLIP_PLOTS: usize = 4;
+
 /// Compares `base` with `head` (the working tree at `root` when `None`).
 pub fn diff(root: &Path, base: &str, head: Option<&str>) -> Result<report::Report, DiffError> {
     diff_drawing(root, base, head, false)
@@ -113,6 +117,20 @@ pub fn diff_drawing(
         for m in &mut report.maps {
             m.before_svg = before.remove(&m.id);
             m.after_svg = after.remove(&m.id);
+            // The zone flips on the plot: each run with a flipped case (a few at most),
+            // drawn over the old map and the new.
+            let mut runs: Vec<&str> = m.flips.iter().map(|f| f.run.as_str()).collect();
+            runs.dedup();
+            let slug = |side: &str, run: &str| format!("{side}-plot-{}-{run}", m.id);
+            m.flip_plots = runs
+                .into_iter()
+                .take(FLIP_PLOTS)
+                .map(|run| report::FlipPlot {
+                    run: run.to_string(),
+                    before: pipeline::run_over_map(&bl, &hl, run, &m.id, &slug("base", run)),
+                    after: pipeline::run_over_map(&hl, &hl, run, &m.id, &slug("head", run)),
+                })
+                .collect();
         }
     }
     Ok(report)

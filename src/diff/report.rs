@@ -193,6 +193,17 @@ pub struct MapChange {
     pub before_svg: Option<String>,
     #[serde(skip)]
     pub after_svg: Option<String>,
+    /// For each run with a flipped case, its plot over the map's zones before and after.
+    #[serde(skip)]
+    pub flip_plots: Vec<FlipPlot>,
+}
+
+/// A run's plot over the zones of a changed map, on each side ([`MapChange::flip_plots`]).
+#[derive(Debug, PartialEq)]
+pub struct FlipPlot {
+    pub run: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -728,6 +739,7 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
             flips,
             before_svg: None,
             after_svg: None,
+            flip_plots: Vec::new(),
         });
     }
     out

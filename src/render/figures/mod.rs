@@ -527,6 +527,17 @@ pub fn map_svg(s: &Scope, map: &crate::model::DispatchMap, file: &str, id: &str)
     document(&dispatch::diagram(s, map, file), s.view, false, id)
 }
 
+/// A run's plot over the zones of the map it is assessed against, as inline SVG away
+/// from any page (see [`map_svg`]).
+pub fn run_svg(
+    s: &Scope,
+    run: &crate::model::Located<crate::model::Run>,
+    id: &str,
+) -> Option<String> {
+    let drawn = proxy::plot(s, run, &run.file, &format!("proxy-{}", slug(&run.id.value)));
+    document(&drawn, s.view, false, id)
+}
+
 /// The hue class index (`h0`…`h5`) of a family: its position in `dispatch.yaml`.
 pub fn family_hue(s: &Scope, family: &str) -> usize {
     crate::render::palette::family(s.ev, family)
