@@ -699,3 +699,39 @@ fn every_finding_of_the_investigation_cites_a_revision_or_a_pull_request() {
         assert!(src["revision"].is_string() || prs, "{id}: {src}");
     }
 }
+
+/// A run's table says in one note which cases changed zone since the run before it,
+/// under the map it is compared on.
+#[test]
+fn a_run_names_the_cases_whose_zone_changed_since_the_run_before() {
+    let site = fixture_copy();
+    let root = site.path();
+    let r2 = std::fs::read_to_string(root.join("data/runs/r1.yaml"))
+        .unwrap()
+        .replace("id: r1", "id: r2")
+        .replace("2026-01-20", "2026-01-21")
+        .replace("prompt_eval_count: 3\n", "prompt_eval_count: 20\n")
+        .replace("zone: fam_small", "zone: fam_large");
+    write_file(root, "data/runs/r2.yaml", r2.as_bytes());
+    replace_once(
+        root,
+        "content/details.md",
+        "::run{id=\"r1\"}",
+        "::run{id=\"r2\"}",
+    );
+    let out = root.join("site");
+    build_ok(root, &out);
+    let html = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    // Fluent isolates placed values; the reader sees the text.
+    let html = html.replace(['\u{2068}', '\u{2069}'], "");
+    let note = html
+        .split("Zones under fixture_map that changed since r1: ")
+        .nth(1)
+        .and_then(|s| s.split("</p>").next())
+        .unwrap_or_else(|| panic!("no zone note in {html}"));
+    assert_eq!(
+        note,
+        "<code>small</code> <span class=\"badge hue-0\">SMALL</span> → \
+         <span class=\"badge hue-1\">LARGE</span>"
+    );
+}

@@ -373,6 +373,13 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
                 gone.iter().map(|k| code(k)).collect::<Vec<_>>().join(", ")
             ));
         }
+        notes.extend(zones_changed(
+            s,
+            map,
+            now,
+            s.derived.summaries(p),
+            &p.id.value,
+        ));
     }
     notes.push(s.ui("runs-zone-note"));
     Table {
@@ -395,6 +402,43 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         notes,
         ..Table::default()
     }
+}
+
+/// The cases whose zone under `map` differs from the previous run's, as one note: what
+/// the run changed, without reading the delta column of every row.
+fn zones_changed(
+    s: &Scope,
+    map: Option<&DispatchMap>,
+    now: &crate::derive::Summaries,
+    before: &crate::derive::Summaries,
+    previous: &str,
+) -> Option<String> {
+    let m = map?;
+    let zone_of = |x: &Summary| x.measurement(m.measured_as()).and_then(|v| zone(m, v));
+    let changed: Vec<String> = now
+        .keys()
+        .filter_map(|k| {
+            let (a, b) = (zone_of(before.get(k)?)?, zone_of(now.get(k)?)?);
+            (a != b).then(|| {
+                format!(
+                    "{} {} → {}",
+                    code(k),
+                    family_badge(s, a),
+                    family_badge(s, b)
+                )
+            })
+        })
+        .collect();
+    (!changed.is_empty()).then(|| {
+        format!(
+            "{} {}",
+            s.ui_args(
+                "runs-zones-changed",
+                &[("run", previous.to_string()), ("map", m.id.value.clone())]
+            ),
+            changed.join(", ")
+        )
+    })
 }
 
 /// The claims the history says this run moved, each linked with how and when.

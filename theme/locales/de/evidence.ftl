@@ -139,6 +139,7 @@ residency-hot = warm (geladen)
 engine-none = keine (Datei gelesen)
 runs-delta-new = neuer Fall
 runs-only-previous = Fälle nur in { $run }:
+runs-zones-changed = Seit { $run } geänderte Zonen unter { $map }:
 runs-compare-caption = Verglichen mit dem vorherigen Lauf:
 runs-compare-note = Jede Zelle liest sich: vorheriger Lauf ({ $run }) → dieser Lauf. Wiederholte Fälle werden über ihren Median verglichen.
 runs-compare-map = Zonen werden nach Karte { $map } gelesen.

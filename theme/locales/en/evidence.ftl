@@ -139,6 +139,7 @@ residency-hot = hot
 engine-none = none (file read)
 runs-delta-new = new case
 runs-only-previous = Cases only in { $run }:
+runs-zones-changed = Zones under { $map } that changed since { $run }:
 runs-compare-caption = Compared with the previous run:
 runs-compare-note = Each cell reads previous run ({ $run }) → this run. Repeated cases are compared by their median.
 runs-compare-map = Zones are read under map { $map }.

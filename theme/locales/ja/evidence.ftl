@@ -133,6 +133,7 @@ residency-hot = hot (常駐)
 engine-none = なし (ファイル読み取り)
 runs-delta-new = 新しいケース
 runs-only-previous = { $run } にだけあるケース:
+runs-zones-changed = { $run } から { $map } の下で圏が変わったケース:
 runs-compare-caption = 一つ前の実行との比較:
 runs-compare-note = 各欄は「一つ前の実行 ({ $run }) → この実行」の順。繰り返したケースは中央値で比べる。
 runs-compare-map = 圏は地図 { $map } に基づいて読んでいる。
