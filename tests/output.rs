@@ -735,3 +735,24 @@ fn a_run_names_the_cases_whose_zone_changed_since_the_run_before() {
          <span class=\"badge hue-1\">LARGE</span>"
     );
 }
+
+/// In a table of records the cell that names the row is its header (`th scope="row"`),
+/// so a screen reader says which record each cell belongs to; run cases are not records.
+#[test]
+fn a_record_row_is_named_by_a_row_header() {
+    let b = Built::new();
+    let html = b.read("en/details/index.html");
+    let observers = figure(&html, "observers");
+    assert!(
+        observers.contains(
+            "<tr id=\"observer-obs1\" class=\"outcome-partial\"><th scope=\"row\"><strong>fixture observer</strong>"
+        ),
+        "{observers}"
+    );
+    assert!(!observers.contains("<tr id=\"observer-obs1\" class=\"outcome-partial\"><td>"));
+    let bundles = figure(&html, "bundles");
+    assert_eq!(
+        bundles.matches("<th scope=\"row\">").count(),
+        bundles.matches("<tr id=").count()
+    );
+}

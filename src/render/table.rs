@@ -112,10 +112,24 @@ impl Table {
                 let _ = write!(out, " class=\"{}\"", esc(class));
             }
             out.push('>');
-            for cell in &row.cells {
-                out.push_str("<td>");
+            // A record's row is named by its first cell: a header for the cells after it,
+            // which a screen reader announces with each of them.
+            for (i, cell) in row.cells.iter().enumerate() {
+                let tag = if i == 0 && row.id.is_some() {
+                    "th"
+                } else {
+                    "td"
+                };
+                out.push('<');
+                out.push_str(tag);
+                if tag == "th" {
+                    out.push_str(" scope=\"row\"");
+                }
+                out.push('>');
                 out.push_str(cell);
-                out.push_str("</td>");
+                out.push_str("</");
+                out.push_str(tag);
+                out.push('>');
             }
             out.push_str("</tr>\n");
         }
