@@ -240,7 +240,8 @@ pub fn rebuild(
         _ => Rerendered::Everything,
     };
     let sink = MemorySink::default();
-    let (loaded, diagnostics, rendered) = pipeline::render_into(checked, rerendered.only(), &sink);
+    let (loaded, diagnostics, rendered) =
+        pipeline::render_into(root, checked, rerendered.only(), &sink);
     let fresh = sink.into_site();
     let site = match (&rerendered, prev, &loaded) {
         (Rerendered::Pages(ids), Some(p), Some(l)) => assemble(&p.site, fresh, ids, &l.evidence),

@@ -125,7 +125,7 @@ pub fn run_reusing(
     sink: &dyn Sink,
 ) -> (Option<Loaded>, Diagnostics, bool) {
     match checked_with(root, reuse) {
-        Ok(c) => render_into(c, None, sink),
+        Ok(c) => render_into(root, c, None, sink),
         Err(diagnostics) => (None, diagnostics, false),
     }
 }
@@ -134,6 +134,7 @@ pub fn run_reusing(
 /// the files that belong to no page. Returns whether rendering ran (it does not when the
 /// templates failed).
 pub fn render_into(
+    root: &Path,
     checked: Checked,
     only: Option<&BTreeSet<String>>,
     sink: &dyn Sink,
@@ -156,7 +157,30 @@ pub fn render_into(
     let rendered = match renderer {
         Ok(r) => {
             let mut render_diags = Vec::new();
-            timings::time("render", || r.render_pages(only, sink, &mut render_diags));
+            // The renderer notes each page's ids and fragment links on the way to the
+            // sink; `check` then judges every fragment against its target's ids.
+            let base = loaded
+                .evidence
+                .config
+                .as_ref()
+                .and_then(|c| c.base_url.as_ref())
+                .map(|b| b.value.as_str());
+            let links = crate::render::links::Links::new(sink, base);
+            timings::time("render", || r.render_pages(only, &links, &mut render_diags));
+            // A link made for a record that is missing is that error's consequence, told
+            // already: fragments are judged on a site with no other error.
+            let errors = diagnostics.has_errors()
+                || render_diags
+                    .iter()
+                    .any(|d| d.severity == crate::diagnostics::Severity::Error);
+            if !errors {
+                check::fragments::check(
+                    &links.into_pages(),
+                    &loaded.evidence,
+                    root,
+                    &mut render_diags,
+                );
+            }
             diagnostics.extend(render_diags);
             true
         }

@@ -589,7 +589,7 @@ fn links_to_known_pages_in_data_texts_are_no_error() {
     Edit::Replace(
         "data/claims.yaml",
         "What the fixture can show.",
-        "See [d](@/details), [p](@/details#part) and [h](@/).",
+        "See [d](@/details), [p](@/details#observer-obs1) and [h](@/).",
     )
     .apply(site.path());
     let (code, report) = check_json(site.path());
@@ -989,4 +989,27 @@ fn the_fixture_sites_check_clean() {
         assert_eq!(code, 0, "{name}: {}", report.summary());
         assert_eq!(report.warnings, 0, "{name}: {}", report.summary());
     }
+}
+
+/// A fragment its target page lacks, written in a data text, is an error at the link in
+/// the data file.
+#[test]
+fn a_missing_fragment_in_a_data_text_is_located_in_the_data() {
+    let site = fixture_copy();
+    Edit::Replace(
+        "data/claims.yaml",
+        "What the fixture can show.",
+        "See [p](@/details#part).",
+    )
+    .apply(site.path());
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1, "{}", report.summary());
+    let d = &report.diagnostics[0];
+    assert_eq!(d.code, "broken-fragment", "{}", report.summary());
+    assert_eq!(
+        (d.span.file.as_str(), d.span.line),
+        ("data/claims.yaml", 5),
+        "{}",
+        report.summary()
+    );
 }

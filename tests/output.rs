@@ -756,3 +756,56 @@ fn a_record_row_is_named_by_a_row_header() {
         bundles.matches("<tr id=").count()
     );
 }
+
+/// A link to an id its target page does not have is an error at the link, whether the
+/// page is another one (`@/details#nope`) or the same; ids the pages really have pass,
+/// and nothing is written.
+#[test]
+fn a_fragment_the_target_page_lacks_is_an_error_at_the_link() {
+    let dir = fixture_copy();
+    let page = dir.path().join("content/index.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(
+        &page,
+        format!(
+            "{text}\n:::ja\n[正しい](@/details#observer-obs1) [壊れた](@/details#bundles-of-nowhere) [ここ](#nowhere)\n:::\n\
+             :::en\n[fine](@/details#observer-obs1) [broken](@/details#bundles-of-nowhere) [here](#nowhere)\n:::\n"
+        ),
+    )
+    .unwrap();
+    let (code, report) = check_json(dir.path());
+    assert_eq!(code, 1, "{}", report.summary());
+    let broken: Vec<&Diag> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "broken-fragment")
+        .collect();
+    assert_eq!(broken.len(), 2, "{}", report.summary());
+    let line = text.lines().count() + 3;
+    assert!(
+        broken[0]
+            .message
+            .contains("`#bundles-of-nowhere` on page `details`"),
+        "{}",
+        report.summary()
+    );
+    assert_eq!(
+        (broken[0].span.file.as_str(), broken[0].span.line),
+        ("content/index.md", line)
+    );
+    assert!(
+        broken[1].message.contains("`#nowhere` on page `index`"),
+        "{}",
+        report.summary()
+    );
+    let out = dir.path().join("out");
+    let b = evidence()
+        .args(["build", "--root"])
+        .arg(dir.path())
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!b.status.success());
+    assert!(!out.exists());
+}

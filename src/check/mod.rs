@@ -7,6 +7,7 @@
 //! values inside data texts.
 
 mod data_texts;
+pub mod fragments;
 
 use crate::derive;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};

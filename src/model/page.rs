@@ -108,3 +108,12 @@ impl PageSource {
         out
     }
 }
+
+/// What one rendered page holds and points at, as the renderer noted it: the facts
+/// `check` judges links by, without reading HTML itself.
+#[derive(Debug, Default)]
+pub struct PageLinks {
+    pub ids: std::collections::BTreeSet<String>,
+    /// Links with a fragment, as (target file below the site root, fragment).
+    pub fragments: Vec<(String, String)>,
+}

@@ -1,0 +1,101 @@
+//! Every `#fragment` a page links to, written or generated, names an id its target page
+//! really has. Judged on the facts the renderer noted ([`PageLinks`]): which ids each
+//! page has and where its links point. A written link is placed at its text in the
+//! page's source; a generated one at the page, since no line of a source made it.
+
+use crate::diagnostics::{Diagnostic, Span, span_at};
+use crate::model::Evidence;
+use crate::model::page::PageLinks;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The page (by id) that output file `file` is a view of.
+fn page_of<'e>(ev: &'e Evidence, file: &str) -> Option<&'e crate::model::page::PageSource> {
+    let rest = file.strip_suffix("index.html")?;
+    // A view's folder (`ja/`) first, else the interleaved view at the root.
+    let candidates = ev
+        .languages()
+        .iter()
+        .filter_map(|l| rest.strip_prefix(&format!("{}/", l.code())))
+        .chain([rest]);
+    for c in candidates {
+        let id = c.trim_end_matches('/');
+        let id = if id.is_empty() { "index" } else { id };
+        if let Some(p) = ev.pages.iter().find(|p| p.id == id) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+pub fn check(
+    pages: &BTreeMap<String, PageLinks>,
+    ev: &Evidence,
+    root: &Path,
+    diags: &mut Vec<Diagnostic>,
+) {
+    // One report per source and fragment, however many views repeat the link.
+    let mut told = BTreeSet::new();
+    for (file, page) in pages {
+        for (target, fragment) in &page.fragments {
+            // A page not rendered this time (an incremental rebuild) cannot be judged.
+            let Some(to) = pages.get(target) else {
+                continue;
+            };
+            if fragment.is_empty() || to.ids.contains(fragment) {
+                continue;
+            }
+            let source = page_of(ev, file);
+            let source_file = source.map_or(file.as_str(), |p| p.file.as_str());
+            let target_id = page_of(ev, target).map_or(target.as_str(), |p| p.id.as_str());
+            if !told.insert((
+                source_file.to_string(),
+                target_id.to_string(),
+                fragment.clone(),
+            )) {
+                continue;
+            }
+            // Written in the page, else in a text of the data the page shows.
+            let needle = format!("#{fragment}");
+            let find = |file: &str| {
+                let text = std::fs::read_to_string(root.join(file)).ok()?;
+                let at = text.find(&needle)?;
+                Some(span_at(file, &text, at, 1))
+            };
+            let span = source
+                .filter(|p| !p.generated)
+                .and_then(|p| find(&p.file))
+                .or_else(|| data_files(root).iter().find_map(|f| find(f)))
+                .unwrap_or_else(|| Span::file(source_file));
+            diags.push(
+                Diagnostic::error(
+                    "broken-fragment",
+                    span,
+                    format!(
+                        "a link to `#{fragment}` on page `{target_id}`, which has no element \
+                         with that id"
+                    ),
+                )
+                .with_hint(
+                    "link to an id the page has: a record's row is `kind-id` (`#bundle-b1`), a \
+                     figure `fig-…`, a heading its slug",
+                ),
+            );
+        }
+    }
+}
+
+/// The YAML files directly in `data/`, sorted, relative to the root.
+fn data_files(root: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(root.join("data"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            name.ends_with(".yaml").then(|| format!("data/{name}"))
+        })
+        .collect();
+    files.sort();
+    files
+}

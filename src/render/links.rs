@@ -1,0 +1,163 @@
+//! The element ids of each rendered page and the links it makes into the site, read from
+//! the pages as they pass to the sink: the facts `check::fragments` judges, so that every
+//! `#fragment`, written or generated, names an id its target page really has.
+
+use super::Sink;
+pub use crate::model::page::PageLinks;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// A sink that notes each HTML page's ids and fragment links, then passes it on.
+pub struct Links<'a> {
+    inner: &'a dyn Sink,
+    base: Option<String>,
+    pages: Mutex<BTreeMap<String, PageLinks>>,
+}
+
+impl<'a> Links<'a> {
+    /// `base`: the site's `base_url`, whose absolute links are links into the site.
+    pub fn new(inner: &'a dyn Sink, base: Option<&str>) -> Self {
+        Links {
+            inner,
+            base: base.map(|b| format!("{}/", b.trim_end_matches('/'))),
+            pages: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The pages seen, by output file.
+    pub fn into_pages(self) -> BTreeMap<String, PageLinks> {
+        self.pages.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The values of attribute `name` in `html` (double-quoted, as the renderer writes them),
+/// entities left as written.
+fn attributes<'h>(html: &'h str, name: &str) -> Vec<&'h str> {
+    let key = format!(" {name}=\"");
+    html.match_indices(key.as_str())
+        .filter_map(|(i, _)| {
+            let rest = &html[i + key.len()..];
+            rest.find('"').map(|end| &rest[..end])
+        })
+        .collect()
+}
+
+/// `target` (a link on page `from`) as a file below the site root, or `None` for a link
+/// out of the site.
+fn resolve(from: &str, target: &str, base: Option<&str>) -> Option<String> {
+    let path = match base.and_then(|b| target.strip_prefix(b)) {
+        Some(inside) => inside.to_string(),
+        None if target.contains("://") || target.starts_with("mailto:") => return None,
+        None if target.is_empty() => from.to_string(),
+        None => {
+            let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+            let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+            for seg in target.split('/') {
+                match seg {
+                    ".." => {
+                        parts.pop()?;
+                    }
+                    "." | "" => {}
+                    s => parts.push(s),
+                }
+            }
+            let mut p = parts.join("/");
+            if target.ends_with('/') {
+                p.push('/');
+            }
+            p
+        }
+    };
+    Some(if path.is_empty() || path.ends_with('/') {
+        format!("{path}index.html")
+    } else {
+        path
+    })
+}
+
+impl Sink for Links<'_> {
+    fn put(&self, path: String, bytes: Vec<u8>) {
+        if path.ends_with(".html")
+            && let Ok(html) = std::str::from_utf8(&bytes)
+        {
+            let mut page = PageLinks {
+                ids: attributes(html, "id")
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+                fragments: Vec::new(),
+            };
+            for href in attributes(html, "href") {
+                let href = href.replace("&amp;", "&");
+                let Some((target, fragment)) = href.split_once('#') else {
+                    continue;
+                };
+                if let Some(file) = resolve(&path, target, self.base.as_deref()) {
+                    page.fragments.push((file, fragment.to_string()));
+                }
+            }
+            if let Ok(mut pages) = self.pages.lock() {
+                pages.insert(path.clone(), page);
+            }
+        }
+        self.inner.put(path, bytes);
+    }
+
+    fn prepare(&self, folders: &[String]) {
+        self.inner.prepare(folders);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn links_resolve_against_the_page_they_are_on() {
+        let base = Some("https://example.org/inv/");
+        assert_eq!(
+            resolve("en/a/index.html", "../b/index.html", None).as_deref(),
+            Some("en/b/index.html")
+        );
+        assert_eq!(
+            resolve("en/a/index.html", "../../index.html", None).as_deref(),
+            Some("index.html")
+        );
+        assert_eq!(
+            resolve("en/a/index.html", "", None).as_deref(),
+            Some("en/a/index.html")
+        );
+        assert_eq!(
+            resolve("index.html", "en/", None).as_deref(),
+            Some("en/index.html")
+        );
+        assert_eq!(resolve("index.html", "../x", None), None, "above the root");
+        assert_eq!(
+            resolve("index.html", "https://example.org/inv/en/b/", base).as_deref(),
+            Some("en/b/index.html")
+        );
+        assert_eq!(resolve("index.html", "https://github.com/x", base), None);
+    }
+
+    #[test]
+    fn ids_and_fragment_links_are_noted_and_passed_on() {
+        let inner = super::super::MemorySink::default();
+        let links = Links::new(&inner, None);
+        links.put(
+            "en/a/index.html".into(),
+            br##"<h2 id="top">x</h2><a href="#top">t</a><a href="../b/index.html#row-1">b</a><a href="https://x.org/#y">o</a>"##.to_vec(),
+        );
+        let pages = links.into_pages();
+        let p = &pages["en/a/index.html"];
+        assert_eq!(p.ids, BTreeSet::from(["top".to_string()]));
+        assert_eq!(
+            p.fragments,
+            [
+                ("en/a/index.html".to_string(), "top".to_string()),
+                ("en/b/index.html".to_string(), "row-1".to_string())
+            ]
+        );
+        assert_eq!(inner.into_site().files.len(), 1);
+    }
+}
