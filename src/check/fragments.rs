@@ -42,7 +42,7 @@ pub fn check(
             let Some(to) = pages.get(target) else {
                 continue;
             };
-            if fragment.is_empty() || to.ids.contains(fragment) {
+            if fragment.is_empty() || to.has(fragment) {
                 continue;
             }
             let source = page_of(ev, file);
