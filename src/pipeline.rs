@@ -227,10 +227,10 @@ fn figure_scope<T>(
     Some(f(&s))
 }
 
-/// The diagrams of the decision maps `ids` of a loaded site, as inline SVG by map id
-/// ([`figure_scope`]'s view): the review page of `evidence diff` shows a changed map
-/// before and after. `prefix` keeps the drawings' ids apart when both sides share a
-/// page. A map the site lacks is left out.
+/// The diagrams of the decision maps `ids` of a loaded site, as inline SVG by map id, in
+/// the site's English view (its first language's without English): the review page of
+/// `evidence diff` shows a changed map before and after. `prefix` keeps the drawings'
+/// ids apart when both sides share a page. A map the site lacks is left out.
 pub fn map_diagrams(
     loaded: &Loaded,
     ids: &[&str],
