@@ -271,9 +271,8 @@ fn build_check(root: &Path, out: &Path, cache: Option<&DiskCache>) -> ExitCode {
 }
 
 /// Runs the pipeline into `sink` and prints its findings. Returns the number of files
-/// rendered, or `None` (after saying so) when the build has errors.
-/// Renders the site into `sink`: how many files, and the notes to print after the
-/// summary line (a history the build could not read).
+/// rendered and the notes to print after the summary line (a history the build could
+/// not read), or `None` (after saying so) when the build has errors.
 fn render_clean(
     root: &Path,
     cache: Option<&DiskCache>,

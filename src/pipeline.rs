@@ -192,79 +192,71 @@ pub fn render_into(
     (Some(loaded), diagnostics, rendered)
 }
 
-/// Calls `f` with a scope of the loaded site in its English view (its first language's
-/// when it has no English), on no page: for figures drawn away from the site (the review
-/// page of `evidence diff`). `None` for a site without languages.
-fn figure_scope<T>(
-    loaded: &Loaded,
-    f: impl FnOnce(&crate::render::scope::Scope) -> T,
-) -> Option<T> {
-    use crate::model::page::Lang;
-    use crate::model::view::View;
-    use crate::render::view::PageIndex;
-    let ev = &loaded.evidence;
-    let langs = ev.languages();
-    let lang = langs
-        .iter()
-        .copied()
-        .find(|l| *l == Lang::EN)
-        .or(langs.first().copied())?;
-    let (msgs, values, pages) = (
-        Messages::load(&loaded.theme, langs),
-        Values::new(ev),
-        PageIndex::new(ev),
-    );
-    let s = crate::render::scope::Scope {
-        ev,
-        derived: &loaded.derived,
-        msgs: &msgs,
-        values: &values,
-        pages: &pages,
-        view: View::one(lang),
-        page_id: "index",
-        diags: Default::default(),
-    };
-    Some(f(&s))
+/// What figures drawn away from the site need of a loaded site (the review page of
+/// `evidence diff`): its messages, values and page index, made once per side however many
+/// figures are drawn, in the site's English view (its first language's without English).
+pub struct Figures<'l> {
+    loaded: &'l Loaded,
+    msgs: Messages,
+    values: Values,
+    pages: crate::render::view::PageIndex,
+    view: crate::model::view::View,
 }
 
-/// The diagrams of the decision maps `ids` of a loaded site, as inline SVG by map id, in
-/// the site's English view (its first language's without English): the review page of
-/// `evidence diff` shows a changed map before and after. `prefix` keeps the drawings'
-/// ids apart when both sides share a page. A map the site lacks is left out.
-pub fn map_diagrams(
-    loaded: &Loaded,
-    ids: &[&str],
-    prefix: &str,
-) -> std::collections::BTreeMap<String, String> {
-    figure_scope(loaded, |s| {
-        ids.iter()
-            .filter_map(|id| {
-                let m = s.ev.maps.get(id)?;
-                let svg = crate::render::figures::map_svg(
-                    s,
-                    &m.value,
-                    &m.file,
-                    &format!("{prefix}-{}", crate::render::figures::slug(id)),
-                )?;
-                Some((id.to_string(), svg))
-            })
-            .collect()
-    })
-    .unwrap_or_default()
-}
+impl<'l> Figures<'l> {
+    /// `None` for a site without languages.
+    pub fn new(loaded: &'l Loaded) -> Option<Figures<'l>> {
+        use crate::model::page::Lang;
+        let ev = &loaded.evidence;
+        let langs = ev.languages();
+        let lang = langs
+            .iter()
+            .copied()
+            .find(|l| *l == Lang::EN)
+            .or(langs.first().copied())?;
+        Some(Figures {
+            loaded,
+            msgs: Messages::load(&loaded.theme, langs),
+            values: Values::new(ev),
+            pages: crate::render::view::PageIndex::new(ev),
+            view: crate::model::view::View::one(lang),
+        })
+    }
 
-/// The plot of `run` (a run of `runs_from`) over the zones of decision map `map` as
-/// `loaded` has it, as inline SVG: drawn on both sides of a diff, the cases a changed
-/// map moves to another zone are seen moving. `None` when either is missing.
-pub fn run_over_map(
-    loaded: &Loaded,
-    runs_from: &Loaded,
-    run: &str,
-    map: &str,
-    id: &str,
-) -> Option<String> {
-    let mut r = runs_from.evidence.runs.get(run)?.clone();
-    loaded.evidence.maps.get(map)?;
-    r.value.assessed_against = Some(crate::model::Id::unplaced(map));
-    figure_scope(loaded, |s| crate::render::figures::run_svg(s, &r, id)).flatten()
+    fn scope(&self) -> crate::render::scope::Scope<'_> {
+        crate::render::scope::Scope {
+            ev: &self.loaded.evidence,
+            derived: &self.loaded.derived,
+            msgs: &self.msgs,
+            values: &self.values,
+            pages: &self.pages,
+            view: self.view,
+            page_id: "index",
+            diags: Default::default(),
+        }
+    }
+
+    /// The diagram of decision map `map` as inline SVG whose title and description ids
+    /// start with `prefix` (apart from the other side's on one page); `None` without the
+    /// map.
+    pub fn map(&self, map: &str, prefix: &str) -> Option<String> {
+        let m = self.loaded.evidence.maps.get(map)?;
+        let id = format!("{prefix}-{}", crate::render::figures::slug(map));
+        crate::render::figures::map_svg(&self.scope(), &m.value, &m.file, &id)
+    }
+
+    /// The plot of `run` (of either side) over the zones of decision map `map` as this
+    /// side has it, as inline SVG: drawn on both sides of a diff, the cases a changed map
+    /// moves to another zone are seen moving. `None` without the map.
+    pub fn run_over_map(
+        &self,
+        run: &crate::model::Located<crate::model::Run>,
+        map: &str,
+        id: &str,
+    ) -> Option<String> {
+        self.loaded.evidence.maps.get(map)?;
+        let mut r = run.clone();
+        r.value.assessed_against = Some(crate::model::Id::unplaced(map));
+        crate::render::figures::run_svg(&self.scope(), &r, id)
+    }
 }

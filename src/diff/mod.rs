@@ -108,27 +108,26 @@ pub fn diff_drawing(
     let hv = report::Compared::new(&hl, run_files(&h, &hl, "head")?, site(&h, &hl));
     let mut report = report::compare(&bv, &hv, &b.label, &h.label);
     if draw && !report.maps.is_empty() {
-        let ids: Vec<String> = report.maps.iter().map(|m| m.id.clone()).collect();
-        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-        let (mut before, mut after) = (
-            pipeline::map_diagrams(&bl, &ids, "base"),
-            pipeline::map_diagrams(&hl, &ids, "head"),
-        );
+        let (before, after) = (pipeline::Figures::new(&bl), pipeline::Figures::new(&hl));
         for m in &mut report.maps {
-            m.before_svg = before.remove(&m.id);
-            m.after_svg = after.remove(&m.id);
+            m.before_svg = before.as_ref().and_then(|f| f.map(&m.id, "base"));
+            m.after_svg = after.as_ref().and_then(|f| f.map(&m.id, "head"));
             // The zone flips on the plot: each run with a flipped case (a few at most),
             // drawn over the old map and the new.
             let mut runs: Vec<&str> = m.flips.iter().map(|f| f.run.as_str()).collect();
             runs.dedup();
-            let slug = |side: &str, run: &str| format!("{side}-plot-{}-{run}", m.id);
+            let plot = |f: &Option<pipeline::Figures>, side: &str, run: &str| {
+                let r = hl.evidence.runs.get(run)?;
+                f.as_ref()?
+                    .run_over_map(r, &m.id, &format!("{side}-plot-{}-{run}", m.id))
+            };
             m.flip_plots = runs
                 .into_iter()
                 .take(FLIP_PLOTS)
                 .map(|run| report::FlipPlot {
                     run: run.to_string(),
-                    before: pipeline::run_over_map(&bl, &hl, run, &m.id, &slug("base", run)),
-                    after: pipeline::run_over_map(&hl, &hl, run, &m.id, &slug("head", run)),
+                    before: plot(&before, "base", run),
+                    after: plot(&after, "head", run),
                 })
                 .collect();
         }

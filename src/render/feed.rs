@@ -31,16 +31,8 @@ pub struct Feed<'a> {
 impl Feed<'_> {
     /// A message of the theme in `view`'s languages, as plain text (`ja / en`).
     fn say(&self, view: View, key: &str, args: &[(&'static str, String)]) -> String {
-        let t = self.msgs.text_args(key, args);
-        let parts: Vec<&str> = view.langs().iter().map(|&l| l.pick(&t)).collect();
-        let mut out: Vec<&str> = Vec::new();
-        for p in parts {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
         // Fluent isolates placed values; a feed reader shows the marks as they are.
-        out.join(" / ").replace(['\u{2068}', '\u{2069}'], "")
+        super::plain(view, &self.msgs.text_args(key, args)).replace(['\u{2068}', '\u{2069}'], "")
     }
 
     /// The URL of `path` (below the site root) from the feed of `view`.
@@ -114,11 +106,9 @@ impl Feed<'_> {
         let newest = self.history.events.last()?;
         let path = format!("{}feed.xml", view.path("index"));
         let config = self.ev.config.as_ref();
-        let site = config.map(|c| {
-            let parts: Vec<&str> = view.langs().iter().map(|&l| l.pick(&c.title)).collect();
-            parts.join(" / ")
-        });
-        let site = site.unwrap_or_default();
+        let site = config
+            .map(|c| super::plain(view, &c.title))
+            .unwrap_or_default();
         let author = config
             .and_then(|c| c.author.as_ref())
             .map(|a| view.lead().pick(a).to_string())

@@ -40,6 +40,18 @@ pub struct Site {
     pub files: BTreeMap<String, Vec<u8>>,
 }
 
+/// A text as plain text in `view`'s languages: each different wording once, joined by
+/// ` / ` (titles, descriptions, feed entries).
+pub fn plain(view: View, t: &Text) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in view.langs().iter().map(|&l| l.pick(t)) {
+        if !parts.contains(&p) {
+            parts.push(p);
+        }
+    }
+    parts.join(" / ")
+}
+
 /// Where rendered files go as soon as each is ready: memory ([`MemorySink`]), a folder
 /// or a comparison with a folder (`write`). Pages render in parallel, so sinks are `Sync`.
 pub trait Sink: Sync {
@@ -355,12 +367,12 @@ impl<'a> Renderer<'a> {
         let mut ctx = self.base_context(&page.id, view, &relative(view.depth(&page.id), ""));
         ctx.insert("page_id", &page.id);
         ctx.insert("title_html", &self.bi(view, &page.front.title));
-        ctx.insert("title_text", &self.plain(view, &page.front.title));
+        ctx.insert("title_text", &plain(view, &page.front.title));
         let desc = match &page.front.description {
-            Some(d) => self.plain(view, d),
+            Some(d) => plain(view, d),
             None => self
                 .generated_description(page)
-                .map(|d| self.plain(view, &d))
+                .map(|d| plain(view, &d))
                 .unwrap_or_default(),
         };
         ctx.insert("description", &desc);
@@ -394,7 +406,7 @@ impl<'a> Renderer<'a> {
         let cfg = self.ev.config.as_ref();
         let site_title = cfg.map(|c| c.title.clone()).unwrap_or_default();
         ctx.insert("site_title_html", &self.bi(view, &site_title));
-        ctx.insert("site_title_text", &self.plain(view, &site_title));
+        ctx.insert("site_title_text", &plain(view, &site_title));
         ctx.insert("lang", view.html_lang());
         ctx.insert("view", &view);
         ctx.insert(
@@ -541,15 +553,6 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn plain(&self, view: View, t: &Text) -> String {
-        let parts: Vec<&str> = view.langs().iter().map(|&l| l.pick(t)).collect();
-        if parts.len() == 2 && parts[0] != parts[1] {
-            format!("{} / {}", parts[0], parts[1])
-        } else {
-            parts[0].to_string()
-        }
-    }
-
     /// 404 page, sitemap, Atom feeds, evidence.json and static files.
     fn extras(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
         // Served for any missing path, so its links start from the site's root.
@@ -559,7 +562,7 @@ impl<'a> Renderer<'a> {
         };
         let view = self.views().first().copied().unwrap_or(View::BILINGUAL);
         let mut ctx = self.base_context(NOT_FOUND, view, &root);
-        let desc = self.plain(view, &self.msgs.text("not-found-description"));
+        let desc = plain(view, &self.msgs.text("not-found-description"));
         ctx.insert("description", &desc);
         match self.tera.render("404.html", &ctx) {
             Ok(html) => {

@@ -93,23 +93,25 @@ fn claim_row(s: &Scope, c: &Claim, with_id: bool) -> Row {
     }
 }
 
+/// The message saying on which date a claim moved from side `from`.
+pub(crate) fn moved_key(from: crate::model::types::ClaimSide) -> &'static str {
+    use crate::model::types::ClaimSide;
+    match from {
+        ClaimSide::Cannot => "history-moved-from-cannot",
+        ClaimSide::Can => "history-moved-from-can",
+    }
+}
+
 /// When the claim was added and moved, by commit date, with the commit and the runs that
 /// moved it (`history: true`); nothing without a history.
 fn history_line(s: &Scope, id: &str) -> Option<String> {
     use crate::model::history::What;
-    use crate::model::types::ClaimSide;
     let history = s.ev.history.as_ref()?;
     let steps: Vec<String> = history
         .of_claim(id)
         .map(|e| {
             let (key, runs) = match &e.what {
-                What::ClaimMoved { from, runs, .. } => (
-                    match from {
-                        ClaimSide::Cannot => "history-moved-from-cannot",
-                        ClaimSide::Can => "history-moved-from-can",
-                    },
-                    runs.as_slice(),
-                ),
+                What::ClaimMoved { from, runs, .. } => (moved_key(*from), runs.as_slice()),
                 _ => ("history-added", &[][..]),
             };
             let mut step = format!(

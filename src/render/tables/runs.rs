@@ -443,15 +443,11 @@ fn zones_changed(
 
 /// The claims the history says this run moved, each linked with how and when.
 fn moved_claims(s: &Scope, run: &Run) -> Option<String> {
-    use crate::model::types::ClaimSide;
     let history = s.ev.history.as_ref()?;
     let moved: Vec<String> = history
         .moved_by_run(&run.id.value)
         .map(|(e, claim, from)| {
-            let key = match from {
-                ClaimSide::Cannot => "history-moved-from-cannot",
-                ClaimSide::Can => "history-moved-from-can",
-            };
+            let key = super::claims::moved_key(from);
             // The ledger's row, else the page the claim belongs to.
             let link = match (s.pages.home_of(Kind::Claim, claim), s.ev.claims.get(claim)) {
                 (None, Some(c)) => super::record_link(s, Kind::Page, &c.page.value, code(claim)),
