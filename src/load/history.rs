@@ -16,9 +16,25 @@ const CLAIMS: &str = "data/claims.yaml";
 const MAPS: &str = "data/dispatch.yaml";
 const RUNS: &str = "data/runs/";
 
+/// The history read last in this process, by site root and the commit HEAD was at:
+/// `serve` rebuilds on every save, and the history (of commits only) changes only when
+/// HEAD moves.
+static LAST: std::sync::Mutex<Option<(std::path::PathBuf, String, History)>> =
+    std::sync::Mutex::new(None);
+
 /// The history of the data of the site at `root`.
 pub fn read(root: &Path) -> History {
-    match events(root) {
+    let head = git(root, &["rev-parse", "HEAD"])
+        .ok()
+        .map(|h| h.trim().to_string());
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let (Some(head), Some((r, h, history))) = (&head, last.as_ref())
+        && r == root
+        && h == head
+    {
+        return history.clone();
+    }
+    let history = match events(root) {
         Ok((events, commits)) => History {
             events,
             commits,
@@ -28,7 +44,12 @@ pub fn read(root: &Path) -> History {
             unavailable: Some(why),
             ..History::default()
         },
+    };
+    // Only a history read whole is kept: a shallow clone may be deepened at the same HEAD.
+    if let Some(head) = head.filter(|_| history.unavailable.is_none()) {
+        *last = Some((root.to_path_buf(), head, history.clone()));
     }
+    history
 }
 
 /// `git -C root ARGS`, its standard output, or why it failed.
