@@ -1,13 +1,15 @@
-//! Benchmark of the `evidence serve` rebuild after a one-line edit of
-//! `content/observers.md` on this repository's site (not a test).
+//! Benchmark of the `evidence serve` rebuild after a one-line edit of one page (not a
+//! test): `content/observers.md` of this repository's site, or any page of another site.
 //!
 //! ```sh
 //! cargo run --release --example rebuild [-- RUNS]
+//! cargo run --release --example rebuild -- RUNS SITE content/docs/p05000.md
 //! ```
 //!
 //! Copies the site's inputs to a temporary folder, then times RUNS (default 20) full
 //! builds (what every rebuild was before) and RUNS incremental rebuilds, each after a
-//! one-line prose edit, and prints the median, minimum and maximum of each in ms.
+//! one-line prose edit, and prints the median, minimum and maximum of each in ms. On
+//! another site the edited line is the page's last line of prose.
 
 use evidence::incremental;
 use evidence::pipeline;
@@ -18,27 +20,38 @@ const PAGE: &str = "content/observers.md";
 const LINE: &str = "The difficulty is that looking in tends to change";
 
 fn main() {
-    let runs = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(20usize);
-    if let Err(e) = bench(runs) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runs = args.first().and_then(|a| a.parse().ok()).unwrap_or(20usize);
+    let site = match (args.get(1), args.get(2)) {
+        (Some(site), Some(page)) => Some((Path::new(site), page.as_str())),
+        _ => None,
+    };
+    if let Err(e) = bench(runs, site) {
         eprintln!("error: {e}");
         std::process::exit(1);
     }
 }
 
-fn bench(runs: usize) -> Result<(), String> {
+fn bench(runs: usize, site: Option<(&Path, &str)>) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let root = dir.path();
-    copy_site(Path::new(env!("CARGO_MANIFEST_DIR")), root)?;
-    let original = std::fs::read_to_string(root.join(PAGE)).map_err(|e| e.to_string())?;
-    if !original.contains(LINE) {
-        return Err(format!("{PAGE} no longer holds the edited line"));
+    let (from, page) = site.unwrap_or((Path::new(env!("CARGO_MANIFEST_DIR")), PAGE));
+    copy_site(from, root)?;
+    let original = std::fs::read_to_string(root.join(page)).map_err(|e| e.to_string())?;
+    let line = match site {
+        None => LINE,
+        Some(_) => original
+            .lines()
+            .rev()
+            .find(|l| l.len() > 20 && l.chars().next().is_some_and(char::is_alphanumeric))
+            .ok_or(format!("{page} has no line of prose"))?,
+    };
+    if !original.contains(line) {
+        return Err(format!("{page} no longer holds the edited line"));
     }
     let edit = |i: usize| {
-        let text = original.replacen(LINE, &format!("{LINE} ({i})"), 1);
-        std::fs::write(root.join(PAGE), text).map_err(|e| e.to_string())
+        let text = original.replacen(line, &format!("{line} ({i})"), 1);
+        std::fs::write(root.join(page), text).map_err(|e| e.to_string())
     };
 
     let mut full = Vec::new();
@@ -53,7 +66,7 @@ fn bench(runs: usize) -> Result<(), String> {
     }
 
     let (_, mut prev, _) = incremental::rebuild(root, &[], None);
-    let changed = [PAGE.to_string()];
+    let changed = [page.to_string()];
     let mut partial = Vec::new();
     let mut summary = String::new();
     for i in 0..runs {
@@ -69,7 +82,7 @@ fn bench(runs: usize) -> Result<(), String> {
         prev = Some(next.ok_or("the incremental rebuild failed")?);
     }
 
-    println!("one-line edit of {PAGE}, {runs} runs, release build:");
+    println!("one-line edit of {page}, {runs} runs, release build:");
     println!("  full rebuild         {}", stats(&mut full));
     println!("  incremental rebuild  {} ({summary})", stats(&mut partial));
     Ok(())

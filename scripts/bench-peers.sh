@@ -45,6 +45,7 @@ printf 'N\ttool\tseconds\tpeak_MiB\tevidence_ja+en_s\tspeedup\tmemory_ratio\n'
 for N in $N_LIST; do
   PEERS=$WORK/peers-$N
   read -r es em < <(ours "build ja+en" "$N")
+  row evidence "$es" "$em"
   read -r hs hm < <(measure "$PEERS/hugo" "$PEERS/hugo/public" "$HUGO" --quiet)
   row hugo "$hs" "$hm"
   if command -v zola >/dev/null; then
@@ -78,3 +79,12 @@ target "10,000 pages: three views over ja+en" "$(ratio "${bs:-}" "${es:-}" 2)" '
 target "100,000 probe cases, every file parsed: seconds" "${rc:-}" '<' 1
 target "investigation site, full build, every file parsed: ms" "${sc:-}" '<' 50
 target "serve rebuild after a one-line edit: ms" "${sr:-}" '<' 20
+# Issue 22: the build against its floor (read every input + cp -r of the output, same run).
+while IFS=$'\t' read -r views fs n b f _ _ r _; do
+  target "$n pages $views, output on $fs: build / floor" "$r" '<=' 1.5
+done < "$WORK/floor.tsv"
+read -r _ bm < <(ours "build 3 views" 10000) || true
+read -r ck _ < <(ours "check" 10000) || true
+target "10,000 pages ja+en: peak MiB" "${em:-}" '<=' 120
+target "10,000 pages, three views: peak MiB" "${bm:-}" '<=' 120
+target "10,000 pages: check alone, seconds" "${ck:-}" '<=' 0.3

@@ -9,7 +9,11 @@
 # For each N: a clean full build (the removal of the previous output timed with it, as for
 # the peers), median of 5 runs, wall time and peak RSS, for the ja+en views and for all
 # three views; pages per second; and `evidence check` alone; all without the parse cache,
-# as the peers have none.
+# as the peers have none. Each build writes once to disk ($WORK) and once to tmpfs
+# (/dev/shm, where there is one) and is set against its floor, the work no build can avoid,
+# measured in the same run: reading every input file (`cat` to /dev/null) plus copying the
+# build's own output with `cp -r` (the removal of the copy timed with it). The ratio
+# build / floor is printed, with the output's bytes (of its files) per HTML page.
 # Then 100 runs x 1000 cases (100,000 probe cases): load, derive zones and render the run
 # tables, with every file parsed (cold) and with the parse cache (warm). Then this
 # repository's investigation site: a full build by the binary (process start and writing
@@ -46,26 +50,61 @@ measure() {
   echo "$ms $((mr / 1024))"
 }
 
+# The floor of one build into $out: the median of REPEAT times (read every input file of
+# $SITE) + (remove the previous copy, then `cp -r` the output). Prints "floor_s read_s cp_s".
+floor() {
+  local out=$1 reads=() cps=()
+  for _ in $(seq "$REPEAT"); do
+    "$TIME" -f "%e" -o "$WORK/time.txt" bash -c 'find "$1" -type f -print0 | xargs -0 cat >/dev/null' _ "$SITE"
+    reads+=("$(cat "$WORK/time.txt")")
+    "$TIME" -f "%e" -o "$WORK/time.txt" bash -c 'rm -rf "$1.copy" && cp -r "$1" "$1.copy"' _ "$out"
+    cps+=("$(cat "$WORK/time.txt")")
+  done
+  rm -rf "$out.copy"
+  local r c; r=$(printf '%s\n' "${reads[@]}" | median); c=$(printf '%s\n' "${cps[@]}" | median)
+  echo "$(echo "$r + $c" | bc -l | xargs printf '%.2f') $r $c"
+}
+
+# Where outputs go: $WORK, and tmpfs (/dev/shm) too when $WORK is on a disk. Each is named
+# by its file system type; the first one's figures are the ones scripts/bench-peers.sh reads.
+fstype() { stat -f -c %T "$1"; }
+OUT_FS=("$(fstype "$WORK"):$WORK")
+if [ "$(fstype "$WORK")" != tmpfs ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  OUT_FS+=("tmpfs:/dev/shm/evidence-bench-out-$$")
+fi
+
 printf 'what\tN\tseconds\tpeak_MiB\tpages_per_s\n' | tee "$WORK/results.tsv"
+: > "$WORK/floor.tsv"
 for N in $N_LIST; do
   PEERS=$WORK/peers-$N
   [ -d "$PEERS/hugo" ] || python3 scripts/gen_peer_corpus.py "$N" "$PEERS" >/dev/null
   SITE=$WORK/site-$N
   rm -rf "$SITE"
   "$SYNTH" "$PEERS/hugo/content/docs" "$SITE" >/dev/null
-  OUT=$WORK/out-$N
   cp "$SITE/evidence.yaml" "$WORK/evidence-all.yaml"
-  printf 'views: [ja, en]\n' >> "$SITE/evidence.yaml"
-  read -r s m < <(measure "$EV" build --no-cache --root "$SITE" --out "$OUT")
-  pages=$((2 * N))
-  printf 'build ja+en\t%s\t%s\t%s\t%.0f\n' "$N" "$s" "$m" "$(echo "$pages / $s" | bc -l)" | tee -a "$WORK/results.tsv"
-  cp "$WORK/evidence-all.yaml" "$SITE/evidence.yaml"
-  read -r s m < <(measure "$EV" build --no-cache --root "$SITE" --out "$OUT")
-  pages=$((3 * N))
-  printf 'build 3 views\t%s\t%s\t%s\t%.0f\n' "$N" "$s" "$m" "$(echo "$pages / $s" | bc -l)" | tee -a "$WORK/results.tsv"
+  for views in "ja+en" "3 views"; do
+    cp "$WORK/evidence-all.yaml" "$SITE/evidence.yaml"
+    if [ "$views" = "ja+en" ]; then printf 'views: [ja, en]\n' >> "$SITE/evidence.yaml"; pages=$((2 * N)); else pages=$((3 * N)); fi
+    for fs in "${OUT_FS[@]}"; do
+      kind=${fs%%:*}; mkdir -p "${fs#*:}"; OUT=${fs#*:}/out-$N
+      read -r s m < <(measure "$EV" build --no-cache --root "$SITE" --out "$OUT")
+      what="build $views"; [ "$fs" = "${OUT_FS[0]}" ] || what="build $views, $kind"
+      printf '%s\t%s\t%s\t%s\t%.0f\n' "$what" "$N" "$s" "$m" "$(echo "$pages / $s" | bc -l)" | tee -a "$WORK/results.tsv"
+      read -r f r c < <(floor "$OUT")
+      html=$(find "$OUT" -name '*.html' | wc -l)
+      bytes=$(find "$OUT" -type f -printf '%s\n' | awk '{b += $1} END {print b}')
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$views" "$kind" "$N" "$s" "$f" "$r" "$c" \
+        "$(echo "$s / $f" | bc -l | xargs printf '%.2f')" "$((bytes / html))" >> "$WORK/floor.tsv"
+    done
+  done
   read -r s m < <(measure "$EV" check --no-cache --root "$SITE")
   printf 'check\t%s\t%s\t%s\t-\n' "$N" "$s" "$m" | tee -a "$WORK/results.tsv"
 done
+for fs in "${OUT_FS[@]:1}"; do rm -rf "${fs#*:}"; done
+echo
+echo "the floor (read every input + cp -r of the output), in seconds:"
+{ printf 'views\toutput on\tN\tbuild\tfloor\tread\tcp -r\tbuild/floor\tbytes/page\n'; cat "$WORK/floor.tsv"; } | column -t -s $'\t'
+echo
 
 RUNS_SITE=$WORK/site-runs
 rm -rf "$RUNS_SITE"
