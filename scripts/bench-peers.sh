@@ -88,3 +88,5 @@ read -r ck _ < <(ours "check" 10000) || true
 target "10,000 pages ja+en: peak MiB" "${em:-}" '<=' 120
 target "10,000 pages, three views: peak MiB" "${bm:-}" '<=' 120
 target "10,000 pages: check alone, seconds" "${ck:-}" '<=' 0.3
+read -r sr10 _ < <(awk -F'\t' '$1 ~ /^serve rebuild of 10000 pages/ {print $3}' "$RESULTS") || true
+target "10,000 pages: serve rebuild after a one-line edit, ms" "${sr10:-}" '<=' 30

@@ -150,6 +150,16 @@ printf 'investigation site build, warm (ms)\t0\t%s\t-\t-\n' "$warm" | tee -a "$W
 cargo run --release -q --example rebuild | tee "$WORK/rebuild.txt"
 awk '/incremental rebuild/ {print "serve rebuild, one-line edit (ms)\t0\t" $4 "\t-\t-"}' "$WORK/rebuild.txt" >> "$WORK/results.tsv"
 
+# The same on the largest synthetic site: a one-line edit of one page of N, in three views.
+for N in $N_LIST; do :; done
+if [ -d "$WORK/site-$N" ]; then
+  TMPDIR=${BENCH_TMP:-/dev/shm} cargo run --release -q --example rebuild -- 20 "$WORK/site-$N" \
+    "content/docs/$(printf 'p%05d' $((N / 2))).md" \
+    | tee "$WORK/rebuild-$N.txt"
+  awk -v n="$N" '/incremental rebuild/ {print "serve rebuild of " n " pages, one-line edit (ms)\t" n "\t" $4 "\t-\t-"}' \
+    "$WORK/rebuild-$N.txt" >> "$WORK/results.tsv"
+fi
+
 # `history: true` over a synthetic repository of 500 commits (scripts/gen_history_repo.py):
 # the build with the history read, against the same build without, median of 5; the
 # difference over the commit count is what each commit costs.

@@ -2,7 +2,9 @@
 //!
 //! Loading, the model and every check run in full each time (they are fast, and the
 //! diagnostics must stay complete), except that data files whose text is unchanged are
-//! not parsed again; only rendering is partial. [`rebuild`] compares the
+//! not parsed again, and pages whose file is unchanged (size, times, inode) are not even
+//! read; only rendering is partial. The rendered files of the pages an edit did not
+//! reach are shared with the previous build, not copied. [`rebuild`] compares the
 //! new sources with the [`Previous`] build and renders:
 //!
 //! - **everything** when there is no previous build, or it had an error; when the
@@ -32,22 +34,26 @@
 
 use crate::load::Theme;
 use crate::model::Evidence;
-use crate::model::page::{Block, Item, PageSource};
+use crate::model::page::{Block, DirectiveLine, Item, PageSource};
 use crate::model::refs::Kind;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::pipeline::{self, Outcome};
 use crate::render::{MemorySink, Site};
 use std::cell::OnceCell;
-use std::collections::hash_map::DefaultHasher;
+// xxh3: fast on the megabytes of markdown a large site fingerprints on every rebuild.
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::{self, Debug, Write as _};
 use std::hash::{Hash, Hasher};
 use std::path::Path;
+use xxhash_rust::xxh3::Xxh3Default as FastHasher;
 
 /// What the next rebuild starts from: the last build that succeeded without a diagnostic.
 pub struct Previous {
     site: Site,
+    /// The files of its site that belong to no page (`404.html`, `static/…`): each
+    /// rebuild renders them anew, so they are dropped before the fresh ones go in.
+    extras: BTreeSet<String>,
     state: State,
     /// Its data files, parsed: only the files an edit changed are parsed again.
     parsed: crate::load::ParseCache,
@@ -94,13 +100,21 @@ struct State {
 struct Prints {
     /// What other pages see of the page.
     visible: u64,
-    /// Its whole source.
+    /// Its whole source, with what its directives resolved to.
     source: u64,
+    /// Its source as parsed, before the model resolved its directives.
+    parsed: u64,
+    /// The hash of the text it was parsed from ([`PageSource::text_hash`]).
+    text: Option<u64>,
 }
 
 impl State {
-    fn of(ev: &Evidence, theme: &Theme) -> State {
-        let mut h = DefaultHasher::new();
+    /// The fingerprints of a build. A page read from the same text as in `prev` takes its
+    /// visible and parsed prints from there (the same text parses the same), so that only
+    /// what its directives resolved to is hashed again: an edit of one page of thousands
+    /// does not walk them all.
+    fn of(ev: &Evidence, theme: &Theme, prev: Option<&State>) -> State {
+        let mut h = FastHasher::new();
         h.write_u64(digest(&ev.config));
         for (path, f) in &theme.files {
             (path, &f.origin, &f.bytes).hash(&mut h);
@@ -109,9 +123,21 @@ impl State {
             .pages
             .iter()
             .map(|p| {
+                let known = prev
+                    .and_then(|s| s.pages.get(&p.id))
+                    .filter(|q| q.text.is_some() && q.text == p.text_hash);
+                let (visible, parsed) = match known {
+                    Some(q) => (q.visible, q.parsed),
+                    None => (visible(p), parsed(p)),
+                };
+                let mut h = FastHasher::new();
+                h.write_u64(parsed);
+                h.write_u64(resolutions(p));
                 let prints = Prints {
-                    visible: visible(p),
-                    source: source(p),
+                    visible,
+                    source: h.finish(),
+                    parsed,
+                    text: p.text_hash,
                 };
                 (p.id.clone(), prints)
             })
@@ -146,18 +172,20 @@ fn visible(p: &PageSource) -> u64 {
     ))
 }
 
-/// A hash of a page's whole source. Blocks are hashed as bytes (their `Debug` form is slow
-/// to build for Japanese text); the patterns name every field, so a new one cannot be
-/// forgotten here.
-fn source(p: &PageSource) -> u64 {
+/// A hash of a page's source as parsed (its directives by name, attributes and line).
+/// Blocks are hashed as bytes (their `Debug` form is slow to build for Japanese text); the
+/// patterns name every field, so a new one cannot be forgotten here.
+fn parsed(p: &PageSource) -> u64 {
     let PageSource {
         id,
         file,
         front,
         items,
         generated,
+        // Stands for the text the rest was parsed from: nothing of its own to hash.
+        text_hash: _,
     } = p;
-    let mut h = DefaultHasher::new();
+    let mut h = FastHasher::new();
     (id, file, digest(front), generated).hash(&mut h);
     for item in items {
         match item {
@@ -167,7 +195,23 @@ fn source(p: &PageSource) -> u64 {
                 line,
                 body_line,
             }) => (lang, markdown, line, body_line).hash(&mut h),
-            Item::Directive(d) => h.write_u64(digest(d)),
+            Item::Directive(DirectiveLine {
+                name,
+                attrs,
+                line,
+                resolution: _,
+            }) => (name, attrs, line).hash(&mut h),
+        }
+    }
+    h.finish()
+}
+
+/// A hash of what the model resolved a page's directives to.
+fn resolutions(p: &PageSource) -> u64 {
+    let mut h = FastHasher::new();
+    for item in &p.items {
+        if let Item::Directive(d) = item {
+            h.write_u64(digest(&d.resolution));
         }
     }
     h.finish()
@@ -175,14 +219,14 @@ fn source(p: &PageSource) -> u64 {
 
 /// A hash of a value's `Debug` form (every field, in order), without building the string.
 fn digest(v: &impl Debug) -> u64 {
-    struct Sink(DefaultHasher);
+    struct Sink(FastHasher);
     impl fmt::Write for Sink {
         fn write_str(&mut self, s: &str) -> fmt::Result {
             self.0.write(s.as_bytes());
             Ok(())
         }
     }
-    let mut w = Sink(DefaultHasher::new());
+    let mut w = Sink(FastHasher::new());
     // Writing into a hasher cannot fail.
     let _ = write!(w, "{v:?}");
     w.0.finish()
@@ -224,7 +268,7 @@ pub fn rebuild(
     };
     let parsed = checked.loaded.parsed.take().unwrap_or_default();
     let ev = &checked.loaded.evidence;
-    let state = State::of(ev, &checked.loaded.theme);
+    let state = State::of(ev, &checked.loaded.theme, prev.map(|p| &p.state));
     let rerendered = match prev {
         Some(p) if !checked.diagnostics.has_errors() => {
             let quoted = OnceCell::new();
@@ -243,14 +287,19 @@ pub fn rebuild(
     let (loaded, diagnostics, rendered) =
         pipeline::render_into(root, checked, rerendered.only(), &sink);
     let fresh = sink.into_site();
-    let site = match (&rerendered, prev, &loaded) {
-        (Rerendered::Pages(ids), Some(p), Some(l)) => assemble(&p.site, fresh, ids, &l.evidence),
-        _ => fresh,
+    let (site, extras) = match (&rerendered, prev, &loaded) {
+        (Rerendered::Pages(ids), Some(p), Some(l)) => assemble(p, fresh, ids, &l.evidence),
+        (_, _, Some(l)) => {
+            let extras = extras(&fresh, &l.evidence, None);
+            (fresh, extras)
+        }
+        _ => (fresh, BTreeSet::new()),
     };
     // Warnings come from `check`, which always runs in full, so a build with warnings
     // only is as good a base as a clean one; render-time findings are errors.
     let next = (rendered && !diagnostics.has_errors()).then(|| Previous {
         site: site.clone(),
+        extras,
         state,
         parsed,
     });
@@ -394,37 +443,76 @@ fn quotes(text: &str, out: &mut BTreeSet<Kind>) {
     }
 }
 
-/// The new site of a partial render: `fresh` (the re-rendered pages and the files of no
-/// page) and, from `prev`, the files of the pages that were not re-rendered.
-fn assemble(prev: &Site, fresh: Site, rendered: &BTreeSet<String>, ev: &Evidence) -> Site {
-    let views: HashMap<String, &str> = ev
-        .pages
-        .iter()
-        .flat_map(|p| {
-            View::all(ev.languages())
-                .into_iter()
-                .map(move |v| (v.file(&p.id), p.id.as_str()))
-        })
-        .collect();
-    let mut site = fresh;
-    for (path, bytes) in &prev.files {
-        let kept = owner(path, &views, ev).is_some_and(|id| !rendered.contains(id));
-        if kept {
-            site.files
-                .entry(path.clone())
-                .or_insert_with(|| bytes.clone());
+/// The site of a rebuild that rendered the pages `rendered`: the previous site (its
+/// bytes shared, not copied) without the files this rebuild made anew (the rendered
+/// pages' views and figures, and every file of no page), with the fresh files put in.
+/// Returns it with its files of no page. Its cost follows the rendered pages, not the site.
+fn assemble(
+    prev: &Previous,
+    fresh: Site,
+    rendered: &BTreeSet<String>,
+    ev: &Evidence,
+) -> (Site, BTreeSet<String>) {
+    let mut site = prev.site.clone();
+    for path in &prev.extras {
+        site.files.remove(path);
+    }
+    let views = View::all(ev.languages());
+    for id in rendered {
+        for v in &views {
+            site.files.remove(&v.file(id));
+        }
+        let figures = format!("figures/{id}/");
+        let stale: Vec<String> = site
+            .files
+            .range(figures.clone()..)
+            .take_while(|(path, _)| path.starts_with(&figures))
+            .filter(|(path, _)| figure_page(path) == Some(id.as_str()))
+            .map(|(path, _)| path.clone())
+            .collect();
+        for path in stale {
+            site.files.remove(&path);
         }
     }
-    site
+    let extras = extras(&fresh, ev, Some(rendered));
+    site.files.extend(fresh.files);
+    (site, extras)
+}
+
+/// The files of `site` that belong to no page, where the site holds the pages `only`
+/// (every page when `None`).
+fn extras(site: &Site, ev: &Evidence, only: Option<&BTreeSet<String>>) -> BTreeSet<String> {
+    let ids: Vec<&str> = match only {
+        Some(ids) => ids.iter().map(String::as_str).collect(),
+        None => ev.pages.iter().map(|p| p.id.as_str()).collect(),
+    };
+    let views: HashMap<String, &str> = ids
+        .iter()
+        .flat_map(|&id| {
+            View::all(ev.languages())
+                .into_iter()
+                .map(move |v| (v.file(id), id))
+        })
+        .collect();
+    site.files
+        .keys()
+        .filter(|path| owner(path, &views, ev).is_none())
+        .cloned()
+        .collect()
 }
 
 /// The page a site file belongs to: one of its views, or `figures/<page>/<name>`.
 fn owner<'a>(path: &str, views: &HashMap<String, &'a str>, ev: &'a Evidence) -> Option<&'a str> {
-    if let Some(rest) = path.strip_prefix("figures/") {
-        let (page, _) = rest.rsplit_once('/')?;
+    if let Some(page) = figure_page(path) {
         return ev.page(page).map(|p| p.id.as_str());
     }
     views.get(path).copied()
+}
+
+/// The page id a `figures/<page>/<name>` path names.
+fn figure_page(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("figures/")?;
+    rest.rsplit_once('/').map(|(page, _)| page)
 }
 
 #[cfg(test)]
@@ -437,7 +525,17 @@ mod tests {
             global: 1,
             pages: pages
                 .iter()
-                .map(|&(id, visible, source)| (id.to_string(), Prints { visible, source }))
+                .map(|&(id, visible, source)| {
+                    (
+                        id.to_string(),
+                        Prints {
+                            visible,
+                            source,
+                            parsed: source,
+                            text: None,
+                        },
+                    )
+                })
                 .collect(),
         }
     }

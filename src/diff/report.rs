@@ -823,7 +823,7 @@ fn pages(base: &Evidence, head: &Evidence) -> PagesChange {
 fn pairs(p: &PageSource) -> Vec<Vec<(Lang, String)>> {
     p.block_groups()
         .into_iter()
-        .map(|g| g.iter().map(|b| (b.lang, b.markdown.clone())).collect())
+        .map(|g| g.iter().map(|b| (b.lang, b.markdown.to_string())).collect())
         .collect()
 }
 

@@ -75,11 +75,17 @@ pub fn load_with(root: &Path, reuse: Reuse) -> Result<(Sources, Diagnostics), Di
             },
             || {
                 let mut d = Diagnostics::default();
-                let (pages, incomplete) = load_pages(root, config.languages(), &mut d);
+                let (pages, incomplete, cached) =
+                    load_pages(root, config.languages(), reuse.memory, &mut d);
                 let theme = Theme::load(root, &config, &mut d);
-                (pages, theme, d, incomplete)
+                (pages, theme, d, (incomplete, cached))
             },
         );
+    let (pages_incomplete, cached_pages) = pages_incomplete;
+    let parsed = parsed.map(|mut p| {
+        p.pages = cached_pages;
+        p
+    });
     diags.extend(data_diags);
     diags.extend(page_diags);
     if pages_incomplete {
@@ -197,10 +203,57 @@ fn kinds_under(under: &str) -> Vec<Kind> {
     }
 }
 
-/// Data files parsed by an earlier load, by path, with a hash of their text: `serve`
-/// parses again only the files an edit changed (a run file, once written, never does).
+/// Files parsed by an earlier load, by path: `serve` parses again only the files an edit
+/// changed (a run file, once written, never does). Data files are known by a hash of their
+/// text; pages by their [`Stamp`], so that an unchanged page is not even read: a site of
+/// ten thousand pages is tens of megabytes of markdown, and a one-line edit must not read
+/// them all again.
 #[derive(Debug, Clone, Default)]
-pub struct ParseCache(std::collections::HashMap<String, (u64, Parsed)>);
+pub struct ParseCache {
+    data: std::collections::HashMap<String, (u64, Parsed)>,
+    pages: std::collections::HashMap<String, Arc<CachedPage>>,
+}
+
+/// A page as an earlier load parsed it, with what it found.
+#[derive(Debug, Clone)]
+struct CachedPage {
+    stamp: Stamp,
+    /// The languages it was parsed for: parsed for others, it must be parsed again.
+    langs: &'static [crate::model::page::Lang],
+    /// `None` when it did not parse.
+    page: Option<PageSource>,
+    found: Diagnostics,
+}
+
+/// What tells that a file is the one read before without reading it: its size, its
+/// modification and status-change times (to the nanosecond where the file system keeps
+/// them) and, on Unix, its inode, so a file replaced by a rename is read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    changed: (i64, i64),
+    inode: u64,
+}
+
+impl Stamp {
+    fn of(path: &Path) -> Option<Stamp> {
+        let m = std::fs::symlink_metadata(path).ok()?;
+        #[cfg(unix)]
+        let (changed, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            ((m.ctime(), m.ctime_nsec()), m.ino())
+        };
+        #[cfg(not(unix))]
+        let (changed, inode) = ((0, 0), 0);
+        Some(Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+            changed,
+            inode,
+        })
+    }
+}
 
 fn text_hash(langs: &str, text: &str) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -270,7 +323,7 @@ fn load_data(
             };
             let hash = cache.map(|_| text_hash(&codes, &text)).unwrap_or(0);
             let known = cache
-                .and_then(|c| c.0.get(&rel))
+                .and_then(|c| c.data.get(&rel))
                 .filter(|(h, _)| *h == hash)
                 .map(|(_, p)| Ok(p.clone()));
             // A declared collection's records are parsed by its declaration in
@@ -305,7 +358,7 @@ fn load_data(
             Ok(p) => {
                 // A declared file is parsed by a declaration the cache does not key on.
                 if let Some(n) = next.as_mut().filter(|_| !matches!(p, Parsed::Declared(..))) {
-                    n.0.insert(rel.clone(), (hash, p.clone()));
+                    n.data.insert(rel.clone(), (hash, p.clone()));
                 }
                 p.merge_into(Arc::from(rel.as_str()), &mut set)
             }
@@ -520,12 +573,19 @@ impl Parsed {
     }
 }
 
-/// The pages under `content/`, and whether one of them failed to parse.
+/// The pages under `content/`, whether one of them failed to parse, and (with a `cache`)
+/// the cache of pages for the next load. A page whose [`Stamp`] is the cached one is taken
+/// from the cache, with what its parse found, without being read.
 fn load_pages(
     root: &Path,
     langs: &'static [crate::model::page::Lang],
+    cache: Option<&ParseCache>,
     diags: &mut Diagnostics,
-) -> (Vec<PageSource>, bool) {
+) -> (
+    Vec<PageSource>,
+    bool,
+    std::collections::HashMap<String, Arc<CachedPage>>,
+) {
     use rayon::prelude::*;
     // Parsed in parallel, merged in path order (see `load_data`).
     let (listed, problems) = walk::files(root, "content");
@@ -538,33 +598,60 @@ fn load_pages(
         .collect::<Vec<_>>()
         .par_iter()
         .map(|path| {
-            let mut ds = Diagnostics::default();
             let rel = rel_path(root, path);
-            let read = read_source(root, path).map_err(|d| ds.push(d)).ok();
-            let page = read.map(|text| {
-                let id = rel
-                    .strip_prefix("content/")
-                    .and_then(|r| r.strip_suffix(".md"))
-                    .unwrap_or(&rel)
-                    .to_string();
-                let (page, found) = page::parse(&id, &rel, &text, langs);
-                ds.extend(found);
-                // A page that did not parse leaves the page list incomplete.
-                page.ok_or(())
+            let stamp = cache.and_then(|_| Stamp::of(path));
+            let known = cache
+                .and_then(|c| c.pages.get(&rel))
+                .filter(|c| Some(c.stamp) == stamp && c.langs == langs);
+            if let Some(c) = known {
+                return (
+                    rel,
+                    Some(Arc::clone(c)),
+                    c.page.clone().ok_or(()),
+                    c.found.clone(),
+                );
+            }
+            let mut ds = Diagnostics::default();
+            let read = match read_source(root, path) {
+                Ok(text) => text,
+                Err(d) => {
+                    ds.push(d);
+                    // Unread: the page list is incomplete, and the next load reads it.
+                    return (rel, None, Err(()), ds);
+                }
+            };
+            let id = rel
+                .strip_prefix("content/")
+                .and_then(|r| r.strip_suffix(".md"))
+                .unwrap_or(&rel)
+                .to_string();
+            let (page, found) = page::parse(&id, &rel, &read, langs);
+            ds.extend(found);
+            let cached = stamp.map(|stamp| {
+                Arc::new(CachedPage {
+                    stamp,
+                    langs,
+                    page: page.clone(),
+                    found: ds.clone(),
+                })
             });
-            (page, ds)
+            // A page that did not parse leaves the page list incomplete.
+            (rel, cached, page.ok_or(()), ds)
         })
         .collect();
     let mut pages = Vec::with_capacity(parsed.len());
-    for (page, ds) in parsed {
+    let mut next = std::collections::HashMap::new();
+    for (rel, cached, page, ds) in parsed {
         diags.extend(ds);
+        if let Some(c) = cached {
+            next.insert(rel, c);
+        }
         match page {
-            Some(Ok(p)) => pages.push(p),
-            // Unread or not parsed: the page list is incomplete.
-            Some(Err(())) | None => incomplete = true,
+            Ok(p) => pages.push(p),
+            Err(()) => incomplete = true,
         }
     }
-    (pages, incomplete)
+    (pages, incomplete, next)
 }
 
 /// Every file under `dir`, as `/`-separated paths relative to it.
@@ -575,4 +662,70 @@ pub fn files_under(dir: &Path) -> std::collections::BTreeSet<String> {
         .filter(|e| e.file_type().is_file())
         .map(|e| rel_path(dir, e.path()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::write(root.join("evidence.yaml"), "title: {en: T, ja: T}\n").expect("config");
+        std::fs::create_dir_all(root.join("content")).expect("content");
+        for (name, text) in [("a", "Alpha"), ("b", "Beta")] {
+            let page = format!(
+                "---\ntitle: {{en: {name}, ja: {name}}}\n---\n\n:::en\n{text}\n:::\n\n:::ja\n{text}\n:::\n"
+            );
+            std::fs::write(root.join(format!("content/{name}.md")), page).expect("page");
+        }
+        dir
+    }
+
+    fn markdown<'a>(s: &'a Sources, id: &str) -> &'a Arc<str> {
+        let page = s.pages.iter().find(|p| p.id == id).expect("page");
+        match &page.items[0] {
+            crate::model::page::Item::Block(b) => &b.markdown,
+            other => panic!("not a block: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_unchanged_page_is_taken_from_the_cache_and_an_edited_one_read_again() {
+        let dir = site();
+        let root = dir.path();
+        let empty = ParseCache::default();
+        let memory = |c| Reuse {
+            memory: Some(c),
+            disk: None,
+        };
+        let (first, _) = load_with(root, memory(&empty)).expect("first load");
+        let cache = first.parsed.clone().expect("a cache");
+        // The same length, so only the file's times and inode tell the edit.
+        std::fs::write(
+            root.join("content/b.md"),
+            std::fs::read_to_string(root.join("content/b.md"))
+                .expect("read")
+                .replace("Beta", "Bet!"),
+        )
+        .expect("edit");
+        let (second, _) = load_with(root, memory(&cache)).expect("second load");
+        assert!(Arc::ptr_eq(markdown(&first, "a"), markdown(&second, "a")));
+        assert_eq!(&**markdown(&second, "b"), "Bet!");
+        assert_ne!(
+            first
+                .pages
+                .iter()
+                .find(|p| p.id == "b")
+                .map(|p| p.text_hash),
+            second
+                .pages
+                .iter()
+                .find(|p| p.id == "b")
+                .map(|p| p.text_hash)
+        );
+        // Without a memory cache every page is read.
+        let (third, _) = load(root).expect("third load");
+        assert!(!Arc::ptr_eq(markdown(&second, "a"), markdown(&third, "a")));
+    }
 }

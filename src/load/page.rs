@@ -57,6 +57,7 @@ pub fn parse(
         front,
         items,
         generated: false,
+        text_hash: Some(xxhash_rust::xxh3::xxh3_64(text.as_bytes())),
     };
     (Some(page), diags)
 }
@@ -113,7 +114,7 @@ fn parse_body(
             if line.trim() == ":::" {
                 items.push(Item::Block(Block {
                     lang: *lang,
-                    markdown: body.join("\n"),
+                    markdown: body.join("\n").into(),
                     line: *opened,
                     body_line: *opened + 1,
                 }));

@@ -109,6 +109,7 @@ fn run_page(page_id: &str, file: &str, run: &Run, order: i64) -> PageSource {
         )
         .collect(),
         generated: true,
+        text_hash: None,
     }
 }
 
@@ -184,6 +185,7 @@ pub fn record_pages(
                     resolution: None,
                 })],
                 generated: true,
+                text_hash: None,
             });
         }
     }

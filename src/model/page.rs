@@ -39,8 +39,9 @@ pub enum Item {
 #[derive(Debug, Clone)]
 pub struct Block {
     pub lang: Lang,
-    /// Markdown between the fences.
-    pub markdown: String,
+    /// Markdown between the fences, shared: `serve` carries the pages an edit did not
+    /// touch from one load into the next without copying their text.
+    pub markdown: std::sync::Arc<str>,
     /// Line of the opening fence.
     pub line: usize,
     /// Line of the first markdown line.
@@ -81,6 +82,9 @@ pub struct PageSource {
     /// Made from the data (a run's own page, see `model::generated`), not read from
     /// `content/`; `file` is then the data file it was made from.
     pub generated: bool,
+    /// A hash of the text it was parsed from (`None` for a generated page): equal
+    /// hashes, equal sources, so `serve` fingerprints an unchanged page without walking it.
+    pub text_hash: Option<u64>,
 }
 
 impl PageSource {

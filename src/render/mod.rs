@@ -37,8 +37,13 @@ const NOT_FOUND: &str = "404";
 /// The rendered site: output path → bytes, in path order.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Site {
-    pub files: BTreeMap<String, Vec<u8>>,
+    pub files: BTreeMap<String, Bytes>,
 }
+
+/// A rendered file's bytes, shared: `serve` keeps the last build beside the one it serves
+/// and carries every file an edit did not reach into the next, so a clone must not copy
+/// hundreds of megabytes.
+pub type Bytes = Arc<[u8]>;
 
 /// A text as plain text in `view`'s languages: each different wording once, joined by
 /// ` / ` (titles, descriptions, feed entries).
@@ -75,7 +80,7 @@ pub struct MemorySink(std::sync::Mutex<Site>);
 impl Sink for MemorySink {
     fn put(&self, path: String, bytes: Vec<u8>) {
         if let Ok(mut site) = self.0.lock() {
-            site.files.insert(path, bytes);
+            site.files.insert(path, bytes.into());
         }
     }
 }

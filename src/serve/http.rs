@@ -274,7 +274,7 @@ mod tests {
             "static/style.css",
             "figures/observers/map.en.svg",
         ] {
-            s.files.insert(k.into(), b"x".to_vec());
+            s.files.insert(k.into(), b"x"[..].into());
         }
         s
     }
@@ -467,8 +467,8 @@ mod tests {
     #[test]
     fn redirects_are_ascii() {
         let mut s = site();
-        s.files.insert("ja/観測/index.html".into(), b"x".to_vec());
-        s.files.insert("a b%/index.html".into(), b"x".to_vec());
+        s.files.insert("ja/観測/index.html".into(), b"x"[..].into());
+        s.files.insert("a b%/index.html".into(), b"x"[..].into());
         assert_eq!(
             route("GET", "/ja/%E8%A6%B3%E6%B8%AC", &s),
             Routed::Redirect("/ja/%E8%A6%B3%E6%B8%AC/".into())

@@ -517,7 +517,7 @@ fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
                 let body = if http::is_html(ct) {
                     decorate(bytes, snap)
                 } else {
-                    bytes.clone()
+                    bytes.to_vec()
                 };
                 Response::new(status, ct, body)
             }
@@ -588,7 +588,7 @@ mod tests {
         let mut s = Site::default();
         s.files.insert(
             "index.html".into(),
-            format!("<body>{text}</body>").into_bytes(),
+            format!("<body>{text}</body>").into_bytes().into(),
         );
         s
     }

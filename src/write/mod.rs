@@ -23,7 +23,7 @@ pub fn write(site: &Site, root: &Path, out: &Path) -> Result<(), WriteError> {
     let staging = Staging::new(&output)?;
     let sink = staging.sink();
     for (rel, bytes) in &site.files {
-        sink.put(rel.clone(), bytes.clone());
+        sink.put(rel.clone(), bytes.to_vec());
     }
     sink.finish()?;
     Ok(staging.commit()?)
@@ -196,7 +196,7 @@ impl Staleness {
 pub fn compare(site: &Site, out: &Path) -> Staleness {
     let sink = CompareSink::new(out);
     for (rel, bytes) in &site.files {
-        sink.put(rel.clone(), bytes.clone());
+        sink.put(rel.clone(), bytes.to_vec());
     }
     sink.finish()
 }
@@ -254,7 +254,7 @@ mod tests {
         Site {
             files: files
                 .iter()
-                .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
+                .map(|(k, v)| (k.to_string(), v.as_bytes().into()))
                 .collect(),
         }
     }
