@@ -14,6 +14,7 @@ mod history;
 mod observers;
 mod plot;
 mod proxy;
+mod scale;
 mod scatter;
 pub mod svg;
 mod timing;
