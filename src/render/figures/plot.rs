@@ -8,17 +8,7 @@ use super::svg::{self, Svg};
 /// A line through `points` (whole pixels), `width` pixels wide, in the stroke class
 /// `class` (`s-grid`, `s-axis`, `s-h0`, …).
 pub fn line(svg: &mut Svg, points: &[(i32, i32)], width: u32, class: &str) {
-    let mut pts = String::with_capacity(points.len() * 8);
-    for (i, (x, y)) in points.iter().enumerate() {
-        if i > 0 {
-            pts.push(' ');
-        }
-        pts.push_str(&format!("{x},{y}"));
-    }
-    svg.raw(&format!(
-        "<polyline fill=\"none\" stroke-width=\"{width}\" points=\"{pts}\" class=\"{}\"/>\n",
-        svg::esc(class)
-    ));
+    svg.path(points, width, class);
 }
 
 /// A filled rectangle between two corners (whole pixels, in any order), in the fill class

@@ -351,9 +351,23 @@ impl Svg {
         self.out.push_str("</g>\n");
     }
 
-    /// Markup already written elsewhere (must be well-formed).
-    pub fn raw(&mut self, s: &str) {
-        self.out.push_str(s);
+    /// A line through whole-pixel `points`, `width` pixels wide (plots).
+    pub fn path(&mut self, points: &[(i32, i32)], width: u32, class: &str) {
+        self.out.push_str("<polyline fill=\"none\" stroke-width=\"");
+        let _ = write!(self.out, "{width}\" points=\"");
+        for (i, (x, y)) in points.iter().enumerate() {
+            if i > 0 {
+                self.out.push(' ');
+            }
+            let _ = write!(self.out, "{x},{y}");
+        }
+        let _ = writeln!(self.out, "\" class=\"{}\"/>", esc(class));
+    }
+
+    /// Another fragment written with this writer, nested here. There is no way to add
+    /// markup from elsewhere: every text and attribute goes through [`esc`] or [`num`].
+    pub fn append(&mut self, inner: Svg) {
+        self.out.push_str(&inner.out);
     }
 
     pub fn finish(self) -> String {
