@@ -2,8 +2,8 @@
 //! only becomes one through an escaping constructor, so escaping is not a habit to keep.
 //!
 //! The ways in: [`Html::text`] (escapes), [`Html::trusted_static`] (a `&'static str`
-//! written in the source), the [`html!`] macro (a literal template whose every
-//! `{}` takes an `Html` or a number, never a string), and [`Html::trusted`] for the few
+//! written in the source), the `html!` macro (a literal template whose every
+//! `{}` takes an `Html` or a number, never a string), and `Html::trusted` for the few
 //! producers that escape by their own rules (the markdown renderer, the SVG writer).
 //! Everything appends: a run table's thousands of rows are written into one buffer.
 
@@ -77,7 +77,7 @@ impl Html {
         self.0.push_str(&h.0);
     }
 
-    /// Appends a template filled with markup and numbers ([`html!`] without a
+    /// Appends a template filled with markup and numbers (`html!` without a
     /// new buffer: `html_into!`).
     pub fn push_fmt(&mut self, args: fmt::Arguments) {
         let _ = self.0.write_fmt(args);
@@ -137,7 +137,7 @@ impl std::iter::FromIterator<Html> for Html {
     }
 }
 
-/// What may fill a `{}` of an [`html!`] template: markup and numbers, which
+/// What may fill a `{}` of an `html!` template: markup and numbers, which
 /// need no escaping. A `&str` or `String` does not qualify: it goes through
 /// [`Html::text`] first.
 pub trait Fill {
@@ -196,7 +196,7 @@ macro_rules! html {
 }
 pub(crate) use html;
 
-/// `html_into!(out, "<td>{}</td>", cell)`: [`html!`] appended to `out`.
+/// `html_into!(out, "<td>{}</td>", cell)`: `html!` appended to `out`.
 macro_rules! html_into {
     ($out:expr, $t:literal $(, $arg:expr)* $(,)?) => {{
         const _: () = assert!($crate::render::html::bare_holes($t), "html! takes bare {{}} holes only");
