@@ -38,7 +38,7 @@ pub fn brief(s: &Scope, r: &Ref) -> Brief {
 }
 
 /// A note a pack adds to a component's status cell (what its latest run saw).
-pub fn component_note(s: &Scope, files: &[String]) -> Option<String> {
+pub fn component_note(s: &Scope, files: &[String]) -> Option<crate::render::html::Html> {
     if on(s, super::ggml::PACK.name) {
         super::ggml::render::binary::component_note(s, files)
     } else {
@@ -48,7 +48,7 @@ pub fn component_note(s: &Scope, files: &[String]) -> Option<String> {
 
 /// Notes a pack adds under a run's table: what its probe recorded of the run beyond its
 /// cases (settings, the machine, the model).
-pub fn run_notes(s: &Scope, run: &Run) -> Vec<String> {
+pub fn run_notes(s: &Scope, run: &Run) -> Vec<crate::render::html::Html> {
     if on(s, super::ggml::PACK.name) {
         super::ggml::render::engine::run_notes(s, run)
     } else {

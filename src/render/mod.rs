@@ -5,6 +5,7 @@
 pub mod directives;
 pub mod feed;
 pub mod figures;
+pub mod html;
 pub mod links;
 pub mod markdown;
 pub mod palette;

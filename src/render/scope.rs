@@ -1,7 +1,7 @@
 //! What a table or page needs while it renders one view of one page: the graph, derived
 //! facts, messages, and helpers that turn texts and labels into HTML for that view.
 
-use super::escape;
+use super::html::Html;
 use super::markdown::{self, Ctx};
 use super::view::relative;
 use crate::derive::Derived;
@@ -30,8 +30,8 @@ impl<'a> Scope<'a> {
     }
 
     /// A text as inline HTML for this view: one language, or each in a `lang` span.
-    pub fn text(&self, t: &Text) -> String {
-        let parts: Vec<(crate::model::page::Lang, String)> = self
+    pub fn text(&self, t: &Text) -> Html {
+        let parts: Vec<(crate::model::page::Lang, Html)> = self
             .view
             .langs()
             .iter()
@@ -45,22 +45,21 @@ impl<'a> Scope<'a> {
                     origin: None,
                     links: None,
                 };
-                (
-                    lang,
-                    markdown::inline(lang.pick(t), &ctx, &mut self.diags.borrow_mut()),
-                )
+                // The markdown renderer escapes text and admits no raw HTML.
+                let html = markdown::inline(lang.pick(t), &ctx, &mut self.diags.borrow_mut());
+                (lang, Html::trusted(html))
             })
             .collect();
-        join_langs(self.view, parts)
+        join_html(self.view, parts)
     }
 
     /// A UI string from Fluent.
-    pub fn ui(&self, key: &str) -> String {
+    pub fn ui(&self, key: &str) -> Html {
         self.fluent(&self.msgs.text(key))
     }
 
     /// A UI message with several string arguments.
-    pub fn ui_args(&self, key: &str, args: &[(&'static str, String)]) -> String {
+    pub fn ui_args(&self, key: &str, args: &[(&'static str, String)]) -> Html {
         self.fluent(&self.msgs.text_args(key, args))
     }
 
@@ -70,24 +69,24 @@ impl<'a> Scope<'a> {
         key: &str,
         name: &'static str,
         value: impl Into<fluent_bundle::FluentValue<'static>> + Clone,
-    ) -> String {
+    ) -> Html {
         self.fluent(&self.msgs.text_with(key, name, value))
     }
 
     /// The label of an enum value (`group-value` in Fluent).
-    pub fn label(&self, group: &str, value: &impl serde::Serialize) -> String {
+    pub fn label(&self, group: &str, value: &impl serde::Serialize) -> Html {
         self.fluent(&self.msgs.label(group, value))
     }
 
     /// Plain (already formatted, not markdown) text in the view's languages.
-    pub fn fluent(&self, t: &Text) -> String {
+    pub fn fluent(&self, t: &Text) -> Html {
         let parts = self
             .view
             .langs()
             .iter()
-            .map(|&l| (l, escape(l.pick(t))))
+            .map(|&l| (l, Html::text(l.pick(t))))
             .collect();
-        join_langs(self.view, parts)
+        join_html(self.view, parts)
     }
 
     /// Href from this page to another page of the same view.
@@ -101,32 +100,45 @@ impl<'a> Scope<'a> {
     }
 
     /// A link to a record's anchor on the page that lists it, when that page exists.
-    pub fn record_link(&self, page_id: &str, anchor: &str, label_html: &str) -> String {
+    pub fn record_link(&self, page_id: &str, anchor: &str, label: Html) -> Html {
         if self.pages.contains(page_id) {
-            format!(
-                "<a href=\"{}\">{label_html}</a>",
-                escape(&self.href(page_id, Some(anchor)))
+            crate::render::html::html!(
+                "<a href=\"{}\">{}</a>",
+                Html::text(&self.href(page_id, Some(anchor))),
+                label
             )
         } else {
-            label_html.to_string()
+            label
         }
     }
 }
 
 /// Joins per-language HTML: a single language as is, several as `lang`-tagged spans
 /// (a text that reads the same in every language is shown once).
-pub fn join_langs(view: View, parts: Vec<(crate::model::page::Lang, String)>) -> String {
+pub fn join_html(view: View, parts: Vec<(crate::model::page::Lang, Html)>) -> Html {
     if !view.interleaved() || parts.len() < 2 || parts.iter().all(|p| p.1 == parts[0].1) {
         return parts.into_iter().next().map(|p| p.1).unwrap_or_default();
     }
     // The leading language first; the others are translations (class `tr`, muted).
-    parts
+    let mut out = Html::default();
+    for (i, (l, h)) in parts.into_iter().enumerate() {
+        let class = Html::trusted_static(if i == 0 { "bi" } else { "bi tr" });
+        crate::render::html::html_into!(
+            out,
+            "<span class=\"{}\" lang=\"{}\">{}</span>",
+            class,
+            Html::text(l.code()),
+            h
+        );
+    }
+    out
+}
+
+/// [`join_html`] of parts already written as HTML strings (page titles).
+pub fn join_langs(view: View, parts: Vec<(crate::model::page::Lang, String)>) -> String {
+    let parts = parts
         .into_iter()
-        .enumerate()
-        .map(|(i, (l, h))| {
-            let class = if i == 0 { "bi" } else { "bi tr" };
-            format!("<span class=\"{class}\" lang=\"{}\">{h}</span>", l.code())
-        })
-        .collect::<Vec<_>>()
-        .join("")
+        .map(|(l, h)| (l, Html::trusted(h)))
+        .collect();
+    join_html(view, parts).into_string()
 }

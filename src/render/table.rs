@@ -1,6 +1,8 @@
 //! The one table shape every directive renders into, already resolved for a view.
-//! `templates/table.html` draws it.
+//! `templates/table.html` draws it. Every cell, caption and note is [`Html`]: text reaches
+//! a table only through an escaping constructor.
 
+use super::html::Html;
 use serde::Serialize;
 
 /// A data table: caption, source line, header cells and rows of HTML cells.
@@ -10,18 +12,18 @@ pub struct Table {
     pub id: String,
     /// CSS class naming the kind of table (`bundles`, `claims`, …).
     pub class: String,
-    pub caption: String,
-    /// "Source: data/bundles.yaml" line (HTML).
-    pub source: String,
-    pub columns: Vec<String>,
+    pub caption: Html,
+    /// "Source: data/bundles.yaml" line.
+    pub source: Html,
+    pub columns: Vec<Html>,
     pub rows: Vec<Row>,
     /// Rows already written as HTML (`<tr>…</tr>` lines), after `rows`: a run table has
     /// thousands of rows, and a string per cell cost more than writing them.
-    pub rows_html: String,
+    pub rows_html: Html,
     /// Shown instead of the rows when there are none.
-    pub empty: String,
-    /// Notes under the table (HTML).
-    pub notes: Vec<String>,
+    pub empty: Html,
+    /// Notes under the table.
+    pub notes: Vec<Html>,
 }
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -30,11 +32,11 @@ pub struct Row {
     pub id: Option<String>,
     /// Extra CSS class (e.g. `works` for the observer that works).
     pub class: Option<String>,
-    pub cells: Vec<String>,
+    pub cells: Vec<Html>,
 }
 
 impl Row {
-    pub fn new(cells: Vec<String>) -> Row {
+    pub fn new(cells: Vec<Html>) -> Row {
         Row {
             id: None,
             class: None,
@@ -60,20 +62,20 @@ impl Row {
 pub struct TableContext<'a> {
     pub id: &'a str,
     pub class: &'a str,
-    pub caption: &'a str,
-    pub source: &'a str,
-    /// Column heads as HTML, identifiers breakable after `_` (`est_<wbr>rows`).
-    pub columns: Vec<String>,
-    pub rows_html: String,
-    pub notes: &'a [String],
+    pub caption: &'a Html,
+    pub source: &'a Html,
+    /// Column heads, identifiers breakable after `_` (`est_<wbr>rows`).
+    pub columns: Vec<Html>,
+    pub rows_html: Html,
+    pub notes: &'a [Html],
 }
 
 /// `html` with a line-break opportunity after each `_` of its text (not of its tags), so
 /// that a head named by an identifier (`est_rows`) does not widen its column.
-fn breakable(html: &str) -> String {
-    let mut out = String::with_capacity(html.len() + 8);
+fn breakable(html: &Html) -> Html {
+    let mut out = String::with_capacity(html.as_str().len() + 8);
     let mut in_tag = false;
-    for c in html.chars() {
+    for c in html.as_str().chars() {
         out.push(c);
         match c {
             '<' => in_tag = true,
@@ -82,7 +84,8 @@ fn breakable(html: &str) -> String {
             _ => {}
         }
     }
-    out
+    // A `<wbr>` between characters of text keeps the markup well-formed.
+    Html::trusted(out)
 }
 
 impl Table {
@@ -92,26 +95,28 @@ impl Table {
             class: &self.class,
             caption: &self.caption,
             source: &self.source,
-            columns: self.columns.iter().map(|c| breakable(c)).collect(),
+            columns: self.columns.iter().map(breakable).collect(),
             rows_html: self.body_html(),
             notes: &self.notes,
         }
     }
 
     /// `<tr>` rows (or the one "empty" row), one per line.
-    fn body_html(&self) -> String {
-        use std::fmt::Write as _;
-        let esc = crate::render::escape;
-        let mut out = String::with_capacity(self.rows.len() * 160 + self.rows_html.len());
+    fn body_html(&self) -> Html {
+        let mut out = Html::with_capacity(self.rows.len() * 160 + self.rows_html.as_str().len());
         for row in &self.rows {
-            out.push_str("<tr");
+            out.push_static("<tr");
             if let Some(id) = &row.id {
-                let _ = write!(out, " id=\"{}\"", esc(id));
+                out.push_static(" id=\"");
+                out.push_text(id);
+                out.push_static("\"");
             }
             if let Some(class) = &row.class {
-                let _ = write!(out, " class=\"{}\"", esc(class));
+                out.push_static(" class=\"");
+                out.push_text(class);
+                out.push_static("\"");
             }
-            out.push('>');
+            out.push_static(">");
             // A record's row is named by its first cell: a header for the cells after it,
             // which a screen reader announces with each of them.
             for (i, cell) in row.cells.iter().enumerate() {
@@ -120,24 +125,21 @@ impl Table {
                 } else {
                     "td"
                 };
-                out.push('<');
-                out.push_str(tag);
-                if tag == "th" {
-                    out.push_str(" scope=\"row\"");
-                }
-                out.push('>');
-                out.push_str(cell);
-                out.push_str("</");
-                out.push_str(tag);
-                out.push('>');
+                out.push_static(if tag == "th" {
+                    "<th scope=\"row\">"
+                } else {
+                    "<td>"
+                });
+                out.push(cell);
+                out.push_static(if tag == "th" { "</th>" } else { "</td>" });
             }
-            out.push_str("</tr>\n");
+            out.push_static("</tr>\n");
         }
-        out.push_str(&self.rows_html);
+        out.push(&self.rows_html);
         if self.rows.is_empty() && self.rows_html.is_empty() {
-            let _ = writeln!(
+            crate::render::html::html_into!(
                 out,
-                "<tr><td colspan=\"{}\" class=\"empty\">{}</td></tr>",
+                "<tr><td colspan=\"{}\" class=\"empty\">{}</td></tr>\n",
                 self.columns.len(),
                 self.empty
             );
@@ -149,17 +151,22 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::breakable;
+    use crate::render::html::Html;
 
     #[test]
     fn heads_break_after_underscores_of_their_text_only() {
+        let b = |h: Html| breakable(&h).into_string();
         assert_eq!(
-            breakable("prompt_eval_count"),
+            b(Html::text("prompt_eval_count")),
             "prompt_<wbr>eval_<wbr>count"
         );
         assert_eq!(
-            breakable("<code class=\"a_b\">x_y</code>"),
+            b(crate::render::html::html!(
+                "<code class=\"a_b\">{}</code>",
+                Html::text("x_y")
+            )),
             "<code class=\"a_b\">x_<wbr>y</code>"
         );
-        assert_eq!(breakable("Case"), "Case");
+        assert_eq!(b(Html::text("Case")), "Case");
     }
 }

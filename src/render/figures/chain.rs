@@ -103,7 +103,7 @@ fn node(svg: &mut Svg, s: &Scope, c: &Component, x: f64, y: f64, w: f64, small: 
     );
     let h = cy - y + 8.0;
     svg.rect(x, y, w, h, 6.0, card_class(s, &c.status.value));
-    svg.raw(&inner.finish());
+    svg.append(inner);
     h
 }
 

@@ -196,7 +196,7 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
     let h = cy - y + 8.0;
     svg.rect(CARD_X, y, w, h, 6.0, "card");
     svg.rect(CARD_X, y, 5.0, h, 0.0, &format!("f-h{hue}"));
-    svg.raw(&inner.finish());
+    svg.append(inner);
     h
 }
 
@@ -235,7 +235,7 @@ fn head(svg: &mut Svg, s: &Scope, m: &DispatchMap) -> f64 {
     }
     let h = y - PAD + 8.0;
     svg.rect(PAD, PAD, WIDTH - PAD * 2.0, h, 6.0, "panel");
-    svg.raw(&inner.finish());
+    svg.append(inner);
     PAD + h
 }
 
@@ -313,7 +313,7 @@ pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Drawn {
     if let Some(last) = nodes.last() {
         svg.line(SPINE, spine_top, SPINE, *last, "edge");
     }
-    svg.raw(&body.finish());
+    svg.append(body);
     let mut sources = vec![file.to_string()];
     sources.extend(
         m.branches

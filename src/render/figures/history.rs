@@ -2,13 +2,13 @@
 //! points joined by a line on a linear axis from zero. Drawn once at least two runs record
 //! the case; before that the directive shows a short "needs two runs" note.
 
-use super::plot::{self, Role};
+use super::plot;
+use super::scale::{Frame, Linear};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, files, ui_texts};
 use crate::model::Run;
 use crate::model::Text;
 use crate::render::scope::Scope;
-use plotters::prelude::*;
 
 const WIDTH: u32 = 400;
 const LEFT: u32 = 64;
@@ -111,61 +111,24 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
     let label_rows = run_lines.iter().map(Vec::len).max().unwrap_or(1);
     let bottom = 14 + (label_rows as f64 * label_font.line_height()) as u32 + 8;
     let height = TOP + PLOT_H + bottom;
-    let xy = |i: usize, v: f64| (i as f64 + 0.5, scaled(field, v));
-    let drawn = plot::render((WIDTH, height), |root| {
-        let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
-        let mut chart = ChartBuilder::on(root)
-            .margin_left(LEFT)
-            .margin_right(RIGHT)
-            .margin_top(TOP)
-            .margin_bottom(bottom)
-            .build_cartesian_2d(0f64..n, 0f64..top)
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                ticks
-                    .iter()
-                    .map(|&t| PathElement::new(vec![(0.0, t), (n, t)], Role::Grid.color())),
-            )
-            .map_err(err)?;
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(0.0, 0.0), (n, 0.0)],
-                Role::Axis.color(),
-            )))
-            .map_err(err)?;
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().enumerate().map(|(i, (_, v))| xy(i, *v)),
-                Role::Hue(0).color().stroke_width(2),
-            ))
-            .map_err(err)?;
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (_, v))| Circle::new(xy(i, *v), 6, Role::Hue(0).color().filled())),
-            )
-            .map_err(err)?;
-        Ok((
-            ticks
-                .iter()
-                .map(|&t| (t, chart.backend_coord(&(0.0, t)).1))
-                .collect::<Vec<_>>(),
-            points
-                .iter()
-                .enumerate()
-                .map(|(i, (_, v))| chart.backend_coord(&xy(i, *v)))
-                .collect::<Vec<_>>(),
-            chart.backend_coord(&(0.0, 0.0)).1,
-        ))
-    });
-    let Ok((shapes, (tick_y, point_xy, axis_y))) = drawn else {
-        return out;
-    };
+    let frame = Frame::new((WIDTH, height), LEFT, RIGHT, TOP, bottom);
+    let (x, y) = (Linear::new(0.0, n, frame.x), Linear::new(0.0, top, frame.y));
+    let (x0, x1) = (x.px(0.0), x.px(n));
+    let axis_y = y.px(0.0);
+    let point_xy: Vec<(i32, i32)> = points
+        .iter()
+        .enumerate()
+        .map(|(i, (_, v))| (x.px(i as f64 + 0.5), y.px(scaled(field, *v))))
+        .collect();
     let mut svg = Svg::new();
-    svg.raw(&shapes);
+    for &t in &ticks {
+        plot::line(&mut svg, &[(x0, y.px(t)), (x1, y.px(t))], 1, "s-grid");
+    }
+    plot::line(&mut svg, &[(x0, axis_y), (x1, axis_y)], 1, "s-axis");
+    plot::line(&mut svg, &point_xy, 2, "s-h0");
+    for &p in &point_xy {
+        plot::dot(&mut svg, p, 6, "f-h0");
+    }
     let unit = super::scatter::axis_title(s, field);
     svg.text(
         12.0,
@@ -173,11 +136,11 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
         &unit,
         &TextStyle::new(Font::mono(14).bold(), ""),
     );
-    for (t, y) in &tick_y {
+    for &t in &ticks {
         svg.text(
             f64::from(LEFT) - 8.0,
-            f64::from(*y) + 4.5,
-            &plot::tick_label(*t, step),
+            f64::from(y.px(t)) + 4.5,
+            &plot::tick_label(t, step),
             &TextStyle::new(Font::sans(13), "mu").anchor(Anchor::End),
         );
     }

@@ -14,14 +14,15 @@ mod history;
 mod observers;
 mod plot;
 mod proxy;
+mod scale;
 mod scatter;
 pub mod svg;
 mod timing;
 
 use super::directives::{Render, Shown};
-use super::escape;
+use super::html::Html;
 use super::markdown::{self, Ctx as MdCtx};
-use super::scope::{Scope, join_langs};
+use super::scope::{Scope, join_html};
 use super::tables::source_line;
 use super::view::relative;
 use crate::model::Text;
@@ -300,8 +301,8 @@ pub fn map_words(w: &Words, f: impl Fn(Lang, &str) -> String) -> Words {
 }
 
 /// Words as inline HTML for the view (interleaved: `lang` spans).
-pub fn html(view: View, w: &Words) -> String {
-    join_langs(view, w.iter().map(|(l, t)| (*l, escape(t))).collect())
+pub fn html(view: View, w: &Words) -> Html {
+    join_html(view, w.iter().map(|(l, t)| (*l, Html::text(t))).collect())
 }
 
 // ------------------------------------------------------------------ drawing text
@@ -478,14 +479,14 @@ pub struct FigureContext {
     pub id: String,
     pub class: String,
     /// The inline `<svg>` (empty for a note).
-    pub svg: String,
-    /// The note shown instead of a drawing (HTML).
-    pub note: String,
-    pub caption: String,
+    pub svg: Html,
+    /// The note shown instead of a drawing.
+    pub note: Html,
+    pub caption: Html,
     /// Link to the standalone file (empty for a note).
     pub href: String,
-    pub enlarge: String,
-    pub source: String,
+    pub enlarge: Html,
+    pub source: Html,
 }
 
 /// A figure ready for the page: the template context and the standalone files to write.
@@ -509,7 +510,8 @@ pub fn present(o: &Drawn, s: &Scope, page_id: &str) -> Presented {
     };
     match &o.content {
         Content::Svg { .. } => {
-            context.svg = document(o, s.view, false, &id).unwrap_or_default();
+            // Written by the SVG writer, which escapes every text and attribute it takes.
+            context.svg = Html::trusted(document(o, s.view, false, &id).unwrap_or_default());
             if let Some(doc) = document(o, s.view, true, &id) {
                 files.push((path.clone(), doc.into_bytes()));
                 context.href = relative(s.depth(), &path);
@@ -770,13 +772,13 @@ mod tests {
             panic!("the observer map is a figure");
         };
         let p = present(&out[0], &s, "observers");
-        assert!(p.context.svg.starts_with("<svg"));
+        assert!(p.context.svg.as_str().starts_with("<svg"));
         assert_eq!(p.files.len(), 1);
         assert_eq!(p.files[0].0, "figures/observers/observer-map.en.svg");
         assert_eq!(
             p.context.href,
             "../../figures/observers/observer-map.en.svg"
         );
-        assert!(p.context.source.contains("data/observers.yaml"));
+        assert!(p.context.source.as_str().contains("data/observers.yaml"));
     }
 }

@@ -105,7 +105,7 @@ fn card(svg: &mut Svg, s: &Scope, o: &Observer, y: f64) -> f64 {
         0.0,
         &format!("f-{}", outcome_class(o.outcome)),
     );
-    svg.raw(&inner.finish());
+    svg.append(inner);
     h
 }
 

@@ -1,157 +1,34 @@
-//! Plot glue around plotters: plotters maps data to pixels (linear and log axes) and draws
-//! the grid, bands and series; every label is drawn here instead, since plotters sizes text
-//! by UTF-8 bytes and prints long float font sizes.
-//!
-//! Plotters writes fixed `#RRGGBB` colours. Each shape is drawn in a marker colour of a
-//! [`Role`], and [`restyle`] turns those into CSS classes, so plots follow the page's light
-//! or dark scheme like the diagrams do.
+//! What the plots share: their shapes (written with the figures' [`Svg`] writer, coloured
+//! by CSS classes so that plots follow the page's light or dark scheme), tick values and
+//! tick labels. Values become pixels through [`super::scale`]; every label is measured and
+//! placed by [`super::svg`].
 
-use super::svg::{self, HUES};
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use super::svg::{self, Svg};
 
-/// What a shape is, for its colour class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Grid,
-    Axis,
-    Fg,
-    Bg,
-    /// Strong colour of hue `i` (series, points).
-    Hue(usize),
-    /// Light tint of hue `i` (bands).
-    Tint(usize),
+/// A line through `points` (whole pixels), `width` pixels wide, in the stroke class
+/// `class` (`s-grid`, `s-axis`, `s-h0`, …).
+pub fn line(svg: &mut Svg, points: &[(i32, i32)], width: u32, class: &str) {
+    svg.path(points, width, class);
 }
 
-impl Role {
-    /// The marker colour plotters writes for this role.
-    pub fn color(self) -> RGBColor {
-        let (g, b) = match self {
-            Role::Grid => (0, 1),
-            Role::Axis => (0, 2),
-            Role::Fg => (0, 3),
-            Role::Bg => (0, 4),
-            Role::Hue(i) => (1, (i % HUES) as u8),
-            Role::Tint(i) => (2, (i % HUES) as u8),
-        };
-        RGBColor(1, g, b)
-    }
-
-    fn from_hex(hex: &str) -> Option<Role> {
-        let h = hex.strip_prefix('#')?;
-        if h.len() != 6 || !h.starts_with("01") {
-            return None;
-        }
-        let g = u8::from_str_radix(h.get(2..4)?, 16).ok()?;
-        let b = u8::from_str_radix(h.get(4..6)?, 16).ok()? as usize;
-        match (g, b) {
-            (0, 1) => Some(Role::Grid),
-            (0, 2) => Some(Role::Axis),
-            (0, 3) => Some(Role::Fg),
-            (0, 4) => Some(Role::Bg),
-            (1, i) if i < HUES => Some(Role::Hue(i)),
-            (2, i) if i < HUES => Some(Role::Tint(i)),
-            _ => None,
-        }
-    }
-
-    /// The CSS class for this role as a fill (`f-…`) or a stroke (`s-…`).
-    fn class(self, fill: bool) -> String {
-        let p = if fill { "f" } else { "s" };
-        match self {
-            Role::Grid => format!("{p}-grid"),
-            Role::Axis => format!("{p}-axis"),
-            Role::Fg => format!("{p}-fg"),
-            Role::Bg => format!("{p}-bg"),
-            Role::Hue(i) => format!("{p}-h{i}"),
-            Role::Tint(i) => format!("{p}-t{i}"),
-        }
-    }
+/// A filled rectangle between two corners (whole pixels, in any order), in the fill class
+/// `class` (`f-t0`, `f-h2`, …).
+pub fn bar(svg: &mut Svg, (x0, y0): (i32, i32), (x1, y1): (i32, i32), class: &str) {
+    let (x, y) = (x0.min(x1), y0.min(y1));
+    let (w, h) = (x0.abs_diff(x1), y0.abs_diff(y1));
+    svg.rect(
+        f64::from(x),
+        f64::from(y),
+        f64::from(w),
+        f64::from(h),
+        0.0,
+        class,
+    );
 }
 
-/// `key="value"` pairs of one element line as plotters writes it.
-fn attributes(s: &str) -> Vec<(&str, &str)> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    while let Some(eq) = rest.find("=\"") {
-        let key = rest[..eq].trim();
-        let after = &rest[eq + 2..];
-        let Some(end) = after.find('"') else { break };
-        out.push((key, &after[..end]));
-        rest = &after[end + 1..];
-    }
-    out
-}
-
-/// Rewrites plotters' SVG: drops the outer `<svg>`, turns marker colours into classes,
-/// drops `opacity="1"`, and rewrites numbers through [`svg::num`].
-pub fn restyle(plotters_svg: &str) -> String {
-    let mut out = String::new();
-    for line in plotters_svg.lines() {
-        let t = line.trim();
-        let Some(body) = t.strip_prefix('<').and_then(|b| b.strip_suffix("/>")) else {
-            continue;
-        };
-        let Some((tag, rest)) = body.split_once(' ') else {
-            continue;
-        };
-        if !matches!(tag, "rect" | "line" | "polyline" | "polygon" | "circle") {
-            continue;
-        }
-        let mut classes = Vec::new();
-        let mut attrs = Vec::new();
-        for (k, v) in attributes(rest) {
-            match (k, Role::from_hex(v)) {
-                ("fill" | "stroke", Some(role)) => classes.push(role.class(k == "fill")),
-                ("opacity", _) if v == "1" => {}
-                ("points", _) => {
-                    let pts: Vec<String> = v
-                        .split_whitespace()
-                        .filter_map(|p| p.split_once(','))
-                        .map(|(x, y)| {
-                            format!(
-                                "{},{}",
-                                svg::num(x.parse().unwrap_or(0.0)),
-                                svg::num(y.parse().unwrap_or(0.0))
-                            )
-                        })
-                        .collect();
-                    attrs.push(format!("points=\"{}\"", pts.join(" ")));
-                }
-                _ => {
-                    let value = match v.parse::<f64>() {
-                        Ok(n) => svg::num(n),
-                        Err(_) => svg::esc(v),
-                    };
-                    attrs.push(format!("{}=\"{value}\"", svg::esc(k)));
-                }
-            }
-        }
-        if !classes.is_empty() {
-            attrs.push(format!("class=\"{}\"", classes.join(" ")));
-        }
-        out.push_str(&format!("<{tag} {}/>\n", attrs.join(" ")));
-    }
-    out
-}
-
-/// A plotters drawing area writing SVG into a string.
-pub type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
-
-/// Runs `draw` on a fresh plotters SVG area of `size` and returns the restyled shapes with
-/// whatever `draw` computed (label positions). A plotters error becomes a message.
-pub fn render<T>(
-    size: (u32, u32),
-    draw: impl FnOnce(&Area) -> Result<T, String>,
-) -> Result<(String, T), String> {
-    let mut buf = String::new();
-    let t = {
-        let root = SVGBackend::with_string(&mut buf, size).into_drawing_area();
-        let t = draw(&root)?;
-        root.present().map_err(|e| e.to_string())?;
-        t
-    };
-    Ok((restyle(&buf), t))
+/// A filled dot of radius `r` at `(x, y)`, in the fill class `class`.
+pub fn dot(svg: &mut Svg, (x, y): (i32, i32), r: u32, class: &str) {
+    svg.circle(f64::from(x), f64::from(y), f64::from(r), class);
 }
 
 /// A centred tick label moved inside `[0, width]`: its x and alignment.
@@ -254,25 +131,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn restyle_turns_markers_into_classes() {
-        let (svg, ()) = render((100, 50), |root| {
-            root.draw(&Rectangle::new(
-                [(1, 2), (30, 40)],
-                Role::Tint(1).color().filled(),
-            ))
-            .map_err(|e| e.to_string())?;
-            root.draw(&PathElement::new(
-                vec![(0, 0), (10, 10)],
-                Role::Grid.color(),
-            ))
-            .map_err(|e| e.to_string())?;
-            Ok(())
-        })
-        .expect("draws");
-        assert!(svg.contains("class=\"f-t1\""), "{svg}");
-        assert!(svg.contains("class=\"s-grid\""), "{svg}");
-        assert!(!svg.contains('#'));
-        assert!(!svg.contains("<svg"));
+    fn shapes_are_whole_pixels_coloured_by_class() {
+        let mut svg = Svg::new();
+        line(&mut svg, &[(0, 10), (20, 5)], 2, "s-h0");
+        bar(&mut svg, (30, 40), (10, 20), "f-t1");
+        dot(&mut svg, (5, 6), 4, "f-h2");
+        assert_eq!(
+            svg.finish(),
+            "<polyline fill=\"none\" stroke-width=\"2\" points=\"0,10 20,5\" class=\"s-h0\"/>\n\
+             <rect x=\"10\" y=\"20\" width=\"20\" height=\"20\" class=\"f-t1\"/>\n\
+             <circle cx=\"5\" cy=\"6\" r=\"4\" class=\"f-h2\"/>\n"
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! against (bands from [`crate::derive::reach`], zones from [`crate::derive::zone`]).
 //! Each point is labelled with its case id and value.
 
-use super::plot::{self, Role};
+use super::plot;
+use super::scale::{Frame, Linear, Log};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, family_hue, family_name, files, fit_lines, ui, ui_args};
 use crate::derive::zone;
@@ -11,7 +12,6 @@ use crate::model::Located;
 use crate::model::format::Decimal;
 use crate::model::{DispatchMap, Edge, Run};
 use crate::render::scope::Scope;
-use plotters::prelude::*;
 
 const WIDTH: u32 = 400;
 const LEFT: u32 = 16;
@@ -59,7 +59,7 @@ fn bands(s: &Scope, map: &DispatchMap, (lo, hi): (f64, f64), whole: bool) -> Vec
         .collect()
 }
 
-/// Pixel positions plotters computed, for the labels drawn afterwards.
+/// Pixel positions of the shapes, for the labels drawn after them.
 struct Placed {
     axis_y: i32,
     ticks: Vec<(f64, i32)>,
@@ -177,89 +177,40 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     let height = TOP.saturating_add(rows_h).saturating_add(bottom);
     let rows = n as f64;
     let ticks = plot::decades(lo, hi);
-    let drawn = plot::render((WIDTH, height), |root| {
-        let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
-        let mut chart = ChartBuilder::on(root)
-            .margin_left(LEFT)
-            .margin_right(RIGHT)
-            .margin_top(TOP)
-            .margin_bottom(bottom)
-            .build_cartesian_2d((lo..hi).log_scale(), 0f64..rows)
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(bands.iter().map(|b| {
-                Rectangle::new(
-                    [(b.x0, 0.0), (b.x1, rows)],
-                    Role::Tint(b.hue).color().filled(),
-                )
-            }))
-            .map_err(err)?;
-        chart
-            .draw_series(
-                ticks
-                    .iter()
-                    .map(|&t| PathElement::new(vec![(t, 0.0), (t, rows)], Role::Grid.color())),
-            )
-            .map_err(err)?;
-        chart
-            .draw_series(
-                bands
-                    .iter()
-                    .skip(1)
-                    .map(|b| PathElement::new(vec![(b.x0, 0.0), (b.x0, rows)], Role::Axis.color())),
-            )
-            .map_err(err)?;
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(lo, 0.0), (hi, 0.0)],
-                Role::Axis.color(),
-            )))
-            .map_err(err)?;
-        let at = |i: usize, v: f64| (v.max(lo), rows - i as f64 - 0.5);
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (_, v))| Circle::new(at(i, *v), 8, Role::Bg.color().filled())),
-            )
-            .map_err(err)?;
-        chart
-            .draw_series(points.iter().enumerate().map(|(i, (_, v))| {
-                let role = match zone_of(*v) {
-                    Some(f) => Role::Hue(family_hue(s, f)),
-                    None => Role::Fg,
-                };
-                Circle::new(at(i, *v), 6, role.color().filled())
-            }))
-            .map_err(err)?;
-        Ok(Placed {
-            axis_y: chart.backend_coord(&(lo, 0.0)).1,
-            ticks: ticks
-                .iter()
-                .map(|&t| (t, chart.backend_coord(&(t, 0.0)).0))
-                .collect(),
-            bands: bands
-                .iter()
-                .map(|b| {
-                    (
-                        chart.backend_coord(&(b.x0, 0.0)).0,
-                        chart.backend_coord(&(b.x1, 0.0)).0,
-                    )
-                })
-                .collect(),
-            points: points
-                .iter()
-                .enumerate()
-                .map(|(i, (_, v))| chart.backend_coord(&at(i, *v)))
-                .collect(),
-        })
-    });
-    let Ok((shapes, placed)) = drawn else {
-        return out;
+    let frame = Frame::new((WIDTH, height), LEFT, RIGHT, TOP, bottom);
+    let (x, y) = (Log::new(lo, hi, frame.x), Linear::new(0.0, rows, frame.y));
+    let (y0, y1) = (y.px(0.0), y.px(rows));
+    let placed = Placed {
+        axis_y: y0,
+        ticks: ticks.iter().map(|&t| (t, x.px(t))).collect(),
+        bands: bands.iter().map(|b| (x.px(b.x0), x.px(b.x1))).collect(),
+        points: points
+            .iter()
+            .enumerate()
+            .map(|(i, (_, v))| (x.px(v.max(lo)), y.px(rows - i as f64 - 0.5)))
+            .collect(),
     };
     let mut svg = Svg::new();
-    svg.raw(&shapes);
+    for (b, (x0, x1)) in bands.iter().zip(&placed.bands) {
+        plot::bar(&mut svg, (*x0, y0), (*x1, y1), &format!("f-t{}", b.hue));
+    }
+    for (_, tx) in &placed.ticks {
+        plot::line(&mut svg, &[(*tx, y0), (*tx, y1)], 1, "s-grid");
+    }
+    for (bx, _) in placed.bands.iter().skip(1) {
+        plot::line(&mut svg, &[(*bx, y0), (*bx, y1)], 1, "s-axis");
+    }
+    plot::line(&mut svg, &[(x.px(lo), y0), (x.px(hi), y0)], 1, "s-axis");
+    for &p in &placed.points {
+        plot::dot(&mut svg, p, 8, "f-bg");
+    }
+    for ((_, v), &p) in points.iter().zip(&placed.points) {
+        let class = match zone_of(*v) {
+            Some(f) => format!("f-h{}", family_hue(s, f)),
+            None => "f-fg".to_string(),
+        };
+        plot::dot(&mut svg, p, 6, &class);
+    }
     labels(&mut svg, &bands, &points, &placed);
     let axis_top = f64::from(placed.axis_y) + 26.0;
     super::draw_lines(

@@ -4,12 +4,12 @@
 //! rows. Each axis is labelled by its measurement (`data/vocabulary.yaml`); a measurement
 //! named `…_ns` is shown in seconds.
 
-use super::plot::{self, Role};
+use super::plot;
+use super::scale::{Frame, Linear};
 use super::svg::{Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, files, joined, ui_texts, words};
 use crate::model::{Located, Run, Text};
 use crate::render::scope::Scope;
-use plotters::prelude::*;
 
 const WIDTH: u32 = 400;
 const LEFT: u32 = 64;
@@ -76,72 +76,39 @@ pub fn plot(s: &Scope, run: &Located<Run>, x: &str, y: &str) -> Drawn {
     };
     let (xt, yt) = (ticks(x_step, x_top), ticks(y_step, y_top));
     let height = TOP + PLOT_H + BOTTOM;
-    let drawn = plot::render((WIDTH, height), |root| {
-        let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
-        let mut chart = ChartBuilder::on(root)
-            .margin_left(LEFT)
-            .margin_right(RIGHT)
-            .margin_top(TOP)
-            .margin_bottom(BOTTOM)
-            .build_cartesian_2d(0f64..x_top, 0f64..y_top)
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                yt.iter()
-                    .map(|&t| PathElement::new(vec![(0.0, t), (x_top, t)], Role::Grid.color())),
-            )
-            .map_err(err)?;
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(0.0, 0.0), (x_top, 0.0)],
-                Role::Axis.color(),
-            )))
-            .map_err(err)?;
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                Role::Hue(0).color().stroke_width(1),
-            ))
-            .map_err(err)?;
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .map(|&p| Circle::new(p, 4, Role::Hue(0).color().filled())),
-            )
-            .map_err(err)?;
-        Ok((
-            xt.iter()
-                .map(|&t| (t, chart.backend_coord(&(t, 0.0)).0))
-                .collect::<Vec<_>>(),
-            yt.iter()
-                .map(|&t| (t, chart.backend_coord(&(0.0, t)).1))
-                .collect::<Vec<_>>(),
-            chart.backend_coord(&(0.0, 0.0)).1,
-        ))
-    });
-    let Ok((shapes, (x_ticks, y_ticks, axis_y))) = drawn else {
-        return out;
-    };
+    let frame = Frame::new((WIDTH, height), LEFT, RIGHT, TOP, BOTTOM);
+    let (sx, sy) = (
+        Linear::new(0.0, x_top, frame.x),
+        Linear::new(0.0, y_top, frame.y),
+    );
+    let (x0, x1, axis_y) = (sx.px(0.0), sx.px(x_top), sy.px(0.0));
+    let placed: Vec<(i32, i32)> = points.iter().map(|&(a, b)| (sx.px(a), sy.px(b))).collect();
     let mut svg = Svg::new();
-    svg.raw(&shapes);
+    for &t in &yt {
+        plot::line(&mut svg, &[(x0, sy.px(t)), (x1, sy.px(t))], 1, "s-grid");
+    }
+    plot::line(&mut svg, &[(x0, axis_y), (x1, axis_y)], 1, "s-axis");
+    plot::line(&mut svg, &placed, 1, "s-h0");
+    for &p in &placed {
+        plot::dot(&mut svg, p, 4, "f-h0");
+    }
     let small = TextStyle::new(Font::sans(13), "mu");
-    for (t, py) in &y_ticks {
+    for &t in &yt {
         svg.text(
             f64::from(LEFT) - 8.0,
-            f64::from(*py) + 4.5,
-            &plot::tick_label(*t, y_step),
+            f64::from(sy.px(t)) + 4.5,
+            &plot::tick_label(t, y_step),
             &small.anchor(Anchor::End),
         );
     }
     let ay = f64::from(axis_y);
-    for (t, px) in &x_ticks {
-        let px = f64::from(*px);
+    for &t in &xt {
+        let px = f64::from(sx.px(t));
         svg.line(px, ay, px, ay + 5.0, "axis");
         svg.text(
             px,
             ay + 20.0,
-            &plot::tick_label(*t, x_step),
+            &plot::tick_label(t, x_step),
             &small.anchor(Anchor::Middle),
         );
     }

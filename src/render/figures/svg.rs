@@ -114,7 +114,9 @@ fn advance(c: char, mono: bool) -> f64 {
         return 0.62;
     }
     // Generous Latin advances (DejaVu Sans, the widest common fallback), so that labels
-    // laid out here fit whatever sans-serif font the reader's system picks.
+    // laid out here fit whatever sans-serif font the reader's system picks. These are a
+    // proportional font's widths, which no character property gives (unicode-width counts
+    // every Latin letter as one terminal column).
     match c {
         ' ' => 0.32,
         'i' | 'j' | 'l' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | '(' | ')' | '[' | ']' => 0.34,
@@ -136,31 +138,32 @@ pub fn text_width(s: &str, font: Font) -> f64 {
     em * f64::from(font.size) * bold
 }
 
-/// Characters a line must not start with (Japanese closing punctuation).
-fn no_break_before(c: char) -> bool {
-    "、。，．・ー）」』】〕！？：；,.;:)]}>%".contains(c)
-}
-
-/// Characters a line must not end with (opening brackets).
-fn no_break_after(c: char) -> bool {
-    "（「『【〔([{<".contains(c)
-}
-
-/// Splits a text into pieces between which a line may break.
-fn pieces(s: &str) -> Vec<String> {
-    let chars: Vec<char> = s.chars().collect();
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        cur.push(c);
-        let Some(&next) = chars.get(i + 1) else { break };
-        let after = c == ' ' || "_/,→·".contains(c) || is_wide(c) || is_wide(next);
-        if after && !no_break_before(next) && !no_break_after(c) && next != ' ' {
-            out.push(std::mem::take(&mut cur));
+/// Splits a text into pieces between which a line may break: where UAX #14 allows it
+/// (unicode-linebreak: after spaces, between ideographs and kana, never before `、。）」`
+/// nor after `（「`), and after `_` or `/` before a letter or digit. UAX #14 keeps
+/// `prompt_eval_count` and `data/runs` whole (a low line is a letter to it), and a
+/// figure's narrow box would then cut such a name at any character instead.
+fn pieces(s: &str) -> Vec<&str> {
+    let mut cuts: Vec<usize> = unicode_linebreak::linebreaks(s)
+        .map(|(i, _)| i)
+        .filter(|&i| i < s.len())
+        .collect();
+    for (i, c) in s.char_indices() {
+        let after = i + c.len_utf8();
+        if matches!(c, '_' | '/') && s[after..].chars().next().is_some_and(char::is_alphanumeric) {
+            cuts.push(after);
         }
     }
-    if !cur.is_empty() {
-        out.push(cur);
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out = Vec::with_capacity(cuts.len() + 1);
+    let mut from = 0;
+    for cut in cuts {
+        out.push(&s[from..cut]);
+        from = cut;
+    }
+    if from < s.len() {
+        out.push(&s[from..]);
     }
     out
 }
@@ -348,9 +351,23 @@ impl Svg {
         self.out.push_str("</g>\n");
     }
 
-    /// Markup already written elsewhere (must be well-formed).
-    pub fn raw(&mut self, s: &str) {
-        self.out.push_str(s);
+    /// A line through whole-pixel `points`, `width` pixels wide (plots).
+    pub fn path(&mut self, points: &[(i32, i32)], width: u32, class: &str) {
+        self.out.push_str("<polyline fill=\"none\" stroke-width=\"");
+        let _ = write!(self.out, "{width}\" points=\"");
+        for (i, (x, y)) in points.iter().enumerate() {
+            if i > 0 {
+                self.out.push(' ');
+            }
+            let _ = write!(self.out, "{x},{y}");
+        }
+        let _ = writeln!(self.out, "\" class=\"{}\"/>", esc(class));
+    }
+
+    /// Another fragment written with this writer, nested here. There is no way to add
+    /// markup from elsewhere: every text and attribute goes through [`esc`] or [`num`].
+    pub fn append(&mut self, inner: Svg) {
+        self.out.push_str(&inner.out);
     }
 
     pub fn finish(self) -> String {
@@ -515,6 +532,27 @@ mod tests {
         assert!(long.iter().all(|l| text_width(l, Font::mono(12)) <= 60.0));
         assert_eq!(long.concat(), "index_scan_next<btree,1,false>");
         assert_eq!(wrap("", 10.0, f), vec![String::new()]);
+    }
+
+    #[test]
+    fn breaks_follow_uax14_and_names() {
+        // Japanese: between characters, but never before closing or after opening marks.
+        let ja = pieces("観測（実行経路）は、変わる。");
+        assert_eq!(ja.concat(), "観測（実行経路）は、変わる。");
+        for p in &ja {
+            assert!(!p.ends_with('（'), "{ja:?}");
+            assert!(!p.starts_with(['）', '、', '。']), "{ja:?}");
+        }
+        assert!(ja.len() > 5, "{ja:?}");
+        // Latin: after spaces, which stay with the word before.
+        assert_eq!(pieces("cold start (s)"), ["cold ", "start ", "(s)"]);
+        // Names: after `_` and `/` before a letter or digit, which UAX #14 alone keeps whole.
+        assert_eq!(pieces("prompt_eval_count"), ["prompt_", "eval_", "count"]);
+        assert_eq!(pieces("data/runs/r1"), ["data/", "runs/", "r1"]);
+        assert_eq!(pieces("a_ b_)"), ["a_ ", "b_)"]);
+        // Japanese next to Latin breaks between them.
+        assert_eq!(pieces("観測est_rows"), ["観", "測", "est_", "rows"]);
+        assert!(pieces("").is_empty());
     }
 
     #[test]

@@ -3,14 +3,14 @@
 //! measurement (cold versus hot, say, of a load, a prompt and a generation). A zero or
 //! missing duration has no bar, only its label.
 
-use super::plot::{self, Role};
+use super::plot;
+use super::scale::{Frame, Linear, Log};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, files, fit_lines, joined, label, ui, ui_args};
 use crate::model::Located;
 use crate::model::format::seconds;
 use crate::model::{Case, Run};
 use crate::render::scope::Scope;
-use plotters::prelude::*;
 
 const WIDTH: u32 = 400;
 const TOP: u32 = 8;
@@ -114,73 +114,45 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, asked: &[String]) -> Draw
     // `as` saturates: an absurd number of cases cannot overflow the height.
     let height = TOP.saturating_add(plot_h as u32).saturating_add(bottom);
     let ticks = plot::decades(lo, hi);
-    let drawn = plot::render((WIDTH, height), |root| {
-        let err = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
-        let mut chart = ChartBuilder::on(root)
-            .margin_left(left as u32)
-            .margin_right(RIGHT)
-            .margin_top(TOP)
-            .margin_bottom(bottom)
-            .build_cartesian_2d((lo..hi).log_scale(), plot_h..0f64)
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                ticks
-                    .iter()
-                    .map(|&t| PathElement::new(vec![(t, 0.0), (t, plot_h)], Role::Grid.color())),
-            )
-            .map_err(err)?;
-        let mut bars = Vec::new();
-        for (m, tops) in metrics.iter().zip(&rows) {
-            for (i, (c, top)) in cases.iter().zip(tops).enumerate() {
-                if let Some(ns) = ns(c, m).filter(|ns| *ns > 0) {
-                    let v = (ns as f64 / 1e9).clamp(lo, hi);
-                    bars.push(Rectangle::new(
-                        [(lo, top + 4.0), (v, top + ROW - 4.0)],
-                        Role::Hue(HUES[i % HUES.len()]).color().filled(),
-                    ));
-                }
+    let frame = Frame::new((WIDTH, height), left as u32, RIGHT, TOP, bottom);
+    // The rows run downwards: row tops are measured from the plot's top.
+    let (x, y) = (Log::new(lo, hi, frame.x), Linear::new(plot_h, 0.0, frame.y));
+    let (x0, x1) = (x.px(lo), x.px(hi));
+    let (y0, y1) = (y.px(0.0), y.px(plot_h));
+    let mut svg = Svg::new();
+    for &t in &ticks {
+        plot::line(&mut svg, &[(x.px(t), y0), (x.px(t), y1)], 1, "s-grid");
+    }
+    for (m, tops) in metrics.iter().zip(&rows) {
+        for (i, (c, top)) in cases.iter().zip(tops).enumerate() {
+            if let Some(ns) = ns(c, m).filter(|ns| *ns > 0) {
+                let v = (ns as f64 / 1e9).clamp(lo, hi);
+                plot::bar(
+                    &mut svg,
+                    (x0, y.px(top + 4.0)),
+                    (x.px(v), y.px(top + ROW - 4.0)),
+                    &format!("f-h{}", HUES[i % HUES.len()]),
+                );
             }
         }
-        chart.draw_series(bars).map_err(err)?;
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(lo, plot_h), (hi, plot_h)],
-                Role::Axis.color(),
-            )))
-            .map_err(err)?;
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(lo, 0.0), (lo, plot_h)],
-                Role::Axis.color(),
-            )))
-            .map_err(err)?;
-        let ends: Vec<Vec<i32>> = metrics
-            .iter()
-            .map(|m| {
-                cases
-                    .iter()
-                    .map(|c| {
-                        let v = ns(c, m).filter(|ns| *ns > 0).map(|ns| ns as f64 / 1e9);
-                        chart.backend_coord(&(v.unwrap_or(lo).clamp(lo, hi), 0.0)).0
-                    })
-                    .collect()
-            })
-            .collect();
-        Ok((
-            chart.backend_coord(&(lo, plot_h)).1,
-            ticks
+    }
+    plot::line(&mut svg, &[(x0, y1), (x1, y1)], 1, "s-axis");
+    plot::line(&mut svg, &[(x0, y0), (x0, y1)], 1, "s-axis");
+    // Where each bar ends, for its value's label.
+    let ends: Vec<Vec<i32>> = metrics
+        .iter()
+        .map(|m| {
+            cases
                 .iter()
-                .map(|&t| (t, chart.backend_coord(&(t, 0.0)).0))
-                .collect::<Vec<_>>(),
-            ends,
-        ))
-    });
-    let Ok((shapes, (axis_y, tick_x, ends))) = drawn else {
-        return out;
-    };
-    let mut svg = Svg::new();
-    svg.raw(&shapes);
+                .map(|c| {
+                    let v = ns(c, m).filter(|ns| *ns > 0).map(|ns| ns as f64 / 1e9);
+                    x.px(v.unwrap_or(lo).clamp(lo, hi))
+                })
+                .collect()
+        })
+        .collect();
+    let axis_y = y1;
+    let tick_x: Vec<(f64, i32)> = ticks.iter().map(|&t| (t, x.px(t))).collect();
     let top = f64::from(TOP);
     let metric_words: Vec<Words> = metrics
         .iter()

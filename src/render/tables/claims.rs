@@ -3,11 +3,13 @@
 use super::{anchor, code, ref_list, source_line};
 use crate::model::refs::Kind;
 use crate::model::{Claim, QuestionStatus};
+use crate::render::html::Html;
+use crate::render::html::{html, html_into};
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 
 /// The cannot-show side with the observer constraint (or other limit) behind it.
-fn cannot_cell(s: &Scope, c: &Claim) -> String {
+fn cannot_cell(s: &Scope, c: &Claim) -> Html {
     let mut cell = s.text(&c.cannot);
     if let Some(obs) = c
         .constraint
@@ -16,26 +18,24 @@ fn cannot_cell(s: &Scope, c: &Claim) -> String {
     {
         // The observer by its name and its outcome, then the limit itself: a working
         // observer is listed for what it cannot show, not as what blocks the claim.
-        let name = super::record_link(
-            s,
-            Kind::Observer,
-            &obs.id.value,
-            crate::render::escape(&obs.name),
-        );
-        cell.push_str(&format!(
-            "<p class=\"constraint\">{} {name} <span class=\"badge outcome-{}\">{}</span>: {}</p>",
+        let name = super::record_link(s, Kind::Observer, &obs.id.value, Html::text(&obs.name));
+        html_into!(
+            cell,
+            "<p class=\"constraint\">{} {} <span class=\"badge outcome-{}\">{}</span>: {}</p>",
             s.ui("claims-constraint"),
-            crate::render::escape(&enum_key(&obs.outcome)),
+            name,
+            Html::text(&enum_key(&obs.outcome)),
             s.label("outcome", &obs.outcome),
             s.text(&obs.constraint)
-        ));
+        );
     }
     if let Some(limit) = &c.limit {
-        cell.push_str(&format!(
+        html_into!(
+            cell,
             "<p class=\"constraint\">{} {}</p>",
             s.ui("claims-limit"),
             s.text(limit)
-        ));
+        );
     }
     cell
 }
@@ -57,16 +57,19 @@ fn claim_row(s: &Scope, c: &Claim, with_id: bool) -> Row {
         .filter_map(|f| s.ev.findings.get(&f.value))
     {
         let link = super::record_link(s, Kind::Finding, &f.id.value, s.ui("claims-corrected-by"));
-        can.push_str(&format!(
-            "<p class=\"correction\"><strong>{link}</strong> {}</p>",
+        html_into!(
+            can,
+            "<p class=\"correction\"><strong>{}</strong> {}</p>",
+            link,
             s.text(&f.text)
-        ));
+        );
     }
-    can.push_str(&format!(
+    html_into!(
+        can,
         "<p class=\"evidence\">{} {}</p>",
         s.ui("claims-evidence"),
         ref_list(s, &c.evidence)
-    ));
+    );
     let mut cannot = cannot_cell(s, c);
     if let Some(m) = &c.moved {
         use crate::model::types::ClaimSide;
@@ -80,10 +83,10 @@ fn claim_row(s: &Scope, c: &Claim, with_id: bool) -> Row {
             }
             _ => s.ui(key),
         };
-        cell.push_str(&format!("<p class=\"moved\">{note}</p>"));
+        html_into!(cell, "<p class=\"moved\">{}</p>", note);
     }
     if let Some(line) = history_line(s, &c.id.value) {
-        can.push_str(&line);
+        can.push(&line);
     }
     let row = Row::new(vec![can, cannot]);
     if with_id {
@@ -104,37 +107,38 @@ pub(crate) fn moved_key(from: crate::model::types::ClaimSide) -> &'static str {
 
 /// When the claim was added and moved, by commit date, with the commit and the runs that
 /// moved it (`history: true`); nothing without a history.
-fn history_line(s: &Scope, id: &str) -> Option<String> {
+fn history_line(s: &Scope, id: &str) -> Option<Html> {
     use crate::model::history::What;
     let history = s.ev.history.as_ref()?;
-    let steps: Vec<String> = history
+    let steps: Vec<Html> = history
         .of_claim(id)
         .map(|e| {
             let (key, runs) = match &e.what {
                 What::ClaimMoved { from, runs, .. } => (moved_key(*from), runs.as_slice()),
                 _ => ("history-added", &[][..]),
             };
-            let mut step = format!(
+            let mut step = html!(
                 "{} (<code>{}</code>",
                 s.ui_with(key, "date", e.day().to_string()),
-                crate::render::escape(e.short())
+                Html::text(e.short())
             );
             if !runs.is_empty() {
-                let links: Vec<String> = runs
-                    .iter()
-                    .map(|r| super::record_link(s, Kind::Run, r, code(r)))
-                    .collect();
-                step.push_str(&format!(", {} {}", s.ui("history-by"), links.join(", ")));
+                let links = Html::join(
+                    runs.iter()
+                        .map(|r| super::record_link(s, Kind::Run, r, code(r))),
+                    ", ",
+                );
+                html_into!(step, ", {} {}", s.ui("history-by"), links);
             }
-            step.push(')');
+            step.push_static(")");
             step
         })
         .collect();
     (!steps.is_empty()).then(|| {
-        format!(
+        html!(
             "<p class=\"history\">{} {}</p>",
             s.ui("history-label"),
-            steps.join(" · ")
+            Html::join(steps, " · ")
         )
     })
 }
@@ -155,7 +159,7 @@ pub fn page_claims(s: &Scope, page: &str) -> Table {
         rows: claims.iter().map(|c| claim_row(s, c, false)).collect(),
         empty: s.ui("table-empty"),
         notes: vec![s.ui("claims-note")],
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }
 
@@ -172,20 +176,21 @@ pub fn ledger(s: &Scope) -> Vec<Table> {
             continue;
         }
         let title = s.fluent(&page.front.title);
-        let link = s.record_link(&page.id, "top", &title);
+        let link = s.record_link(&page.id, "top", title);
         tables.push(Table {
             id: format!("ledger-{}", page.id),
             class: "claims ledger".into(),
-            caption: format!(
-                "{} — {link}",
-                s.ui_with("ledger-caption", "count", claims.len() as u64)
+            caption: html!(
+                "{} — {}",
+                s.ui_with("ledger-caption", "count", claims.len() as u64),
+                link
             ),
             source: source_line(s, claims.iter().map(|c| c.file.to_string())),
             columns: vec![s.ui("claims-can"), s.ui("claims-cannot")],
             rows: claims.iter().map(|c| claim_row(s, c, true)).collect(),
             empty: s.ui("table-empty"),
             notes: Vec::new(),
-            rows_html: String::new(),
+            rows_html: Html::default(),
         });
     }
     tables
@@ -211,22 +216,23 @@ pub fn questions(s: &Scope, status: Option<&str>, page: Option<&str>) -> Table {
         .map(|q| {
             let mut text = s.text(&q.text);
             if let Some(n) = &q.next {
-                text.push_str(&format!(
+                html_into!(
+                    text,
                     "<p class=\"next\"><span class=\"next-label\">{}</span> {}</p>",
                     s.ui("questions-next"),
                     s.text(n)
-                ));
+                );
             }
             let mut evidence = ref_list(s, q.resolved_by.iter().chain(&q.refs));
             if evidence.is_empty() {
-                evidence = "—".into();
+                evidence = Html::trusted_static("—");
             }
             let row = Row::new(vec![
                 code(&q.id.value),
                 text,
-                format!(
+                html!(
                     "<span class=\"badge status-{}\">{}</span>",
-                    enum_key(&q.status),
+                    Html::text(&enum_key(&q.status)),
                     s.label("question-status", &q.status)
                 ),
                 evidence,
@@ -257,6 +263,6 @@ pub fn questions(s: &Scope, status: Option<&str>, page: Option<&str>) -> Table {
         rows,
         empty: s.ui("questions-none"),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }

@@ -6,7 +6,8 @@ use crate::model::Text;
 use crate::model::declared::{FieldSpec, FieldType};
 use crate::model::format::Decimal;
 use crate::model::refs::Kind;
-use crate::render::escape;
+use crate::render::html::Html;
+use crate::render::html::html;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 use serde_json::Value;
@@ -39,7 +40,7 @@ pub fn table(s: &Scope, of: &str, columns: &[String]) -> Table {
                         .fields
                         .get(c)
                         .map(|w| cell(s, f, &w.value))
-                        .unwrap_or_else(|| "—".into()),
+                        .unwrap_or_else(|| Html::trusted_static("—")),
                 })
                 .collect();
             Row::new(cells).id(anchor(Kind::Record, &r.key.value))
@@ -60,43 +61,47 @@ pub fn table(s: &Scope, of: &str, columns: &[String]) -> Table {
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }
 
 /// One value of field `f` as HTML.
-fn cell(s: &Scope, f: &FieldSpec, v: &Value) -> String {
+fn cell(s: &Scope, f: &FieldSpec, v: &Value) -> Html {
     match v {
         Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(|i| item(s, f, i)).collect();
+            let parts: Vec<Html> = items.iter().map(|i| item(s, f, i)).collect();
             if parts.is_empty() {
-                "—".into()
+                Html::trusted_static("—")
             } else {
-                parts.join(", ")
+                Html::join(parts, ", ")
             }
         }
         v => item(s, f, v),
     }
 }
 
-fn item(s: &Scope, f: &FieldSpec, v: &Value) -> String {
+fn item(s: &Scope, f: &FieldSpec, v: &Value) -> Html {
     let text = v.as_str().unwrap_or_default();
     match f.item() {
         FieldType::Text => serde_json::from_value::<Text>(v.clone())
             .map(|t| s.text(&t))
             .unwrap_or_default(),
-        FieldType::String => escape(text),
+        FieldType::String => Html::text(text),
         FieldType::Number => {
             let n = v
                 .as_f64()
                 .map(|n| Decimal(n).to_string())
                 .unwrap_or_default();
             match &f.unit {
-                Some(u) => format!("{n} {}", s.fluent(u)),
-                None => n,
+                Some(u) => html!("{} {}", Html::text(&n), s.fluent(u)),
+                None => Html::text(&n),
             }
         }
-        FieldType::Date => format!("<time datetime=\"{0}\">{0}</time>", escape(text)),
+        FieldType::Date => html!(
+            "<time datetime=\"{}\">{}</time>",
+            Html::text(text),
+            Html::text(text)
+        ),
         FieldType::Choice => f
             .choice(text)
             .map(|c| s.fluent(&c.label))
@@ -136,12 +141,12 @@ pub fn record(s: &Scope, key: &str) -> Table {
     Table {
         id: anchor(Kind::Record, key),
         class: format!("declared-record declared-{}", r.collection),
-        caption: format!("{} {}", s.text(&spec.title), code(&r.id.value)),
+        caption: html!("{} {}", s.text(&spec.title), code(&r.id.value)),
         source: source_line(s, [r.file.to_string()]),
         columns: vec![s.ui("col-field"), s.ui("col-value")],
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }

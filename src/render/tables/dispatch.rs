@@ -5,31 +5,33 @@ use super::{anchor, code, record_link, source_line};
 use crate::derive::{sample, segments, zone};
 use crate::model::refs::{Kind, Ref};
 use crate::model::{Bound, DispatchMap};
-use crate::render::escape;
+use crate::render::html::Html;
+use crate::render::html::html;
 use crate::render::palette;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 
 /// A bound as text: `rows ≤ 8`, `0.05 ≤ sel < 0.2`, or the "otherwise" label.
-pub fn condition(s: &Scope, var: &str, bound: Option<Bound>) -> String {
+pub fn condition(s: &Scope, var: &str, bound: Option<Bound>) -> Html {
     match bound.and_then(|b| b.text(var)) {
         Some(t) => code(&t),
         None => s.ui("dispatch-otherwise"),
     }
 }
 
-fn family_cell(s: &Scope, id: &str) -> String {
+fn family_cell(s: &Scope, id: &str) -> Html {
     match s.ev.families.get(id) {
         Some(f) => {
             let symbol = f
                 .symbol
                 .as_deref()
-                .map(|k| format!("<br>{}", code(k)))
+                .map(|k| html!("<br>{}", code(k)))
                 .unwrap_or_default();
-            format!(
-                "<span class=\"badge {}\">{}</span>{symbol}",
-                palette::class(Some(palette::family(s.ev, id))),
-                s.fluent(&f.label)
+            html!(
+                "<span class=\"badge {}\">{}</span>{}",
+                Html::text(&palette::class(Some(palette::family(s.ev, id)))),
+                s.fluent(&f.label),
+                symbol
             )
         }
         None => code(id),
@@ -49,47 +51,47 @@ pub fn map(s: &Scope, id: &str) -> Table {
                     let brief = crate::packs::render::brief(s, &r);
                     let detail = brief
                         .detail
-                        .map(|d| format!(" · {}", escape(&d)))
+                        .map(|d| html!(" · {}", Html::text(&d)))
                         .unwrap_or_default();
                     let sym = brief
                         .code
                         .first()
-                        .map(|x| format!("<br>{}", code(x)))
+                        .map(|x| html!("<br>{}", code(x)))
                         .unwrap_or_default();
                     let link = record_link(s, r.kind, &r.id, code(&r.id));
-                    format!("{link}{detail}{sym}")
+                    html!("{}{}{}", link, detail, sym)
                 }
-                None => "—".into(),
+                None => Html::trusted_static("—"),
             };
-            let chain: Vec<String> = b
+            let chain: Vec<Html> = b
                 .chain
                 .iter()
                 .filter_map(|c| s.ev.components.get(&c.value))
-                .map(|c| escape(&c.name))
+                .map(|c| Html::text(&c.name))
                 .collect();
             let mut fam = family_cell(s, &b.family.value);
             if let Some(n) = &b.note {
-                fam.push_str(&format!("<p class=\"note\">{}</p>", s.text(n)));
+                crate::render::html::html_into!(fam, "<p class=\"note\">{}</p>", s.text(n));
             }
             Row::new(vec![
                 condition(s, &m.variable, b.bound),
                 fam,
                 anchor_cell,
                 if chain.is_empty() {
-                    "—".into()
+                    Html::trusted_static("—")
                 } else {
-                    chain.join(" → ")
+                    Html::join(chain, " → ")
                 },
             ])
         })
         .collect();
-    let mut notes = vec![format!(
+    let mut notes = vec![html!(
         "{} {}",
         s.ui("dispatch-source"),
         source_text(&m.source)
     )];
     if let Some(a) = &m.applies_to {
-        notes.push(format!("{} {}", s.ui("dispatch-applies-to"), s.text(a)));
+        notes.push(html!("{} {}", s.ui("dispatch-applies-to"), s.text(a)));
     }
     if let Some(n) = &m.note {
         notes.push(s.text(n));
@@ -100,12 +102,8 @@ pub fn map(s: &Scope, id: &str) -> Table {
         caption: if m.subject.is_empty() {
             s.text(&m.title)
         } else {
-            let subject: Vec<String> = m.subject.values().map(|v| code(v)).collect();
-            format!(
-                "{} <small>({})</small>",
-                s.text(&m.title),
-                subject.join(" · ")
-            )
+            let subject = Html::join(m.subject.values().map(|v| code(v)), " · ");
+            html!("{} <small>({})</small>", s.text(&m.title), subject)
         },
         source: source_line(s, [m.file.to_string()]),
         columns: ["col-condition", "col-family", "col-anchor", "col-chain"]
@@ -115,7 +113,7 @@ pub fn map(s: &Scope, id: &str) -> Table {
         rows,
         empty: s.ui("table-empty"),
         notes,
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }
 
@@ -133,11 +131,10 @@ pub fn compare(s: &Scope) -> Table {
             let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, sample(&seg))).collect();
             let differ = zones.windows(2).any(|w| w[0] != w[1]);
             let mut cells = vec![range];
-            cells.extend(
-                zones
-                    .iter()
-                    .map(|z| z.map(|f| family_cell(s, f)).unwrap_or_else(|| "—".into())),
-            );
+            cells.extend(zones.iter().map(|z| {
+                z.map(|f| family_cell(s, f))
+                    .unwrap_or_else(|| Html::trusted_static("—"))
+            }));
             let row = Row::new(cells);
             if differ { row.class("differs") } else { row }
         })
@@ -145,7 +142,7 @@ pub fn compare(s: &Scope) -> Table {
     let mut columns = vec![s.ui_with("col-range", "var", var.to_string())];
     columns.extend(maps.iter().map(|m| {
         let link = record_link(s, Kind::Map, &m.id.value, code(&m.id.value));
-        format!("{}<br><small>{link}</small>", s.text(&m.title))
+        html!("{}<br><small>{}</small>", s.text(&m.title), link)
     }));
     Table {
         id: "dispatch-compare".into(),
@@ -158,7 +155,7 @@ pub fn compare(s: &Scope) -> Table {
         // Each map's source, so that none is shown without where it was read.
         notes: std::iter::once(s.ui("compare-note"))
             .chain(maps.iter().map(|m| {
-                format!(
+                html!(
                     "{} {}: {}",
                     s.ui("dispatch-source"),
                     code(&m.id.value),
@@ -166,6 +163,6 @@ pub fn compare(s: &Scope) -> Table {
                 )
             }))
             .collect(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }

@@ -10,7 +10,7 @@ pub(crate) mod vocabulary;
 mod worklog;
 
 use super::directives::{Render, Shown};
-use super::escape;
+use super::html::Html;
 use super::scope::Scope;
 use crate::model::directive as d;
 use crate::model::format::group_digits;
@@ -51,9 +51,9 @@ tables! {
 
 /// " · Comparison run, subject: `label`" for a run of a subject other than the site's own (a
 /// comparison); nothing for the site's own runs.
-pub fn subject_note(s: &Scope, run: &crate::model::Run) -> String {
+pub fn subject_note(s: &Scope, run: &crate::model::Run) -> Html {
     if s.ev.is_own(run) {
-        return String::new();
+        return Html::default();
     }
     let label =
         s.ev.subject_of(run)
@@ -62,33 +62,33 @@ pub fn subject_note(s: &Scope, run: &crate::model::Run) -> String {
                 None => code(id),
             })
             .unwrap_or_default();
-    format!(" · {} {label}", s.ui("run-subject-other"))
+    crate::render::html::html!(" · {} {}", s.ui("run-subject-other"), label)
 }
 
 /// `<code>…</code>` of a plain string.
-pub fn code(s: &str) -> String {
-    format!("<code>{}</code>", escape(s))
+pub fn code(s: &str) -> Html {
+    crate::render::html::html!("<code>{}</code>", Html::text(s))
 }
 
 /// A number with thousands separators, or the "unknown" label.
-pub fn num(s: &Scope, n: Option<u64>) -> String {
+pub fn num(s: &Scope, n: Option<u64>) -> Html {
     match n {
-        Some(n) => group_digits(n),
+        Some(n) => Html::text(&group_digits(n)),
         None => unknown(s),
     }
 }
 
-pub fn unknown(s: &Scope) -> String {
-    format!("<span class=\"unknown\">{}</span>", s.ui("value-unknown"))
+pub fn unknown(s: &Scope) -> Html {
+    crate::render::html::html!("<span class=\"unknown\">{}</span>", s.ui("value-unknown"))
 }
 
 /// The "Source: …" line naming the data files a table was built from.
-pub fn source_line(s: &Scope, files: impl IntoIterator<Item = impl AsRef<str>>) -> String {
+pub fn source_line(s: &Scope, files: impl IntoIterator<Item = impl AsRef<str>>) -> Html {
     let mut list: Vec<String> = files.into_iter().map(|f| f.as_ref().to_string()).collect();
     list.sort();
     list.dedup();
-    let files = list.iter().map(|f| code(f)).collect::<Vec<_>>().join(", ");
-    format!("{} {files}", s.ui("table-source"))
+    let files = Html::join(list.iter().map(|f| code(f)), ", ");
+    crate::render::html::html!("{} {}", s.ui("table-source"), files)
 }
 
 /// The anchor id of a record's row.
@@ -101,27 +101,28 @@ pub fn anchor(kind: Kind, id: &str) -> String {
 }
 
 /// A reference as a link to the record's row (or to the page, for `page:`).
-pub fn ref_link(s: &Scope, r: &Ref) -> String {
+pub fn ref_link(s: &Scope, r: &Ref) -> Html {
     record_link(s, r.kind, &r.id, code(&r.to_string()))
 }
 
-/// `label_html` as a link to the row of a record on the page that lists it (the page
+/// `label` as a link to the row of a record on the page that lists it (the page
 /// itself, for a page), or as it is when no page lists it.
-pub fn record_link(s: &Scope, kind: Kind, id: &str, label_html: String) -> String {
+pub fn record_link(s: &Scope, kind: Kind, id: &str, label: Html) -> Html {
     if kind == Kind::Page {
-        return s.record_link(id, "top", &label_html);
+        return s.record_link(id, "top", label);
     }
     match s.pages.home_of(kind, id) {
-        Some(page) => s.record_link(page, &anchor(kind, id), &label_html),
-        None => label_html,
+        Some(page) => s.record_link(page, &anchor(kind, id), label),
+        None => label,
     }
 }
 
 /// A list of `kind:id` strings as links.
-pub fn ref_list<'a>(s: &Scope, refs: impl IntoIterator<Item = &'a crate::model::Id>) -> String {
-    refs.into_iter()
-        .filter_map(|i| Ref::parse(&i.value).ok())
-        .map(|r| ref_link(s, &r))
-        .collect::<Vec<_>>()
-        .join(" ")
+pub fn ref_list<'a>(s: &Scope, refs: impl IntoIterator<Item = &'a crate::model::Id>) -> Html {
+    Html::join(
+        refs.into_iter()
+            .filter_map(|i| Ref::parse(&i.value).ok())
+            .map(|r| ref_link(s, &r)),
+        " ",
+    )
 }

@@ -5,23 +5,24 @@ use super::claims::enum_key;
 use super::{anchor, code, ref_list, source_line, unknown};
 use crate::model::refs::Kind;
 use crate::model::{Range, Source};
-use crate::render::escape;
+use crate::render::html::Html;
+use crate::render::html::{html, html_into};
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 
-pub(crate) fn range(s: &Scope, r: &Option<Range>) -> String {
+pub(crate) fn range(s: &Scope, r: &Option<Range>) -> Html {
     match r {
-        Some(r) if r.min == r.max => r.min.to_string(),
-        Some(r) => format!("{}–{}", r.min, r.max),
+        Some(r) if r.min == r.max => html!("{}", r.min),
+        Some(r) => html!("{}–{}", r.min, r.max),
         None => unknown(s),
     }
 }
 
 /// A route's label in the view's language, coloured like its family.
-pub(crate) fn route_badge(s: &Scope, id: &str) -> String {
+pub(crate) fn route_badge(s: &Scope, id: &str) -> Html {
     let label = match s.ev.routes.get(id) {
         Some(r) => s.text(&r.label),
-        None => escape(id),
+        None => Html::text(id),
     };
     badge(
         &crate::render::palette::class(crate::render::palette::route(s.ev, id)),
@@ -31,30 +32,35 @@ pub(crate) fn route_badge(s: &Scope, id: &str) -> String {
 
 /// The mark of a statement that is the site's own reading (`basis: inferred`); nothing
 /// for one that rests on a source or an observation.
-pub(crate) fn basis_mark(s: &Scope, basis: Option<crate::model::types::Basis>) -> String {
+pub(crate) fn basis_mark(s: &Scope, basis: Option<crate::model::types::Basis>) -> Html {
     match basis {
-        Some(crate::model::types::Basis::Inferred) => format!(
+        Some(crate::model::types::Basis::Inferred) => html!(
             " {}",
             badge(
                 "basis-inferred",
                 s.label("basis", &crate::model::types::Basis::Inferred)
             )
         ),
-        _ => String::new(),
+        _ => Html::default(),
     }
 }
 
-pub(crate) fn badge(class: &str, label: String) -> String {
-    let space = if class.is_empty() { "" } else { " " };
-    format!("<span class=\"badge{space}{class}\">{label}</span>")
+pub(crate) fn badge(class: &str, label: Html) -> Html {
+    let space = Html::trusted_static(if class.is_empty() { "" } else { " " });
+    html!(
+        "<span class=\"badge{}{}\">{}</span>",
+        space,
+        Html::text(class),
+        label
+    )
 }
 
 pub(crate) fn table(
     id: &str,
     class: &str,
-    caption: String,
-    source: String,
-    columns: Vec<String>,
+    caption: Html,
+    source: Html,
+    columns: Vec<Html>,
     rows: Vec<Row>,
     s: &Scope,
 ) -> Table {
@@ -67,7 +73,7 @@ pub(crate) fn table(
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }
 
@@ -76,9 +82,9 @@ pub fn components(s: &Scope) -> Table {
         s.ev.components
             .iter()
             .map(|c| {
-                let mut name = format!("<strong>{}</strong>", escape(&c.name));
+                let mut name = html!("<strong>{}</strong>", Html::text(&c.name));
                 for f in &c.files {
-                    name.push_str(&format!("<br>{}", code(f)));
+                    html_into!(name, "<br>{}", code(f));
                 }
                 let mut role = s.text(&c.role);
                 if let Some(via) = c
@@ -86,11 +92,12 @@ pub fn components(s: &Scope) -> Table {
                     .as_ref()
                     .and_then(|v| s.ev.components.get(&v.value))
                 {
-                    role.push_str(&format!(
+                    html_into!(
+                        role,
                         "<p class=\"note\">{} {}</p>",
                         s.ui("components-loaded-via"),
-                        escape(&via.name)
-                    ));
+                        Html::text(&via.name)
+                    );
                 }
                 Row::new(vec![
                     name,
@@ -123,9 +130,9 @@ pub fn observers(s: &Scope) -> Table {
             .map(|o| {
                 let outcome = enum_key(&o.outcome);
                 Row::new(vec![
-                    format!(
+                    html!(
                         "<strong>{}</strong><br>{}",
-                        escape(&o.name),
+                        Html::text(&o.name),
                         s.text(&o.method)
                     ),
                     s.text(&o.tried),
@@ -135,7 +142,11 @@ pub fn observers(s: &Scope) -> Table {
                     ),
                     s.text(&o.showed),
                     s.text(&o.constraint),
-                    format!("<time datetime=\"{0}\">{0}</time>", escape(&o.as_of.value)),
+                    html!(
+                        "<time datetime=\"{}\">{}</time>",
+                        Html::text(&o.as_of.value),
+                        Html::text(&o.as_of.value)
+                    ),
                 ])
                 .id(anchor(Kind::Observer, &o.id.value))
                 .class(format!("outcome-{outcome}"))
@@ -167,16 +178,17 @@ pub fn glossary(s: &Scope) -> Table {
         s.ev.terms
             .iter()
             .map(|t| {
-                let mut term = format!("<dfn>{}</dfn>", s.fluent(&t.term));
+                let mut term = html!("<dfn>{}</dfn>", s.fluent(&t.term));
                 if let Some(r) = &t.reading {
-                    term.push_str(&format!("<br><small>{}</small>", s.fluent(r)));
+                    html_into!(term, "<br><small>{}</small>", s.fluent(r));
                 }
                 let mut definition = s.text(&t.definition) + &basis_mark(s, t.basis);
                 if let Some(src) = &t.source {
-                    definition.push_str(&format!(
+                    html_into!(
+                        definition,
                         "<br><small class=\"source\">{}</small>",
                         source_text(src)
-                    ));
+                    );
                 }
                 Row::new(vec![term, definition]).id(anchor(Kind::Term, &t.id.value))
             })
@@ -193,29 +205,24 @@ pub fn glossary(s: &Scope) -> Table {
 }
 
 /// A source as `repo @ revision · file · PRs`.
-pub fn source_text(src: &Source) -> String {
-    let mut parts = vec![code(&src.repository)];
+pub fn source_text(src: &Source) -> Html {
+    let mut out = code(&src.repository);
     if let Some(r) = &src.revision {
-        parts[0].push_str(&format!(" @ {}", code(r)));
+        html_into!(out, " @ {}", code(r));
     }
     if let Some(f) = &src.file {
-        parts.push(code(f));
+        html_into!(out, " · {}", code(f));
     }
     if !src.prs.is_empty() {
-        parts.push(
-            src.prs
-                .iter()
-                .map(|p| pull_request(p))
-                .collect::<Vec<_>>()
-                .join(", "),
-        );
+        let prs = Html::join(src.prs.iter().map(|p| pull_request(p)), ", ");
+        html_into!(out, " · {}", prs);
     }
-    parts.join(" · ")
+    out
 }
 
 /// A pull request written `owner/repo#123` as a link to it on GitHub; anything else as
 /// written.
-fn pull_request(pr: &str) -> String {
+fn pull_request(pr: &str) -> Html {
     let linkable = pr.split_once('#').filter(|(repo, n)| {
         let mut parts = repo.split('/');
         let ok = |s: Option<&str>| {
@@ -232,12 +239,13 @@ fn pull_request(pr: &str) -> String {
             && n.chars().all(|c| c.is_ascii_digit())
     });
     match linkable {
-        Some((repo, n)) => format!(
-            "<a href=\"https://github.com/{}/pull/{n}\">{}</a>",
-            escape(repo),
-            escape(pr)
+        Some((repo, n)) => html!(
+            "<a href=\"https://github.com/{}/pull/{}\">{}</a>",
+            Html::text(repo),
+            Html::text(n),
+            Html::text(pr)
         ),
-        None => escape(pr),
+        None => Html::text(pr),
     }
 }
 
@@ -284,16 +292,16 @@ pub fn findings(s: &Scope, ids: &[String], caption: Option<&str>) -> Table {
     )
 }
 
-pub(crate) fn family_names(s: &Scope, ids: &[crate::model::Id]) -> String {
-    let names: Vec<String> = ids
+pub(crate) fn family_names(s: &Scope, ids: &[crate::model::Id]) -> Html {
+    let names: Vec<Html> = ids
         .iter()
         .filter_map(|f| s.ev.families.get(&f.value))
         .map(|f| s.fluent(&f.label))
         .collect();
     if names.is_empty() {
-        "—".into()
+        Html::trusted_static("—")
     } else {
-        names.join(", ")
+        Html::join(names, ", ")
     }
 }
 
@@ -304,7 +312,7 @@ mod tests {
     #[test]
     fn pull_requests_link_to_github_and_nothing_else_does() {
         assert_eq!(
-            pull_request("owner/repo.rs#18537"),
+            pull_request("owner/repo.rs#18537").as_str(),
             "<a href=\"https://github.com/owner/repo.rs/pull/18537\">owner/repo.rs#18537</a>"
         );
         for plain in [
@@ -315,8 +323,8 @@ mod tests {
             "<x>/y#1",
             "javascript:x/y#1",
         ] {
-            assert!(!pull_request(plain).contains("<a "), "{plain}");
+            assert!(!pull_request(plain).as_str().contains("<a "), "{plain}");
         }
-        assert_eq!(pull_request("<x>/y#1"), "&lt;x&gt;/y#1");
+        assert_eq!(pull_request("<x>/y#1").as_str(), "&lt;x&gt;/y#1");
     }
 }

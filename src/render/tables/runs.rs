@@ -13,15 +13,20 @@ use crate::model::format::Decimal;
 use crate::model::refs::Kind;
 use crate::model::types::Residency;
 use crate::model::{Case, DispatchMap, Run};
+use crate::render::html::Html;
+use crate::render::html::html;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
-use crate::render::{escape, escape_into};
 use std::cell::RefCell;
 use std::fmt::Write as _;
 
-fn date(s: &Scope, r: &Run) -> String {
+fn date(s: &Scope, r: &Run) -> Html {
     match &r.date {
-        Some(d) => format!("<time datetime=\"{0}\">{0}</time>", escape(&d.value)),
+        Some(d) => html!(
+            "<time datetime=\"{}\">{}</time>",
+            Html::text(&d.value),
+            Html::text(&d.value)
+        ),
         None => unknown(s),
     }
 }
@@ -46,7 +51,10 @@ enum Frag<'k> {
 struct Fragments<'a, 'e> {
     s: &'a Scope<'e>,
     // Looked up several times per row: a fast hash, as the keys are our own.
-    memo: RefCell<rustc_hash::FxHashMap<Frag<'e>, String>>,
+    memo: RefCell<rustc_hash::FxHashMap<Frag<'e>, Html>>,
+    /// Numbers are written here as plain text, then escaped into the row: one buffer
+    /// for the whole table.
+    scratch: RefCell<String>,
 }
 
 impl<'a, 'e> Fragments<'a, 'e> {
@@ -54,33 +62,48 @@ impl<'a, 'e> Fragments<'a, 'e> {
         Fragments {
             s,
             memo: RefCell::new(rustc_hash::FxHashMap::default()),
+            scratch: RefCell::new(String::new()),
         }
     }
 
     /// Writes the fragment under `key`, made by `make` the first time.
-    fn put(&self, out: &mut String, key: Frag<'e>, make: impl FnOnce(&Scope) -> String) {
+    fn put(&self, out: &mut Html, key: Frag<'e>, make: impl FnOnce(&Scope) -> Html) {
         if let Some(v) = self.memo.borrow().get(&key) {
-            out.push_str(v);
+            out.push(v);
             return;
         }
         let v = make(self.s);
-        out.push_str(&v);
+        out.push(&v);
         self.memo.borrow_mut().insert(key, v);
     }
 
-    fn unknown(&self, out: &mut String) {
+    /// Writes what `write` writes as plain text, escaped.
+    fn text(&self, out: &mut Html, write: impl FnOnce(&mut String) -> bool) -> bool {
+        let mut scratch = self.scratch.borrow_mut();
+        scratch.clear();
+        let wrote = write(&mut scratch);
+        out.push_text(&scratch);
+        wrote
+    }
+
+    fn unknown(&self, out: &mut Html) {
         self.put(out, Frag::Unknown, unknown);
     }
 
     /// A measurement's value, or "unknown".
-    fn measure(&self, out: &mut String, name: &str, v: Option<f64>) {
+    fn measure(&self, out: &mut Html, name: &str, v: Option<f64>) {
         match v {
-            Some(v) => write_measure(out, name, v),
+            Some(v) => {
+                self.text(out, |t| {
+                    write_measure(t, name, v);
+                    true
+                });
+            }
             None => self.unknown(out),
         }
     }
 
-    fn badge(&self, out: &mut String, family: &'e str) {
+    fn badge(&self, out: &mut Html, family: &'e str) {
         self.put(out, Frag::Badge(family), |s| family_badge(s, family));
     }
 }
@@ -88,7 +111,7 @@ impl<'a, 'e> Fragments<'a, 'e> {
 /// The zone each map derives for the case. `maps` pairs each map with the position of
 /// its measurement in `now` (the row's values, see [`fill`]), found once per table.
 fn zone_cell<'e>(
-    out: &mut String,
+    out: &mut Html,
     w: &Fragments<'_, 'e>,
     run: &Run,
     maps: &[(&'e DispatchMap, Option<usize>)],
@@ -104,40 +127,44 @@ fn zone_cell<'e>(
             .as_ref()
             .is_some_and(|a| a.value == m.id.value);
         if !first {
-            out.push_str("<br>");
+            out.push_static("<br>");
         }
         first = false;
         w.put(out, Frag::Zone(&m.id.value, z, assessed), |s| {
-            let class = if assessed { " assessed" } else { "" };
-            format!(
-                "<span class=\"zone{class}\" title=\"{}\">{} <small>{}</small></span>",
-                escape(&m.id.value),
+            let class = Html::trusted_static(if assessed { " assessed" } else { "" });
+            let id = Html::text(&m.id.value);
+            html!(
+                "<span class=\"zone{}\" title=\"{}\">{} <small>{}</small></span>",
+                class,
+                id,
                 family_badge(s, z),
-                escape(&m.id.value)
+                id
             )
         });
     }
     if first {
-        out.push('—');
+        out.push_static("—");
     }
 }
 
-fn family_badge(s: &Scope, z: &str) -> String {
+fn family_badge(s: &Scope, z: &str) -> Html {
     let name =
         s.ev.families
             .get(z)
             .map(|f| s.fluent(&f.label))
-            .unwrap_or_else(|| escape(z));
-    format!(
-        "<span class=\"badge {}\">{name}</span>",
-        crate::render::palette::class(Some(crate::render::palette::family(s.ev, z))),
+            .unwrap_or_else(|| Html::text(z));
+    let class = crate::render::palette::class(Some(crate::render::palette::family(s.ev, z)));
+    html!(
+        "<span class=\"badge {}\">{}</span>",
+        Html::text(&class),
+        name
     )
 }
 
 /// The reading of a case: the one kept in data/readings.yaml, else the run file's own.
-fn reading(s: &Scope, run: &Run, case: &Case) -> String {
+fn reading(s: &Scope, run: &Run, case: &Case) -> Html {
     if let Some(r) = s.ev.reading_of(&run.id.value, &case.id.value) {
-        return format!(
+        return html!(
             "{}{}",
             s.text(&r.text),
             super::records::basis_mark(s, r.basis)
@@ -146,20 +173,21 @@ fn reading(s: &Scope, run: &Run, case: &Case) -> String {
     case.assessment
         .as_ref()
         .map(|a| s.text(&a.reading))
-        .unwrap_or_else(|| "—".into())
+        .unwrap_or_else(|| Html::trusted_static("—"))
 }
 
 /// Mode, with the mark a pack shows under it (how the case kept a cache out).
-fn mode_cell(out: &mut String, w: &Fragments, c: &Case) {
+fn mode_cell(out: &mut Html, w: &Fragments, c: &Case) {
     let mark = crate::packs::render::case_mark(w.s, c);
     w.put(out, Frag::Mode(c.mode, mark), |s| {
         let mode = c
             .mode
             .map(|m| s.label("residency", &m))
-            .unwrap_or_else(|| "—".into());
+            .unwrap_or_else(|| Html::trusted_static("—"));
         match mark {
-            Some(key) => format!(
-                "{mode}<br><small class=\"cache-defeat\">{}</small>",
+            Some(key) => html!(
+                "{}<br><small class=\"cache-defeat\">{}</small>",
+                mode,
                 s.ui(key)
             ),
             None => mode,
@@ -231,7 +259,7 @@ fn change(out: &mut String, name: &str, a: f64, b: f64) -> bool {
 /// sides' values in the positions of `order`; `variable` is the map's measurement's.
 #[allow(clippy::too_many_arguments)]
 fn delta<'e>(
-    out: &mut String,
+    out: &mut Html,
     w: &Fragments<'_, 'e>,
     map: Option<&'e DispatchMap>,
     order: &[&'static str],
@@ -240,9 +268,9 @@ fn delta<'e>(
     now: &[Option<f64>],
 ) {
     let start = out.len();
-    let line = |out: &mut String| {
+    let line = |out: &mut Html| {
         if out.len() > start {
-            out.push_str("<br>");
+            out.push_static("<br>");
         }
     };
     for (i, &name) in order.iter().enumerate() {
@@ -253,8 +281,8 @@ fn delta<'e>(
             let mark = out.len();
             line(out);
             w.put(out, Frag::Label(i), |s| measurement(s, name));
-            out.push(' ');
-            if !change(out, name, a, b) {
+            out.push_static(" ");
+            if !w.text(out, |t| change(t, name, a, b)) {
                 out.truncate(mark);
             }
         }
@@ -265,12 +293,12 @@ fn delta<'e>(
         {
             line(out);
             w.badge(out, za);
-            out.push_str(" → ");
+            out.push_static(" → ");
             w.badge(out, zb);
         }
     }
     if out.len() == start {
-        out.push('=');
+        out.push_static("=");
     }
 }
 
@@ -308,13 +336,13 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
             .iter()
             .map(|m| (&m.value, order.iter().position(|n| *n == m.measured_as())))
             .collect();
-    let mut html = String::with_capacity(run.cases.len() * 400);
+    let mut html = Html::with_capacity(run.cases.len() * 400);
     for c in &run.cases {
-        let td = |out: &mut String| out.push_str("</td><td>");
+        let td = |out: &mut Html| out.push_static("</td><td>");
         fill(&mut now, &order, &c.measurements);
-        html.push_str("<tr><td><code>");
-        escape_into(&mut html, &c.id.value);
-        html.push_str("</code>");
+        html.push_static("<tr><td><code>");
+        html.push_text(&c.id.value);
+        html.push_static("</code>");
         td(&mut html);
         mode_cell(&mut html, &w, c);
         // `order` is the columns' names one after another.
@@ -323,7 +351,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
             td(&mut html);
             for (k, name) in col.names.iter().enumerate() {
                 if k > 0 {
-                    html.push_str(" / ");
+                    html.push_static(" / ");
                 }
                 w.measure(&mut html, name, now[i]);
                 i += 1;
@@ -332,7 +360,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         td(&mut html);
         zone_cell(&mut html, &w, run, &maps, &now);
         td(&mut html);
-        html.push_str(&reading(s, run, c));
+        html.push(&reading(s, run, c));
         if let Some(ps) = prev_summary {
             td(&mut html);
             match ps.get(case_key(c)) {
@@ -341,16 +369,16 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
                     delta(&mut html, &w, map, &order, variable, &before, &now);
                 }
                 None => w.put(&mut html, Frag::DeltaNew, |s| {
-                    format!(
+                    html!(
                         "<span class=\"delta new\">{}</span>",
                         s.ui("runs-delta-new")
                     )
                 }),
             }
         }
-        html.push_str("</td></tr>\n");
+        html.push_static("</td></tr>\n");
     }
-    let mut columns: Vec<String> = vec![s.ui("col-case"), s.ui("col-mode")];
+    let mut columns: Vec<Html> = vec![s.ui("col-case"), s.ui("col-mode")];
     columns.extend(columns_of.into_iter().map(|c: MeasureColumn| c.label));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
     let mut notes = vec![run_meta(s, run)];
@@ -367,10 +395,10 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
             .filter(|k| !now.contains(k))
             .collect();
         if !gone.is_empty() {
-            notes.push(format!(
+            notes.push(html!(
                 "{} {}",
                 s.ui_with("runs-only-previous", "run", p.id.value.clone()),
-                gone.iter().map(|k| code(k)).collect::<Vec<_>>().join(", ")
+                Html::join(gone.iter().map(|k| code(k)), ", ")
             ));
         }
         notes.extend(zones_changed(
@@ -389,7 +417,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
             format!("run-table-{}", run.id.value)
         },
         class: "run".into(),
-        caption: format!(
+        caption: html!(
             "{} {} · {}",
             s.ui("run-caption"),
             code(&run.id.value),
@@ -412,15 +440,15 @@ fn zones_changed(
     now: &crate::derive::Summaries,
     before: &crate::derive::Summaries,
     previous: &str,
-) -> Option<String> {
+) -> Option<Html> {
     let m = map?;
     let zone_of = |x: &Summary| x.measurement(m.measured_as()).and_then(|v| zone(m, v));
-    let changed: Vec<String> = now
+    let changed: Vec<Html> = now
         .keys()
         .filter_map(|k| {
             let (a, b) = (zone_of(before.get(k)?)?, zone_of(now.get(k)?)?);
             (a != b).then(|| {
-                format!(
+                html!(
                     "{} {} → {}",
                     code(k),
                     family_badge(s, a),
@@ -430,21 +458,21 @@ fn zones_changed(
         })
         .collect();
     (!changed.is_empty()).then(|| {
-        format!(
+        html!(
             "{} {}",
             s.ui_args(
                 "runs-zones-changed",
                 &[("run", previous.to_string()), ("map", m.id.value.clone())]
             ),
-            changed.join(", ")
+            Html::join(changed, ", ")
         )
     })
 }
 
 /// The claims the history says this run moved, each linked with how and when.
-fn moved_claims(s: &Scope, run: &Run) -> Option<String> {
+fn moved_claims(s: &Scope, run: &Run) -> Option<Html> {
     let history = s.ev.history.as_ref()?;
-    let moved: Vec<String> = history
+    let moved: Vec<Html> = history
         .moved_by_run(&run.id.value)
         .map(|(e, claim, from)| {
             let key = super::claims::moved_key(from);
@@ -453,22 +481,22 @@ fn moved_claims(s: &Scope, run: &Run) -> Option<String> {
                 (None, Some(c)) => super::record_link(s, Kind::Page, &c.page.value, code(claim)),
                 _ => super::record_link(s, Kind::Claim, claim, code(claim)),
             };
-            format!("{link} {}", s.ui_with(key, "date", e.day().to_string()))
+            html!("{} {}", link, s.ui_with(key, "date", e.day().to_string()))
         })
         .collect();
-    (!moved.is_empty()).then(|| format!("{} {}", s.ui("run-moved-claims"), moved.join("; ")))
+    (!moved.is_empty()).then(|| html!("{} {}", s.ui("run-moved-claims"), Html::join(moved, "; ")))
 }
 
 /// Probe, engine, model, versions, environment and origin of a run, as one note.
-fn run_meta(s: &Scope, run: &Run) -> String {
+fn run_meta(s: &Scope, run: &Run) -> Html {
     let mut parts = vec![
-        format!(
+        html!(
             "{} {}{}",
             s.ui("run-probe"),
             code(&run.probe),
             super::subject_note(s, run)
         ),
-        format!(
+        html!(
             "{} {}",
             s.ui("run-engine"),
             super::vocabulary::engine(s, &run.engine.value)
@@ -476,35 +504,40 @@ fn run_meta(s: &Scope, run: &Run) -> String {
     ];
     // A run of an engine that serves a model names it; one that read a file has none.
     if let Some(m) = &run.model {
-        parts.push(format!("{} {}", s.ui("run-model"), code(m)));
+        parts.push(html!("{} {}", s.ui("run-model"), code(m)));
     } else if run.engine.value != crate::model::types::NO_ENGINE {
-        parts.push(format!("{} {}", s.ui("run-model"), unknown(s)));
+        parts.push(html!("{} {}", s.ui("run-model"), unknown(s)));
     }
     if let Some(e) = &run.endpoint {
-        parts.push(format!("{} {}", s.ui("run-endpoint"), code(e)));
+        parts.push(html!("{} {}", s.ui("run-endpoint"), code(e)));
     }
     for (k, v) in run.versions.iter().chain(&run.environment) {
-        parts.push(format!("{} {}", escape(k), code(v)));
+        parts.push(html!("{} {}", Html::text(k), code(v)));
     }
     let mut note = match &run.note {
-        Some(n) => format!("<br>{} {}", s.ui("run-note"), s.text(n)),
-        None => String::new(),
+        Some(n) => html!("<br>{} {}", s.ui("run-note"), s.text(n)),
+        None => Html::default(),
     };
     // Readings of the whole run, kept beside it (data/readings.yaml).
     for r in s.ev.run_readings(&run.id.value) {
-        note.push_str("<br>");
-        note.push_str(&s.text(&r.text));
-        note.push_str(&super::records::basis_mark(s, r.basis));
+        note.push_static("<br>");
+        note.push(&s.text(&r.text));
+        note.push(&super::records::basis_mark(s, r.basis));
     }
-    format!("{}<br>{}{note}", parts.join(" · "), s.text(&run.origin))
+    html!(
+        "{}<br>{}{}",
+        Html::join(parts, " · "),
+        s.text(&run.origin),
+        note
+    )
 }
 
 // ---------------------------------------------------------------- comparison
 
 /// `prev → now` of two optional values.
-fn arrow(s: &Scope, a: Option<String>, b: Option<String>) -> String {
+fn arrow(s: &Scope, a: Option<Html>, b: Option<Html>) -> Html {
     let u = || unknown(s);
-    format!("{} → {}", a.unwrap_or_else(u), b.unwrap_or_else(u))
+    html!("{} → {}", a.unwrap_or_else(u), b.unwrap_or_else(u))
 }
 
 /// The latest run against the previous one, case key by case key: each measurement
@@ -521,7 +554,7 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
         .flat_map(|c| c.measured());
     let columns_of = measure_columns(s, names);
     // A grouped column names each of its measurements on every row: labels made once.
-    let labels: std::collections::HashMap<&str, String> = columns_of
+    let labels: std::collections::HashMap<&str, Html> = columns_of
         .iter()
         .filter(|c| c.names.len() > 1)
         .flat_map(|c| c.names.iter().map(|n| (*n, measurement(s, n))))
@@ -538,13 +571,17 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                 );
                 let mut cell = arrow(
                     s,
-                    x.map(|v| measure_text(name, v)),
-                    y.map(|v| measure_text(name, v)),
+                    x.map(|v| Html::text(&measure_text(name, v))),
+                    y.map(|v| Html::text(&measure_text(name, v))),
                 );
                 if let (Some(x), Some(y)) = (x, y) {
                     let mut c = String::new();
                     if x != y && change(&mut c, name, x, y) {
-                        let _ = write!(cell, " <small>({c})</small>");
+                        crate::render::html::html_into!(
+                            cell,
+                            " <small>({})</small>",
+                            Html::text(&c)
+                        );
                     }
                 }
                 cell
@@ -554,8 +591,8 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                 zone(m, x?.measurement(m.measured_as())?).map(|z| family_badge(s, z))
             };
             let reps = match (a.map(|x| x.n), b.map(|x| x.n)) {
-                (Some(1) | None, Some(1) | None) => String::new(),
-                (x, y) => format!(
+                (Some(1) | None, Some(1) | None) => Html::default(),
+                (x, y) => html!(
                     " <small>{}</small>",
                     s.ui_with(
                         "runs-median-of",
@@ -564,20 +601,20 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                     )
                 ),
             };
-            let mut cells = vec![format!("{}{reps}", code(k))];
+            let mut cells = vec![code(k) + &reps];
             for col in &columns_of {
-                let lines: Vec<String> = col
+                let lines: Vec<Html> = col
                     .names
                     .iter()
                     .map(|n| {
                         if let Some(label) = labels.get(n) {
-                            format!("{label} {}", cell(n))
+                            html!("{} {}", label, cell(n))
                         } else {
                             cell(n)
                         }
                     })
                     .collect();
-                cells.push(lines.join("<br>"));
+                cells.push(Html::join(lines, "<br>"));
             }
             cells.push(arrow(s, zone_of(a), zone_of(b)));
             Row::new(cells)
@@ -593,7 +630,7 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
     Table {
         id: format!("compare-{}", run.id.value),
         class: "run compare".into(),
-        caption: format!(
+        caption: html!(
             "{} {} → {}",
             s.ui("runs-compare-caption"),
             code(&prev.id.value),
@@ -604,7 +641,7 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
         rows,
         empty: s.ui("table-empty"),
         notes,
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }
 
@@ -642,7 +679,7 @@ pub fn latest(s: &Scope, probe: &str) -> Vec<Table> {
     let file = file_of(s, run);
     let mut t = run_table(s, run, &file, false);
     t.id = format!("latest-{probe}");
-    t.caption = format!(
+    t.caption = html!(
         "{} {}",
         s.ui_with("latest-caption", "probe", probe.to_string()),
         t.caption
@@ -665,32 +702,36 @@ fn is_latest(s: &Scope, run: &Run) -> bool {
 }
 
 /// A link to a run's own page (its id alone when it has none).
-fn run_link(s: &Scope, run: &Run) -> String {
+fn run_link(s: &Scope, run: &Run) -> Html {
     let label = code(&run.id.value);
     match s.pages.home_of(Kind::Run, &run.id.value) {
-        Some(page) => format!("<a href=\"{}\">{label}</a>", escape(&s.href(page, None))),
+        Some(page) => html!(
+            "<a href=\"{}\">{}</a>",
+            Html::text(&s.href(page, None)),
+            label
+        ),
         None => label,
     }
 }
 
 /// The runs of the same probe before and after `run`, and the index of all runs.
-fn neighbours_note(s: &Scope, run: &Run) -> String {
+fn neighbours_note(s: &Scope, run: &Run) -> Html {
     let (prev, next) = s.derived.neighbours(s.ev, run);
     let mut parts = Vec::new();
     if let Some(p) = prev {
-        parts.push(format!("{} {}", s.ui("run-nav-previous"), run_link(s, p)));
+        parts.push(html!("{} {}", s.ui("run-nav-previous"), run_link(s, p)));
     }
     if let Some(n) = next {
-        parts.push(format!("{} {}", s.ui("run-nav-next"), run_link(s, n)));
+        parts.push(html!("{} {}", s.ui("run-nav-next"), run_link(s, n)));
     }
     if let Some(index) = s.pages.runs_index() {
-        parts.push(format!(
+        parts.push(html!(
             "<a href=\"{}\">{}</a>",
-            escape(&s.href(index, None)),
+            Html::text(&s.href(index, None)),
             s.ui("run-nav-index")
         ));
     }
-    parts.join(" · ")
+    Html::join(parts, " · ")
 }
 
 /// `::run-page`: one run in full, as its own page shows it. Its cases (with the
@@ -728,15 +769,15 @@ pub fn index(s: &Scope) -> Vec<Table> {
         .iter()
         .map(|r| {
             let mark = if is_latest(s, r) {
-                format!(
+                html!(
                     " <span class=\"badge latest\">{}</span>",
                     s.ui("runs-latest")
                 )
             } else {
-                String::new()
+                Html::default()
             };
             let engine = match engine_version(r) {
-                Some(v) => format!(
+                Some(v) => html!(
                     "{} {}",
                     super::vocabulary::engine(s, &r.engine.value),
                     code(v)
@@ -744,7 +785,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
                 None => super::vocabulary::engine(s, &r.engine.value),
             };
             Row::new(vec![
-                format!("{}{mark}", run_link(s, r)),
+                run_link(s, r) + &mark,
                 date(s, r),
                 s.label("recorded", &r.recorded()),
                 // A comparison run says so where its probe is named.
@@ -753,15 +794,15 @@ pub fn index(s: &Scope) -> Vec<Table> {
                 // A run that read a file had no engine to serve a model: nothing is unknown.
                 match (&r.model, r.engine.value == crate::model::types::NO_ENGINE) {
                     (Some(m), _) => code(m),
-                    (None, true) => "—".into(),
+                    (None, true) => Html::trusted_static("—"),
                     (None, false) => unknown(s),
                 },
-                r.cases.len().to_string(),
+                html!("{}", r.cases.len()),
                 zone_counts(s, r),
                 r.phase
                     .as_ref()
                     .map(|p| code(&p.value))
-                    .unwrap_or_else(|| "—".into()),
+                    .unwrap_or_else(|| Html::trusted_static("—")),
             ])
             .id(anchor(Kind::Run, &r.id.value))
         })
@@ -788,19 +829,19 @@ pub fn index(s: &Scope) -> Vec<Table> {
         rows,
         empty: s.ui("runs-none"),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }]
 }
 
 /// How many of a run's cases fall in each family under the map the run was assessed
 /// against: `SEQ 2 · INDEX 1`, in branch order ("—" without such a map or cases).
-fn zone_counts(s: &Scope, run: &Run) -> String {
+fn zone_counts(s: &Scope, run: &Run) -> Html {
     let Some(map) = run
         .assessed_against
         .as_ref()
         .and_then(|a| s.ev.maps.get(&a.value))
     else {
-        return "—".into();
+        return Html::trusted_static("—");
     };
     let mut counts: Vec<(&str, usize)> = Vec::new();
     // A case its reading leaves open is not counted in the zone the map would give it.
@@ -817,18 +858,18 @@ fn zone_counts(s: &Scope, run: &Run) -> String {
         }
     }
     if counts.is_empty() && open == 0 {
-        return "—".into();
+        return Html::trusted_static("—");
     }
     let order = |f: &str| map.branches.iter().position(|b| b.family.value == f);
     counts.sort_by_key(|(f, _)| order(f));
-    let mut parts: Vec<String> = counts
+    let mut parts: Vec<Html> = counts
         .iter()
-        .map(|(f, n)| format!("{} {n}", family_badge(s, f)))
+        .map(|(f, n)| html!("{} {}", family_badge(s, f), n))
         .collect();
     if open > 0 {
         parts.push(s.ui_with("runs-zones-open", "count", open));
     }
-    parts.join(" ")
+    Html::join(parts, " ")
 }
 
 #[cfg(test)]

@@ -6,10 +6,11 @@ use super::code;
 use crate::model::Seen;
 use crate::model::types::NO_ENGINE;
 use crate::model::types::Text;
+use crate::render::html::Html;
 use crate::render::scope::Scope;
 
 /// A component status as a badge, classed `seen-loaded`, `seen-binary` or `seen-absent`.
-pub fn status_badge(s: &Scope, id: &str) -> String {
+pub fn status_badge(s: &Scope, id: &str) -> Html {
     let (class, label) = match s.ev.statuses.get(id) {
         Some(st) => (
             match st.seen {
@@ -25,7 +26,7 @@ pub fn status_badge(s: &Scope, id: &str) -> String {
 }
 
 /// An engine by its label (`none`, a run that read a file, by the theme's message).
-pub fn engine(s: &Scope, id: &str) -> String {
+pub fn engine(s: &Scope, id: &str) -> Html {
     match s.ev.engines.get(id) {
         Some(e) => s.fluent(&e.label),
         None if id == NO_ENGINE => s.ui("engine-none"),
@@ -35,7 +36,7 @@ pub fn engine(s: &Scope, id: &str) -> String {
 
 /// A measurement by its label, with its unit in parentheses: the site's vocabulary's, else
 /// the label the pack that declares it gives; its name as code when neither does.
-pub fn measurement(s: &Scope, name: &str) -> String {
+pub fn measurement(s: &Scope, name: &str) -> Html {
     match measurement_text(s, name) {
         Some(t) => s.fluent(&t),
         None => code(name),
@@ -58,7 +59,7 @@ pub fn measurement_text(s: &Scope, name: &str) -> Option<Text> {
 /// A column of measurements in a run table: its header and the measurements it shows
 /// (one, or a pack's group, such as its durations, shown together).
 pub struct MeasureColumn {
-    pub label: String,
+    pub label: Html,
     pub names: Vec<&'static str>,
 }
 

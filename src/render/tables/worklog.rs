@@ -2,7 +2,8 @@
 
 use super::{anchor, code, ref_list, source_line, unknown};
 use crate::model::refs::Kind;
-use crate::render::escape;
+use crate::render::html::Html;
+use crate::render::html::html;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 
@@ -12,42 +13,42 @@ pub fn worklog(s: &Scope) -> Table {
             .iter()
             .map(|p| {
                 let date = match &p.date {
-                    Some(d) => format!("<time datetime=\"{0}\">{0}</time>", escape(&d.value)),
+                    Some(d) => html!(
+                        "<time datetime=\"{}\">{}</time>",
+                        Html::text(&d.value),
+                        Html::text(&d.value)
+                    ),
                     None => unknown(s),
                 };
-                let facts: String = p
+                let facts: Html = p
                     .fixed
                     .iter()
                     .map(|f| {
                         let refs = ref_list(s, &f.refs);
                         let refs = if refs.is_empty() {
-                            String::new()
+                            Html::default()
                         } else {
-                            format!(" <span class=\"refs\">{refs}</span>")
+                            html!(" <span class=\"refs\">{}</span>", refs)
                         };
-                        format!(
-                            "<li>{}{}{refs}</li>",
+                        html!(
+                            "<li>{}{}{}</li>",
                             s.text(&f.text),
-                            super::records::basis_mark(s, f.basis)
+                            super::records::basis_mark(s, f.basis),
+                            refs
                         )
                     })
                     .collect();
-                let questions = p
-                    .questions
-                    .iter()
-                    .map(|q| code(&q.value))
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                let questions = Html::join(p.questions.iter().map(|q| code(&q.value)), " ");
                 Row::new(vec![
-                    format!(
+                    html!(
                         "<strong class=\"phase-label\">{}</strong><br>{}",
-                        escape(&p.label),
+                        Html::text(&p.label),
                         s.text(&p.title)
                     ),
                     date,
-                    format!("<ul class=\"facts\">{facts}</ul>"),
+                    html!("<ul class=\"facts\">{}</ul>", facts),
                     if questions.is_empty() {
-                        "—".into()
+                        Html::trusted_static("—")
                     } else {
                         questions
                     },
@@ -67,6 +68,6 @@ pub fn worklog(s: &Scope) -> Table {
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }

@@ -6,7 +6,8 @@ use crate::model::format::group_digits;
 use crate::model::types::Run;
 use crate::packs::ggml::derive::{fatbin_has, maps_has};
 use crate::packs::ggml::runs::EngineRun;
-use crate::render::escape;
+use crate::render::html::Html;
+use crate::render::html::html;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 use crate::render::tables::records::family_names;
@@ -36,51 +37,52 @@ fn with_file<'e>(s: &Scope<'e>, run: &'e Run) -> Option<(&'e Run, String)> {
 }
 
 /// " · file `name` (SHA-256 `0123456789abcdef…`)": the file a run read, by name and hash.
-fn input_note(s: &Scope, i: &crate::packs::InputFile) -> String {
+fn input_note(s: &Scope, i: &crate::packs::InputFile) -> Html {
     let mut about = Vec::new();
     if let Some(p) = &i.package {
-        about.push(format!("{} {}", s.ui("binary-package"), code(p)));
+        about.push(html!("{} {}", s.ui("binary-package"), code(p)));
     }
     if let Some(h) = &i.sha256 {
-        about.push(format!(
+        about.push(html!(
             "SHA-256 <code title=\"{}\">{}…</code>",
-            escape(h),
-            escape(h.get(..16).unwrap_or(h))
+            Html::text(h),
+            Html::text(h.get(..16).unwrap_or(h))
         ));
     }
     let about = if about.is_empty() {
-        String::new()
+        Html::default()
     } else {
-        format!(" ({})", about.join(", "))
+        html!(" ({})", Html::join(about, ", "))
     };
-    format!(" · {} {}{about}", s.ui("binary-input"), code(&i.name))
+    html!(" · {} {}{}", s.ui("binary-input"), code(&i.name), about)
 }
 
 /// "Source: data/runs/….yaml · run `id` · file `name`".
-fn run_source(s: &Scope, run: &Run, file: &str) -> String {
+fn run_source(s: &Scope, run: &Run, file: &str) -> Html {
     let input = run
         .input
         .as_ref()
         .map(|i| input_note(s, i))
         .unwrap_or_default();
-    format!(
-        "{} · {} {}{input}{}",
+    html!(
+        "{} · {} {}{}{}",
         source_line(s, [file]),
         s.ui("run-caption"),
         code(&run.id.value),
+        input,
         crate::render::tables::subject_note(s, run)
     )
 }
 
-fn range(r: Option<Range>) -> String {
+fn range(r: Option<Range>) -> Html {
     match r {
-        Some(r) if r.min == r.max => r.min.to_string(),
-        Some(r) => format!("{}–{}", r.min, r.max),
-        None => "—".into(),
+        Some(r) if r.min == r.max => html!("{}", r.min),
+        Some(r) => html!("{}–{}", r.min, r.max),
+        None => Html::trusted_static("—"),
     }
 }
 
-fn no_run(id: &str, s: &Scope, caption: String, probe: &str, columns: Vec<String>) -> Table {
+fn no_run(id: &str, s: &Scope, caption: Html, probe: &str, columns: Vec<Html>) -> Table {
     Table {
         id: id.into(),
         class: id.into(),
@@ -90,7 +92,7 @@ fn no_run(id: &str, s: &Scope, caption: String, probe: &str, columns: Vec<String
         rows: Vec::new(),
         empty: s.ui_with("binary-no-run", "probe", probe.to_string()),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }
 
@@ -102,7 +104,7 @@ pub fn fatbin_targets(s: &Scope, run: Option<&str>) -> Table {
 /// Per gfx target of one `fatbin` run (with its data file), or a note that there is none;
 /// `latest`: the run stands for the latest one, and the caption says so.
 pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>, latest: bool) -> Table {
-    let columns: Vec<String> = [
+    let columns: Vec<Html> = [
         "col-gfx",
         "col-bundles",
         "col-code-object-version",
@@ -134,35 +136,30 @@ pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>, latest: bool)
                 .iter()
                 .filter(|b| b.summary.targets.iter().any(|x| x == &t.target))
                 .count() as u64;
-            let versions = t
-                .code_object_versions
-                .iter()
-                .map(|v| format!("v{v}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let mut families: Vec<String> = t
+            let versions = Html::join(t.code_object_versions.iter().map(|v| html!("v{}", v)), ", ");
+            let mut families: Vec<Html> = t
                 .kernels
                 .families
                 .iter()
-                .map(|(f, n)| format!("{} {}", code(f), group_digits(*n)))
+                .map(|(f, n)| html!("{} {}", code(f), Html::text(&group_digits(*n))))
                 .collect();
             if t.kernels.unclassified > 0 {
-                families.push(format!(
+                families.push(html!(
                     "{} {}",
                     s.ui("binary-unclassified"),
-                    group_digits(t.kernels.unclassified)
+                    Html::text(&group_digits(t.kernels.unclassified))
                 ));
             }
             Row::new(vec![
                 code(&t.target),
-                group_digits(bundles),
+                Html::text(&group_digits(bundles)),
                 if versions.is_empty() {
-                    "—".into()
+                    Html::trusted_static("—")
                 } else {
                     versions
                 },
-                group_digits(t.kernels.count),
-                families.join("<br>"),
+                Html::text(&group_digits(t.kernels.count)),
+                Html::join(families, "<br>"),
                 range(t.kernels.sgpr),
                 range(t.kernels.vgpr),
             ])
@@ -178,7 +175,7 @@ pub fn fatbin_targets_of(s: &Scope, found: Option<(&Run, String)>, latest: bool)
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }
 
@@ -190,7 +187,7 @@ pub fn tensor_mix(s: &Scope, run: Option<&str>) -> Table {
 /// Per ggml type of one `gguf` run (with its data file), or a note that there is none;
 /// `latest` as for [`fatbin_targets_of`].
 pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>, latest: bool) -> Table {
-    let columns: Vec<String> = [
+    let columns: Vec<Html> = [
         "col-tensor-type",
         "col-tensors",
         "col-bytes",
@@ -234,29 +231,26 @@ pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>, latest: bool) -> 
             };
             Row::new(vec![
                 code(&name),
-                group_digits(c.count),
-                group_digits(c.bytes),
-                c.examples
-                    .iter()
-                    .map(|e| code(e))
-                    .collect::<Vec<_>>()
-                    .join("<br>"),
+                Html::text(&group_digits(c.count)),
+                Html::text(&group_digits(c.bytes)),
+                Html::join(c.examples.iter().map(|e| code(e)), "<br>"),
                 families,
             ])
-            .id(format!("tensor-mix-{}", escape(&name)))
+            // Escaped where the row is written, like every row id.
+            .id(format!("tensor-mix-{name}"))
         })
         .collect();
     let file_type = g
         .file_type
         .as_ref()
         .and_then(|f| f.name.clone())
-        .map(|n| format!(" · {}", code(&n)))
+        .map(|n| html!(" · {}", code(&n)))
         .unwrap_or_default();
     Table {
         id: "tensor-mix".into(),
         class: "tensor-mix".into(),
-        caption: format!("{caption}{file_type}"),
-        source: format!(
+        caption: caption + &file_type,
+        source: html!(
             "{} · {} {}{}",
             source_line(s, &files),
             s.ui("run-caption"),
@@ -270,15 +264,15 @@ pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>, latest: bool) -> 
         rows,
         empty: s.ui("table-empty"),
         notes: Vec::new(),
-        rows_html: String::new(),
+        rows_html: Html::default(),
     }
 }
 
 /// The note a generation's fatbin cell gets from the latest `fatbin` run, if any.
-pub fn generation_note(s: &Scope, gfx: &str) -> Option<String> {
+pub fn generation_note(s: &Scope, gfx: &str) -> Option<Html> {
     let (run, _) = latest(s, "fatbin")?;
     let found = fatbin_has(run, gfx)?;
-    Some(format!(
+    Some(html!(
         "<br><small>{} {}: {}</small>",
         s.ui("col-latest-fatbin"),
         code(&run.id.value),
@@ -287,10 +281,10 @@ pub fn generation_note(s: &Scope, gfx: &str) -> Option<String> {
 }
 
 /// The note a component's status cell gets from the latest `maps` run, if any.
-pub fn component_note(s: &Scope, files: &[String]) -> Option<String> {
+pub fn component_note(s: &Scope, files: &[String]) -> Option<Html> {
     let (run, _) = latest(s, "maps")?;
     let seen = maps_has(run, files)?;
-    Some(format!(
+    Some(html!(
         "<br><small>{} {}: {}</small>",
         s.ui("col-latest-maps"),
         code(&run.id.value),

@@ -7,7 +7,8 @@ use crate::model::{Case, Run};
 use crate::packs::ggml::runs::{
     CacheDefeat, EngineCase, EngineRun, ModelDetails, ModelMemory, RequestSettings, SweepSettings,
 };
-use crate::render::escape;
+use crate::render::html::Html;
+use crate::render::html::html;
 use crate::render::scope::Scope;
 use crate::render::tables::code;
 use std::collections::BTreeMap;
@@ -23,7 +24,7 @@ pub fn case_mark(case: &Case) -> Option<&'static str> {
 
 /// Notes on what an engine probe recorded about its environment: model details, offload,
 /// request settings, cache defeat, sweep. Absent facts add no note.
-pub fn run_notes(s: &Scope, run: &Run) -> Vec<String> {
+pub fn run_notes(s: &Scope, run: &Run) -> Vec<Html> {
     let mut notes = Vec::new();
     if let Some(d) = run.model_details()
         && let Some(n) = model_note(s, d)
@@ -45,14 +46,18 @@ pub fn run_notes(s: &Scope, run: &Run) -> Vec<String> {
         }
     }
     if !methods.is_empty() {
-        let mut list: Vec<String> = methods
+        let mut list: Vec<Html> = methods
             .iter()
-            .map(|(d, n)| format!("{} × {n}", s.label("cache-defeat", d)))
+            .map(|(d, n)| html!("{} × {}", s.label("cache-defeat", d), n))
             .collect();
         if unknown_n > 0 {
-            list.push(format!("{} × {unknown_n}", s.ui("cache-defeat-unknown")));
+            list.push(html!("{} × {}", s.ui("cache-defeat-unknown"), unknown_n));
         }
-        notes.push(format!("{} {}", s.ui("run-cache-defeat"), list.join(" · ")));
+        notes.push(html!(
+            "{} {}",
+            s.ui("run-cache-defeat"),
+            Html::join(list, " · ")
+        ));
     }
     if let Some(sw) = run.sweep() {
         notes.push(sweep_note(s, sw, run));
@@ -60,7 +65,7 @@ pub fn run_notes(s: &Scope, run: &Run) -> Vec<String> {
     notes
 }
 
-fn model_note(s: &Scope, d: &ModelDetails) -> Option<String> {
+fn model_note(s: &Scope, d: &ModelDetails) -> Option<Html> {
     let mut parts = Vec::new();
     for v in [
         &d.family,
@@ -75,25 +80,25 @@ fn model_note(s: &Scope, d: &ModelDetails) -> Option<String> {
     }
     if let Some(dg) = &d.digest {
         let short: String = dg.trim_start_matches("sha256:").chars().take(12).collect();
-        parts.push(format!(
+        parts.push(html!(
             "digest <code title=\"{}\">{}</code>",
-            escape(dg),
-            escape(&short)
+            Html::text(dg),
+            Html::text(&short)
         ));
     }
     if let Some(f) = &d.file {
-        parts.push(format!("{} {}", s.ui("run-model-file"), code(f)));
+        parts.push(html!("{} {}", s.ui("run-model-file"), code(f)));
     }
     if !d.tensor_types.is_empty() {
-        let census = d
-            .tensor_types
-            .iter()
-            .map(|(t, n)| format!("{} × {n}", code(t)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        parts.push(format!("{} {census}", s.ui("run-tensor-types")));
+        let census = Html::join(
+            d.tensor_types
+                .iter()
+                .map(|(t, n)| html!("{} × {}", code(t), n)),
+            ", ",
+        );
+        parts.push(html!("{} {}", s.ui("run-tensor-types"), census));
     }
-    (!parts.is_empty()).then(|| format!("{} {}", s.ui("run-model-details"), parts.join(" · ")))
+    (!parts.is_empty()).then(|| html!("{} {}", s.ui("run-model-details"), Html::join(parts, " · ")))
 }
 
 /// `4.7 GiB`, `98.4 MiB`.
@@ -110,46 +115,50 @@ fn bytes(n: u64) -> String {
     }
 }
 
-fn loaded_note(s: &Scope, l: &ModelMemory) -> String {
+fn loaded_note(s: &Scope, l: &ModelMemory) -> Html {
     let share = if l.size > 0 {
-        format!(" ({:.0} %)", l.size_vram as f64 / l.size as f64 * 100.0)
+        Html::text(&format!(
+            " ({:.0} %)",
+            l.size_vram as f64 / l.size as f64 * 100.0
+        ))
     } else {
-        String::new()
+        Html::default()
     };
-    let mut text = format!(
-        "{} <code title=\"size_vram {} / size {}\">{} / {}</code>{share}",
+    let mut text = html!(
+        "{} <code title=\"size_vram {} / size {}\">{} / {}</code>{}",
         s.ui("run-loaded"),
-        group_digits(l.size_vram),
-        group_digits(l.size),
-        bytes(l.size_vram),
-        bytes(l.size)
+        Html::text(&group_digits(l.size_vram)),
+        Html::text(&group_digits(l.size)),
+        Html::text(&bytes(l.size_vram)),
+        Html::text(&bytes(l.size)),
+        share
     );
     if let Some(n) = l.context_length {
-        text.push_str(&format!(" · context_length {}", code(&n.to_string())));
+        crate::render::html::html_into!(text, " · context_length {}", code(&n.to_string()));
     }
     text
 }
 
-fn request_note(s: &Scope, r: &RequestSettings) -> String {
+fn request_note(s: &Scope, r: &RequestSettings) -> Html {
     let mut parts = vec![
-        format!("stream {}", code(&r.stream.to_string())),
-        format!("temperature {}", code(&r.temperature.to_string())),
-        format!("seed {}", code(&r.seed.to_string())),
-        format!("timeout {}", code(&format!("{} s", r.timeout_secs))),
+        html!("stream {}", code(&r.stream.to_string())),
+        html!("temperature {}", code(&r.temperature.to_string())),
+        html!("seed {}", code(&r.seed.to_string())),
+        html!("timeout {}", code(&format!("{} s", r.timeout_secs))),
     ];
     if let Some(raw) = r.raw {
-        parts.push(format!("raw {}", code(&raw.to_string())));
+        parts.push(html!("raw {}", code(&raw.to_string())));
     }
     if let Some(c) = r.cache_prompt {
-        parts.push(format!("cache_prompt {}", code(&c.to_string())));
+        parts.push(html!("cache_prompt {}", code(&c.to_string())));
     }
-    format!("{} {}", s.ui("run-request"), parts.join(" · "))
+    html!("{} {}", s.ui("run-request"), Html::join(parts, " · "))
 }
 
-fn sweep_note(s: &Scope, sw: &SweepSettings, run: &Run) -> String {
+fn sweep_note(s: &Scope, sw: &SweepSettings, run: &Run) -> Html {
     let points: Vec<_> = run.cases.iter().filter_map(|c| c.sweep_point()).collect();
     let hits = points.iter().filter(|p| p.hit).count();
-    format!(
+    html!(
         "{} {} · step {} · word {} · max_tries {} · {}",
         s.ui("run-sweep"),
         code(&format!("{}..{}", sw.from, sw.to)),

@@ -2,7 +2,8 @@
 //! types, file types, layers, the plan).
 
 use crate::model::refs::Kind;
-use crate::render::escape;
+use crate::render::html::Html;
+use crate::render::html::html;
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 use crate::render::tables::claims::enum_key;
@@ -25,10 +26,10 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
                 .as_ref()
                 .and_then(|f| s.ev.families.get(&f.value))
                 .map(|f| s.fluent(&f.label))
-                .unwrap_or_else(|| "—".into());
+                .unwrap_or_else(|| Html::trusted_static("—"));
             let mut regs = Vec::new();
             if b.sgpr.is_some() || b.vgpr.is_some() {
-                regs.push(format!(
+                regs.push(html!(
                     "sgpr {} · vgpr {}",
                     range(s, &b.sgpr),
                     range(s, &b.vgpr)
@@ -37,39 +38,36 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
             regs.extend(
                 b.instructions
                     .iter()
-                    .map(|(k, v)| format!("{} {v}", escape(k))),
+                    .map(|(k, v)| html!("{} {}", Html::text(k), v)),
             );
             if let Some(w) = b.wavefront_size {
-                regs.push(format!("wave{w}"));
+                regs.push(html!("wave{}", w));
             }
             let mut role = s.text(&b.role);
             if let Some(n) = &b.note {
-                role.push_str(&format!("<p class=\"note\">{}</p>", s.text(n)));
+                crate::render::html::html_into!(role, "<p class=\"note\">{}</p>", s.text(n));
             }
             let row = Row::new(vec![
-                format!(
+                html!(
                     "{}<br><small>{}</small>",
                     code(&b.id.value),
-                    escape(&b.container)
+                    Html::text(&b.container)
                 ),
                 b.size_kb
-                    .map(|k| format!("{k} KB"))
+                    .map(|k| html!("{} KB", k))
                     .unwrap_or_else(|| unknown(s)),
-                b.symbols
-                    .iter()
-                    .map(|x| code(x))
-                    .collect::<Vec<_>>()
-                    .join("<br>"),
+                Html::join(b.symbols.iter().map(|x| code(x)), "<br>"),
                 role,
-                format!(
-                    "{}<br><small>{family}</small>",
-                    route_badge(s, &b.route.value)
+                html!(
+                    "{}<br><small>{}</small>",
+                    route_badge(s, &b.route.value),
+                    family
                 ),
                 range(s, &b.built_for),
                 if regs.is_empty() {
-                    "—".into()
+                    Html::trusted_static("—")
                 } else {
-                    regs.join("<br>")
+                    Html::join(regs, "<br>")
                 },
             ]);
             // A listing filtered by ids is not where references link to (see `PageIndex`).
@@ -112,13 +110,13 @@ pub fn generations(s: &Scope) -> Table {
         s.ev.generations
             .iter()
             .map(|g| {
-                let mut name = escape(&g.generation);
-                name.push_str(&crate::render::tables::records::basis_mark(s, g.basis));
+                let mut name = Html::text(&g.generation);
+                name.push(&crate::render::tables::records::basis_mark(s, g.basis));
                 if let Some(p) = &g.product {
-                    name.push_str(&format!("<br><small>{}</small>", escape(p)));
+                    crate::render::html::html_into!(name, "<br><small>{}</small>", Html::text(p));
                 }
                 if let Some(orig) = &g.original_label {
-                    name.push_str("<sup>*</sup>");
+                    name.push_static("<sup>*</sup>");
                     notes.push(s.ui_args(
                         "generations-relabelled",
                         &[
@@ -161,7 +159,7 @@ pub fn generations(s: &Scope) -> Table {
     );
     t.notes = notes
         .into_iter()
-        .map(|n| format!("<sup>*</sup> {n}"))
+        .map(|n| html!("<sup>*</sup> {}", n))
         .collect();
     t
 }
@@ -193,7 +191,7 @@ pub fn tensor_types(s: &Scope) -> Table {
         s,
     );
     // Where the families were read, once per distinct source.
-    let mut sources: Vec<String> =
+    let mut sources: Vec<Html> =
         s.ev.tensor_types
             .iter()
             .filter_map(|t| t.source.as_ref())
@@ -205,7 +203,7 @@ pub fn tensor_types(s: &Scope) -> Table {
     t.notes.extend(
         sources
             .into_iter()
-            .map(|src| format!("{} {src}", s.ui("tensor-types-families-from"))),
+            .map(|src| html!("{} {}", s.ui("tensor-types-families-from"), src)),
     );
     t
 }
@@ -215,13 +213,14 @@ pub fn file_types(s: &Scope) -> Table {
         s.ev.file_types
             .iter()
             .map(|f| {
-                let mixes: Vec<String> = f
-                    .mixes
-                    .iter()
-                    .filter_map(|m| s.ev.tensor_types.get(&m.value))
-                    .map(|t| code(&t.name))
-                    .collect();
-                Row::new(vec![code(&f.label), mixes.join(" "), s.text(&f.note)])
+                let mixes = Html::join(
+                    f.mixes
+                        .iter()
+                        .filter_map(|m| s.ev.tensor_types.get(&m.value))
+                        .map(|t| code(&t.name)),
+                    " ",
+                );
+                Row::new(vec![code(&f.label), mixes, s.text(&f.note)])
                     .id(anchor(Kind::FileType, &f.id.value))
             })
             .collect();
@@ -263,7 +262,7 @@ pub fn plan(s: &Scope) -> Table {
         .iter()
         .map(|p| {
             Row::new(vec![
-                p.order.to_string(),
+                html!("{}", p.order),
                 code(&p.target),
                 s.text(&p.reason),
                 ref_list(s, &p.refs),
