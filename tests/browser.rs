@@ -7,16 +7,23 @@
 //!   at 375 px the body never scrolls sideways (wide tables scroll in their `.table-wrap`);
 //!   diagrams are drawn and their full-size link opens; text is readable (contrast
 //!   ≥ 4.5:1, 3:1 for large text) and diagram lines are seen (3:1) in light and dark mode; every `.block` has the right
-//!   `lang`; tables have header cells. Screenshots of each page (1280 and 375 px wide,
+//!   `lang`; tables have header cells. axe-core (`browser/axe.rs`; WCAG 2.1 A/AA and
+//!   best practices) finds no violation at 1280 and 375 px, light and dark (the 404 page
+//!   too); no text is under 12 px (SVG text at the figure's current scale) and no touch
+//!   target under 24 × 24 px (WCAG 2.5.8), at either width. Screenshots of each page (1280 and 375 px wide,
 //!   light and dark) go to `target/screenshots/site/`.
 //! - `markup_in_data_and_markdown_never_runs`: `<script>` and `onerror=` put into data
 //!   strings, front matter and markdown do not execute.
+//! - `the_accessibility_checks_find_what_they_look_for`: axe and the size checks report
+//!   the faults of a page made to have them.
 //! - `live_reload_in_the_browser`: an edit shows on the open page within two seconds, a
 //!   YAML type error shows the error overlay, the fix removes it.
 //!
 //! Without chromium or chromedriver the tests are skipped, except under `CI=true`, where
 //! a skip is a failure. The tests take one browser each and run one at a time.
 
+#[path = "browser/axe.rs"]
+mod axe;
 #[path = "browser/server.rs"]
 mod server;
 #[path = "browser/webdriver.rs"]
@@ -352,6 +359,7 @@ fn check_page(
     dir: &Path,
     http: &ureq::Agent,
     fetched: &mut BTreeMap<String, Result<(), String>>,
+    axe_source: Option<&str>,
 ) -> Result<PageReport, String> {
     let mut rep = PageReport {
         failures: Vec::new(),
@@ -369,6 +377,19 @@ fn check_page(
     let url = format!("{origin}/{}", key.trim_end_matches("index.html"));
     b.goto(&url)?;
     let c = b.exec(PAGE_CHECKS, json!([]))?;
+    if let Some(src) = axe_source {
+        axe::inject(b, src)?;
+    }
+    // axe's findings in each width and colour scheme, each told once with where it was seen.
+    let mut axe_seen: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    let axe_run = |mode: &'static str, seen: &mut BTreeMap<String, Vec<&str>>| {
+        if axe_source.is_some() {
+            for v in axe::run(b)? {
+                seen.entry(v).or_default().push(mode);
+            }
+        }
+        Ok::<(), String>(())
+    };
 
     // No request outside the site; the stylesheet loaded.
     for u in c["foreign"].as_array().into_iter().flatten() {
@@ -517,6 +538,7 @@ fn check_page(
     for dark in [false, true] {
         b.color_scheme(dark)?;
         let mode = if dark { "dark" } else { "light" };
+        axe_run(if dark { "1280 dark" } else { "1280 light" }, &mut axe_seen)?;
         let k = b.exec(CONTRAST, json!([dark]))?;
         let body = k["bodyRatio"].as_f64().unwrap_or(0.0);
         if body < 4.5 {
@@ -549,6 +571,7 @@ fn check_page(
             &mut rep,
         );
     }
+    sizes(b, "1280", &mut rep, key)?;
 
     // 375 px: no sideways scrolling; screenshots dark then light.
     let w = b.window(375, 812)?;
@@ -573,6 +596,8 @@ fn check_page(
             format!("at {vw} px: {}", t.as_str().unwrap_or("?")),
         );
     }
+    axe_run("375 dark", &mut axe_seen)?;
+    sizes(b, "375", &mut rep, key)?;
     save_shot(
         dir,
         &format!("{name}-phone-dark"),
@@ -580,12 +605,16 @@ fn check_page(
         &mut rep,
     );
     b.color_scheme(false)?;
+    axe_run("375 light", &mut axe_seen)?;
     save_shot(
         dir,
         &format!("{name}-phone-light"),
         b.full_screenshot(8000)?,
         &mut rep,
     );
+    for (v, modes) in axe_seen {
+        fail(&mut rep, format!("{v} [{}]", modes.join(", ")));
+    }
 
     // Console errors of this page.
     for (level, msg) in b.logs()? {
@@ -594,6 +623,27 @@ fn check_page(
         }
     }
     Ok(rep)
+}
+
+/// Text under 12 px and touch targets under 24 × 24 px at the current width.
+fn sizes(b: &Browser, width: &str, rep: &mut PageReport, key: &str) -> Result<(), String> {
+    let s = axe::sizes(b)?;
+    if s.texts == 0 || s.targets == 0 {
+        rep.failures.push(format!(
+            "{key}: at {width} px no text ({}) or no link ({}) was measured",
+            s.texts, s.targets
+        ));
+    }
+    for t in s.small_text {
+        rep.failures
+            .push(format!("{key}: at {width} px text under 12 px: {t}"));
+    }
+    for t in s.small_targets {
+        rep.failures.push(format!(
+            "{key}: at {width} px a touch target under 24 × 24 px: {t}"
+        ));
+    }
+    Ok(())
 }
 
 /// GET `href` (a URL of the site): 200 with a body.
@@ -655,11 +705,39 @@ fn every_page_in_every_view() {
     let http = agent();
     let mut fetched = BTreeMap::new();
     let mut failures = Vec::new();
+    // axe-core (scripts/test.sh installs it): its checks are skipped without it, but not
+    // under CI.
+    let axe_source = match axe::source() {
+        Ok(s) => Some(s),
+        Err(why) => {
+            assert!(
+                !ci(),
+                "every_page_in_every_view: axe-core is needed under CI=true: {why}\n\
+                 install it with: scripts/test.sh (npm install axe-core@{})",
+                axe::VERSION
+            );
+            eprintln!(
+                "SKIPPED the axe checks of every_page_in_every_view: {why} \
+                 (scripts/test.sh installs axe-core@{})",
+                axe::VERSION
+            );
+            None
+        }
+    };
     let mut shots = Vec::new();
     b.logs().ok(); // start with an empty console log
     for key in &pages {
         let t = Instant::now();
-        match check_page(&b, &srv.origin, key, &keys, &dir, &http, &mut fetched) {
+        match check_page(
+            &b,
+            &srv.origin,
+            key,
+            &keys,
+            &dir,
+            &http,
+            &mut fetched,
+            axe_source.as_deref(),
+        ) {
             Ok(rep) => {
                 failures.extend(rep.failures);
                 shots.extend(rep.shots);
@@ -684,6 +762,12 @@ fn every_page_in_every_view() {
             }
         }
         Err(e) => failures.push(format!("404: {e}")),
+    }
+    if let Some(src) = &axe_source {
+        match axe::inject(&b, src).and_then(|()| axe::run(&b)) {
+            Ok(found) => failures.extend(found.into_iter().map(|v| format!("404: {v}"))),
+            Err(e) => failures.push(format!("404: {e}")),
+        }
     }
     for (level, msg) in b.logs().unwrap_or_default() {
         // The page's own status is logged; nothing else may be.
@@ -713,6 +797,57 @@ fn every_page_in_every_view() {
         "{} problem(s) in the browser:\n  {}",
         failures.len(),
         failures.join("\n  ")
+    );
+}
+
+/// The page checks fail where they should: on a page made to break them, axe reports its
+/// violations and the size checks their small text and targets (so that a clean run of
+/// `every_page_in_every_view` means a clean site, not checks that never fire).
+#[test]
+fn the_accessibility_checks_find_what_they_look_for() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(b) = browser("the_accessibility_checks_find_what_they_look_for") else {
+        return;
+    };
+    let source = match axe::source() {
+        Ok(s) => s,
+        Err(why) => {
+            assert!(!ci(), "axe-core is needed under CI=true: {why}");
+            eprintln!("SKIPPED the_accessibility_checks_find_what_they_look_for: {why}");
+            return;
+        }
+    };
+    b.goto("about:blank").unwrap_or_else(|e| panic!("{e}"));
+    b.exec(
+        "document.documentElement.lang = 'en';\
+         document.title = 'broken';\
+         document.body.innerHTML = '<main><img src=\"data:,\" width=\"10\" height=\"10\">' +\
+           '<p style=\"color:#bbb;background:#fff\">faint words</p>' +\
+           '<p style=\"font-size:10px\">tiny words</p>' +\
+           '<div><a href=\"#a\" style=\"font-size:10px\">a</a> <a href=\"#b\" style=\"font-size:10px\">b</a></div>' +\
+           '<p>A sentence with <a href=\"#c\" style=\"font-size:12px\">a link</a> in it.</p></main>';",
+        json!([]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    axe::inject(&b, &source).unwrap_or_else(|e| panic!("{e}"));
+    let found = axe::run(&b).unwrap_or_else(|e| panic!("{e}"));
+    for rule in ["image-alt", "color-contrast"] {
+        assert!(
+            found.iter().any(|v| v.starts_with(&format!("axe {rule} "))),
+            "axe reports {rule}: {found:#?}"
+        );
+    }
+    let sizes = axe::sizes(&b).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        sizes.small_text.iter().any(|t| t.contains("tiny words")),
+        "{:?}",
+        sizes.small_text
+    );
+    let tiny: Vec<&String> = sizes.small_targets.iter().collect();
+    assert_eq!(
+        tiny.len(),
+        2,
+        "the two close small links, not the inline one: {tiny:#?}"
     );
 }
 

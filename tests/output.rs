@@ -201,6 +201,39 @@ fn with_a_base_url_alternates_and_sitemap_are_absolute() {
 }
 
 #[test]
+fn under_a_base_url_path_the_404_page_links_start_with_that_path() {
+    let site = fixture_copy();
+    let mut cfg = std::fs::read_to_string(site.path().join("evidence.yaml")).unwrap();
+    cfg.push_str("base_url: \"https://example.org/repo/\"\n");
+    std::fs::write(site.path().join("evidence.yaml"), cfg).unwrap();
+    let out = site.path().join("out");
+    build_ok(site.path(), &out);
+    // Served for a missing path at any depth: its links start from the published root,
+    // the path of base_url, and name no host (so a preview elsewhere keeps them).
+    let html = std::fs::read_to_string(out.join("404.html")).unwrap();
+    let hrefs: Vec<&str> = html
+        .split("href=\"")
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .filter(|h| !h.starts_with('#') && !h.starts_with("data:"))
+        .collect();
+    assert!(hrefs.len() >= 4, "{hrefs:?}");
+    for h in &hrefs {
+        assert!(h.starts_with("/repo/"), "404 link {h} is not under /repo/");
+    }
+    assert!(hrefs.contains(&"/repo/static/style.css"), "{hrefs:?}");
+    // The language switch of a page is relative (its <link rel="alternate"> absolute).
+    let page = std::fs::read_to_string(out.join("ja/details/index.html")).unwrap();
+    assert!(
+        page.contains("<a class=\"view\" href=\"../../en/details/index.html\" hreflang=\"en\">"),
+        "{page}"
+    );
+    assert!(page.contains(
+        "<link rel=\"alternate\" hreflang=\"en\" href=\"https://example.org/repo/en/details/\">"
+    ));
+}
+
+#[test]
 fn without_a_base_url_no_sitemap_is_written_and_the_build_says_so() {
     let site = fixture_copy();
     let out = site.path().join("out");

@@ -679,3 +679,88 @@ fn not_an_evidence_site_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not an evidence site"));
 }
+
+/// The `href` and `src` values of a page.
+fn links_of(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["href=\"", "src=\""] {
+        for part in html.split(attr).skip(1) {
+            if let Some(end) = part.find('"') {
+                out.push(part[..end].replace("&amp;", "&"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn with_a_base_url_under_a_path_every_link_stays_in_the_preview() {
+    let dir = site();
+    let root = root(&dir);
+    let cfg = root.join("evidence.yaml");
+    let mut text = std::fs::read_to_string(&cfg).unwrap_or_else(|e| panic!("{e}"));
+    text.push_str("base_url: \"https://example.org/repo/\"\n");
+    std::fs::write(&cfg, text).unwrap_or_else(|e| panic!("{e}"));
+    let srv = Served::start(&root);
+    // The preview is served under the published path, and says so.
+    let host = srv
+        .origin
+        .strip_suffix("/repo")
+        .unwrap_or_else(|| panic!("serve prints the URL under /repo/: {}", srv.origin))
+        .to_string();
+    let r = get(&host, "/");
+    assert_eq!((r.status, r.header("Location")), (302, Some("/repo/")));
+    // Every link of every page (the 404 page too) is relative or under /repo/, and
+    // leads to a file the preview serves.
+    let base = url::Url::parse(&format!("{host}/")).unwrap_or_else(|e| panic!("{e}"));
+    let mut todo = vec!["/repo/".to_string(), "/repo/no-such-page/deep/".to_string()];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    while let Some(path) = todo.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let r = get(&host, &path);
+        let missing = path.contains("no-such-page");
+        assert_eq!(r.status, if missing { 404 } else { 200 }, "{path}");
+        if !r
+            .header("Content-Type")
+            .is_some_and(|c| c.starts_with("text/html"))
+        {
+            continue;
+        }
+        let here = base.join(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for link in links_of(&r.text()) {
+            if link.starts_with('#') || link.starts_with("data:") {
+                continue;
+            }
+            assert!(
+                !link.contains("example.org") && !link.starts_with("//"),
+                "{path}: a link out of the preview: {link}"
+            );
+            if link.starts_with('/') {
+                assert!(
+                    link.starts_with("/repo/"),
+                    "{path}: a link outside the site's path: {link}"
+                );
+            }
+            let to = here
+                .join(&link)
+                .unwrap_or_else(|e| panic!("{path}: {link}: {e}"));
+            assert_eq!(to.origin(), base.origin(), "{path}: {link}");
+            checked += 1;
+            todo.push(to.path().to_string());
+        }
+    }
+    assert!(
+        seen.len() >= 8 && checked >= 50,
+        "{} pages and files, {checked} links",
+        seen.len()
+    );
+    // The 404 page in particular: its stylesheet and home link work in the preview.
+    let page = get(&host, "/repo/nowhere/").text();
+    assert!(page.contains("href=\"/repo/static/style.css\""), "{page}");
+    assert_eq!(get(&host, "/repo/static/style.css").status, 200);
+    // Outside the site's path: the 404 page.
+    assert_eq!(get(&host, "/static/style.css").status, 404);
+}

@@ -115,6 +115,28 @@ pub fn escape_into(out: &mut String, s: &str) {
     }
 }
 
+/// The path of a base URL, between slashes: `https://example.org/repo` → `/repo/`.
+pub fn base_path(base: &str) -> String {
+    let path = url::Url::parse(base)
+        .map(|u| u.path().to_string())
+        .unwrap_or_default();
+    let path = path.trim_matches('/');
+    if path.is_empty() {
+        "/".into()
+    } else {
+        format!("/{path}/")
+    }
+}
+
+/// The width of an SVG drawing in CSS pixels at scale 1: its root's `viewBox` width.
+fn natural_width(svg: &str) -> Option<String> {
+    let root = &svg[..svg.find('>')?];
+    let vb = root.split("viewBox=\"").nth(1)?.split('"').next()?;
+    let w: f64 = vb.split_ascii_whitespace().nth(2)?.parse().ok()?;
+    // Whole pixels, so the page's bytes do not depend on float formatting.
+    (w.is_finite() && w > 0.0 && w < 1e6).then(|| format!("{}", w.ceil() as u64))
+}
+
 /// A page's blocks rendered for every view (by item index), while its views render.
 type Blocks = std::collections::HashMap<usize, Option<markdown::Portable>>;
 
@@ -144,7 +166,11 @@ struct NavItem {
 struct Alternate {
     view: View,
     hreflang: &'static str,
+    /// The switcher's link: relative, so that it stays in whatever copy of the site is
+    /// open (a preview, a download).
     href: String,
+    /// The `<link rel="alternate">` URL: absolute when the site has a `base_url`.
+    url: String,
     current: bool,
     /// The view's name as HTML: each language's own name, marked with its `lang`
     /// (`日本語 + English`).
@@ -346,7 +372,12 @@ impl<'a> Renderer<'a> {
     ) {
         for fig in drawn {
             let p = figures::present(&fig, scope, scope.page_id);
-            let ctx = Context::from_serialize(&p.context).unwrap_or_default();
+            let mut ctx = Context::from_serialize(&p.context).unwrap_or_default();
+            // The figure never shrinks below the size its text was set for: on a narrow
+            // screen it scrolls in its wrapper instead, so no label gets under 12 px.
+            if let Some(w) = natural_width(&p.context.svg) {
+                ctx.insert("natural_width", &w);
+            }
             match self.tera.render("figure.html", &ctx) {
                 Ok(html) => out.push_str(&html),
                 Err(e) => diags.push(Diagnostic::error(
@@ -450,7 +481,8 @@ impl<'a> Renderer<'a> {
             .map(|&v| Alternate {
                 view: v,
                 hreflang: v.hreflang(),
-                href: self.url(depth, &v.file(page_id)),
+                href: relative(depth, &v.file(page_id)),
+                url: self.url(depth, &v.file(page_id)),
                 current: v == view,
                 label: v
                     .langs()
@@ -561,11 +593,10 @@ impl<'a> Renderer<'a> {
 
     /// 404 page, sitemap, Atom feeds, evidence.json and static files.
     fn extras(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
-        // Served for any missing path, so its links start from the site's root.
-        let root = match self.base_url() {
-            Some(base) => format!("{}/", base.trim_end_matches('/')),
-            None => "/".to_string(),
-        };
+        // Served for any missing path, so its links start from the site's root: the path
+        // of `base_url` (`/repo/` for a site published at `https://example.org/repo/`),
+        // not its host, so that they also work in a preview on another host.
+        let root = self.base_url().map_or_else(|| "/".to_string(), base_path);
         let view = self.views().first().copied().unwrap_or(View::BILINGUAL);
         let mut ctx = self.base_context(NOT_FOUND, view, &root);
         let desc = plain(view, &self.msgs.text("not-found-description"));

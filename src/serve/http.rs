@@ -21,6 +21,8 @@
 //!   `Location` is percent-encoded again, so that it is plain ASCII.
 //!   There is no directory listing.
 //! - A missing key gets the site's `404.html` with status 404.
+//! - A site with a `base_url` under a path (`https://example.org/repo/`) is served under
+//!   that path (`/repo/`), as it will be published ([`route_under`]).
 
 use crate::render::Site;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -73,6 +75,39 @@ pub fn route(method: &str, target: &str, site: &Site) -> Routed {
         if site.files.contains_key(&folder_index) {
             return Routed::Redirect(format!("/{}/", encode_path(&path)));
         }
+    }
+    if site.files.contains_key("404.html") {
+        Routed::File {
+            key: "404.html".into(),
+            status: 404,
+        }
+    } else {
+        Routed::NotFound
+    }
+}
+
+/// Routes one request for a site published under the path `base` (`/repo/` for a
+/// `base_url` of `https://example.org/repo/`; `/` at a domain's root): the preview serves
+/// the site under that same path, so the root-relative links of its 404 page work in the
+/// preview as they will when published. `/` and `/repo` are redirected to `/repo/`; any
+/// other path outside it gets the 404 page. The event stream stays at the root.
+pub fn route_under(method: &str, target: &str, site: &Site, base: &str) -> Routed {
+    let prefix = base.trim_end_matches('/');
+    let path = target.split(['?', '#']).next().unwrap_or("");
+    if prefix.is_empty() || path == EVENTS_PATH {
+        return route(method, target, site);
+    }
+    if method != "GET" && method != "HEAD" {
+        return Routed::MethodNotAllowed;
+    }
+    if path == "/" || path == prefix {
+        return Routed::Redirect(base.to_string());
+    }
+    if let Some(rest) = target.strip_prefix(prefix).filter(|r| r.starts_with('/')) {
+        return match route(method, rest, site) {
+            Routed::Redirect(to) => Routed::Redirect(format!("{prefix}{to}")),
+            r => r,
+        };
     }
     if site.files.contains_key("404.html") {
         Routed::File {
@@ -320,6 +355,54 @@ mod tests {
         );
         assert_eq!(
             route("GET", "/./observers//", &s),
+            file("observers/index.html")
+        );
+    }
+
+    #[test]
+    fn a_site_with_a_base_path_is_served_under_it() {
+        let s = site();
+        let base = "/repo/";
+        assert_eq!(route_under("GET", "/repo/", &s, base), file("index.html"));
+        assert_eq!(
+            route_under("GET", "/repo/ja/observers/?x=1", &s, base),
+            file("ja/observers/index.html")
+        );
+        assert_eq!(
+            route_under("GET", "/repo/observers", &s, base),
+            Routed::Redirect("/repo/observers/".into())
+        );
+        for to_base in ["/", "/repo", "/repo?x=1"] {
+            assert_eq!(
+                route_under("GET", to_base, &s, base),
+                Routed::Redirect(base.into()),
+                "{to_base}"
+            );
+        }
+        // Outside the base path: the site's 404 page, never a file of the site.
+        for outside in [
+            "/observers/",
+            "/static/style.css",
+            "/repository/",
+            "/other/repo/",
+        ] {
+            assert_eq!(
+                route_under("GET", outside, &s, base),
+                not_found(),
+                "{outside}"
+            );
+        }
+        assert_eq!(
+            route_under("GET", "/repo/../index.html", &s, base),
+            Routed::BadRequest("`..` is not allowed in paths")
+        );
+        assert_eq!(route_under("GET", EVENTS_PATH, &s, base), Routed::Events);
+        assert_eq!(
+            route_under("POST", "/repo/", &s, base),
+            Routed::MethodNotAllowed
+        );
+        assert_eq!(
+            route_under("GET", "/observers/", &s, "/"),
             file("observers/index.html")
         );
     }

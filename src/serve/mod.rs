@@ -87,8 +87,43 @@ struct Failure {
 #[derive(Clone)]
 struct Snapshot {
     site: Option<Arc<Site>>,
+    /// The `base_url` of the last good site: the preview serves it under its path and
+    /// turns links to it into links to the preview.
+    base_url: Option<Arc<str>>,
     failure: Option<Arc<Failure>>,
     version: String,
+}
+
+impl Snapshot {
+    /// The path the site is served under: `base_url`'s path (`/repo/`), or `/`.
+    fn base_path(&self) -> String {
+        self.base_url
+            .as_deref()
+            .map_or_else(|| "/".to_string(), crate::render::base_path)
+    }
+
+    /// A page or feed as previewed: its links to `base_url` (the language switch's
+    /// alternates, a feed's entries) lead into the preview instead, as root-relative
+    /// paths under [`Snapshot::base_path`], like `hugo server` and `zola serve` put their
+    /// own address in place of the base URL. Only attribute values that start with the
+    /// base URL change (`="https://example.org/repo/…`), not text that quotes it.
+    fn local_links(&self, bytes: &[u8]) -> Vec<u8> {
+        let Some(base) = self.base_url.as_deref() else {
+            return bytes.to_vec();
+        };
+        let from = format!("=\"{}/", base.trim_end_matches('/'));
+        let to = format!("=\"{}", self.base_path());
+        let from = from.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut rest = bytes;
+        while let Some(at) = rest.windows(from.len()).position(|w| w == from) {
+            out.extend_from_slice(&rest[..at]);
+            out.extend_from_slice(to.as_bytes());
+            rest = &rest[at + from.len()..];
+        }
+        out.extend_from_slice(rest);
+        out
+    }
 }
 
 /// State shared by the threads.
@@ -115,15 +150,18 @@ impl Shared {
         format!("{}-{n}", self.epoch)
     }
 
-    /// Stores the result of a build; returns whether what pages show changed.
-    fn store(&self, result: Result<Site, Failure>) -> bool {
+    /// Stores the result of a build (with the site's `base_url`); returns whether what
+    /// pages show changed.
+    fn store(&self, result: Result<Site, Failure>, base_url: Option<&str>) -> bool {
         let mut guard = match self.snapshot.write() {
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
         };
         let changed = match &result {
             Ok(site) => {
-                guard.failure.is_some() || guard.site.as_deref().is_none_or(|old| old != site)
+                guard.failure.is_some()
+                    || guard.site.as_deref().is_none_or(|old| old != site)
+                    || guard.base_url.as_deref() != base_url
             }
             Err(f) => guard.failure.as_deref() != Some(f),
         };
@@ -133,6 +171,7 @@ impl Shared {
         match result {
             Ok(site) => {
                 guard.site = Some(Arc::new(site));
+                guard.base_url = base_url.map(Arc::from);
                 guard.failure = None;
             }
             Err(f) => guard.failure = Some(Arc::new(f)),
@@ -165,6 +204,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
         root: root.clone(),
         snapshot: RwLock::new(Snapshot {
             site: None,
+            base_url: None,
             failure: None,
             version: format!("{epoch}-0"),
         }),
@@ -181,7 +221,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
         Ok(site) => println!("built {} files in {ms} ms", site.files.len()),
         Err(f) => println!("build failed in {ms} ms: {}", count(f.errors)),
     }
-    shared.store(built.result);
+    shared.store(built.result, built.base_url.as_deref());
     let previous = built.next;
 
     let addr = SocketAddr::new(opts.bind, opts.port);
@@ -229,7 +269,9 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
             local.ip()
         );
     }
-    println!("serving at http://{local}/ (Ctrl-C to stop)");
+    // A site published under a path is previewed under the same path.
+    let base = shared.snapshot().base_path();
+    println!("serving at http://{local}{base} (Ctrl-C to stop)");
 
     let (stop_tx, stop_rx) = mpsc::channel::<()>();
     let signal_tx = stop_tx.clone();
@@ -292,6 +334,8 @@ struct Built {
     result: Result<Site, Failure>,
     /// What the next rebuild starts from.
     next: Option<Previous>,
+    /// The site's `base_url`, as configured.
+    base_url: Option<String>,
     /// What was rendered, and out of how many pages.
     rerendered: incremental::Rerendered,
     pages: usize,
@@ -306,6 +350,12 @@ fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
         .loaded
         .as_ref()
         .map_or(0, |l| l.evidence.pages.len());
+    let base_url = outcome
+        .loaded
+        .as_ref()
+        .and_then(|l| l.evidence.config.as_ref())
+        .and_then(|c| c.base_url.as_ref())
+        .map(|b| b.value.clone());
     let diags = &outcome.diagnostics;
     if !diags.is_empty() {
         let color = std::io::stderr().is_terminal();
@@ -330,6 +380,7 @@ fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
     Built {
         result,
         next,
+        base_url,
         rerendered,
         pages,
     }
@@ -396,7 +447,7 @@ fn rebuild_loop(
                 count(f.errors)
             ),
         };
-        if shared.store(built.result) {
+        if shared.store(built.result, built.base_url.as_deref()) {
             let pages = shared.clients.len();
             shared.clients.broadcast(&shared.snapshot().version);
             println!("{line}; reloading {pages} open page(s)");
@@ -506,7 +557,7 @@ fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
     let site = snap.site.as_deref().unwrap_or(&empty);
     let hosts: Vec<&[u8]> = head.hosts.iter().map(Vec::as_slice).collect();
     let route = match http::check_host(&hosts, head.http11, local) {
-        Ok(()) => http::route(&head.method, &head.target, site),
+        Ok(()) => http::route_under(&head.method, &head.target, site, &snap.base_path()),
         Err(refused) => refused,
     };
     let response = match route {
@@ -515,7 +566,9 @@ fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
             Some(bytes) => {
                 let ct = http::content_type(&key);
                 let body = if http::is_html(ct) {
-                    decorate(bytes, snap)
+                    decorate(&snap.local_links(bytes), snap)
+                } else if ct.starts_with("application/xml") {
+                    snap.local_links(bytes)
                 } else {
                     bytes.to_vec()
                 };
@@ -574,6 +627,7 @@ mod tests {
             root: PathBuf::from("."),
             snapshot: RwLock::new(Snapshot {
                 site: None,
+                base_url: None,
                 failure: None,
                 version: "7-0".into(),
             }),
@@ -630,11 +684,14 @@ mod tests {
     #[test]
     fn another_host_gets_421_and_nothing_of_the_site() {
         let sh = shared();
-        sh.store(Ok(site("the page")));
-        sh.store(Err(Failure {
-            report: "error: data/x.yaml:1:1".into(),
-            errors: 1,
-        }));
+        sh.store(Ok(site("the page")), None);
+        sh.store(
+            Err(Failure {
+                report: "error: data/x.yaml:1:1".into(),
+                errors: 1,
+            }),
+            None,
+        );
         let snap = sh.snapshot();
         let local = SocketAddr::from(([127, 0, 0, 1], 1111));
         let (status, page) = body(answer(&head("/", "localhost:1111"), local, &snap));
@@ -652,16 +709,52 @@ mod tests {
     }
 
     #[test]
+    fn a_base_url_is_served_under_its_path_with_links_into_the_preview() {
+        let sh = shared();
+        let mut s = site("x");
+        s.files.insert(
+            "ja/index.html".into(),
+            b"<link rel=\"alternate\" href=\"https://example.org/repo/en/\"><body>\
+              see https://example.org/repo/ <a href=\"https://example.org/repo/\">x</a></body>"
+                .to_vec(),
+        );
+        sh.store(Ok(s), Some("https://example.org/repo/"));
+        let snap = sh.snapshot();
+        assert_eq!(snap.base_path(), "/repo/");
+        let local = SocketAddr::from(([127, 0, 0, 1], 1111));
+        let (status, page) = body(answer(&head("/repo/ja/", "localhost:1111"), local, &snap));
+        assert_eq!(status, 200);
+        assert!(page.contains("href=\"/repo/en/\"") && page.contains("href=\"/repo/\""));
+        assert!(!page.contains("=\"https://example.org"), "{page}");
+        assert!(
+            page.contains("see https://example.org/repo/"),
+            "text is left alone"
+        );
+        match answer(&head("/", "localhost:1111"), local, &snap) {
+            Answer::Reply(r) => assert_eq!(r.status, 302),
+            Answer::Events => panic!("not the event stream"),
+        }
+        // A base URL without a path: served at the root, links made root-relative.
+        assert!(sh.store(Ok(site("x")), Some("https://example.org")));
+        let snap = sh.snapshot();
+        assert_eq!(snap.base_path(), "/");
+        assert_eq!(
+            snap.local_links(b"<a href=\"https://example.org/en/\">"),
+            b"<a href=\"/en/\">"
+        );
+    }
+
+    #[test]
     fn keeps_the_last_good_site_and_versions_changes_only() {
         let sh = shared();
-        assert!(sh.store(Ok(site("a"))));
+        assert!(sh.store(Ok(site("a")), None));
         assert_eq!(sh.snapshot().version, "7-1");
-        assert!(!sh.store(Ok(site("a"))), "same output: no reload");
+        assert!(!sh.store(Ok(site("a")), None), "same output: no reload");
         let fail = Failure {
             report: "error: <x>".into(),
             errors: 1,
         };
-        assert!(sh.store(Err(fail.clone())));
+        assert!(sh.store(Err(fail.clone()), None));
         let snap = sh.snapshot();
         assert_eq!(snap.version, "7-2");
         assert_eq!(
@@ -673,8 +766,8 @@ mod tests {
         assert!(page.contains("evidence-error-overlay"));
         assert!(page.contains("error: &lt;x&gt;"));
         assert!(page.contains("const v=\"7-2\""));
-        assert!(!sh.store(Err(fail)), "same errors: no reload");
-        assert!(sh.store(Ok(site("a"))), "fixed: the overlay goes");
+        assert!(!sh.store(Err(fail), None), "same errors: no reload");
+        assert!(sh.store(Ok(site("a")), None), "fixed: the overlay goes");
         let snap = sh.snapshot();
         assert!(snap.failure.is_none());
         let page = String::from_utf8(decorate(b"<body>a</body>", &snap)).unwrap_or_default();
