@@ -375,7 +375,7 @@ impl<'a> Renderer<'a> {
             let mut ctx = Context::from_serialize(&p.context).unwrap_or_default();
             // The figure never shrinks below the size its text was set for: on a narrow
             // screen it scrolls in its wrapper instead, so no label gets under 12 px.
-            if let Some(w) = natural_width(&p.context.svg) {
+            if let Some(w) = natural_width(p.context.svg.as_str()) {
                 ctx.insert("natural_width", &w);
             }
             match self.tera.render("figure.html", &ctx) {
