@@ -9,6 +9,7 @@ pub mod links;
 pub mod markdown;
 pub mod palette;
 pub mod scope;
+pub mod search;
 pub mod table;
 pub mod tables;
 pub mod templates;
@@ -59,6 +60,12 @@ pub trait Sink: Sync {
 
     /// Told, before rendering starts, the folders the pages will go in (`ja/observers`).
     fn prepare(&self, _folders: &[String]) {}
+
+    /// Whether the sink keeps nothing, so that what only its files need (the search
+    /// index) is not made.
+    fn discards(&self) -> bool {
+        false
+    }
 }
 
 /// Discards every file (`check`: render for the diagnostics only).
@@ -66,6 +73,10 @@ pub struct NullSink;
 
 impl Sink for NullSink {
     fn put(&self, _: String, _: Vec<u8>) {}
+
+    fn discards(&self) -> bool {
+        true
+    }
 }
 
 /// Collects the site in memory (`serve`, tests).
@@ -414,6 +425,13 @@ impl<'a> Renderer<'a> {
             &view.langs().iter().map(|l| l.code()).collect::<Vec<_>>(),
         );
         ctx.insert("root", prefix);
+        // The search form: the indexes a reader of this view searches, and where the
+        // view's pages are (results link to them).
+        ctx.insert(
+            "search_indexes",
+            &search::searched(view, self.views()).join(" "),
+        );
+        ctx.insert("view_root", &format!("{prefix}{}", view.path("index")));
         // The stylesheets of the packs the site turns on, linked after the theme's own.
         let pack_styles: Vec<&str> = self
             .theme
