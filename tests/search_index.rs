@@ -68,7 +68,7 @@ fn each_language_view_has_an_index_that_finds_its_pages() {
     let key = "観";
     let meta = data(&files, "search/ja/meta.js").1;
     let shards = meta["shards"].as_u64().expect("shards") as u32;
-    let chunk = meta["chunk"].as_u64().expect("chunk") as u64;
+    let chunk = meta["chunk"].as_u64().expect("chunk");
     let s = evidence::render::search::fnv1a(key) & (shards - 1);
     let (_, shard) = data(&files, &format!("search/ja/t/{s}.js"));
     let posting = shard["観測"].as_array().expect("観測 is indexed");
