@@ -24,7 +24,8 @@
 //! config, the theme, the page list with those visible parts, and the data its
 //! directives and quotes read, and each of these forces it to re-render when it changes.
 //! So are its diagnostics: the previous build had none, and its inputs are the same. The
-//! files that belong to no page (`404.html`, `sitemap.xml`, `evidence.json`, `static/`)
+//! files that belong to no page (`404.html`, `sitemap.xml`, `evidence.json`, `static/`, the
+//! search index, written again from the pages kept and the pages re-rendered)
 //! are rendered every time; a page's files are its views and `figures/<page>/…`.
 //!
 //! Pages are compared by fingerprint, so a content edit is found whatever path the
@@ -57,6 +58,9 @@ pub struct Previous {
     state: State,
     /// Its data files, parsed: only the files an edit changed are parsed again.
     parsed: crate::load::ParseCache,
+    /// The pages its search index holds: a partial rebuild reads only the pages it
+    /// re-renders, and writes the index again with the others as they were.
+    search: Option<crate::render::search::Corpus>,
 }
 
 /// What a rebuild rendered.
@@ -284,8 +288,12 @@ pub fn rebuild(
         _ => Rerendered::Everything,
     };
     let sink = MemorySink::default();
-    let (loaded, diagnostics, rendered) =
-        pipeline::render_into(root, checked, rerendered.only(), &sink);
+    let carried = match (&rerendered, prev) {
+        (Rerendered::Pages(_), Some(p)) => p.search.clone(),
+        _ => None,
+    };
+    let (loaded, diagnostics, rendered, search) =
+        pipeline::render_carrying(root, checked, rerendered.only(), &sink, carried);
     let fresh = sink.into_site();
     let (site, extras) = match (&rerendered, prev, &loaded) {
         (Rerendered::Pages(ids), Some(p), Some(l)) => assemble(p, fresh, ids, &l.evidence),
@@ -302,6 +310,7 @@ pub fn rebuild(
         extras,
         state,
         parsed,
+        search,
     });
     let outcome = Outcome {
         loaded,

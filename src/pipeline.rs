@@ -7,8 +7,9 @@ use crate::diagnostics::Diagnostics;
 use crate::load::messages::Messages;
 use crate::load::{self, ParseCache, Reuse, Sources, Theme};
 use crate::model::values::Values;
+use crate::model::view::View;
 use crate::model::{self, Evidence};
-use crate::render::{MemorySink, Renderer, Sink, Site};
+use crate::render::{MemorySink, Renderer, Sink, Site, search};
 use crate::timings;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -139,6 +140,20 @@ pub fn render_into(
     only: Option<&BTreeSet<String>>,
     sink: &dyn Sink,
 ) -> (Option<Loaded>, Diagnostics, bool) {
+    let (loaded, diagnostics, rendered, _) = render_carrying(root, checked, only, sink, None);
+    (loaded, diagnostics, rendered)
+}
+
+/// [`render_into`], with the search index's pages of the build before (`serve`): those
+/// not rendered again stay in the index. Returns, besides, the pages the index now holds
+/// (`None` when nothing was rendered, or the sink keeps nothing).
+pub fn render_carrying(
+    root: &Path,
+    checked: Checked,
+    only: Option<&BTreeSet<String>>,
+    sink: &dyn Sink,
+    carried: Option<search::Corpus>,
+) -> (Option<Loaded>, Diagnostics, bool, Option<search::Corpus>) {
     let Checked {
         loaded,
         messages,
@@ -154,9 +169,24 @@ pub fn render_into(
             values,
         )
     });
+    let mut corpus = None;
     let rendered = match renderer {
         Ok(r) => {
             let mut render_diags = Vec::new();
+            // Each page is read for the search index on its way to the sink (when the site
+            // asks for search, and not when the sink keeps nothing: `check`).
+            let views = loaded
+                .evidence
+                .config
+                .as_ref()
+                .map_or(View::DEFAULT, |c| c.views());
+            let wanted = loaded.evidence.config.as_ref().is_some_and(|c| c.search);
+            let collector = (wanted && !sink.discards())
+                .then(|| search::Collector::new(sink, &loaded.evidence, views, carried));
+            let target: &dyn Sink = match &collector {
+                Some(c) => c,
+                None => sink,
+            };
             // The renderer notes each page's ids and fragment links on the way to the
             // sink; `check` then judges every fragment against its target's ids.
             let base = loaded
@@ -165,7 +195,7 @@ pub fn render_into(
                 .as_ref()
                 .and_then(|c| c.base_url.as_ref())
                 .map(|b| b.value.as_str());
-            let links = crate::render::links::Links::new(sink, base);
+            let links = crate::render::links::Links::new(target, base);
             timings::time("render", || r.render_pages(only, &links, &mut render_diags));
             // A link made for a record that is missing is that error's consequence, told
             // already: fragments are judged on a site with no other error.
@@ -181,6 +211,7 @@ pub fn render_into(
                     &mut render_diags,
                 );
             }
+            corpus = collector.map(|c| timings::time("search", || c.finish()));
             diagnostics.extend(render_diags);
             true
         }
@@ -189,7 +220,7 @@ pub fn render_into(
             false
         }
     };
-    (Some(loaded), diagnostics, rendered)
+    (Some(loaded), diagnostics, rendered, corpus)
 }
 
 /// What figures drawn away from the site need of a loaded site (the review page of

@@ -51,6 +51,10 @@ pub const BUILTIN: &[(&str, &[u8])] = &[
         "static/style.css",
         include_bytes!("../../theme/static/style.css"),
     ),
+    (
+        "static/search.js",
+        include_bytes!("../../theme/static/search.js"),
+    ),
 ];
 
 /// A theme file and where it came from.

@@ -92,6 +92,10 @@ pub struct SiteConfig {
     /// Atom feeds (see [`super::history`]).
     #[serde(default)]
     pub history: bool,
+    /// Write a full-text search index and show the search field (`render::search`). Off
+    /// unless asked for, as in Zola: on a site of ten thousand pages it doubles the build.
+    #[serde(default)]
+    pub search: bool,
 }
 
 /// What [`SiteConfig::resolve`] made of the languages and views.

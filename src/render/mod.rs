@@ -10,6 +10,7 @@ pub mod links;
 pub mod markdown;
 pub mod palette;
 pub mod scope;
+pub mod search;
 pub mod table;
 pub mod tables;
 pub mod templates;
@@ -65,6 +66,12 @@ pub trait Sink: Sync {
 
     /// Told, before rendering starts, the folders the pages will go in (`ja/observers`).
     fn prepare(&self, _folders: &[String]) {}
+
+    /// Whether the sink keeps nothing, so that what only its files need (the search
+    /// index) is not made.
+    fn discards(&self) -> bool {
+        false
+    }
 }
 
 /// Discards every file (`check`: render for the diagnostics only).
@@ -72,6 +79,10 @@ pub struct NullSink;
 
 impl Sink for NullSink {
     fn put(&self, _: String, _: Vec<u8>) {}
+
+    fn discards(&self) -> bool {
+        true
+    }
 }
 
 /// Collects the site in memory (`serve`, tests).
@@ -451,6 +462,14 @@ impl<'a> Renderer<'a> {
             &view.langs().iter().map(|l| l.code()).collect::<Vec<_>>(),
         );
         ctx.insert("root", prefix);
+        // The search form: the indexes a reader of this view searches, and where the
+        // view's pages are (results link to them).
+        ctx.insert("search", &cfg.is_some_and(|c| c.search));
+        ctx.insert(
+            "search_indexes",
+            &search::searched(view, self.views()).join(" "),
+        );
+        ctx.insert("view_root", &format!("{prefix}{}", view.path("index")));
         // The stylesheets of the packs the site turns on, linked after the theme's own.
         let pack_styles: Vec<&str> = self
             .theme
@@ -629,7 +648,12 @@ impl<'a> Renderer<'a> {
         let mut json = serde_json::to_string_pretty(self.values.json()).unwrap_or_default();
         json.push('\n');
         sink.put("evidence.json".into(), json.into_bytes());
+        // The search script goes out only with the index it reads.
+        let search = self.ev.config.as_ref().is_some_and(|c| c.search);
         for (name, f) in self.theme.under("static/") {
+            if name == search::SCRIPT && !search {
+                continue;
+            }
             sink.put(format!("static/{name}"), f.bytes.clone());
         }
     }

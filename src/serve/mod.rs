@@ -716,7 +716,8 @@ mod tests {
             "ja/index.html".into(),
             b"<link rel=\"alternate\" href=\"https://example.org/repo/en/\"><body>\
               see https://example.org/repo/ <a href=\"https://example.org/repo/\">x</a></body>"
-                .to_vec(),
+                .to_vec()
+                .into(),
         );
         sh.store(Ok(s), Some("https://example.org/repo/"));
         let snap = sh.snapshot();

@@ -210,3 +210,11 @@ feed-claim-moved-from-can = Aussage { $claim } von „zeigbar“ zu „nicht zei
 feed-map-added = Entscheidungskarte { $map } hinzugefügt
 feed-map-changed = Entscheidungskarte { $map } geändert
 feed-map-removed = Entscheidungskarte { $map } entfernt
+
+## Suche ($n und $m setzt theme/static/search.js ein: keine Fluent-Variablen)
+search-label = Suche
+search-none = Keine Seite gefunden.
+search-one = Eine Seite gefunden.
+search-other = $n Seiten gefunden.
+search-some = $n Seiten gefunden; die besten $m werden gezeigt.
+search-error = Der Suchindex konnte nicht geladen werden.

@@ -210,3 +210,11 @@ feed-claim-moved-from-can = Claim { $claim } moved from can-show to cannot-show
 feed-map-added = Decision map { $map } added
 feed-map-changed = Decision map { $map } changed
 feed-map-removed = Decision map { $map } removed
+
+## Search (theme/static/search.js fills in $n and $m: they are not Fluent variables)
+search-label = Search
+search-none = No page found.
+search-one = One page found.
+search-other = $n pages found.
+search-some = $n pages found; the best $m are shown.
+search-error = The search index could not be loaded.

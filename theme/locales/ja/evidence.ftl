@@ -201,3 +201,11 @@ feed-claim-moved-from-can = 主張 { $claim } が「示せること」から「�
 feed-map-added = 判断の地図 { $map } を追加
 feed-map-changed = 判断の地図 { $map } を変更
 feed-map-removed = 判断の地図 { $map } を削除
+
+## 検索 ($n と $m は theme/static/search.js が埋める。Fluent の変数ではない)
+search-label = 検索
+search-none = 該当するページはない。
+search-one = 1 ページが見つかった。
+search-other = $n ページが見つかった。
+search-some = $n ページが見つかった。上位 $m ページを表示する。
+search-error = 検索の索引を読み込めなかった。

@@ -1,0 +1,215 @@
+//! Search in a real headless Chromium, on the investigation site built afresh and opened
+//! from its folder (`file://`, no server), as a reader who downloaded `site/` would:
+//!
+//! - the Japanese view finds the pages with 観測手段 for the query 観測 (bigrams, not
+//!   whitespace) and links only to Japanese pages;
+//! - the English view finds an English word and links only to English pages;
+//! - the interleaved view links to interleaved pages;
+//! - with JavaScript off the search form stays hidden and the page is whole.
+//!
+//! Without chromium or chromedriver the test is skipped, except under `CI=true`, where a
+//! skip is a failure.
+
+#[path = "browser/server.rs"]
+mod server;
+#[path = "browser/webdriver.rs"]
+mod webdriver;
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use webdriver::{Browser, Unavailable};
+
+fn browser(test: &str) -> Option<Browser> {
+    match Browser::start() {
+        Ok(b) => Some(b),
+        Err(Unavailable::Missing(why) | Unavailable::Broken(why)) => {
+            assert!(
+                !std::env::var("CI").is_ok_and(|v| v == "true"),
+                "{test}: the browser tests cannot run under CI=true: {why}\n\
+                 install them with: apt-get install -y chromium chromium-driver"
+            );
+            eprintln!("SKIPPED {test}: {why} (apt-get install -y chromium chromium-driver)");
+            None
+        }
+    }
+}
+
+/// The investigation site, built by the binary into a temporary folder.
+fn built_site() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    server::copy_site(Path::new(env!("CARGO_MANIFEST_DIR")), &src);
+    let out = dir.path().join("site");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["build", "--no-cache", "--root"])
+        .arg(&src)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap_or_else(|e| panic!("run evidence: {e}"));
+    assert!(
+        status.status.success(),
+        "build failed: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    (dir, out)
+}
+
+fn file_url(p: &Path) -> String {
+    format!("file://{}", p.display())
+}
+
+/// Types `query` into the search field of the open page (real key events) and returns
+/// the result links (absolute URLs) and the status line once results are shown.
+fn search(b: &Browser, query: &str) -> (Vec<String>, String) {
+    let found = b
+        .cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": "#site-search-q"})),
+        )
+        .unwrap_or_else(|e| panic!("no search field: {e}"));
+    let id = found
+        .as_object()
+        .and_then(|o| o.values().next())
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("element id in {found}"))
+        .to_string();
+    b.cmd(
+        "POST",
+        &format!("/element/{id}/value"),
+        Some(json!({"text": query})),
+    )
+    .unwrap_or_else(|e| panic!("type {query}: {e}"));
+    b.wait_for(
+        "return document.querySelectorAll('#site-search-results a').length > 0",
+        Duration::from_secs(30),
+    )
+    .unwrap_or_else(|e| panic!("no results for {query}: {e}"));
+    let v = b
+        .exec(
+            "return [[...document.querySelectorAll('#site-search-results a')].map(a => a.href),
+                     document.getElementById('site-search-status').textContent,
+                     document.getElementById('site-search-status').getAttribute('aria-live')]",
+            json!([]),
+        )
+        .unwrap_or_else(|e| panic!("read results: {e}"));
+    let links = v[0]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(String::from)
+        .collect();
+    assert_eq!(v[2], "polite", "the result count is announced");
+    (links, v[1].as_str().unwrap_or_default().to_string())
+}
+
+/// The file a result link opens.
+fn target(site: &Path, link: &str) -> PathBuf {
+    let root = file_url(site);
+    let rel = link
+        .strip_prefix(&root)
+        .unwrap_or_else(|| panic!("{link} is not under {root}"));
+    site.join(rel.trim_start_matches('/'))
+}
+
+#[test]
+fn search_finds_pages_in_the_readers_view() {
+    let Some(b) = browser("search_finds_pages_in_the_readers_view") else {
+        return;
+    };
+    let (_dir, site) = built_site();
+
+    // Japanese: 観測 is a word inside 観測手段, with no space around it.
+    b.goto(&file_url(&site.join("ja/index.html")))
+        .unwrap_or_else(|e| panic!("goto: {e}"));
+    let (links, status) = search(&b, "観測");
+    assert!(!status.is_empty(), "a status line says how many were found");
+    let ja_root = file_url(&site.join("ja"));
+    let mut with_term = 0;
+    for l in &links {
+        assert!(l.starts_with(&ja_root), "{l} is not a Japanese page");
+        let text = std::fs::read_to_string(target(&site, l))
+            .unwrap_or_else(|e| panic!("{l} does not open a page: {e}"));
+        assert!(text.contains("観測"), "{l} does not contain 観測");
+        with_term += usize::from(text.contains("観測手段"));
+    }
+    assert!(with_term > 0, "no result contains 観測手段: {links:?}");
+
+    // English: a word, found by its beginning too (`observ` → observers, observed).
+    b.goto(&file_url(&site.join("en/index.html")))
+        .unwrap_or_else(|e| panic!("goto: {e}"));
+    let (links, _) = search(&b, "observ");
+    let en_root = file_url(&site.join("en"));
+    for l in &links {
+        assert!(l.starts_with(&en_root), "{l} is not an English page");
+        let text = std::fs::read_to_string(target(&site, l))
+            .unwrap_or_else(|e| panic!("{l} does not open a page: {e}"))
+            .to_lowercase();
+        assert!(text.contains("observ"), "{l} does not contain observ…");
+    }
+    assert!(
+        links
+            .iter()
+            .any(|l| l.ends_with("/en/observers/index.html")),
+        "the observers page is among {links:?}"
+    );
+
+    // Interleaved: both languages' indexes, links to the interleaved pages.
+    b.goto(&file_url(&site.join("observers/index.html")))
+        .unwrap_or_else(|e| panic!("goto: {e}"));
+    let (links, _) = search(&b, "観測");
+    for l in &links {
+        assert!(
+            !l.starts_with(&ja_root) && !l.starts_with(&en_root),
+            "{l} leaves the interleaved view"
+        );
+        assert!(target(&site, l).is_file(), "{l} does not open a page");
+    }
+}
+
+#[test]
+fn without_javascript_the_form_stays_hidden_and_the_page_whole() {
+    let Some(b) = browser("without_javascript_the_form_stays_hidden_and_the_page_whole") else {
+        return;
+    };
+    let (_dir, site) = built_site();
+    b.cdp(
+        "Emulation.setScriptExecutionDisabled",
+        json!({"value": true}),
+    )
+    .unwrap_or_else(|e| panic!("turn JavaScript off: {e}"));
+    b.goto(&file_url(&site.join("ja/observers/index.html")))
+        .unwrap_or_else(|e| panic!("goto: {e}"));
+    let displayed = |css: &str| {
+        let found = b
+            .cmd(
+                "POST",
+                "/element",
+                Some(json!({"using": "css selector", "value": css})),
+            )
+            .unwrap_or_else(|e| panic!("no {css}: {e}"));
+        let id = found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("element id in {found}"))
+            .to_string();
+        b.cmd("GET", &format!("/element/{id}/displayed"), None)
+            .unwrap_or_else(|e| panic!("displayed {css}: {e}"))
+            == json!(true)
+    };
+    assert!(
+        !displayed("form.site-search"),
+        "the form shows without JavaScript"
+    );
+    assert!(
+        !displayed("#site-search-results"),
+        "an empty result list shows"
+    );
+    assert!(displayed("main h1"), "the page's heading is not shown");
+    assert!(displayed("nav.site-nav a"), "the navigation is not shown");
+}
