@@ -118,13 +118,14 @@ impl DirSink {
     fn try_put(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
         let path = self.dir.join(rel);
         if let Some(p) = path.parent() {
-            let new = self
-                .made
-                .lock()
-                .map(|mut m| m.insert(p.to_path_buf()))
-                .unwrap_or(true);
-            if new {
+            let known = self.made.lock().is_ok_and(|m| m.contains(p));
+            // Made first, noted after: a folder noted before it exists would let another
+            // thread write into it too early. Two threads may both make it; that is harmless.
+            if !known {
                 std::fs::create_dir_all(p)?;
+                if let Ok(mut m) = self.made.lock() {
+                    m.insert(p.to_path_buf());
+                }
             }
         }
         std::fs::write(&path, bytes)
