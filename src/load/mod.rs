@@ -205,9 +205,9 @@ fn kinds_under(under: &str) -> Vec<Kind> {
 
 /// Files parsed by an earlier load, by path: `serve` parses again only the files an edit
 /// changed (a run file, once written, never does). Data files are known by a hash of their
-/// text; pages by their [`Stamp`], so that an unchanged page is not even read: a site of
-/// ten thousand pages is tens of megabytes of markdown, and a one-line edit must not read
-/// them all again.
+/// text; pages by their file's stamp (size, times, inode), so that an unchanged page is
+/// not even read: a site of ten thousand pages is tens of megabytes of markdown, and a
+/// one-line edit must not read them all again.
 #[derive(Debug, Clone, Default)]
 pub struct ParseCache {
     data: std::collections::HashMap<String, (u64, Parsed)>,
