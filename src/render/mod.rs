@@ -139,15 +139,6 @@ pub fn base_path(base: &str) -> String {
     }
 }
 
-/// The width of an SVG drawing in CSS pixels at scale 1: its root's `viewBox` width.
-fn natural_width(svg: &str) -> Option<String> {
-    let root = &svg[..svg.find('>')?];
-    let vb = root.split("viewBox=\"").nth(1)?.split('"').next()?;
-    let w: f64 = vb.split_ascii_whitespace().nth(2)?.parse().ok()?;
-    // Whole pixels, so the page's bytes do not depend on float formatting.
-    (w.is_finite() && w > 0.0 && w < 1e6).then(|| format!("{}", w.ceil() as u64))
-}
-
 /// A page's blocks rendered for every view (by item index), while its views render.
 type Blocks = std::collections::HashMap<usize, Option<markdown::Portable>>;
 
@@ -383,12 +374,7 @@ impl<'a> Renderer<'a> {
     ) {
         for fig in drawn {
             let p = figures::present(&fig, scope, scope.page_id);
-            let mut ctx = Context::from_serialize(&p.context).unwrap_or_default();
-            // The figure never shrinks below the size its text was set for: on a narrow
-            // screen it scrolls in its wrapper instead, so no label gets under 12 px.
-            if let Some(w) = natural_width(p.context.svg.as_str()) {
-                ctx.insert("natural_width", &w);
-            }
+            let ctx = Context::from_serialize(&p.context).unwrap_or_default();
             match self.tera.render("figure.html", &ctx) {
                 Ok(html) => out.push_str(&html),
                 Err(e) => diags.push(Diagnostic::error(

@@ -76,6 +76,11 @@ pub fn route(method: &str, target: &str, site: &Site) -> Routed {
             return Routed::Redirect(format!("/{}/", encode_path(&path)));
         }
     }
+    not_found(site)
+}
+
+/// The site's 404 page with status 404, or no page at all.
+fn not_found(site: &Site) -> Routed {
     if site.files.contains_key("404.html") {
         Routed::File {
             key: "404.html".into(),
@@ -109,14 +114,7 @@ pub fn route_under(method: &str, target: &str, site: &Site, base: &str) -> Route
             r => r,
         };
     }
-    if site.files.contains_key("404.html") {
-        Routed::File {
-            key: "404.html".into(),
-            status: 404,
-        }
-    } else {
-        Routed::NotFound
-    }
+    not_found(site)
 }
 
 /// Checks the `Host` fields of a request: `hosts` holds the value of each, `http11` says

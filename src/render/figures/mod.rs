@@ -487,6 +487,10 @@ pub struct FigureContext {
     pub href: String,
     pub enlarge: Html,
     pub source: Html,
+    /// The drawing's width in CSS pixels at scale 1 (its `viewBox` width, whole pixels):
+    /// on a narrow screen the figure scrolls in its wrapper rather than shrink below it, so
+    /// no label gets smaller than it was set. `None` for a note.
+    pub natural_width: Option<u64>,
 }
 
 /// A figure ready for the page: the template context and the standalone files to write.
@@ -509,7 +513,8 @@ pub fn present(o: &Drawn, s: &Scope, page_id: &str) -> Presented {
         ..FigureContext::default()
     };
     match &o.content {
-        Content::Svg { .. } => {
+        Content::Svg { width, .. } => {
+            context.natural_width = Some(width.ceil() as u64);
             // Written by the SVG writer, which escapes every text and attribute it takes.
             context.svg = Html::trusted(document(o, s.view, false, &id).unwrap_or_default());
             if let Some(doc) = document(o, s.view, true, &id) {
