@@ -372,14 +372,14 @@ mod tests {
 
     #[test]
     fn a_page_keeps_its_tokens_with_counts_and_title_marks() {
-        let d = Doc::of(&page("観測手段", "Kernel kernel KERNEL 観測 mmq"));
+        let d = Doc::of(&page("観測手段", "Route route ROUTE 観測 beta"));
         let t: BTreeMap<&str, u8> = d.tokens().collect();
-        assert_eq!(t["kernel"], 1);
-        assert_eq!(t["mmq"], 0);
+        assert_eq!(t["route"], 1);
+        assert_eq!(t["beta"], 0);
         assert_eq!(t["観測"], IN_TITLE);
         assert_eq!(t["手段"], IN_TITLE);
         assert_eq!(d.title, "観測手段");
-        assert_eq!(d.excerpt, "Kernel kernel KERNEL 観測 mmq");
+        assert_eq!(d.excerpt, "Route route ROUTE 観測 beta");
     }
 
     #[test]

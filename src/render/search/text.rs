@@ -145,7 +145,7 @@ mod tests {
         <meta name=\"description\" content=\"What &amp; why\"></head><body>\
         <nav><a href=\"x\">Navigation</a></nav><main id=\"main\"><article>\
         <h1><span lang=\"ja\">観測</span></h1><p>この<a href=\"#\">観測</a>手段は&lt;8&gt;&#39;s</p>\
-        <script>var x = 1;</script><table><tr><td>MMVQ</td><td>MMQ</td></tr></table>\
+        <script>var x = 1;</script><table><tr><td>ALPHA</td><td>BETA</td></tr></table>\
         </article></main><footer>Footer</footer></body></html>";
 
     #[test]
@@ -154,7 +154,7 @@ mod tests {
         assert_eq!(t.title, "観測");
         assert_eq!(t.description, "What & why");
         assert!(t.body.contains("この観測手段は<8>'s"), "{:?}", t.body);
-        assert!(t.body.contains("MMVQ\nMMQ"), "{:?}", t.body);
+        assert!(t.body.contains("ALPHA\nBETA"), "{:?}", t.body);
         for outside in ["Navigation", "Footer", "var x"] {
             assert!(!t.body.contains(outside), "{outside} in {:?}", t.body);
         }
