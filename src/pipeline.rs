@@ -6,6 +6,7 @@ use crate::derive::{self, Derived};
 use crate::diagnostics::Diagnostics;
 use crate::load::messages::Messages;
 use crate::load::{self, ParseCache, Reuse, Sources, Theme};
+use crate::model::markup::PageNotes;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{self, Evidence};
@@ -160,6 +161,19 @@ pub fn render_carrying(
         values,
         mut diagnostics,
     } = checked;
+    let ev = &loaded.evidence;
+    // `check` keeps no page, so it renders few (below): it judges every block by parsing
+    // it, which tells it the pages that write fragment links. A build judges the blocks
+    // after rendering, on the notes rendering took.
+    let written = (only.is_none() && sink.discards()).then(|| {
+        let mut found = Vec::new();
+        let noted = PageNotes::default();
+        let written = timings::time("check", || {
+            check::blocks::check(ev, &values, None, &noted, &mut found)
+        });
+        diagnostics.extend(found);
+        written
+    });
     let renderer = timings::time("render", || {
         Renderer::new(
             &loaded.evidence,
@@ -196,7 +210,33 @@ pub fn render_carrying(
                 .and_then(|c| c.base_url.as_ref())
                 .map(|b| b.value.as_str());
             let links = crate::render::links::Links::new(target, base);
-            timings::time("render", || r.render_pages(only, &links, &mut render_diags));
+            let noted = timings::time("render", || match &written {
+                // `check` renders the pages whose fragments it judges, then the pages
+                // those fragments point to, until none is missing.
+                Some(written) => {
+                    let mut done = check::fragments::to_render(ev, written);
+                    r.render_pages(Some(&done), &links, &mut render_diags);
+                    loop {
+                        let more: BTreeSet<String> = links
+                            .seen(|p| check::fragments::unrendered_targets(p, ev))
+                            .difference(&done)
+                            .cloned()
+                            .collect();
+                        if more.is_empty() {
+                            break;
+                        }
+                        r.render_some(&more, &links, &mut render_diags);
+                        done.extend(more);
+                    }
+                    None
+                }
+                None => Some(r.render_pages(only, &links, &mut render_diags)),
+            });
+            if let Some(noted) = noted {
+                timings::time("check", || {
+                    check::blocks::check(ev, &r.values, only, &noted, &mut render_diags)
+                });
+            }
             // A link made for a record that is missing is that error's consequence, told
             // already: fragments are judged on a site with no other error.
             let errors = diagnostics.has_errors()
@@ -204,12 +244,7 @@ pub fn render_carrying(
                     .iter()
                     .any(|d| d.severity == crate::diagnostics::Severity::Error);
             if !errors {
-                check::fragments::check(
-                    &links.into_pages(),
-                    &loaded.evidence,
-                    root,
-                    &mut render_diags,
-                );
+                check::fragments::check(&links.into_pages(), ev, root, &mut render_diags);
             }
             corpus = collector.map(|c| timings::time("search", || c.finish()));
             diagnostics.extend(render_diags);
@@ -263,7 +298,6 @@ impl<'l> Figures<'l> {
             pages: &self.pages,
             view: self.view,
             page_id: "index",
-            diags: Default::default(),
         }
     }
 

@@ -225,6 +225,35 @@ fn run_case(case: &Case, place: Place) {
                 );
                 assert!(e.hint.is_some(), "{what}: no hint in {e:?}");
             }
+            // `check` judges the blocks by parsing them, a build on the notes its
+            // rendering took: the same findings at the same places.
+            let (_, report) = check_json(root);
+            let mut by_check: Vec<_> = report
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    (
+                        d.code.clone(),
+                        d.span.file.clone(),
+                        d.span.line,
+                        d.span.column,
+                    )
+                })
+                .collect();
+            let mut by_build: Vec<_> = errors
+                .iter()
+                .map(|d| {
+                    (
+                        d.code.to_string(),
+                        d.span.file.clone(),
+                        d.span.line,
+                        d.span.column,
+                    )
+                })
+                .collect();
+            by_check.sort();
+            by_build.sort();
+            assert_eq!(by_check, by_build, "{what}");
         }
         None => assert!(errors.is_empty(), "{what}: {errors:?}"),
     }

@@ -790,6 +790,60 @@ fn a_record_row_is_named_by_a_row_header() {
     );
 }
 
+/// `check` renders only the pages whose fragments it must judge, and the pages those
+/// point to: a fragment between two pages of prose alone (no directive, neither the home
+/// page) is still judged, written as `@/page#id` or as a relative link, and a heading's
+/// id passes (in the single-language views: the interleaved view prefixes heading ids
+/// with the language).
+#[test]
+fn fragments_between_pages_of_prose_alone_are_judged() {
+    let dir = fixture_copy();
+    let config = dir.path().join("evidence.yaml");
+    let yaml = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("{yaml}views: [ja, en]\n")).unwrap();
+    let page = |title: &str, ja: &str, en: &str| {
+        format!(
+            "---\ntitle: {{ja: \"{title}\", en: \"{title}\"}}\norder: 50\n---\n\n\
+             :::ja\n{ja}\n:::\n\n:::en\n{en}\n:::\n"
+        )
+    };
+    let notes = dir.path().join("content/notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    let write = |name: &str, text: String| std::fs::write(notes.join(name), text).unwrap();
+    write(
+        "a.md",
+        page(
+            "A",
+            "[見出し](@/notes/b#real) [ない](@/notes/b#nope)",
+            "[heading](@/notes/b#real) [relative](../b/index.html#gone)",
+        ),
+    );
+    write("b.md", page("B", "## Real\n\n本文。", "## Real\n\nText."));
+    write("c.md", page("C", "[b](@/notes/b)", "[b](@/notes/b)"));
+    let (code, report) = check_json(dir.path());
+    assert_eq!(code, 1, "{}", report.summary());
+    let mut broken: Vec<(&str, &str)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "broken-fragment")
+        .map(|d| (d.span.file.as_str(), d.message.as_str()))
+        .collect();
+    broken.sort();
+    assert_eq!(broken.len(), 2, "{}", report.summary());
+    assert_eq!(broken[0].0, "content/notes/a.md");
+    assert!(
+        broken[0].1.contains("`#gone` on page `notes/b`"),
+        "{}",
+        broken[0].1
+    );
+    assert!(
+        broken[1].1.contains("`#nope` on page `notes/b`"),
+        "{}",
+        broken[1].1
+    );
+    assert_eq!(report.diagnostics.len(), 2, "{}", report.summary());
+}
+
 /// A link to an id its target page does not have is an error at the link, whether the
 /// page is another one (`@/details#nope`) or the same; ids the pages really have pass,
 /// and nothing is written.

@@ -2,10 +2,17 @@
 //! really has. Judged on the facts the renderer noted ([`PageLinks`]): which ids each
 //! page has and where its links point. A written link is placed at its text in the
 //! page's source; a generated one at the page, since no line of a source made it.
+//!
+//! A build renders every page anyway. `check` renders only the pages these facts can
+//! come from ([`to_render`]) and then the pages their fragments point to
+//! ([`unrendered_targets`]), until no fragment points at a page not rendered: a page with
+//! no directive and no written fragment link makes links only through the page template,
+//! which one rendered page (the home page) already shows.
 
+use super::blocks::Written;
 use crate::diagnostics::{Diagnostic, Span, span_at};
 use crate::model::Evidence;
-use crate::model::page::PageLinks;
+use crate::model::page::{Item, PageLinks};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -26,6 +33,36 @@ fn page_of<'e>(ev: &'e Evidence, file: &str) -> Option<&'e crate::model::page::P
         }
     }
     None
+}
+
+/// The pages (by id) whose rendering `check` needs first: the home page (the page
+/// template's sample), every page with a directive (its tables and figures link to
+/// records' rows, and show data texts that may) and every page that writes a fragment
+/// link, with the pages it names. `written` is by `ev.pages`' order.
+pub fn to_render(ev: &Evidence, written: &[Written]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    if let Some(home) = ev.page("index").or(ev.pages.first()) {
+        out.insert(home.id.clone());
+    }
+    for (page, w) in ev.pages.iter().zip(written) {
+        let directive = page.items.iter().any(|i| matches!(i, Item::Directive(_)));
+        if page.generated || directive || w.fragments {
+            out.insert(page.id.clone());
+            out.extend(w.targets.iter().cloned());
+        }
+    }
+    out
+}
+
+/// The pages (by id) that links of the rendered `pages` point into with a fragment but
+/// that were not rendered: their ids are needed to judge those links.
+pub fn unrendered_targets(pages: &BTreeMap<String, PageLinks>, ev: &Evidence) -> BTreeSet<String> {
+    pages
+        .values()
+        .flat_map(|p| &p.fragments)
+        .filter(|(target, _)| !pages.contains_key(target))
+        .filter_map(|(target, _)| page_of(ev, target).map(|p| p.id.clone()))
+        .collect()
 }
 
 pub fn check(

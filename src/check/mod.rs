@@ -6,6 +6,7 @@
 //! recorded assessments against derived zones, the Fluent messages, and links and quoted
 //! values inside data texts.
 
+pub mod blocks;
 mod data_texts;
 pub mod fragments;
 
@@ -17,7 +18,8 @@ use crate::model::values::Values;
 use crate::model::{Evidence, span_of};
 use std::path::Path;
 
-/// Runs every rule.
+/// Runs every rule but those on what the pages' blocks hold ([`blocks`], which `pipeline`
+/// runs on the notes rendering takes) and on fragments ([`fragments`], after rendering).
 pub fn check(
     ev: &Evidence,
     derived: &derive::Derived,

@@ -11,6 +11,92 @@
 use std::fmt;
 use url::{ParseError, Url};
 
+/// The markdown a page block is read as (CommonMark with tables, strikethrough, footnotes
+/// and heading attributes): the one set of options that `check` judges and `render`
+/// renders, so that both see the same links and headings.
+pub fn options() -> pulldown_cmark::Options {
+    use pulldown_cmark::Options;
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// A construct of a block's markdown that `check` judges, noted by whoever parses the
+/// block (`check` itself, or `render` as it renders).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Noted {
+    /// A link's target, as pulldown-cmark hands it over (entities decoded).
+    Link(String),
+    /// An image's source.
+    Image(String),
+    /// A heading attribute other than `#id` and `.class` (at the heading's start).
+    Attribute(String),
+    /// A run of text that holds `:v[`.
+    Values(String),
+}
+
+/// What one block's markdown holds that `check` judges, in order, each at its byte offset
+/// in the block.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Notes(pub Vec<(usize, Noted)>);
+
+impl Notes {
+    /// Parses `md` for its notes alone.
+    pub fn of(md: &str) -> Notes {
+        let mut notes = Notes::default();
+        let mut pending: Option<(String, usize)> = None;
+        for (event, range) in pulldown_cmark::Parser::new_ext(md, options()).into_offset_iter() {
+            if let pulldown_cmark::Event::Text(t) = &event {
+                pending
+                    .get_or_insert_with(|| (String::new(), range.start))
+                    .0
+                    .push_str(t);
+                continue;
+            }
+            if let Some((text, at)) = pending.take() {
+                notes.text(&text, at);
+            }
+            notes.event(&event, range.start);
+        }
+        if let Some((text, at)) = pending.take() {
+            notes.text(&text, at);
+        }
+        notes
+    }
+
+    /// Notes what `event` (starting at byte `at`) holds. Text is noted by [`Notes::text`],
+    /// a run at a time: pulldown-cmark splits it at markup characters.
+    pub fn event(&mut self, event: &pulldown_cmark::Event, at: usize) {
+        use pulldown_cmark::{Event, Tag};
+        match event {
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                self.0.push((at, Noted::Link(dest_url.to_string())));
+            }
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                self.0.push((at, Noted::Image(dest_url.to_string())));
+            }
+            Event::Start(Tag::Heading { attrs, .. }) => {
+                for (key, _) in attrs {
+                    self.0.push((at, Noted::Attribute(key.to_string())));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Notes a run of text starting at byte `at` when it quotes a value.
+    pub fn text(&mut self, text: &str, at: usize) {
+        if text.contains(":v[") {
+            self.0.push((at, Noted::Values(text.to_string())));
+        }
+    }
+}
+
+/// The notes of a site's pages, by page id: each noted block by its index among the
+/// page's items.
+pub type PageNotes = std::collections::HashMap<String, Vec<(usize, Notes)>>;
+
 /// The schemes an absolute link target may have.
 pub const SCHEMES: [&str; 3] = ["http", "https", "mailto"];
 

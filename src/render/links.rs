@@ -28,6 +28,14 @@ impl<'a> Links<'a> {
     pub fn into_pages(self) -> BTreeMap<String, PageLinks> {
         self.pages.into_inner().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// Calls `f` with the pages seen so far, by output file.
+    pub fn seen<R>(&self, f: impl FnOnce(&BTreeMap<String, PageLinks>) -> R) -> R {
+        match self.pages.lock() {
+            Ok(pages) => f(&pages),
+            Err(e) => f(&e.into_inner()),
+        }
+    }
 }
 
 /// The values of attribute `name` in `html` (double-quoted, as the renderer writes them),

@@ -20,6 +20,7 @@ use crate::derive::Derived;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
 use crate::load::messages::Messages;
+use crate::model::markup::{self, PageNotes};
 use crate::model::page::{Item, PageSource};
 use crate::model::values::Values;
 use crate::model::view::View;
@@ -27,7 +28,6 @@ use crate::model::{Evidence, Text};
 use directives::Shown;
 use scope::{Scope, join_langs};
 use serde::Serialize;
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tera::{Context, Tera};
@@ -140,7 +140,13 @@ pub fn base_path(base: &str) -> String {
 }
 
 /// A page's blocks rendered for every view (by item index), while its views render.
-type Blocks = std::collections::HashMap<usize, Option<markdown::Portable>>;
+/// One page's blocks as rendered for its first view, for the next views to localize, and
+/// the notes (`markup::Notes`) taken on each block's first rendering, by item index.
+#[derive(Default)]
+struct Blocks {
+    portable: std::collections::HashMap<usize, Option<markdown::Portable>>,
+    notes: Vec<(usize, markup::Notes)>,
+}
 
 /// Everything rendering needs, prepared once per build.
 pub struct Renderer<'a> {
@@ -213,7 +219,6 @@ impl<'a> Renderer<'a> {
             pages: &self.pages,
             view,
             page_id,
-            diags: RefCell::new(Vec::new()),
         }
     }
 
@@ -231,19 +236,54 @@ impl<'a> Renderer<'a> {
 
     /// Renders every page in each of its views in parallel, handing each file to `sink` as
     /// soon as it is ready, so no step holds the whole site in memory.
-    pub fn render(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
-        self.render_pages(None, sink, diags);
+    pub fn render(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) -> PageNotes {
+        self.render_pages(None, sink, diags)
     }
 
     /// Like [`Renderer::render`], for the pages in `only` (every page when `None`): their
     /// views and figures, and every file that belongs to no page (404, sitemap,
     /// `evidence.json`, static files). `serve` re-renders the pages an edit reaches.
+    /// Returns the notes taken of the rendered pages' blocks, for `check` to judge.
     pub fn render_pages(
         &self,
         only: Option<&BTreeSet<String>>,
         sink: &dyn Sink,
         diags: &mut Vec<Diagnostic>,
-    ) {
+    ) -> PageNotes {
+        // The files of no page (404, sitemap, evidence.json) render beside the pages.
+        let ((found, notes), extra) = rayon::join(
+            || self.pages_only(only, sink),
+            || {
+                let mut d = Vec::new();
+                self.extras(sink, &mut d);
+                d
+            },
+        );
+        diags.extend(found);
+        diags.extend(extra);
+        diags.extend(self.msgs.missing_diagnostics());
+        notes
+    }
+
+    /// Renders the pages in `only` in every view, and no other file.
+    pub fn render_some(
+        &self,
+        only: &BTreeSet<String>,
+        sink: &dyn Sink,
+        diags: &mut Vec<Diagnostic>,
+    ) -> PageNotes {
+        let (found, notes) = self.pages_only(Some(only), sink);
+        diags.extend(found);
+        notes
+    }
+
+    /// The pages in `only` (every page when `None`) in every view, into `sink`; the
+    /// problems found and the notes taken of their blocks.
+    fn pages_only(
+        &self,
+        only: Option<&BTreeSet<String>>,
+        sink: &dyn Sink,
+    ) -> (Vec<Diagnostic>, PageNotes) {
         use rayon::prelude::*;
         let views = self.views();
         let jobs: Vec<&PageSource> = self
@@ -259,34 +299,23 @@ impl<'a> Renderer<'a> {
             .filter(|f| !f.is_empty())
             .collect();
         sink.prepare(&folders);
-        // The files of no page (404, sitemap, evidence.json) render beside the pages.
-        let (found, extra) = rayon::join(
-            || {
-                // One job renders a page in every view, so that each block's markdown is
-                // parsed once per language, not once per view.
-                jobs.par_iter()
-                    .flat_map_iter(|&page| {
-                        let mut d = Vec::new();
-                        let mut blocks = Blocks::new();
-                        for &view in views {
-                            match self.page(page, view, &mut blocks, sink, &mut d) {
-                                Ok(html) => sink.put(view.file(&page.id), html.into_bytes()),
-                                Err(e) => d.push(e),
-                            }
-                        }
-                        d
-                    })
-                    .collect::<Vec<Diagnostic>>()
-            },
-            || {
+        // One job renders a page in every view, so that each block's markdown is parsed
+        // once per language, not once per view.
+        let (diags, notes): (Vec<Vec<Diagnostic>>, PageNotes) = jobs
+            .par_iter()
+            .map(|&page| {
                 let mut d = Vec::new();
-                self.extras(sink, &mut d);
-                d
-            },
-        );
-        diags.extend(found);
-        diags.extend(extra);
-        diags.extend(self.msgs.missing_diagnostics());
+                let mut blocks = Blocks::default();
+                for &view in views {
+                    match self.page(page, view, &mut blocks, sink, &mut d) {
+                        Ok(html) => sink.put(view.file(&page.id), html.into_bytes()),
+                        Err(e) => d.push(e),
+                    }
+                }
+                (d, (page.id.clone(), blocks.notes))
+            })
+            .unzip();
+        (diags.into_iter().flatten().collect(), notes)
     }
 
     /// The body of one view of a page: blocks of its languages, and directive tables.
@@ -303,22 +332,29 @@ impl<'a> Renderer<'a> {
         for (i, item) in page.items.iter().enumerate() {
             match item {
                 Item::Block(b) if view.langs().contains(&b.lang) => {
+                    // Noted once, on the block's first rendering.
+                    let first = !blocks.portable.contains_key(&i);
+                    let notes = std::cell::RefCell::new(markup::Notes::default());
                     let ctx = markdown::Ctx {
                         view,
                         lang: b.lang,
                         depth: view.depth(&page.id),
                         pages: &self.pages,
                         values: &self.values,
-                        origin: Some((&page.file, b.body_line)),
                         links: None,
+                        notes: first.then_some(&notes),
                     };
                     let portable = blocks
+                        .portable
                         .entry(i)
-                        .or_insert_with(|| markdown::portable(&b.markdown, &ctx, diags));
+                        .or_insert_with(|| markdown::portable(&b.markdown, &ctx));
                     let html = match portable {
                         Some(p) => p.localize(view, b.lang, ctx.depth),
-                        None => markdown::block(&b.markdown, &ctx, diags),
+                        None => markdown::block(&b.markdown, &ctx),
                     };
+                    if first {
+                        blocks.notes.push((i, notes.into_inner()));
+                    }
                     // In the interleaved view a block not in the leading language is a
                     // translation of the one before it.
                     let class = if view.interleaved() && b.lang != view.lead() {
@@ -343,7 +379,6 @@ impl<'a> Renderer<'a> {
                 }
             }
         }
-        diags.extend(scope.diags.into_inner());
         out
     }
 

@@ -5,12 +5,10 @@ use super::html::Html;
 use super::markdown::{self, Ctx};
 use super::view::relative;
 use crate::derive::Derived;
-use crate::diagnostics::Diagnostic;
 use crate::load::messages::Messages;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{Evidence, Text};
-use std::cell::RefCell;
 
 pub struct Scope<'a> {
     pub ev: &'a Evidence,
@@ -20,8 +18,6 @@ pub struct Scope<'a> {
     pub pages: &'a super::view::PageIndex,
     pub view: View,
     pub page_id: &'a str,
-    /// Problems found in data texts (they were schema-checked; links may still break).
-    pub diags: RefCell<Vec<Diagnostic>>,
 }
 
 impl<'a> Scope<'a> {
@@ -42,11 +38,11 @@ impl<'a> Scope<'a> {
                     depth: self.depth(),
                     pages: self.pages,
                     values: self.values,
-                    origin: None,
                     links: None,
+                    notes: None,
                 };
                 // The markdown renderer escapes text and admits no raw HTML.
-                let html = markdown::inline(lang.pick(t), &ctx, &mut self.diags.borrow_mut());
+                let html = markdown::inline(lang.pick(t), &ctx);
                 (lang, Html::trusted(html))
             })
             .collect();

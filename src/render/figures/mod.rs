@@ -207,10 +207,10 @@ pub fn text(s: &Scope, t: &Text) -> Words {
                 depth: s.depth(),
                 pages: s.pages,
                 values: s.values,
-                origin: None,
                 links: None,
+                notes: None,
             };
-            let html = markdown::inline(lang.pick(t), &ctx, &mut s.diags.borrow_mut());
+            let html = markdown::inline(lang.pick(t), &ctx);
             (lang, plain(&html))
         })
         .collect();
@@ -578,7 +578,6 @@ pub(crate) mod testkit {
     use crate::model::values::Values;
     use crate::model::{self, Evidence};
     use crate::render::view::PageIndex;
-    use std::cell::RefCell;
     use std::path::Path;
     use std::sync::OnceLock;
 
@@ -629,7 +628,6 @@ pub(crate) mod testkit {
                 pages: &self.pages,
                 view,
                 page_id: PAGE,
-                diags: RefCell::new(Vec::new()),
             }
         }
     }

@@ -1,0 +1,329 @@
+//! Links, quoted values and markup in the pages' markdown blocks: a link or image target
+//! off the allowlist of [`crate::model::markup`], a heading attribute other than id and
+//! class, an `@/` link to a page that does not exist and a `:v[…]` that quotes nothing,
+//! each reported at its line and column. Rendering neutralises these; this judges them,
+//! on the [`Notes`] of each block: those `render` took while it parsed the block for a
+//! build, or, for `check` (which renders little) and any block not rendered, taken here.
+//!
+//! On the way it notes the links a page writes with a `#fragment` ([`Written`]): `check`
+//! renders only the pages whose fragments it must judge (`pipeline`), and those are the
+//! pages that link to one and the pages they link to.
+
+use crate::diagnostics::{Diagnostic, Span, span_at};
+use crate::model::Evidence;
+use crate::model::markup::{self, Noted, Notes, PageNotes};
+use crate::model::page::{Item, Lang, PageSource};
+use crate::model::refs::Kind;
+use crate::model::values::{QuoteError, Values};
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+
+const VALUE_HINT: &str =
+    "quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`";
+
+/// The fragment links one page writes in its blocks.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Written {
+    /// Whether any of its links names a fragment.
+    pub fragments: bool,
+    /// The other pages (by id) whose fragments it names with `@/page#fragment`.
+    pub targets: BTreeSet<String>,
+}
+
+/// Judges the blocks of the pages in `only` (every page when `None`), on the `noted`
+/// blocks' notes, parsing the others. Returns, per page in `ev.pages`' order, the
+/// fragment links it writes (nothing for a page not judged).
+pub fn check(
+    ev: &Evidence,
+    values: &Values,
+    only: Option<&BTreeSet<String>>,
+    noted: &PageNotes,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Written> {
+    let complete = !ev.incomplete.contains(&Kind::Page);
+    let judged: Vec<(Vec<Diagnostic>, Written)> = ev
+        .pages
+        .par_iter()
+        .map(|p| {
+            if only.is_some_and(|o| !o.contains(&p.id)) {
+                return Default::default();
+            }
+            let notes = noted.get(&p.id).map_or(&[][..], Vec::as_slice);
+            page(p, ev, values, complete, notes)
+        })
+        .collect();
+    let mut out = Vec::with_capacity(judged.len());
+    for (d, w) in judged {
+        diags.extend(d);
+        out.push(w);
+    }
+    out
+}
+
+/// The problems in one page's blocks, and the fragment links it writes. `complete`: the
+/// site's pages all loaded, so that a link to an unknown page is an error of the link.
+/// `notes`: the blocks already noted, by item index.
+fn page(
+    page: &PageSource,
+    ev: &Evidence,
+    values: &Values,
+    complete: bool,
+    notes: &[(usize, Notes)],
+) -> (Vec<Diagnostic>, Written) {
+    let mut diags = Vec::new();
+    let mut written = Written::default();
+    let known = |id: &str| ev.page(id).is_some();
+    for (i, item) in page.items.iter().enumerate() {
+        if let Item::Block(b) = item {
+            let at = Block {
+                md: &b.markdown,
+                file: &page.file,
+                first: b.body_line,
+                lang: b.lang,
+            };
+            let parsed;
+            let noted = match notes.iter().find(|(n, _)| *n == i) {
+                Some((_, n)) => n,
+                None => {
+                    parsed = Notes::of(&b.markdown);
+                    &parsed
+                }
+            };
+            at.judge(noted, (&known, complete), values, &mut diags, &mut written);
+        }
+    }
+    (diags, written)
+}
+
+/// One block's markdown and where it sits.
+struct Block<'a> {
+    md: &'a str,
+    file: &'a str,
+    /// Line of the block's first markdown line.
+    first: usize,
+    lang: Lang,
+}
+
+impl Block<'_> {
+    /// The span of `needle` at or after byte `from` (of `from` itself when not found),
+    /// and the byte just past it.
+    fn locate(&self, from: usize, needle: &str) -> (Span, usize) {
+        let from = from.min(self.md.len());
+        let at = self.md[from..].find(needle).map_or(from, |i| from + i);
+        (
+            span_at(self.file, self.md, at, self.first),
+            at + needle.len(),
+        )
+    }
+
+    /// Judges the block's `notes`. `known`: whether a page of that id exists, and
+    /// whether every page loaded.
+    fn judge(
+        &self,
+        notes: &Notes,
+        known: (&dyn Fn(&str) -> bool, bool),
+        values: &Values,
+        diags: &mut Vec<Diagnostic>,
+        written: &mut Written,
+    ) {
+        for (at, noted) in &notes.0 {
+            let at = *at;
+            match noted {
+                Noted::Link(url) => {
+                    if self.allowed(url, at, diags) {
+                        self.link(url, at, known, diags, written);
+                    }
+                }
+                Noted::Image(url) => {
+                    self.allowed(url, at, diags);
+                }
+                Noted::Attribute(key) => self.attribute(key, at, diags),
+                Noted::Values(text) => self.values(text, at, values, diags),
+            }
+        }
+    }
+
+    /// Whether `url` may be a link or image target; reported at `at` when not.
+    fn allowed(&self, url: &str, at: usize, diags: &mut Vec<Diagnostic>) -> bool {
+        let Err(why) = markup::link_target(url) else {
+            return true;
+        };
+        diags.push(
+            Diagnostic::error(
+                "unsafe-url",
+                self.locate(at, "").0,
+                markup::refused_message(url, &why),
+            )
+            .with_hint(markup::LINK_HINT),
+        );
+        false
+    }
+
+    /// An allowed link: an `@/` link names a page that exists; a fragment is noted.
+    fn link(
+        &self,
+        url: &str,
+        at: usize,
+        (known, complete): (&dyn Fn(&str) -> bool, bool),
+        diags: &mut Vec<Diagnostic>,
+        written: &mut Written,
+    ) {
+        let fragment = url.contains('#');
+        written.fragments |= fragment;
+        let Some(rest) = url.strip_prefix("@/") else {
+            return;
+        };
+        let page = rest.split('#').next().unwrap_or("").trim_end_matches('/');
+        let page = if page.is_empty() { "index" } else { page };
+        if known(page) {
+            if fragment {
+                written.targets.insert(page.to_string());
+            }
+        } else if complete {
+            diags.push(
+                Diagnostic::error(
+                    "broken-link",
+                    self.locate(at, url).0,
+                    format!("link to unknown page `@/{rest}`"),
+                )
+                .with_hint(
+                    "internal links name a page by its file name under content/, e.g. \
+                     `@/observers`",
+                ),
+            );
+        }
+    }
+
+    /// Reports a heading attribute other than id and class, at its place in the `{…}`
+    /// that ends the heading's first line (the heading starts at `at`).
+    fn attribute(&self, key: &str, at: usize, diags: &mut Vec<Diagnostic>) {
+        let line = &self.md[at.min(self.md.len())..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let brace = at + line.rfind('{').unwrap_or(0);
+        diags.push(
+            Diagnostic::error(
+                "heading-attribute",
+                self.locate(brace, key).0,
+                markup::attribute_message(key),
+            )
+            .with_hint(markup::ATTRIBUTE_HINT),
+        );
+    }
+
+    /// Every `:v[path]` in a run of text (starting at byte `at`) quotes a value.
+    fn values(&self, text: &str, at: usize, values: &Values, diags: &mut Vec<Diagnostic>) {
+        let mut rest = text;
+        let mut cursor = at;
+        while let Some(start) = rest.find(":v[") {
+            let Some(len) = rest[start + 3..].find(']') else {
+                diags.push(
+                    Diagnostic::error(
+                        "bad-value",
+                        self.locate(cursor, ":v[").0,
+                        "`:v[` is not closed with `]`",
+                    )
+                    .with_hint(VALUE_HINT),
+                );
+                break;
+            };
+            let path = &rest[start + 3..start + 3 + len];
+            let (span, end) = self.locate(cursor, &format!(":v[{path}]"));
+            cursor = end;
+            if let Err(QuoteError::Bad(msg)) = values.quote(path, self.lang) {
+                diags.push(Diagnostic::error("bad-value", span, msg).with_hint(VALUE_HINT));
+            }
+            rest = &rest[start + 3 + len + 1..];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Judges `md` as an English block whose first line is line 10 of `content/p.md`, on
+    /// a site with the pages `observers` and `index`.
+    fn judge(md: &str) -> (Vec<Diagnostic>, Written) {
+        let block = Block {
+            md,
+            file: "content/p.md",
+            first: 10,
+            lang: Lang::EN,
+        };
+        let (mut d, mut w) = (Vec::new(), Written::default());
+        let known = |id: &str| ["observers", "index"].contains(&id);
+        let notes = Notes::of(md);
+        block.judge(&notes, (&known, true), &Values::default(), &mut d, &mut w);
+        (d, w)
+    }
+
+    fn found(d: &[Diagnostic]) -> Vec<(&str, usize, usize)> {
+        d.iter()
+            .map(|d| (d.code, d.span.line, d.span.column))
+            .collect()
+    }
+
+    #[test]
+    fn a_link_to_an_unknown_page_is_placed_at_its_target() {
+        let (d, _) = judge("line\n\n[x](@/nope) and [o](@/observers)");
+        assert_eq!(found(&d), [("broken-link", 12, 5)]);
+        assert!(d[0].message.contains("`@/nope`"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn heading_attributes_other_than_id_and_class_are_placed_in_the_braces() {
+        let (d, _) = judge("### X {#y onfocus=alert(1) autofocus tabindex=1}");
+        assert_eq!(
+            found(&d),
+            [
+                ("heading-attribute", 10, 11),
+                ("heading-attribute", 10, 28),
+                ("heading-attribute", 10, 38)
+            ]
+        );
+        let (d, _) = judge("## S {.note style=color:red}\n\n# D {#ok}");
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.contains("`style`"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn targets_off_the_allowlist_are_reported_in_links_images_and_autolinks() {
+        for md in [
+            "[x](javascript:alert(1))",
+            "[x](&#106;avascript:alert(1))",
+            "[x](javascript&colon;alert(1))",
+            "[x](jav&#x09;ascript:alert(1))",
+            "[x](<  javascript:alert(1)>)",
+            "[x][r]\n\n[r]: vbscript:msgbox(1)",
+            "![x](data:image/svg+xml;base64,PHN2Zz4=)",
+            "<JaVaScRiPt:alert(1)>",
+        ] {
+            let (d, _) = judge(md);
+            assert_eq!(
+                d.iter().map(|d| d.code).collect::<Vec<_>>(),
+                ["unsafe-url"],
+                "{md}"
+            );
+        }
+        let (d, _) = judge("[m](mailto:a@example.org) <https://example.org/x>");
+        assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn an_unclosed_value_is_placed_at_its_opening() {
+        let (d, _) = judge("one\ntwo :v[x.y and more");
+        assert_eq!(found(&d), [("bad-value", 11, 5)]);
+    }
+
+    #[test]
+    fn fragment_links_are_noted_with_the_pages_they_name() {
+        let (_, w) = judge("[a](@/observers) [b](https://example.org/#x)");
+        assert!(w.fragments, "an outside link with a fragment counts too");
+        assert!(w.targets.is_empty());
+        let (_, w) = judge("[a](@/observers#step) [b](#own) [c](@/nope#x) [d](@/)");
+        assert!(w.fragments);
+        assert_eq!(w.targets, BTreeSet::from(["observers".to_string()]));
+        let (_, w) = judge("[a](@/observers) and a `#` in code, ## not a heading");
+        assert_eq!(w, Written::default());
+    }
+}
