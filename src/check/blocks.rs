@@ -326,4 +326,20 @@ mod tests {
         let (_, w) = judge("[a](@/observers) and a `#` in code, ## not a heading");
         assert_eq!(w, Written::default());
     }
+
+    /// A block with no `[`, `<` or `{` is not parsed (it can hold no noted construct);
+    /// one character of them brings each construct back.
+    #[test]
+    fn only_blocks_that_can_hold_a_construct_are_parsed() {
+        assert_eq!(
+            Notes::of("# Title\n\nplain text, `code` and *emphasis*: v"),
+            Notes::default()
+        );
+        let (d, _) = judge("<javascript:alert(1)>");
+        assert_eq!(found(&d), [("unsafe-url", 10, 1)]);
+        let (d, _) = judge("## H {onclick=x}");
+        assert_eq!(found(&d), [("heading-attribute", 10, 7)]);
+        let (d, _) = judge("a :v[");
+        assert_eq!(found(&d), [("bad-value", 10, 3)]);
+    }
 }

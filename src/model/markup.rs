@@ -45,6 +45,11 @@ impl Notes {
     /// Parses `md` for its notes alone.
     pub fn of(md: &str) -> Notes {
         let mut notes = Notes::default();
+        // Every noted construct needs one of these: a link or image `[` (or `<` for an
+        // autolink), heading attributes `{`, a value `:v[`. Without them, nothing to parse.
+        if !md.contains(['[', '<', '{']) {
+            return notes;
+        }
         let mut pending: Option<(String, usize)> = None;
         for (event, range) in pulldown_cmark::Parser::new_ext(md, options()).into_offset_iter() {
             if let pulldown_cmark::Event::Text(t) = &event {
