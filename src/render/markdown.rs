@@ -379,14 +379,50 @@ pub fn slug(text: &str) -> String {
     }
 }
 
-/// Tables in prose scroll inside their own box on narrow screens.
+/// Tables in prose scroll inside their own box on narrow screens, and an aligned
+/// column's cells say so by a class of the theme's stylesheet rather than the
+/// `style="text-align: …"` pulldown-cmark writes into every cell (twice the bytes, and
+/// inline styles a strict content security policy refuses).
 fn wrap_tables(html: String) -> String {
     if !html.contains("<table>") {
         return html;
     }
-    html.replace("<table>", "<div class=\"table-wrap\"><table>")
-        .replace("</table>", "</table></div>")
+    let html = html
+        .replace("<table>", "<div class=\"table-wrap\"><table>")
+        .replace("</table>", "</table></div>");
+    if !html.contains(ALIGN) {
+        return html;
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html.as_str();
+    while let Some(i) = rest.find(ALIGN) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + ALIGN.len()..];
+        // Only in a cell's tag: text (whose `<` is escaped) keeps its words.
+        let in_cell = out.ends_with("<td") || out.ends_with("<th");
+        let side = ["left", "right", "center"]
+            .into_iter()
+            .filter(|_| in_cell)
+            .find(|s| after.strip_prefix(s).is_some_and(|a| a.starts_with('"')));
+        match side {
+            Some(side) => {
+                out.push_str(" class=\"");
+                out.push_str(side);
+                out.push('"');
+                rest = &after[side.len() + 1..];
+            }
+            None => {
+                out.push_str(ALIGN);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
+
+/// What pulldown-cmark writes into each cell of an aligned column, before the side.
+const ALIGN: &str = " style=\"text-align: ";
 
 #[cfg(test)]
 mod tests {
@@ -410,6 +446,23 @@ mod tests {
             notes: None,
         };
         block(md, &ctx)
+    }
+
+    #[test]
+    fn aligned_columns_take_a_class_not_a_style() {
+        let html = render(
+            "| a | b | c | d |\n|:--|--:|:-:|---|\n| 1 | 2 | 3 | 4 |\n\na style=\"text-align: right\" b",
+        );
+        assert!(
+            !html.contains("<th style") && !html.contains("<td style"),
+            "{html}"
+        );
+        assert!(html.contains("<th class=\"left\">a</th><th class=\"right\">b</th><th class=\"center\">c</th><th>d</th>"), "{html}");
+        assert!(html.contains("<td class=\"left\">1</td><td class=\"right\">2</td><td class=\"center\">3</td><td>4</td>"), "{html}");
+        assert!(
+            html.contains("<p>a style=\"text-align: right\" b</p>"),
+            "text stays text: {html}"
+        );
     }
 
     #[test]
