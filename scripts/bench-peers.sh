@@ -90,3 +90,9 @@ target "10,000 pages, three views: peak MiB" "${bm:-}" '<=' 120
 target "10,000 pages: check alone, seconds" "${ck:-}" '<=' 0.3
 read -r sr10 _ < <(awk -F'\t' '$1 ~ /^serve rebuild of 10000 pages/ {print $3}' "$RESULTS") || true
 target "10,000 pages: serve rebuild after a one-line edit, ms" "${sr10:-}" '<=' 30
+# Scale (scripts/bench.sh with N_LIST="10000 100000" and SCALE=1).
+read -r hs100 hm100 < <(ours "build ja+en" 100000) || true
+target "100,000 pages ja+en: time over 10,000's" "$(ratio "${hs100:-}" "${es:-}" 2)" '<=' 11
+target "100,000 pages ja+en: peak MiB" "${hm100:-}" '<=' 1024
+read -r r1m _ < <(ours "runs 1000x1000 build, cold" 0) || true
+target "1,000,000 probe cases, every file parsed: seconds" "${r1m:-}" '<=' 3

@@ -6,7 +6,6 @@ use crate::derive::{self, Derived};
 use crate::diagnostics::Diagnostics;
 use crate::load::messages::Messages;
 use crate::load::{self, ParseCache, Reuse, Sources, Theme};
-use crate::model::markup::PageNotes;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{self, Evidence};
@@ -167,10 +166,7 @@ pub fn render_carrying(
     // after rendering, on the notes rendering took.
     let written = (only.is_none() && sink.discards()).then(|| {
         let mut found = Vec::new();
-        let noted = PageNotes::default();
-        let written = timings::time("check", || {
-            check::blocks::check(ev, &values, None, &noted, &mut found)
-        });
+        let written = timings::time("check", || check::blocks::check(ev, &values, &mut found));
         diagnostics.extend(found);
         written
     });
@@ -210,12 +206,21 @@ pub fn render_carrying(
                 .and_then(|c| c.base_url.as_ref())
                 .map(|b| b.value.as_str());
             let links = crate::render::links::Links::new(target, base);
-            let noted = timings::time("render", || match &written {
+            // A build judges each page's blocks on the notes its rendering took, as soon
+            // as the page is rendered; `check` judged them all already.
+            let values = &r.values;
+            let judge = |page: &crate::model::page::PageSource,
+                         notes: &[(usize, crate::model::markup::Notes)]| {
+                check::blocks::rendered(page, notes, ev, values)
+            };
+            let judged: crate::model::markup::Judge = &judge;
+            let none: crate::model::markup::Judge = &|_, _| Vec::new();
+            timings::time("render", || match &written {
                 // `check` renders the pages whose fragments it judges, then the pages
                 // those fragments point to, until none is missing.
                 Some(written) => {
                     let mut done = check::fragments::to_render(ev, written);
-                    r.render_pages(Some(&done), &links, &mut render_diags);
+                    r.render_pages(Some(&done), &links, none, &mut render_diags);
                     loop {
                         let more: BTreeSet<String> = links
                             .seen(|p| check::fragments::unrendered_targets(p, ev))
@@ -225,18 +230,12 @@ pub fn render_carrying(
                         if more.is_empty() {
                             break;
                         }
-                        r.render_some(&more, &links, &mut render_diags);
+                        r.render_some(&more, &links, none, &mut render_diags);
                         done.extend(more);
                     }
-                    None
                 }
-                None => Some(r.render_pages(only, &links, &mut render_diags)),
+                None => r.render_pages(only, &links, judged, &mut render_diags),
             });
-            if let Some(noted) = noted {
-                timings::time("check", || {
-                    check::blocks::check(ev, &r.values, only, &noted, &mut render_diags)
-                });
-            }
             // A link made for a record that is missing is that error's consequence, told
             // already: fragments are judged on a site with no other error.
             let errors = diagnostics.has_errors()

@@ -11,7 +11,7 @@
 
 use crate::diagnostics::{Diagnostic, Span, span_at};
 use crate::model::Evidence;
-use crate::model::markup::{self, Noted, Notes, PageNotes};
+use crate::model::markup::{self, Noted, Notes};
 use crate::model::page::{Item, Lang, PageSource};
 use crate::model::refs::Kind;
 use crate::model::values::{QuoteError, Values};
@@ -30,27 +30,14 @@ pub struct Written {
     pub targets: BTreeSet<String>,
 }
 
-/// Judges the blocks of the pages in `only` (every page when `None`), on the `noted`
-/// blocks' notes, parsing the others. Returns, per page in `ev.pages`' order, the
-/// fragment links it writes (nothing for a page not judged).
-pub fn check(
-    ev: &Evidence,
-    values: &Values,
-    only: Option<&BTreeSet<String>>,
-    noted: &PageNotes,
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<Written> {
+/// Judges every block of every page, parsing it (`check`, which renders few pages).
+/// Returns, per page in `ev.pages`' order, the fragment links it writes.
+pub fn check(ev: &Evidence, values: &Values, diags: &mut Vec<Diagnostic>) -> Vec<Written> {
     let complete = !ev.incomplete.contains(&Kind::Page);
     let judged: Vec<(Vec<Diagnostic>, Written)> = ev
         .pages
         .par_iter()
-        .map(|p| {
-            if only.is_some_and(|o| !o.contains(&p.id)) {
-                return Default::default();
-            }
-            let notes = noted.get(&p.id).map_or(&[][..], Vec::as_slice);
-            page(p, ev, values, complete, notes)
-        })
+        .map(|p| page(p, ev, values, complete, &[]))
         .collect();
     let mut out = Vec::with_capacity(judged.len());
     for (d, w) in judged {
@@ -58,6 +45,19 @@ pub fn check(
         out.push(w);
     }
     out
+}
+
+/// The judgment of one rendered page's blocks, on the `notes` its rendering took (a
+/// block without notes is parsed): what a build hands the renderer as its
+/// [`markup::Judge`].
+pub fn rendered(
+    page_: &PageSource,
+    notes: &[(usize, Notes)],
+    ev: &Evidence,
+    values: &Values,
+) -> Vec<Diagnostic> {
+    let complete = !ev.incomplete.contains(&Kind::Page);
+    page(page_, ev, values, complete, notes).0
 }
 
 /// The problems in one page's blocks, and the fragment links it writes. `complete`: the

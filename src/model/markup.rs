@@ -98,9 +98,16 @@ impl Notes {
     }
 }
 
-/// The notes of a site's pages, by page id: each noted block by its index among the
-/// page's items.
-pub type PageNotes = std::collections::HashMap<String, Vec<(usize, Notes)>>;
+/// What is handed a page's notes (each noted block by its index among the page's items)
+/// as soon as the page is rendered, and returns its findings: `check`'s judgment, which
+/// the pipeline gives the renderer, so that no page's notes outlive its rendering.
+pub type Judge<'a> = &'a (
+        dyn Fn(
+    &crate::model::page::PageSource,
+    &[(usize, Notes)],
+) -> Vec<crate::diagnostics::Diagnostic>
+            + Sync
+    );
 
 /// The schemes an absolute link target may have.
 pub const SCHEMES: [&str; 3] = ["http", "https", "mailto"];

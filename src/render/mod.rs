@@ -20,7 +20,7 @@ use crate::derive::Derived;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
 use crate::load::messages::Messages;
-use crate::model::markup::{self, PageNotes};
+use crate::model::markup::{self, Judge};
 use crate::model::page::{Item, PageSource};
 use crate::model::values::Values;
 use crate::model::view::View;
@@ -236,23 +236,24 @@ impl<'a> Renderer<'a> {
 
     /// Renders every page in each of its views in parallel, handing each file to `sink` as
     /// soon as it is ready, so no step holds the whole site in memory.
-    pub fn render(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) -> PageNotes {
-        self.render_pages(None, sink, diags)
+    pub fn render(&self, sink: &dyn Sink, diags: &mut Vec<Diagnostic>) {
+        self.render_pages(None, sink, &|_, _| Vec::new(), diags);
     }
 
     /// Like [`Renderer::render`], for the pages in `only` (every page when `None`): their
     /// views and figures, and every file that belongs to no page (404, sitemap,
     /// `evidence.json`, static files). `serve` re-renders the pages an edit reaches.
-    /// Returns the notes taken of the rendered pages' blocks, for `check` to judge.
+    /// Each page's block notes go to `judge` as soon as the page is rendered.
     pub fn render_pages(
         &self,
         only: Option<&BTreeSet<String>>,
         sink: &dyn Sink,
+        judge: Judge,
         diags: &mut Vec<Diagnostic>,
-    ) -> PageNotes {
+    ) {
         // The files of no page (404, sitemap, evidence.json) render beside the pages.
-        let ((found, notes), extra) = rayon::join(
-            || self.pages_only(only, sink),
+        let (found, extra) = rayon::join(
+            || self.pages_only(only, sink, judge),
             || {
                 let mut d = Vec::new();
                 self.extras(sink, &mut d);
@@ -262,7 +263,6 @@ impl<'a> Renderer<'a> {
         diags.extend(found);
         diags.extend(extra);
         diags.extend(self.msgs.missing_diagnostics());
-        notes
     }
 
     /// Renders the pages in `only` in every view, and no other file.
@@ -270,20 +270,20 @@ impl<'a> Renderer<'a> {
         &self,
         only: &BTreeSet<String>,
         sink: &dyn Sink,
+        judge: Judge,
         diags: &mut Vec<Diagnostic>,
-    ) -> PageNotes {
-        let (found, notes) = self.pages_only(Some(only), sink);
-        diags.extend(found);
-        notes
+    ) {
+        diags.extend(self.pages_only(Some(only), sink, judge));
     }
 
-    /// The pages in `only` (every page when `None`) in every view, into `sink`; the
-    /// problems found and the notes taken of their blocks.
+    /// The pages in `only` (every page when `None`) in every view, into `sink`, each
+    /// page's notes to `judge`; the problems found.
     fn pages_only(
         &self,
         only: Option<&BTreeSet<String>>,
         sink: &dyn Sink,
-    ) -> (Vec<Diagnostic>, PageNotes) {
+        judge: Judge,
+    ) -> Vec<Diagnostic> {
         use rayon::prelude::*;
         let views = self.views();
         let jobs: Vec<&PageSource> = self
@@ -301,9 +301,8 @@ impl<'a> Renderer<'a> {
         sink.prepare(&folders);
         // One job renders a page in every view, so that each block's markdown is parsed
         // once per language, not once per view.
-        let (diags, notes): (Vec<Vec<Diagnostic>>, PageNotes) = jobs
-            .par_iter()
-            .map(|&page| {
+        jobs.par_iter()
+            .flat_map_iter(|&page| {
                 let mut d = Vec::new();
                 let mut blocks = Blocks::default();
                 for &view in views {
@@ -312,10 +311,10 @@ impl<'a> Renderer<'a> {
                         Err(e) => d.push(e),
                     }
                 }
-                (d, (page.id.clone(), blocks.notes))
+                d.extend(judge(page, &blocks.notes));
+                d
             })
-            .unzip();
-        (diags.into_iter().flatten().collect(), notes)
+            .collect()
     }
 
     /// The body of one view of a page: blocks of its languages, and directive tables.
