@@ -51,7 +51,11 @@ pub struct Portable {
 /// the markers (then each view renders it with [`block`]). `ctx.view` and `ctx.depth`
 /// are ignored.
 pub fn portable(md: &str, ctx: &Ctx) -> Option<Portable> {
-    if [LINK_MARK, ID_MARK_HREF].iter().any(|m| md.contains(m)) || md.contains([LINK_CHAR, ID_MARK])
+    // Every marker has a `%` or a 0xEE byte (the lead byte of U+E000–U+EFFF): most
+    // blocks have neither, and one SIMD pass says so.
+    if memchr::memchr2(b'%', 0xEE, md.as_bytes()).is_some()
+        && ([LINK_MARK, ID_MARK_HREF].iter().any(|m| md.contains(m))
+            || md.contains([LINK_CHAR, ID_MARK]))
     {
         return None;
     }
@@ -68,38 +72,49 @@ pub fn portable(md: &str, ctx: &Ctx) -> Option<Portable> {
 }
 
 impl Portable {
-    /// The block's HTML in `view`, on a page `depth` folders deep.
+    /// The block's HTML in `view`, on a page `depth` folders deep: one pass over it,
+    /// filling each marker (they all start with a `%` or a 0xEE byte, which a SIMD search
+    /// finds; the rest is copied as it is).
     pub fn localize(&self, view: View, lang: Lang, depth: usize) -> String {
         let prefix = id_prefix(view, lang);
-        let html = self
-            .html
-            .replace(ID_MARK, &prefix)
-            .replace(ID_MARK_HREF, &prefix);
-        if self.links.is_empty() {
-            return html;
-        }
-        let mut out = String::with_capacity(html.len());
-        let mut rest = html.as_str();
-        while let Some(i) = rest.find(LINK_MARK) {
-            out.push_str(&rest[..i]);
-            let after = &rest[i + LINK_MARK.len()..];
-            let Some(j) = after.find(LINK_MARK) else {
-                out.push_str(&rest[i..]);
-                rest = "";
-                break;
+        let html = self.html.as_str();
+        let mut out = String::with_capacity(html.len() + 64);
+        let (mut copied, mut from) = (0, 0);
+        while let Some(i) = memchr::memchr2(b'%', 0xEE, &html.as_bytes()[from..]) {
+            // Either byte starts a character, so `i` is a boundary.
+            let i = from + i;
+            let rest = &html[i..];
+            let (fill, len) = if rest.starts_with(ID_MARK) {
+                (Some(prefix.clone()), ID_MARK.len_utf8())
+            } else if rest.starts_with(ID_MARK_HREF) {
+                (Some(prefix.clone()), ID_MARK_HREF.len())
+            } else if let Some(after) = rest.strip_prefix(LINK_MARK)
+                && let Some(j) = after.find(LINK_MARK)
+            {
+                let page = after[..j]
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| self.links.get(n));
+                let mut target = String::new();
+                if let Some(page) = page {
+                    // As pulldown-cmark escapes an href; cannot fail on a String.
+                    let _ = pulldown_cmark_escape::escape_href(
+                        &mut target,
+                        &relative(depth, &view.file(page)),
+                    );
+                }
+                (Some(target), LINK_MARK.len() + j + LINK_MARK.len())
+            } else {
+                (None, 1)
             };
-            let page = after[..j]
-                .parse::<usize>()
-                .ok()
-                .and_then(|n| self.links.get(n));
-            if let Some(page) = page {
-                let target = relative(depth, &view.file(page));
-                // As pulldown-cmark escapes an href; cannot fail on a String.
-                let _ = pulldown_cmark_escape::escape_href(&mut out, &target);
+            if let Some(fill) = fill {
+                out.push_str(&html[copied..i]);
+                out.push_str(&fill);
+                copied = i + len;
             }
-            rest = &after[j + LINK_MARK.len()..];
+            from = i + len;
         }
-        out.push_str(rest);
+        out.push_str(&html[copied..]);
         out
     }
 }
@@ -252,7 +267,7 @@ fn resolve_link<'a>(url: &CowStr<'a>, ctx: &Ctx) -> CowStr<'a> {
 /// Replaces `:v[path]` in a text run with the quoted value; one that quotes nothing stays
 /// as written.
 fn expand_values<'a>(text: String, ctx: &Ctx) -> Vec<Event<'a>> {
-    if !text.contains(":v[") {
+    if !markup::quotes_value(&text) {
         return vec![Event::Text(CowStr::from(text))];
     }
     let mut out = Vec::new();
@@ -581,7 +596,7 @@ mod tests {
         let md = "## Heading `x`\n\nSee [o](@/observers#step), [h](@/), [r](@/runs/r-1),\n\
                   [u](@/ünï) and [gone](@/nope) and [web](https://example.org/a?b=1&c=2).\n\n\
                   ### Second {#two .c}\n\nBack to [the top](#heading-x), [two](#two), [away](#gone)\n\
-                  and a note[^n].\n\n[^n]: The note, see [two](#two).\n\n\
+                  and a note[^n], 100% sure \u{E005}.\n\n[^n]: The note, see [two](#two).\n\n\
                   | a |\n|---|\n| [o](@/observers) |\n";
         for lang in [Lang::JA, Lang::EN] {
             let base = Ctx {
