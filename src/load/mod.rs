@@ -599,44 +599,8 @@ fn load_pages(
         .par_iter()
         .map(|path| {
             let rel = rel_path(root, path);
-            let stamp = cache.and_then(|_| Stamp::of(path));
-            let known = cache
-                .and_then(|c| c.pages.get(&rel))
-                .filter(|c| Some(c.stamp) == stamp && c.langs == langs);
-            if let Some(c) = known {
-                return (
-                    rel,
-                    Some(Arc::clone(c)),
-                    c.page.clone().ok_or(()),
-                    c.found.clone(),
-                );
-            }
-            let mut ds = Diagnostics::default();
-            let read = match read_source(root, path) {
-                Ok(text) => text,
-                Err(d) => {
-                    ds.push(d);
-                    // Unread: the page list is incomplete, and the next load reads it.
-                    return (rel, None, Err(()), ds);
-                }
-            };
-            let id = rel
-                .strip_prefix("content/")
-                .and_then(|r| r.strip_suffix(".md"))
-                .unwrap_or(&rel)
-                .to_string();
-            let (page, found) = page::parse(&id, &rel, &read, langs);
-            ds.extend(found);
-            let cached = stamp.map(|stamp| {
-                Arc::new(CachedPage {
-                    stamp,
-                    langs,
-                    page: page.clone(),
-                    found: ds.clone(),
-                })
-            });
-            // A page that did not parse leaves the page list incomplete.
-            (rel, cached, page.ok_or(()), ds)
+            let (cached, page, ds) = load_page(root, path, &rel, langs, cache);
+            (rel, cached, page, ds)
         })
         .collect();
     let mut pages = Vec::with_capacity(parsed.len());
@@ -652,6 +616,86 @@ fn load_pages(
         }
     }
     (pages, incomplete, next)
+}
+
+/// One page of [`load_pages`]: from `cache` when its [`Stamp`] is the cached one, else
+/// read and parsed. Returns the entry for the next load's cache (with a `cache`), the
+/// page (`Err` when it could not be read or parsed) and what was found.
+fn load_page(
+    root: &Path,
+    path: &Path,
+    rel: &str,
+    langs: &'static [crate::model::page::Lang],
+    cache: Option<&ParseCache>,
+) -> (Option<Arc<CachedPage>>, Result<PageSource, ()>, Diagnostics) {
+    let stamp = cache.and_then(|_| Stamp::of(path));
+    let known = cache
+        .and_then(|c| c.pages.get(rel))
+        .filter(|c| Some(c.stamp) == stamp && c.langs == langs);
+    if let Some(c) = known {
+        return (
+            Some(Arc::clone(c)),
+            c.page.clone().ok_or(()),
+            c.found.clone(),
+        );
+    }
+    let mut ds = Diagnostics::default();
+    let read = match read_source(root, path) {
+        Ok(text) => text,
+        Err(d) => {
+            ds.push(d);
+            // Unread: the page list is incomplete, and the next load reads it.
+            return (None, Err(()), ds);
+        }
+    };
+    let id = rel
+        .strip_prefix("content/")
+        .and_then(|r| r.strip_suffix(".md"))
+        .unwrap_or(rel)
+        .to_string();
+    let (page, found) = page::parse(&id, rel, &read, langs);
+    ds.extend(found);
+    let cached = stamp.map(|stamp| {
+        Arc::new(CachedPage {
+            stamp,
+            langs,
+            page: page.clone(),
+            found: ds.clone(),
+        })
+    });
+    // A page that did not parse leaves the page list incomplete.
+    (cached, page.ok_or(()), ds)
+}
+
+impl ParseCache {
+    /// The page file `rel` (`content/….md`) as a load would find it now, for `serve`'s
+    /// rebuild of one edited page without a load of the whole site: `None` unless the
+    /// cache holds it from the last load and it is still a regular file (a page added,
+    /// removed or made a link takes a full load). Read again unless its stamp is the
+    /// cached one; the cache then holds what was read, for the next load.
+    pub fn page_again(
+        &mut self,
+        root: &Path,
+        rel: &str,
+        langs: &'static [crate::model::page::Lang],
+    ) -> Option<(Option<PageSource>, Diagnostics)> {
+        self.pages.get(rel)?;
+        let path = root.join(rel);
+        if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
+            return None;
+        }
+        let (cached, page, found) = load_page(root, &path, rel, langs, Some(self));
+        match cached {
+            Some(c) => self.pages.insert(rel.to_string(), c),
+            None => self.pages.remove(rel),
+        };
+        Some((page.ok(), found))
+    }
+
+    /// Whether the cache holds the page file `rel` from the last load.
+    pub fn has_page(&self, rel: &str) -> bool {
+        self.pages.contains_key(rel)
+    }
 }
 
 /// Every file under `dir`, as `/`-separated paths relative to it.
