@@ -1,20 +1,32 @@
 //! Incremental rebuilds for `evidence serve`: re-render only the pages an edit can reach.
 //!
-//! Loading, the model and every check run in full each time (they are fast, and the
-//! diagnostics must stay complete), except that data files whose text is unchanged are
-//! not parsed again, and pages whose file is unchanged (size, times, inode) are not even
-//! read; only rendering is partial. The rendered files of the pages an edit did not
-//! reach are shared with the previous build, not copied. [`rebuild`] compares the
-//! new sources with the [`Previous`] build and renders:
+//! A rebuild is told what changed ([`Changes`]): the paths the watcher reported, which
+//! are trusted to be all that changed, or "anything" when the watcher lost events. It
+//! is made one of two ways ([`How`]).
+//!
+//! **Patched**, when every changed path is a page file of the [`Previous`] build that is
+//! still a regular file, its new text parses, what other pages see of it is unchanged
+//! (its id, file, title, description, order, date and directive list: navigation, `@/`
+//! links, the claim ledger, run and record pages and the links to a record's row on the
+//! page that lists it are built from these), and the previous build said nothing about
+//! it. Then the rest of the model cannot differ from the previous one: nothing in it
+//! reads a page's prose, and a directive resolves from its own line and the data. So the
+//! page alone is read and takes its old version's place in the kept model; its
+//! directives are resolved and its rules judged as a full check would
+//! ([`crate::check::page_rules`]), and it is rendered. Its cost follows the edited
+//! pages, not the site.
+//!
+//! **Loaded**, otherwise: loading, the model and every check run in full, except that
+//! data files whose text is unchanged are not parsed again, and pages whose file is
+//! unchanged (size, times, inode) are not even read. It compares the new sources with
+//! the previous build and renders:
 //!
 //! - **everything** when there is no previous build, or it had an error; when the
-//!   check finds errors (so that the render-time ones are complete too); when a changed
-//!   path lies outside `content/` and `data/` (templates, locales, static files,
-//!   `evidence.yaml`), or is a data path that holds no known kind (a folder, a probe case
-//!   list); when the config or the theme differs; when a page was added or removed, or
-//!   what other pages see of one changed: its id, file, title, description, order, date
-//!   or directive list (navigation, `@/` links, the claim ledger and the links to a
-//!   record's row on the page that lists it are built from these);
+//!   watcher lost events; when the check finds errors (so that the render-time ones are
+//!   complete too); when a changed path lies outside `content/` and `data/` (templates,
+//!   locales, static files, `evidence.yaml`), or is a data path that holds no known kind
+//!   (a folder, a probe case list); when the config or the theme differs; when a page
+//!   was added or removed, or what other pages see of one changed;
 //! - otherwise **the pages whose source changed**, plus, for each changed data file, the
 //!   pages with a directive that reads one of its kinds ([`Directive::reads`](crate::model::directive::Directive::reads), declared by each directive; a kind whose texts
 //!   quote another kind with `:v[…]` brings that one along) or whose blocks quote one of
@@ -23,15 +35,17 @@
 //! Why a page left alone is still right: its output depends only on its own source, the
 //! config, the theme, the page list with those visible parts, and the data its
 //! directives and quotes read, and each of these forces it to re-render when it changes.
-//! So are its diagnostics: the previous build had none, and its inputs are the same. The
-//! files that belong to no page (`404.html`, `sitemap.xml`, `evidence.json`, `static/`, the
-//! search index, written again from the pages kept and the pages re-rendered)
-//! are rendered every time; a page's files are its views and `figures/<page>/…`.
+//! So are its diagnostics: the previous build had no error, and its inputs are the same.
+//! The files that belong to no page (`404.html`, `sitemap.xml`, `evidence.json`,
+//! `static/`, the search index, written again from the pages kept and the pages
+//! re-rendered) are rendered every time; a page's files are its views and
+//! `figures/<page>/…`. The site is kept as a persistent map ([`Served`]): the files of
+//! the pages an edit did not reach pass into the next site uncopied.
 //!
-//! Pages are compared by fingerprint, so a content edit is found whatever path the
-//! watcher reported for it; data edits are found by the changed paths (see
-//! [`crate::model::registry`]). `tests/incremental.rs` checks that every kind of edit gives
-//! the same bytes as a full build.
+//! A loaded rebuild compares pages by fingerprint, so a content edit is found whatever
+//! path the watcher reported for it; data edits are found by the changed paths (see
+//! [`crate::model::registry`]). `tests/incremental.rs` checks that every kind of edit,
+//! patched or loaded, gives the same bytes and diagnostics as a full build.
 
 use crate::diagnostics::Diagnostics;
 use crate::load::Theme;
@@ -373,6 +387,8 @@ fn load_again(
     let reuse = crate::load::Reuse {
         memory: Some(cache),
         disk: disk.as_ref(),
+        // What the watcher did not report is as the last load found it.
+        changed: paths,
     };
     let mut checked = match pipeline::checked_with(root, reuse) {
         Ok(c) => c,
