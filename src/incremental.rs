@@ -18,8 +18,10 @@
 //!
 //! **Loaded**, otherwise: loading, the model and every check run in full, except that
 //! data files whose text is unchanged are not parsed again, and pages whose file is
-//! unchanged (size, times, inode) are not even read. It compares the new sources with
-//! the previous build and renders:
+//! unchanged (size, times, inode) are not even read; when the watcher lost no event,
+//! `content/` and `data/` are not listed again unless a path was added or removed there,
+//! and the files it did not report are not looked at ([`crate::load::Reuse::changed`]).
+//! It compares the new sources with the previous build and renders:
 //!
 //! - **everything** when there is no previous build, or it had an error; when the
 //!   watcher lost events; when the check finds errors (so that the render-time ones are
@@ -141,6 +143,9 @@ struct Prints {
     parsed: u64,
     /// The hash of the text it was parsed from ([`PageSource::text_hash`]).
     text: Option<u64>,
+    /// The kinds its blocks quote with `:v[…]`, as bits by position in [`ALL`]: found
+    /// once per text, not by reading every page's prose at each data edit.
+    quoted: u64,
 }
 
 impl State {
@@ -176,9 +181,9 @@ impl Prints {
     /// it takes their visible and parsed prints (the same text parses the same), so that
     /// only what its directives resolved to is hashed again.
     fn of(p: &PageSource, known: Option<&Prints>) -> Prints {
-        let (visible, parsed) = match known {
-            Some(q) => (q.visible, q.parsed),
-            None => (visible(p), parsed(p)),
+        let (visible, parsed, quoted) = match known {
+            Some(q) => (q.visible, q.parsed, q.quoted),
+            None => (visible(p), parsed(p), block_quotes(p)),
         };
         let mut h = FastHasher::new();
         h.write_u64(parsed);
@@ -188,8 +193,26 @@ impl Prints {
             source: h.finish(),
             parsed,
             text: p.text_hash,
+            quoted,
         }
     }
+}
+
+// Each kind has a bit in `Prints::quoted`.
+const _: () = assert!(ALL.len() <= 64);
+
+/// The kinds `p`'s blocks quote with `:v[…]`, as bits by position in [`ALL`].
+fn block_quotes(p: &PageSource) -> u64 {
+    let mut kinds = BTreeSet::new();
+    for item in &p.items {
+        if let Item::Block(b) = item {
+            quotes(&b.markdown, &mut kinds);
+        }
+    }
+    ALL.iter()
+        .enumerate()
+        .filter(|(_, k)| kinds.contains(k))
+        .fold(0, |bits, (i, _)| bits | 1 << i)
 }
 
 /// A hash of what other pages see of a page (directive lines left out).
@@ -415,11 +438,13 @@ fn load_again(
             let needs = |id: &str| {
                 let quoted =
                     quoted.get_or_init(|| (quoted_kinds(&checked.values), anchored_kinds(ev)));
-                ev.page(id)
-                    .map(|p| page_needs(p, quoted))
-                    .unwrap_or_else(|| ALL.iter().copied().collect())
+                let blocks = state.pages.get(id).map(|p| p.quoted);
+                match (ev.page(id), blocks) {
+                    (Some(p), Some(blocks)) => page_needs(p, blocks, quoted),
+                    _ => ALL.iter().copied().collect(),
+                }
             };
-            decide(paths, &p.state, &state, &needs)
+            timings::time("decide", || decide(paths, &p.state, &state, &needs))
         }
         _ => Rerendered::Everything,
     };
@@ -430,9 +455,29 @@ fn load_again(
         how: How::Loaded,
         state,
         parsed,
-        base: prev.map(|p| (p.site, p.extras, p.search)),
+        base: prev.map(|p| {
+            let Previous {
+                site,
+                extras,
+                state,
+                parsed,
+                search,
+                world,
+            } = p;
+            retire((state, parsed, world));
+            (site, extras, search)
+        }),
     };
     render(root, ready)
+}
+
+/// Drops what a rebuild no longer needs on a thread of its own: the last build's model
+/// is hundreds of thousands of small allocations on a large site, whose freeing need not
+/// hold up the preview. (If no thread can be started, it is dropped here.)
+fn retire<T: Send + 'static>(old: T) {
+    let _ = std::thread::Builder::new()
+        .name("serve-retire".into())
+        .spawn(move || drop(old));
 }
 
 /// The edit of the prose of known pages, patched into `prev`'s model: each of `paths` is
@@ -641,15 +686,21 @@ pub const ALL: &[Kind] = &crate::model::registry::ALL;
 
 /// The kinds a page's rendering reads: through its directives (with what their kinds'
 /// texts quote, and the kinds anchored to for those that show anchors) and through
-/// `:v[…]` in its blocks.
+/// `:v[…]` in its blocks (`blocks`, see [`block_quotes`]).
 fn page_needs(
     page: &PageSource,
+    blocks: u64,
     (quoted, anchored): &(BTreeMap<Kind, BTreeSet<Kind>>, BTreeSet<Kind>),
 ) -> BTreeSet<Kind> {
-    let mut needs = BTreeSet::new();
+    let mut needs: BTreeSet<Kind> = ALL
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| blocks >> i & 1 == 1)
+        .map(|(_, k)| *k)
+        .collect();
     for item in &page.items {
         match item {
-            Item::Block(b) => quotes(&b.markdown, &mut needs),
+            Item::Block(_) => {}
             Item::Directive(raw) => {
                 let kinds = raw.resolved().map_or(ALL, |d| d.reads());
                 if raw.resolved().is_ok_and(|d| d.anchors()) {
@@ -816,6 +867,7 @@ mod tests {
                             source,
                             parsed: source,
                             text: None,
+                            quoted: 0,
                         },
                     )
                 })
