@@ -69,7 +69,8 @@ impl<'a> Reuse<'a> {
     /// it can stand for a new one: the changes are known, none is the config (which
     /// decides how data files parse) and each under `dir` is a file of the listing that
     /// is still a regular file (an edit, not a file added, removed or replaced by a
-    /// folder or a link); the last listing found no problem.
+    /// folder or a link); the last listing found no problem and followed no symlink
+    /// (whose target may change unseen).
     fn listing(&self, root: &Path, dir: &str) -> Option<Listing> {
         let changed = self.changed?;
         let listing = self.memory?.listings.get(dir)?;
@@ -257,7 +258,7 @@ pub struct ParseCache {
     data: std::collections::HashMap<String, (u64, Parsed)>,
     pages: PageCache,
     /// Folder (`content`, `data`) → the files its listing found, sorted, when it found
-    /// no problem (see [`Reuse::changed`]).
+    /// no problem and followed no symlink (see [`Reuse::changed`]).
     listings: std::collections::HashMap<&'static str, Listing>,
 }
 
@@ -343,14 +344,14 @@ fn load_data(
     // Listed again unless the watcher's changes say the last listing holds.
     let trusted = reuse.listing(root, "data");
     let trust = trusted.is_some();
-    let (listed, problems) = match trusted {
-        Some(l) => (l, Vec::new()),
+    let (listed, problems, linked) = match trusted {
+        Some(l) => (l, Vec::new(), false),
         None => {
-            let (l, p) = walk::files(root, "data");
-            (Arc::new(l), p)
+            let (l, p, linked) = walk::files_and_links(root, "data");
+            (Arc::new(l), p, linked)
         }
     };
-    let clean = problems.is_empty();
+    let clean = problems.is_empty() && !linked;
     for d in problems {
         // What could not be listed is missing: references into it are not dangling.
         // `data/x` → `x`; `data` itself → everything.
@@ -386,9 +387,11 @@ fn load_data(
             if let Some(d) = pack_off(config, &under, &rel) {
                 return Some((*i, rel, Err(d), 0));
             }
-            // Unchanged since the last load, which parsed it: taken as it was, unread. (A
-            // declared collection's file is parsed each time, see below.)
-            if reuse.unchanged(&rel)
+            // Unchanged since the last load, which parsed it, in a listing that holds: taken
+            // as it was, unread. (A declared collection's file is parsed each time, see
+            // below.)
+            if trust
+                && reuse.unchanged(&rel)
                 && config.collection_in(&under).is_none()
                 && let Some((hash, p)) = cache.and_then(|c| c.data.get(&rel))
             {
@@ -667,11 +670,13 @@ fn load_pages(
     let cache = reuse.memory;
     // Parsed in parallel, merged in path order (see `load_data`). Listed again unless the
     // watcher's changes say the last listing holds.
-    let (listed, problems) = match reuse.listing(root, "content") {
-        Some(l) => (l, Vec::new()),
+    let trusted = reuse.listing(root, "content");
+    let trust = trusted.is_some();
+    let (listed, problems, linked) = match trusted {
+        Some(l) => (l, Vec::new(), false),
         None => {
-            let (l, p) = walk::files(root, "content");
-            (Arc::new(l), p)
+            let (l, p, linked) = walk::files_and_links(root, "content");
+            (Arc::new(l), p, linked)
         }
     };
     // What could not be listed is missing: links to it are not broken.
@@ -685,7 +690,7 @@ fn load_pages(
         .map(|path| {
             let rel = rel_path(root, path);
             let known = cache
-                .filter(|_| reuse.unchanged(&rel))
+                .filter(|_| trust && reuse.unchanged(&rel))
                 .and_then(|c| c.pages.get(&rel))
                 .filter(|c| c.langs == langs);
             if let Some(c) = known {
@@ -708,7 +713,7 @@ fn load_pages(
             Err(()) => incomplete = true,
         }
     }
-    let listing = (cache.is_some() && !incomplete).then_some(listed);
+    let listing = (cache.is_some() && !incomplete && !linked).then_some(listed);
     (pages, incomplete, (next, listing))
 }
 
@@ -909,5 +914,43 @@ mod tests {
         // A changed config: the folders are listed again.
         std::fs::write(root.join("content/d.md"), page).expect("write");
         assert_eq!(ids(&load(&["evidence.yaml"])), ["b", "c", "d"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_listing_through_a_symlink_is_never_trusted() {
+        let dir = site();
+        let root = dir.path();
+        let term = |def: &str| {
+            format!("- id: t1\n  term: {{en: T, ja: T}}\n  definition: {{en: {def}, ja: {def}}}\n")
+        };
+        std::fs::create_dir_all(root.join("data")).expect("data");
+        std::fs::create_dir_all(root.join("shared")).expect("shared");
+        std::fs::write(root.join("shared/glossary.yaml"), term("old")).expect("write");
+        std::os::unix::fs::symlink(
+            root.join("shared/glossary.yaml"),
+            root.join("data/glossary.yaml"),
+        )
+        .expect("symlink");
+        let empty = ParseCache::default();
+        let first = Reuse {
+            memory: Some(&empty),
+            disk: None,
+            changed: None,
+        };
+        let (sources, _) = load_with(root, first).expect("load");
+        let cache = sources.parsed.expect("a cache");
+        // The target changes where no watcher of the site's folders sees it; another
+        // file is reported. The link's file is read again all the same.
+        std::fs::write(root.join("shared/glossary.yaml"), term("new")).expect("write");
+        let changed = vec!["content/a.md".to_string()];
+        let reuse = Reuse {
+            memory: Some(&cache),
+            disk: None,
+            changed: Some(&changed),
+        };
+        let (again, _) = load_with(root, reuse).expect("load");
+        let definition = again.data.terms.first().map(|t| t.definition.clone());
+        assert!(format!("{definition:?}").contains("new"), "{definition:?}");
     }
 }
