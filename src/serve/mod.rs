@@ -2,15 +2,17 @@
 //!
 //! The site is built in memory through the same pipeline as `build`, and served from that
 //! map: nothing is written to `site/` and nothing is read from disk to answer a request.
-//! A rebuild checks everything but re-renders only the pages the change reaches
-//! ([`incremental`]); its output is the same as a full build's. The pieces:
+//! A rebuild is given the paths the watcher reported (or told that it lost events) and
+//! re-renders only the pages the change reaches; an edit of a page's prose is read and
+//! checked alone ([`incremental`]). Its output is the same as a full build's. The pieces:
 //!
 //! - [`conn`]: one connection over `std::net`: the request head read with a 64 KiB bound
 //!   (431 past it), the response written, the connection closed;
 //! - [`http`]: the Host rule (421 for another name), which site file a request names,
 //!   its status and content type, and the path rules (no traversal, no directory
 //!   listing, the site's 404 page);
-//! - [`watch`]: notify + debouncer on the inputs of the site;
+//! - [`watch`]: notify + debouncer on the inputs of the site, in batches of changed
+//!   paths that say whether events were lost;
 //! - [`reload`]: the server-sent event stream and the script injected into served HTML;
 //! - [`overlay`]: the located build errors shown on top of every page while they last.
 //!

@@ -201,6 +201,28 @@ mod tests {
     }
 
     #[test]
+    fn batches_merge_and_a_loss_is_kept() {
+        let mut a = Batch {
+            paths: vec!["content/b.md".into()],
+            lost: false,
+        };
+        a.merge(Batch {
+            paths: vec!["content/a.md".into(), "content/b.md".into()],
+            lost: false,
+        });
+        assert_eq!(a.paths, ["content/a.md", "content/b.md"]);
+        assert!(!a.lost);
+        a.merge(Batch {
+            paths: Vec::new(),
+            lost: true,
+        });
+        assert!(
+            a.lost,
+            "a batch that lost events makes the rebuild look at everything"
+        );
+    }
+
+    #[test]
     fn reads_are_not_changes() {
         assert!(!is_change(&EventKind::Access(AccessKind::Open(
             AccessMode::Any
