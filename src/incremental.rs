@@ -1,20 +1,34 @@
 //! Incremental rebuilds for `evidence serve`: re-render only the pages an edit can reach.
 //!
-//! Loading, the model and every check run in full each time (they are fast, and the
-//! diagnostics must stay complete), except that data files whose text is unchanged are
-//! not parsed again, and pages whose file is unchanged (size, times, inode) are not even
-//! read; only rendering is partial. The rendered files of the pages an edit did not
-//! reach are shared with the previous build, not copied. [`rebuild`] compares the
-//! new sources with the [`Previous`] build and renders:
+//! A rebuild is told what changed ([`Changes`]): the paths the watcher reported, which
+//! are trusted to be all that changed, or "anything" when the watcher lost events. It
+//! is made one of two ways ([`How`]).
+//!
+//! **Patched**, when every changed path is a page file of the [`Previous`] build that is
+//! still a regular file, its new text parses, what other pages see of it is unchanged
+//! (its id, file, title, description, order, date and directive list: navigation, `@/`
+//! links, the claim ledger, run and record pages and the links to a record's row on the
+//! page that lists it are built from these), and the previous build said nothing about
+//! it. Then the rest of the model cannot differ from the previous one: nothing in it
+//! reads a page's prose, and a directive resolves from its own line and the data. So the
+//! page alone is read and takes its old version's place in the kept model; its
+//! directives are resolved and its rules judged as a full check would
+//! ([`crate::check::page_rules`]), and it is rendered. Its cost follows the edited
+//! pages, not the site.
+//!
+//! **Loaded**, otherwise: loading, the model and every check run in full, except that
+//! data files whose text is unchanged are not parsed again, and pages whose file is
+//! unchanged (size, times, inode) are not even read; when the watcher lost no event,
+//! `content/` and `data/` are not listed again unless a path was added or removed there,
+//! and the files it did not report are not looked at ([`crate::load::Reuse::changed`]).
+//! It compares the new sources with the previous build and renders:
 //!
 //! - **everything** when there is no previous build, or it had an error; when the
-//!   check finds errors (so that the render-time ones are complete too); when a changed
-//!   path lies outside `content/` and `data/` (templates, locales, static files,
-//!   `evidence.yaml`), or is a data path that holds no known kind (a folder, a probe case
-//!   list); when the config or the theme differs; when a page was added or removed, or
-//!   what other pages see of one changed: its id, file, title, description, order, date
-//!   or directive list (navigation, `@/` links, the claim ledger and the links to a
-//!   record's row on the page that lists it are built from these);
+//!   watcher lost events; when the check finds errors (so that the render-time ones are
+//!   complete too); when a changed path lies outside `content/` and `data/` (templates,
+//!   locales, static files, `evidence.yaml`), or is a data path that holds no known kind
+//!   (a folder, a probe case list); when the config or the theme differs; when a page
+//!   was added or removed, or what other pages see of one changed;
 //! - otherwise **the pages whose source changed**, plus, for each changed data file, the
 //!   pages with a directive that reads one of its kinds ([`Directive::reads`](crate::model::directive::Directive::reads), declared by each directive; a kind whose texts
 //!   quote another kind with `:v[…]` brings that one along) or whose blocks quote one of
@@ -23,44 +37,63 @@
 //! Why a page left alone is still right: its output depends only on its own source, the
 //! config, the theme, the page list with those visible parts, and the data its
 //! directives and quotes read, and each of these forces it to re-render when it changes.
-//! So are its diagnostics: the previous build had none, and its inputs are the same. The
-//! files that belong to no page (`404.html`, `sitemap.xml`, `evidence.json`, `static/`, the
-//! search index, written again from the pages kept and the pages re-rendered)
-//! are rendered every time; a page's files are its views and `figures/<page>/…`.
+//! So are its diagnostics: the previous build had no error, and its inputs are the same.
+//! The files that belong to no page (`404.html`, `sitemap.xml`, `evidence.json`,
+//! `static/`, the search index, written again from the pages kept and the pages
+//! re-rendered) are rendered every time; a page's files are its views and
+//! `figures/<page>/…`. The site is kept as a persistent map ([`Served`]): the files of
+//! the pages an edit did not reach pass into the next site uncopied.
 //!
-//! Pages are compared by fingerprint, so a content edit is found whatever path the
-//! watcher reported for it; data edits are found by the changed paths (see
-//! [`crate::model::registry`]). `tests/incremental.rs` checks that every kind of edit gives
-//! the same bytes as a full build.
+//! A loaded rebuild compares pages by fingerprint, so a content edit is found whatever
+//! path the watcher reported for it; data edits are found by the changed paths (see
+//! [`crate::model::registry`]). `tests/incremental.rs` checks that every kind of edit,
+//! patched or loaded, gives the same bytes and diagnostics as a full build.
 
+use crate::diagnostics::Diagnostics;
 use crate::load::Theme;
+use crate::load::messages::Messages;
 use crate::model::Evidence;
 use crate::model::page::{Block, DirectiveLine, Item, PageSource};
 use crate::model::refs::Kind;
 use crate::model::values::Values;
 use crate::model::view::View;
-use crate::pipeline::{self, Outcome};
-use crate::render::{MemorySink, Site};
+use crate::pipeline::{self, Loaded};
+use crate::render::search::Corpus;
+use crate::render::{Bytes, MemorySink, Site};
+use crate::timings;
 use std::cell::OnceCell;
 // xxh3: fast on the megabytes of markdown a large site fingerprints on every rebuild.
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::{self, Debug, Write as _};
 use std::hash::{Hash, Hasher};
 use std::path::Path;
+use std::sync::Arc;
 use xxhash_rust::xxh3::Xxh3Default as FastHasher;
 
-/// What the next rebuild starts from: the last build that succeeded without a diagnostic.
+/// What the next rebuild starts from: the last build that succeeded without an error.
 pub struct Previous {
-    site: Site,
+    site: Served,
     /// The files of its site that belong to no page (`404.html`, `static/…`): each
     /// rebuild renders them anew, so they are dropped before the fresh ones go in.
     extras: BTreeSet<String>,
     state: State,
-    /// Its data files, parsed: only the files an edit changed are parsed again.
+    /// Its data files and pages, parsed: only the files an edit changed are parsed again.
     parsed: crate::load::ParseCache,
     /// The pages its search index holds: a partial rebuild reads only the pages it
     /// re-renders, and writes the index again with the others as they were.
-    search: Option<crate::render::search::Corpus>,
+    search: Option<Corpus>,
+    /// Its model, checked: an edit of prose is patched into it.
+    world: Box<World>,
+}
+
+/// A build's checked model, kept for the next rebuild.
+struct World {
+    loaded: Loaded,
+    messages: Arc<Messages>,
+    values: Arc<Values>,
+    /// What loading, the model and check found (rendering's findings are errors, and a
+    /// build with an error is kept for no next rebuild).
+    checked: Diagnostics,
 }
 
 /// What a rebuild rendered.
@@ -110,6 +143,9 @@ struct Prints {
     parsed: u64,
     /// The hash of the text it was parsed from ([`PageSource::text_hash`]).
     text: Option<u64>,
+    /// The kinds its blocks quote with `:v[…]`, as bits by position in [`ALL`]: found
+    /// once per text, not by reading every page's prose at each data edit.
+    quoted: u64,
 }
 
 impl State {
@@ -130,20 +166,7 @@ impl State {
                 let known = prev
                     .and_then(|s| s.pages.get(&p.id))
                     .filter(|q| q.text.is_some() && q.text == p.text_hash);
-                let (visible, parsed) = match known {
-                    Some(q) => (q.visible, q.parsed),
-                    None => (visible(p), parsed(p)),
-                };
-                let mut h = FastHasher::new();
-                h.write_u64(parsed);
-                h.write_u64(resolutions(p));
-                let prints = Prints {
-                    visible,
-                    source: h.finish(),
-                    parsed,
-                    text: p.text_hash,
-                };
-                (p.id.clone(), prints)
+                (p.id.clone(), Prints::of(p, known))
             })
             .collect();
         State {
@@ -151,6 +174,45 @@ impl State {
             pages,
         }
     }
+}
+
+impl Prints {
+    /// The fingerprints of page `p`. Read from the same text as a page's `known` ones,
+    /// it takes their visible and parsed prints (the same text parses the same), so that
+    /// only what its directives resolved to is hashed again.
+    fn of(p: &PageSource, known: Option<&Prints>) -> Prints {
+        let (visible, parsed, quoted) = match known {
+            Some(q) => (q.visible, q.parsed, q.quoted),
+            None => (visible(p), parsed(p), block_quotes(p)),
+        };
+        let mut h = FastHasher::new();
+        h.write_u64(parsed);
+        h.write_u64(resolutions(p));
+        Prints {
+            visible,
+            source: h.finish(),
+            parsed,
+            text: p.text_hash,
+            quoted,
+        }
+    }
+}
+
+// Each kind has a bit in `Prints::quoted`.
+const _: () = assert!(ALL.len() <= 64);
+
+/// The kinds `p`'s blocks quote with `:v[…]`, as bits by position in [`ALL`].
+fn block_quotes(p: &PageSource) -> u64 {
+    let mut kinds = BTreeSet::new();
+    for item in &p.items {
+        if let Item::Block(b) = item {
+            quotes(&b.markdown, &mut kinds);
+        }
+    }
+    ALL.iter()
+        .enumerate()
+        .filter(|(_, k)| kinds.contains(k))
+        .fold(0, |bits, (i, _)| bits | 1 << i)
 }
 
 /// A hash of what other pages see of a page (directive lines left out).
@@ -236,88 +298,344 @@ fn digest(v: &impl Debug) -> u64 {
     w.0.finish()
 }
 
-/// Loads and checks the site under `root` in full, then renders what `changed` (paths
-/// relative to the root, `/`-separated, as the watcher reports them) can reach since
-/// `prev`, or everything. Returns the outcome (its site byte-identical to a full build's),
-/// what the next rebuild starts from (`None` after a build with an error), and
-/// what was rendered.
+/// What changed since the previous build.
+#[derive(Debug, Clone, Copy)]
+pub enum Changes<'a> {
+    /// Anything may have: the first build, or the watcher lost track of events (its
+    /// queue overflowed, or it failed). Every file is looked at again.
+    Unknown,
+    /// These paths (relative to the root, `/`-separated, as the watcher reports them)
+    /// and nothing else.
+    Paths(&'a [String]),
+}
+
+/// How a rebuild was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// The whole site was loaded, modelled and checked again.
+    Loaded,
+    /// The edited pages were read alone and patched into the last build's model (an
+    /// edit of their prose only: see the module documentation).
+    Patched,
+}
+
+/// A built site as `serve` keeps it: output path → bytes, in path order, in a persistent
+/// map, so that a rebuild that renders one page takes the previous site and replaces that
+/// page's files in time logarithmic in the site, and a copy of it (the one served, the
+/// one the next rebuild starts from) costs nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Served {
+    pub files: imbl::OrdMap<String, Bytes>,
+}
+
+impl From<Site> for Served {
+    fn from(site: Site) -> Served {
+        Served {
+            files: site.files.into_iter().collect(),
+        }
+    }
+}
+
+/// What a rebuild produced.
+pub struct Rebuilt {
+    /// The whole site (equal to a full build's), `None` when rendering did not run.
+    pub site: Option<Served>,
+    /// Every problem found, as a full build finds them.
+    pub diagnostics: Diagnostics,
+    /// What was rendered.
+    pub rerendered: Rerendered,
+    /// How it was made.
+    pub how: How,
+    /// How many pages the site has (0 when it could not be loaded).
+    pub pages: usize,
+    /// The site's `base_url`, as configured.
+    pub base_url: Option<String>,
+}
+
+/// Rebuilds the site under `root` after `changes` since `prev`, or builds it in full
+/// without a `prev` (which the rebuild takes: its parts go into the next). Returns what
+/// was built (its site byte-identical to a full build's) and what the next rebuild starts
+/// from (`None` after a build with an error).
+///
+/// An edit of the prose of pages, and nothing else, is patched into `prev`'s model
+/// ([`How::Patched`]); anything else loads, models and checks the whole site, reusing
+/// what `prev` parsed, and renders what the changes reach ([`How::Loaded`]).
 pub fn rebuild(
     root: &Path,
-    changed: &[String],
-    prev: Option<&Previous>,
-) -> (Outcome, Option<Previous>, Rerendered) {
+    changes: Changes,
+    prev: Option<Previous>,
+) -> (Rebuilt, Option<Previous>) {
+    let mut prev = prev;
+    if let Changes::Paths(paths) = changes
+        && let Some(ready) = timings::time("patch", || patch(root, paths, &mut prev))
+    {
+        return render(root, ready);
+    }
+    let paths = match changes {
+        Changes::Paths(paths) => Some(paths),
+        Changes::Unknown => None,
+    };
+    load_again(root, paths, prev)
+}
+
+/// A site checked and ready to render, with what the rebuild carries on.
+struct Ready {
+    checked: pipeline::Checked,
+    /// What the last build found before rendering in the pages not read again, which
+    /// `checked` does not hold.
+    kept: Diagnostics,
+    rerendered: Rerendered,
+    how: How,
+    state: State,
+    parsed: crate::load::ParseCache,
+    /// The last build's site, its files of no page and its search index's pages, for a
+    /// rebuild that renders some pages.
+    base: Option<(Served, BTreeSet<String>, Option<Corpus>)>,
+}
+
+/// Loads and checks the whole site, reusing what `prev` parsed, and renders what `paths`
+/// reach since `prev` (everything when `paths` is `None`, or without a `prev`).
+fn load_again(
+    root: &Path,
+    paths: Option<&[String]>,
+    prev: Option<Previous>,
+) -> (Rebuilt, Option<Previous>) {
     let empty = crate::load::ParseCache::default();
-    let cache = prev.map(|p| &p.parsed).unwrap_or(&empty);
+    let cache = prev.as_ref().map(|p| &p.parsed).unwrap_or(&empty);
     // The first build starts from what `build` left in the parse cache (read only: the
     // preview writes nothing to disk); later ones from the previous build in memory.
     let disk = prev
         .is_none()
         .then(|| crate::load::cache::DiskCache::open(root));
-    let mut checked = match pipeline::checked_with(
-        root,
-        crate::load::Reuse {
-            memory: Some(cache),
-            disk: disk.as_ref(),
-        },
-    ) {
+    let reuse = crate::load::Reuse {
+        memory: Some(cache),
+        disk: disk.as_ref(),
+        // What the watcher did not report is as the last load found it.
+        changed: paths,
+    };
+    let mut checked = match pipeline::checked_with(root, reuse) {
         Ok(c) => c,
         Err(diagnostics) => {
-            let outcome = Outcome {
-                loaded: None,
+            let rebuilt = Rebuilt {
                 site: None,
                 diagnostics,
+                rerendered: Rerendered::Everything,
+                how: How::Loaded,
+                pages: 0,
+                base_url: None,
             };
-            return (outcome, None, Rerendered::Everything);
+            return (rebuilt, None);
         }
     };
     let parsed = checked.loaded.parsed.take().unwrap_or_default();
     let ev = &checked.loaded.evidence;
-    let state = State::of(ev, &checked.loaded.theme, prev.map(|p| &p.state));
-    let rerendered = match prev {
-        Some(p) if !checked.diagnostics.has_errors() => {
+    let state = timings::time("state", || {
+        State::of(ev, &checked.loaded.theme, prev.as_ref().map(|p| &p.state))
+    });
+    let rerendered = match (&prev, paths) {
+        (Some(p), Some(paths)) if !checked.diagnostics.has_errors() => {
             let quoted = OnceCell::new();
             let needs = |id: &str| {
                 let quoted =
                     quoted.get_or_init(|| (quoted_kinds(&checked.values), anchored_kinds(ev)));
-                ev.page(id)
-                    .map(|p| page_needs(p, quoted))
-                    .unwrap_or_else(|| ALL.iter().copied().collect())
+                let blocks = state.pages.get(id).map(|p| p.quoted);
+                match (ev.page(id), blocks) {
+                    (Some(p), Some(blocks)) => page_needs(p, blocks, quoted),
+                    _ => ALL.iter().copied().collect(),
+                }
             };
-            decide(changed, &p.state, &state, &needs)
+            timings::time("decide", || decide(paths, &p.state, &state, &needs))
         }
         _ => Rerendered::Everything,
     };
-    let sink = MemorySink::default();
-    let carried = match (&rerendered, prev) {
-        (Rerendered::Pages(_), Some(p)) => p.search.clone(),
-        _ => None,
-    };
-    let (loaded, diagnostics, rendered, search) =
-        pipeline::render_carrying(root, checked, rerendered.only(), &sink, carried);
-    let fresh = sink.into_site();
-    let (site, extras) = match (&rerendered, prev, &loaded) {
-        (Rerendered::Pages(ids), Some(p), Some(l)) => assemble(p, fresh, ids, &l.evidence),
-        (_, _, Some(l)) => {
-            let extras = extras(&fresh, &l.evidence, None);
-            (fresh, extras)
-        }
-        _ => (fresh, BTreeSet::new()),
-    };
-    // Warnings come from `check`, which always runs in full, so a build with warnings
-    // only is as good a base as a clean one; render-time findings are errors.
-    let next = (rendered && !diagnostics.has_errors()).then(|| Previous {
-        site: site.clone(),
-        extras,
+    let ready = Ready {
+        checked,
+        kept: Diagnostics::default(),
+        rerendered,
+        how: How::Loaded,
         state,
         parsed,
-        search,
-    });
-    let outcome = Outcome {
-        loaded,
-        site: rendered.then_some(site),
-        diagnostics,
+        base: prev.map(|p| {
+            let Previous {
+                site,
+                extras,
+                state,
+                parsed,
+                search,
+                world,
+            } = p;
+            retire((state, parsed, world));
+            (site, extras, search)
+        }),
     };
-    (outcome, next, rerendered)
+    render(root, ready)
+}
+
+/// Drops what a rebuild no longer needs on a thread of its own: the last build's model
+/// is hundreds of thousands of small allocations on a large site, whose freeing need not
+/// hold up the preview. (If no thread can be started, it is dropped here.)
+fn retire<T: Send + 'static>(old: T) {
+    let _ = std::thread::Builder::new()
+        .name("serve-retire".into())
+        .spawn(move || drop(old));
+}
+
+/// The edit of the prose of known pages, patched into `prev`'s model: each of `paths` is
+/// a page file of `prev`'s site that is still a file, and its new text parses to a page
+/// whose visible parts (id, file, title, description, order, date, directives) are those
+/// it had, while no diagnostic of `prev` is about it. Then nothing but the page itself
+/// differs from what a full load would model (see the module documentation): it takes
+/// its old version's place, its directives resolved and its rules judged again, ready to
+/// render alone, and the last build is taken. Else `None`, and the last build stays as
+/// it was, but for its parse cache, which holds the pages read.
+fn patch(root: &Path, paths: &[String], last: &mut Option<Previous>) -> Option<Ready> {
+    let prev = last.as_mut()?;
+    let known =
+        |p: &String| p.starts_with("content/") && p.ends_with(".md") && prev.parsed.has_page(p);
+    if paths.is_empty() || !paths.iter().all(known) {
+        return None;
+    }
+    let about = |d: &crate::diagnostics::Diagnostic| paths.contains(&d.span.file);
+    if prev.world.checked.iter().any(about) {
+        return None;
+    }
+    let langs = prev.world.loaded.evidence.languages();
+    // (position in the model's pages, the page, what its load and rules found)
+    let mut edited: Vec<(usize, PageSource, Diagnostics)> = Vec::new();
+    for path in paths {
+        let (page, mut found) = prev.parsed.page_again(root, path, langs)?;
+        let mut page = page?;
+        let ev = &prev.world.loaded.evidence;
+        let at = ev
+            .pages
+            .iter()
+            .position(|q| !q.generated && q.file == page.file && q.id == page.id);
+        let same = prev
+            .state
+            .pages
+            .get(&page.id)
+            .is_some_and(|was| was.visible == visible(&page));
+        let at = at.filter(|_| same)?;
+        // As `model::build` resolves them, against the graph, of which this page's
+        // prose is no part.
+        for item in &mut page.items {
+            if let Item::Directive(d) = item {
+                d.resolution = Some(crate::model::directive::parse(d, &page.id, ev));
+            }
+        }
+        crate::check::page_rules(ev, &page, &mut found);
+        edited.push((at, page, found));
+    }
+    let Previous {
+        site,
+        extras,
+        mut state,
+        parsed,
+        search,
+        world,
+    } = last.take()?;
+    let World {
+        mut loaded,
+        messages,
+        values,
+        checked,
+    } = *world;
+    let mut found = Diagnostics::default();
+    let mut ids = BTreeSet::new();
+    for (at, page, diags) in edited {
+        let prints = Prints::of(&page, None);
+        let old = state.pages.insert(page.id.clone(), prints);
+        // Re-rendered when its source changed (a touch without an edit renders nothing).
+        if old.is_none_or(|o| o.source != prints.source) {
+            ids.insert(page.id.clone());
+        }
+        loaded.evidence.pages[at] = page;
+        found.extend(diags);
+    }
+    Some(Ready {
+        checked: pipeline::Checked {
+            loaded,
+            messages,
+            values,
+            diagnostics: found,
+        },
+        kept: checked,
+        rerendered: Rerendered::Pages(ids),
+        how: How::Patched,
+        state,
+        parsed,
+        base: Some((site, extras, search)),
+    })
+}
+
+/// Renders a checked site (the pages `ready.rerendered` names into the last build's site,
+/// or all), and keeps what the next rebuild needs when it has no error.
+fn render(root: &Path, ready: Ready) -> (Rebuilt, Option<Previous>) {
+    let Ready {
+        checked,
+        kept,
+        rerendered,
+        how,
+        state,
+        parsed,
+        base,
+    } = ready;
+    let (messages, values) = (checked.messages.clone(), checked.values.clone());
+    let mut before = kept.clone();
+    before.extend(checked.diagnostics.iter().cloned());
+    let (base, carried) = match (&rerendered, base) {
+        (Rerendered::Pages(_), Some((site, extras, search))) => (Some((site, extras)), search),
+        _ => (None, None),
+    };
+    let sink = MemorySink::default();
+    let (loaded, found, ran, search) =
+        pipeline::render_carrying(root, checked, rerendered.only(), &sink, carried);
+    let mut diagnostics = kept;
+    diagnostics.extend(found);
+    let fresh = sink.into_site();
+    let (site, extras) = timings::time("assemble", || match (&rerendered, base, &loaded) {
+        (Rerendered::Pages(ids), Some((site, old)), Some(l)) => {
+            assemble(site, &old, fresh, ids, &l.evidence)
+        }
+        (_, _, Some(l)) => {
+            let extras = extras(&fresh, &l.evidence, None);
+            (Served::from(fresh), extras)
+        }
+        _ => (Served::from(fresh), BTreeSet::new()),
+    });
+    let pages = loaded.as_ref().map_or(0, |l| l.evidence.pages.len());
+    let base_url = loaded
+        .as_ref()
+        .and_then(|l| l.evidence.config.as_ref())
+        .and_then(|c| c.base_url.as_ref())
+        .map(|b| b.value.clone());
+    // Warnings come from `check`, which always runs in full, so a build with warnings
+    // only is as good a base as a clean one; render-time findings are errors.
+    let next = match loaded {
+        Some(loaded) if ran && !diagnostics.has_errors() => Some(Previous {
+            site: site.clone(),
+            extras,
+            state,
+            parsed,
+            search,
+            world: Box::new(World {
+                loaded,
+                messages,
+                values,
+                checked: before,
+            }),
+        }),
+        _ => None,
+    };
+    let rebuilt = Rebuilt {
+        site: ran.then_some(site),
+        diagnostics,
+        rerendered,
+        how,
+        pages,
+        base_url,
+    };
+    (rebuilt, next)
 }
 
 /// The decision rule (see the module documentation). `needs` gives the kinds a page reads.
@@ -368,15 +686,21 @@ pub const ALL: &[Kind] = &crate::model::registry::ALL;
 
 /// The kinds a page's rendering reads: through its directives (with what their kinds'
 /// texts quote, and the kinds anchored to for those that show anchors) and through
-/// `:v[…]` in its blocks.
+/// `:v[…]` in its blocks (`blocks`, see [`block_quotes`]).
 fn page_needs(
     page: &PageSource,
+    blocks: u64,
     (quoted, anchored): &(BTreeMap<Kind, BTreeSet<Kind>>, BTreeSet<Kind>),
 ) -> BTreeSet<Kind> {
-    let mut needs = BTreeSet::new();
+    let mut needs: BTreeSet<Kind> = ALL
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| blocks >> i & 1 == 1)
+        .map(|(_, k)| *k)
+        .collect();
     for item in &page.items {
         match item {
-            Item::Block(b) => quotes(&b.markdown, &mut needs),
+            Item::Block(_) => {}
             Item::Directive(raw) => {
                 let kinds = raw.resolved().map_or(ALL, |d| d.reads());
                 if raw.resolved().is_ok_and(|d| d.anchors()) {
@@ -452,18 +776,19 @@ fn quotes(text: &str, out: &mut BTreeSet<Kind>) {
     }
 }
 
-/// The site of a rebuild that rendered the pages `rendered`: the previous site (its
+/// The site of a rebuild that rendered the pages `rendered`: the previous `site` (its
 /// bytes shared, not copied) without the files this rebuild made anew (the rendered
-/// pages' views and figures, and every file of no page), with the fresh files put in.
-/// Returns it with its files of no page. Its cost follows the rendered pages, not the site.
+/// pages' views and figures, and every file of no page, `old_extras`), with the fresh
+/// files put in. Returns it with its files of no page. Its cost follows the rendered
+/// pages, not the site.
 fn assemble(
-    prev: &Previous,
+    mut site: Served,
+    old_extras: &BTreeSet<String>,
     fresh: Site,
     rendered: &BTreeSet<String>,
     ev: &Evidence,
-) -> (Site, BTreeSet<String>) {
-    let mut site = prev.site.clone();
-    for path in &prev.extras {
+) -> (Served, BTreeSet<String>) {
+    for path in old_extras {
         site.files.remove(path);
     }
     let views = View::all(ev.languages());
@@ -542,6 +867,7 @@ mod tests {
                             source,
                             parsed: source,
                             text: None,
+                            quoted: 0,
                         },
                     )
                 })

@@ -80,7 +80,7 @@ pub fn run(root: &Path) -> Outcome {
 pub struct Checked {
     pub loaded: Loaded,
     pub messages: Arc<Messages>,
-    pub values: Values,
+    pub values: Arc<Values>,
     pub diagnostics: Diagnostics,
 }
 
@@ -94,7 +94,7 @@ pub fn checked_with(root: &Path, reuse: Reuse) -> Result<Checked, Diagnostics> {
     let mut loaded = evidence_with(root, reuse)?;
     let messages = Arc::new(Messages::load(&loaded.theme, loaded.evidence.languages()));
     let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
-    let values = timings::time("values", || Values::new(&loaded.evidence));
+    let values = timings::time("values", || Arc::new(Values::new(&loaded.evidence)));
     timings::time("check", || {
         check::check(
             &loaded.evidence,

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{copy_dir, manifest_dir, replace_once, write_file};
-use evidence::incremental::{self, Previous, Rerendered};
+use evidence::incremental::{self, Changes, How, Previous, Rerendered};
 use evidence::pipeline;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -27,29 +27,49 @@ fn investigation() -> TempDir {
 }
 
 /// A rebuild after `changed`, checked against a full build; returns the next start.
-fn step(root: &Path, changed: &[&str], prev: Option<&Previous>) -> (Option<Previous>, Rerendered) {
-    let changed: Vec<String> = changed.iter().map(|s| s.to_string()).collect();
-    let (outcome, next, rerendered) = incremental::rebuild(root, &changed, prev);
+fn step(root: &Path, changed: &[&str], prev: Option<Previous>) -> (Option<Previous>, Rerendered) {
+    let (next, rerendered, _) = step_how(root, Some(changed), prev);
+    (next, rerendered)
+}
+
+/// [`step`], saying besides how the rebuild was made; `None` for changes the watcher
+/// lost track of.
+fn step_how(
+    root: &Path,
+    changed: Option<&[&str]>,
+    prev: Option<Previous>,
+) -> (Option<Previous>, Rerendered, How) {
+    let changed: Option<Vec<String>> = changed.map(|c| c.iter().map(|s| s.to_string()).collect());
+    let changes = match (&prev, &changed) {
+        (Some(_), Some(paths)) => Changes::Paths(paths),
+        _ => Changes::Unknown,
+    };
+    let (outcome, next) = incremental::rebuild(root, changes, prev);
+    let (rerendered, how) = (outcome.rerendered.clone(), outcome.how);
     let full = pipeline::run(root);
     assert_eq!(
         outcome.diagnostics.sorted(),
         full.diagnostics.sorted(),
-        "diagnostics after {changed:?}"
+        "diagnostics after {changed:?} ({how:?})"
     );
     let (got, want) = match (&outcome.site, &full.site) {
         (Some(g), Some(w)) => (g, w),
-        (None, None) => return (next, rerendered),
+        (None, None) => return (next, rerendered, how),
         _ => panic!("after {changed:?}: one build rendered, the other did not"),
     };
-    let paths = |s: &evidence::render::Site| s.files.keys().cloned().collect::<Vec<_>>();
-    assert_eq!(paths(got), paths(want), "file list after {changed:?}");
+    let got_paths: Vec<&String> = got.files.keys().collect();
+    let want_paths: Vec<&String> = want.files.keys().collect();
+    assert_eq!(
+        got_paths, want_paths,
+        "file list after {changed:?} ({how:?})"
+    );
     for (path, bytes) in &want.files {
         assert!(
             got.files.get(path) == Some(bytes),
-            "{path} differs from a full build after {changed:?} ({rerendered:?})"
+            "{path} differs from a full build after {changed:?} ({rerendered:?}, {how:?})"
         );
     }
-    (next, rerendered)
+    (next, rerendered, how)
 }
 
 fn pages(ids: &[&str]) -> Rerendered {
@@ -64,7 +84,7 @@ fn edit(
     edit: impl FnOnce(&Path),
 ) -> (Option<Previous>, Rerendered) {
     edit(root);
-    step(root, changed, prev.as_ref())
+    step(root, changed, prev)
 }
 
 /// A page titled `title` whose blocks (or directive) are `body`.
@@ -85,16 +105,16 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     assert_eq!(rerendered, Rerendered::Everything);
     assert!(prev.is_some(), "the investigation site builds cleanly");
 
-    // A one-line prose edit: that page alone.
-    let (prev, rerendered) = edit(r, prev, &["content/observers.md"], |r| {
-        replace_once(
-            r,
-            "content/observers.md",
-            "The difficulty is that looking in tends to change",
-            "The difficulty is that looking in often changes",
-        )
-    });
+    // A one-line prose edit: that page alone, patched into the last build.
+    replace_once(
+        r,
+        "content/observers.md",
+        "The difficulty is that looking in tends to change",
+        "The difficulty is that looking in often changes",
+    );
+    let (prev, rerendered, how) = step_how(r, Some(&["content/observers.md"]), prev);
     assert_eq!(rerendered, pages(&["observers"]));
+    assert_eq!(how, How::Patched);
 
     // A bundle size: the bundle tables, the dispatch map and diagrams, the `:v[bundle:…]` quotes.
     let (prev, rerendered) = edit(r, prev, &["data/bundles.yaml"], |r| {
@@ -154,15 +174,16 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     });
     assert!(matches!(&rerendered, Rerendered::Pages(p) if p.contains("kernel-selection")));
 
-    // A broken link: the same error as a full build; then fixed.
-    let (prev, _) = edit(r, prev, &["content/observers.md"], |r| {
-        replace_once(
-            r,
-            "content/observers.md",
-            "## The question",
-            "## The question\n\nSee [nowhere](@/nowhere).",
-        )
-    });
+    // A broken link: the same error as a full build (found rendering the patched page);
+    // then fixed.
+    replace_once(
+        r,
+        "content/observers.md",
+        "## The question",
+        "## The question\n\nSee [nowhere](@/nowhere).",
+    );
+    let (prev, _, how) = step_how(r, Some(&["content/observers.md"]), prev);
+    assert_eq!(how, How::Patched);
     assert!(prev.is_none(), "a failed build is no start for the next");
     let (prev, rerendered) = edit(r, prev, &["content/observers.md"], |r| {
         replace_once(
@@ -260,5 +281,163 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     // A file reported without a change: the pages that read it, nothing else.
     let (prev, rerendered) = edit(r, prev, &["data/generations.yaml"], |_| {});
     assert_eq!(rerendered, pages(&["ggml-hip"]));
+    assert!(prev.is_some());
+}
+
+/// The valid fixture with search and a base URL (so the search index and the sitemap are
+/// written), two pages in a folder and one more in the navigation.
+fn small_site() -> TempDir {
+    let dir = common::fixture_copy();
+    let r = dir.path();
+    let config = std::fs::read_to_string(r.join("evidence.yaml")).unwrap_or_default();
+    let config = format!("{config}search: true\nbase_url: \"https://example.org/fx/\"\n");
+    write_file(r, "evidence.yaml", config.as_bytes());
+    write_file(
+        r,
+        "content/about.md",
+        page("About", "What this is.").as_bytes(),
+    );
+    write_file(
+        r,
+        "content/notes/a.md",
+        page("Note A", "First note.").as_bytes(),
+    );
+    write_file(
+        r,
+        "content/notes/b.md",
+        page("Note B", "Second note.").as_bytes(),
+    );
+    dir
+}
+
+#[test]
+fn edits_patched_or_loaded_give_the_bytes_of_a_full_build() {
+    let dir = small_site();
+    let r = dir.path();
+    let run = |prev, changed: &[&str], edit: &dyn Fn(&Path)| {
+        edit(r);
+        step_how(r, Some(changed), prev)
+    };
+    let (prev, rerendered, how) = step_how(r, None, None);
+    assert_eq!((rerendered, how), (Rerendered::Everything, How::Loaded));
+
+    // Prose: the page alone, patched, one page or several, a page with directives too.
+    let (prev, rerendered, how) = run(prev, &["content/notes/a.md"], &|r| {
+        replace_once(
+            r,
+            "content/notes/a.md",
+            "en\nFirst note.",
+            "en\nThe first note.",
+        )
+    });
+    assert_eq!((rerendered, how), (pages(&["notes/a"]), How::Patched));
+    let (prev, rerendered, how) = run(prev, &["content/about.md", "content/notes/a.md"], &|r| {
+        replace_once(
+            r,
+            "content/about.md",
+            "en\nWhat this is.",
+            "en\nWhat it is for.",
+        );
+        replace_once(
+            r,
+            "content/notes/a.md",
+            "en\nThe first",
+            "en\nThe very first",
+        );
+    });
+    assert_eq!(
+        (rerendered, how),
+        (pages(&["about", "notes/a"]), How::Patched)
+    );
+    let (prev, rerendered, how) = run(prev, &["content/details.md"], &|r| {
+        replace_once(
+            r,
+            "content/details.md",
+            "The fixture tables.",
+            "Its tables.",
+        )
+    });
+    assert_eq!((rerendered, how), (pages(&["details"]), How::Patched));
+    // Saved again unchanged: nothing but the files of no page.
+    let (prev, rerendered, how) = run(prev, &["content/notes/b.md"], &|r| {
+        replace_once(
+            r,
+            "content/notes/b.md",
+            "en\nSecond note.",
+            "en\nSecond note.",
+        )
+    });
+    assert_eq!((rerendered, how), (pages(&[]), How::Patched));
+
+    // What other pages see: a title in the navigation, a date, loaded in full; the
+    // patched page is as last edited.
+    let (prev, rerendered, how) = run(prev, &["content/about.md"], &|r| {
+        replace_once(r, "content/about.md", "en: \"About\"", "en: \"About us\"")
+    });
+    assert_eq!((rerendered, how), (Rerendered::Everything, How::Loaded));
+    let (prev, _, how) = run(prev, &["content/notes/b.md"], &|r| {
+        replace_once(
+            r,
+            "content/notes/b.md",
+            "order: 90",
+            "order: 90\ndate: \"2026-11-01\"",
+        )
+    });
+    assert_eq!(how, How::Loaded);
+    let (prev, rerendered, how) = run(prev, &["content/notes/a.md"], &|r| {
+        replace_once(
+            r,
+            "content/notes/a.md",
+            "en\nThe very first",
+            "en\nThe first",
+        )
+    });
+    assert_eq!((rerendered, how), (pages(&["notes/a"]), How::Patched));
+
+    // Pages created, removed and renamed: loaded in full, and there or gone.
+    let (prev, _, how) = run(prev, &["content/notes/c.md"], &|r| {
+        write_file(r, "content/notes/c.md", page("Note C", "Third.").as_bytes())
+    });
+    assert_eq!(how, How::Loaded);
+    let (prev, _, how) = run(prev, &["content/notes/c.md"], &|r| {
+        std::fs::remove_file(r.join("content/notes/c.md")).unwrap_or_else(|e| panic!("{e}"))
+    });
+    assert_eq!(how, How::Loaded);
+    let (prev, _, how) = run(prev, &["content/notes/b.md", "content/notes/d.md"], &|r| {
+        std::fs::rename(r.join("content/notes/b.md"), r.join("content/notes/d.md"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    });
+    assert_eq!(how, How::Loaded);
+
+    // A data file: loaded, the pages that read it rendered.
+    let (prev, rerendered, how) = run(prev, &["data/bundles.yaml"], &|r| {
+        replace_once(r, "data/bundles.yaml", "size_kb: 12", "size_kb: 13")
+    });
+    assert_eq!(how, How::Loaded);
+    assert_eq!(rerendered, pages(&["details", "index"]));
+
+    // A block without its translation: the error a full build gives, and no next start;
+    // fixed, the site is whole again.
+    let (prev, _, how) = run(prev, &["content/notes/a.md"], &|r| {
+        replace_once(r, "content/notes/a.md", ":::en\nThe first note.\n:::\n", "")
+    });
+    assert_eq!(how, How::Patched);
+    assert!(prev.is_none());
+    let (prev, _, _) = run(prev, &["content/notes/a.md"], &|r| {
+        let fixed = page("Note A", "The first note.");
+        write_file(r, "content/notes/a.md", fixed.as_bytes())
+    });
+    assert!(prev.is_some());
+
+    // Edits the watcher lost track of: everything looked at again.
+    replace_once(
+        r,
+        "content/notes/d.md",
+        "en\nSecond note.",
+        "en\nThe second note.",
+    );
+    replace_once(r, "content/about.md", "en\nWhat it is for.", "en\nWhy.");
+    let (prev, rerendered, how) = step_how(r, None, prev);
+    assert_eq!((rerendered, how), (Rerendered::Everything, How::Loaded));
     assert!(prev.is_some());
 }

@@ -198,7 +198,8 @@ fn the_first_preview_build_reads_the_cache_and_writes_nothing() {
     let before = entries_in(root);
     // The only in-process build of this test binary, so the notes are its own.
     evidence::timings::enable();
-    let (outcome, next, _) = evidence::incremental::rebuild(root, &[], None);
+    let changes = evidence::incremental::Changes::Unknown;
+    let (outcome, next) = evidence::incremental::rebuild(root, changes, None);
     assert!(outcome.site.is_some() && next.is_some());
     let report = evidence::timings::report().unwrap_or_default();
     let n = data_files(root);

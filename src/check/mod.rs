@@ -29,10 +29,7 @@ pub fn check(
     diags: &mut Diagnostics,
 ) {
     for page in &ev.pages {
-        block_pairs(page, ev.languages(), diags);
-        language_folder(ev, page, diags);
-        page_date(page, diags);
-        directives(page, diags);
+        page_rules(ev, page, diags);
     }
     assessments(ev, diags);
     readings(ev, diags);
@@ -43,6 +40,15 @@ pub fn check(
     views(ev, diags);
     base_url(ev, diags);
     data_texts::check(ev, values, root, diags);
+}
+
+/// The rules that judge one page by itself: all that `check` says of a page whose
+/// title, order, date and directives are unchanged (`serve` re-judges an edited page alone).
+pub fn page_rules(ev: &Evidence, page: &PageSource, diags: &mut Diagnostics) {
+    block_pairs(page, ev.languages(), diags);
+    language_folder(ev, page, diags);
+    page_date(page, diags);
+    directives(page, diags);
 }
 
 /// A page date must be a calendar date. Its position is within the front matter, which

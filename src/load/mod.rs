@@ -48,12 +48,54 @@ pub struct Reuse<'a> {
     pub memory: Option<&'a ParseCache>,
     /// The parse cache on disk.
     pub disk: Option<&'a cache::DiskCache>,
+    /// The paths (relative to the root, `/`-separated) that changed since the load
+    /// `memory` holds, as a file watcher reported them, when it lost none: the folders are
+    /// then not listed again, and other files are taken from `memory` without a look.
+    /// `None`: anything may have changed.
+    pub changed: Option<&'a [String]>,
 }
 
 impl<'a> Reuse<'a> {
     /// Reuse what the parse cache on disk holds, if there is one.
     pub fn disk(disk: Option<&'a cache::DiskCache>) -> Reuse<'a> {
-        Reuse { memory: None, disk }
+        Reuse {
+            memory: None,
+            disk,
+            changed: None,
+        }
+    }
+
+    /// The listing of folder `dir` (`"content"`, `"data"`) that the last load made, when
+    /// it can stand for a new one: the changes are known, none is the config (which
+    /// decides how data files parse) and each under `dir` is a file of the listing that
+    /// is still a regular file (an edit, not a file added, removed or replaced by a
+    /// folder or a link); the last listing found no problem and followed no symlink
+    /// (whose target may change unseen).
+    fn listing(&self, root: &Path, dir: &str) -> Option<Listing> {
+        let changed = self.changed?;
+        let listing = self.memory?.listings.get(dir)?;
+        let prefix = format!("{dir}/");
+        for path in changed {
+            if path == "evidence.yaml" {
+                return None;
+            }
+            if path != dir && !path.starts_with(&prefix) {
+                continue;
+            }
+            let full = root.join(path);
+            let file = std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_file());
+            if !file || listing.binary_search(&full).is_err() {
+                return None;
+            }
+        }
+        Some(Arc::clone(listing))
+    }
+
+    /// Whether the file `rel` is known to be as the last load found it.
+    fn unchanged(&self, rel: &str) -> bool {
+        // A changed config may change how every file parses.
+        self.changed
+            .is_some_and(|c| !c.iter().any(|p| p == rel || p == "evidence.yaml"))
     }
 }
 
@@ -76,14 +118,17 @@ pub fn load_with(root: &Path, reuse: Reuse) -> Result<(Sources, Diagnostics), Di
             || {
                 let mut d = Diagnostics::default();
                 let (pages, incomplete, cached) =
-                    load_pages(root, config.languages(), reuse.memory, &mut d);
+                    load_pages(root, config.languages(), reuse, &mut d);
                 let theme = Theme::load(root, &config, &mut d);
                 (pages, theme, d, (incomplete, cached))
             },
         );
-    let (pages_incomplete, cached_pages) = pages_incomplete;
+    let (pages_incomplete, (cached_pages, listing)) = pages_incomplete;
     let parsed = parsed.map(|mut p| {
         p.pages = cached_pages;
+        if let Some(l) = listing {
+            p.listings.insert("content", l);
+        }
         p
     });
     diags.extend(data_diags);
@@ -211,8 +256,17 @@ fn kinds_under(under: &str) -> Vec<Kind> {
 #[derive(Debug, Clone, Default)]
 pub struct ParseCache {
     data: std::collections::HashMap<String, (u64, Parsed)>,
-    pages: std::collections::HashMap<String, Arc<CachedPage>>,
+    pages: PageCache,
+    /// Folder (`content`, `data`) → the files its listing found, sorted, when it found
+    /// no problem and followed no symlink (see [`Reuse::changed`]).
+    listings: std::collections::HashMap<&'static str, Listing>,
 }
+
+/// The files a folder's listing found, sorted.
+type Listing = Arc<Vec<PathBuf>>;
+
+/// Pages by path, as an earlier load parsed them.
+type PageCache = std::collections::HashMap<String, Arc<CachedPage>>;
 
 /// A page as an earlier load parsed it, with what it found.
 #[derive(Debug, Clone)]
@@ -287,7 +341,17 @@ fn load_data(
         crate::model::lang::list_codes(langs),
         packs.iter().map(|p| p.name).collect::<Vec<_>>().join(",")
     );
-    let (listed, problems) = walk::files(root, "data");
+    // Listed again unless the watcher's changes say the last listing holds.
+    let trusted = reuse.listing(root, "data");
+    let trust = trusted.is_some();
+    let (listed, problems, linked) = match trusted {
+        Some(l) => (l, Vec::new(), false),
+        None => {
+            let (l, p, linked) = walk::files_and_links(root, "data");
+            (Arc::new(l), p, linked)
+        }
+    };
+    let clean = problems.is_empty() && !linked;
     for d in problems {
         // What could not be listed is missing: references into it are not dangling.
         // `data/x` → `x`; `data` itself → everything.
@@ -301,7 +365,13 @@ fn load_data(
         .enumerate()
         // The size only orders the work: a file whose size cannot be read is read like
         // any other, and the read reports what is wrong with it.
-        .map(|(i, p)| (std::fs::metadata(p).map_or(0, |m| m.len()), i, p.clone()))
+        .map(|(i, p)| {
+            let size = match trust {
+                true => 0,
+                false => std::fs::metadata(p).map_or(0, |m| m.len()),
+            };
+            (size, i, p.clone())
+        })
         .collect();
     files.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     type One = (usize, String, Result<Parsed, Diagnostic>, u64);
@@ -316,6 +386,16 @@ fn load_data(
             }
             if let Some(d) = pack_off(config, &under, &rel) {
                 return Some((*i, rel, Err(d), 0));
+            }
+            // Unchanged since the last load, which parsed it, in a listing that holds: taken
+            // as it was, unread. (A declared collection's file is parsed each time, see
+            // below.)
+            if trust
+                && reuse.unchanged(&rel)
+                && config.collection_in(&under).is_none()
+                && let Some((hash, p)) = cache.and_then(|c| c.data.get(&rel))
+            {
+                return Some((*i, rel, Ok(p.clone()), *hash));
             }
             let text = match read_source(root, path) {
                 Ok(t) => t,
@@ -352,6 +432,9 @@ fn load_data(
         crate::timings::note(|| format!("parse cache {read} read, {parsed} parsed"));
     }
     let mut next = cache.map(|_| ParseCache::default());
+    if let Some(n) = next.as_mut().filter(|_| clean) {
+        n.listings.insert("data", Arc::clone(&listed));
+    }
     for (_, rel, result, hash) in parsed {
         let under = rel.strip_prefix("data/").unwrap_or(&rel);
         match result {
@@ -573,22 +656,29 @@ impl Parsed {
     }
 }
 
-/// The pages under `content/`, whether one of them failed to parse, and (with a `cache`)
-/// the cache of pages for the next load. A page whose [`Stamp`] is the cached one is taken
-/// from the cache, with what its parse found, without being read.
+/// The pages under `content/`, whether one of them failed to parse, and (with a memory
+/// cache) the cache of pages for the next load with the listing it came from (when it
+/// found no problem). A page whose [`Stamp`] is the cached one, or that did not change
+/// by [`Reuse::changed`], is taken from the cache without being read.
 fn load_pages(
     root: &Path,
     langs: &'static [crate::model::page::Lang],
-    cache: Option<&ParseCache>,
+    reuse: Reuse,
     diags: &mut Diagnostics,
-) -> (
-    Vec<PageSource>,
-    bool,
-    std::collections::HashMap<String, Arc<CachedPage>>,
-) {
+) -> (Vec<PageSource>, bool, (PageCache, Option<Listing>)) {
     use rayon::prelude::*;
-    // Parsed in parallel, merged in path order (see `load_data`).
-    let (listed, problems) = walk::files(root, "content");
+    let cache = reuse.memory;
+    // Parsed in parallel, merged in path order (see `load_data`). Listed again unless the
+    // watcher's changes say the last listing holds.
+    let trusted = reuse.listing(root, "content");
+    let trust = trusted.is_some();
+    let (listed, problems, linked) = match trusted {
+        Some(l) => (l, Vec::new(), false),
+        None => {
+            let (l, p, linked) = walk::files_and_links(root, "content");
+            (Arc::new(l), p, linked)
+        }
+    };
     // What could not be listed is missing: links to it are not broken.
     let mut incomplete = !problems.is_empty();
     diags.extend(problems);
@@ -599,44 +689,16 @@ fn load_pages(
         .par_iter()
         .map(|path| {
             let rel = rel_path(root, path);
-            let stamp = cache.and_then(|_| Stamp::of(path));
             let known = cache
+                .filter(|_| trust && reuse.unchanged(&rel))
                 .and_then(|c| c.pages.get(&rel))
-                .filter(|c| Some(c.stamp) == stamp && c.langs == langs);
+                .filter(|c| c.langs == langs);
             if let Some(c) = known {
-                return (
-                    rel,
-                    Some(Arc::clone(c)),
-                    c.page.clone().ok_or(()),
-                    c.found.clone(),
-                );
+                let found = c.found.clone();
+                return (rel, Some(Arc::clone(c)), c.page.clone().ok_or(()), found);
             }
-            let mut ds = Diagnostics::default();
-            let read = match read_source(root, path) {
-                Ok(text) => text,
-                Err(d) => {
-                    ds.push(d);
-                    // Unread: the page list is incomplete, and the next load reads it.
-                    return (rel, None, Err(()), ds);
-                }
-            };
-            let id = rel
-                .strip_prefix("content/")
-                .and_then(|r| r.strip_suffix(".md"))
-                .unwrap_or(&rel)
-                .to_string();
-            let (page, found) = page::parse(&id, &rel, &read, langs);
-            ds.extend(found);
-            let cached = stamp.map(|stamp| {
-                Arc::new(CachedPage {
-                    stamp,
-                    langs,
-                    page: page.clone(),
-                    found: ds.clone(),
-                })
-            });
-            // A page that did not parse leaves the page list incomplete.
-            (rel, cached, page.ok_or(()), ds)
+            let (cached, page, ds) = load_page(root, path, &rel, langs, cache);
+            (rel, cached, page, ds)
         })
         .collect();
     let mut pages = Vec::with_capacity(parsed.len());
@@ -651,7 +713,88 @@ fn load_pages(
             Err(()) => incomplete = true,
         }
     }
-    (pages, incomplete, next)
+    let listing = (cache.is_some() && !incomplete && !linked).then_some(listed);
+    (pages, incomplete, (next, listing))
+}
+
+/// One page of [`load_pages`]: from `cache` when its [`Stamp`] is the cached one, else
+/// read and parsed. Returns the entry for the next load's cache (with a `cache`), the
+/// page (`Err` when it could not be read or parsed) and what was found.
+fn load_page(
+    root: &Path,
+    path: &Path,
+    rel: &str,
+    langs: &'static [crate::model::page::Lang],
+    cache: Option<&ParseCache>,
+) -> (Option<Arc<CachedPage>>, Result<PageSource, ()>, Diagnostics) {
+    let stamp = cache.and_then(|_| Stamp::of(path));
+    let known = cache
+        .and_then(|c| c.pages.get(rel))
+        .filter(|c| Some(c.stamp) == stamp && c.langs == langs);
+    if let Some(c) = known {
+        return (
+            Some(Arc::clone(c)),
+            c.page.clone().ok_or(()),
+            c.found.clone(),
+        );
+    }
+    let mut ds = Diagnostics::default();
+    let read = match read_source(root, path) {
+        Ok(text) => text,
+        Err(d) => {
+            ds.push(d);
+            // Unread: the page list is incomplete, and the next load reads it.
+            return (None, Err(()), ds);
+        }
+    };
+    let id = rel
+        .strip_prefix("content/")
+        .and_then(|r| r.strip_suffix(".md"))
+        .unwrap_or(rel)
+        .to_string();
+    let (page, found) = page::parse(&id, rel, &read, langs);
+    ds.extend(found);
+    let cached = stamp.map(|stamp| {
+        Arc::new(CachedPage {
+            stamp,
+            langs,
+            page: page.clone(),
+            found: ds.clone(),
+        })
+    });
+    // A page that did not parse leaves the page list incomplete.
+    (cached, page.ok_or(()), ds)
+}
+
+impl ParseCache {
+    /// The page file `rel` (`content/….md`) as a load would find it now, for `serve`'s
+    /// rebuild of one edited page without a load of the whole site: `None` unless the
+    /// cache holds it from the last load and it is still a regular file (a page added,
+    /// removed or made a link takes a full load). Read again unless its stamp is the
+    /// cached one; the cache then holds what was read, for the next load.
+    pub fn page_again(
+        &mut self,
+        root: &Path,
+        rel: &str,
+        langs: &'static [crate::model::page::Lang],
+    ) -> Option<(Option<PageSource>, Diagnostics)> {
+        self.pages.get(rel)?;
+        let path = root.join(rel);
+        if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
+            return None;
+        }
+        let (cached, page, found) = load_page(root, &path, rel, langs, Some(self));
+        match cached {
+            Some(c) => self.pages.insert(rel.to_string(), c),
+            None => self.pages.remove(rel),
+        };
+        Some((page.ok(), found))
+    }
+
+    /// Whether the cache holds the page file `rel` from the last load.
+    pub fn has_page(&self, rel: &str) -> bool {
+        self.pages.contains_key(rel)
+    }
 }
 
 /// Every file under `dir`, as `/`-separated paths relative to it.
@@ -698,6 +841,7 @@ mod tests {
         let memory = |c| Reuse {
             memory: Some(c),
             disk: None,
+            changed: None,
         };
         let (first, _) = load_with(root, memory(&empty)).expect("first load");
         let cache = first.parsed.clone().expect("a cache");
@@ -727,5 +871,86 @@ mod tests {
         // Without a memory cache every page is read.
         let (third, _) = load(root).expect("third load");
         assert!(!Arc::ptr_eq(markdown(&second, "a"), markdown(&third, "a")));
+    }
+
+    #[test]
+    fn reported_changes_spare_the_listing_and_the_reads_of_the_rest() {
+        let dir = site();
+        let root = dir.path();
+        let empty = ParseCache::default();
+        let (first, _) = load_with(
+            root,
+            Reuse {
+                memory: Some(&empty),
+                disk: None,
+                changed: None,
+            },
+        )
+        .expect("load");
+        let cache = first.parsed.clone().expect("a cache");
+        let ids = |s: &Sources| s.pages.iter().map(|p| p.id.clone()).collect::<Vec<_>>();
+        let load = |changed: &[&str]| {
+            let changed: Vec<String> = changed.iter().map(|s| s.to_string()).collect();
+            let reuse = Reuse {
+                memory: Some(&cache),
+                disk: None,
+                changed: Some(&changed),
+            };
+            load_with(root, reuse).expect("load").0
+        };
+        let page = "---\ntitle: {en: C, ja: C}\n---\n\n:::en\nC\n:::\n\n:::ja\nC\n:::\n";
+        std::fs::write(root.join("content/c.md"), page).expect("write");
+        std::fs::write(root.join("content/b.md"), page.replace('C', "B2")).expect("edit");
+        // Only b reported: the last listing stands, so c is not seen yet, and a is not
+        // even looked at.
+        let edited = load(&["content/b.md"]);
+        assert_eq!(ids(&edited), ["a", "b"]);
+        assert!(Arc::ptr_eq(markdown(&first, "a"), markdown(&edited, "a")));
+        assert_eq!(&**markdown(&edited, "b"), "B2");
+        // A file reported that the listing does not hold: listed again.
+        assert_eq!(ids(&load(&["content/c.md"])), ["a", "b", "c"]);
+        std::fs::remove_file(root.join("content/a.md")).expect("remove");
+        assert_eq!(ids(&load(&["content/a.md"])), ["b", "c"]);
+        // A changed config: the folders are listed again.
+        std::fs::write(root.join("content/d.md"), page).expect("write");
+        assert_eq!(ids(&load(&["evidence.yaml"])), ["b", "c", "d"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_listing_through_a_symlink_is_never_trusted() {
+        let dir = site();
+        let root = dir.path();
+        let term = |def: &str| {
+            format!("- id: t1\n  term: {{en: T, ja: T}}\n  definition: {{en: {def}, ja: {def}}}\n")
+        };
+        std::fs::create_dir_all(root.join("data")).expect("data");
+        std::fs::create_dir_all(root.join("shared")).expect("shared");
+        std::fs::write(root.join("shared/glossary.yaml"), term("old")).expect("write");
+        std::os::unix::fs::symlink(
+            root.join("shared/glossary.yaml"),
+            root.join("data/glossary.yaml"),
+        )
+        .expect("symlink");
+        let empty = ParseCache::default();
+        let first = Reuse {
+            memory: Some(&empty),
+            disk: None,
+            changed: None,
+        };
+        let (sources, _) = load_with(root, first).expect("load");
+        let cache = sources.parsed.expect("a cache");
+        // The target changes where no watcher of the site's folders sees it; another
+        // file is reported. The link's file is read again all the same.
+        std::fs::write(root.join("shared/glossary.yaml"), term("new")).expect("write");
+        let changed = vec!["content/a.md".to_string()];
+        let reuse = Reuse {
+            memory: Some(&cache),
+            disk: None,
+            changed: Some(&changed),
+        };
+        let (again, _) = load_with(root, reuse).expect("load");
+        let definition = again.data.terms.first().map(|t| t.definition.clone());
+        assert!(format!("{definition:?}").contains("new"), "{definition:?}");
     }
 }

@@ -20,11 +20,19 @@ use std::path::{Path, PathBuf};
 /// order the file system lists them in, and a diagnostic for each entry that breaks a
 /// rule of the module.
 pub fn files(root: &Path, dir: &str) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+    let (found, diags, _) = files_and_links(root, dir);
+    (found, diags)
+}
+
+/// [`files`], and whether a symlink was followed on the way to one of them (its target
+/// may change without an event in the folder: `serve` then lists it again each time).
+pub fn files_and_links(root: &Path, dir: &str) -> (Vec<PathBuf>, Vec<Diagnostic>, bool) {
+    let mut linked = false;
     let top = root.join(dir);
     let mut found = Vec::new();
     let mut diags = Vec::new();
     match std::fs::symlink_metadata(&top) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (found, diags),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (found, diags, linked),
         _ => {}
     }
     let inside = match std::fs::canonicalize(root) {
@@ -32,7 +40,7 @@ pub fn files(root: &Path, dir: &str) -> (Vec<PathBuf>, Vec<Diagnostic>) {
         Err(e) => {
             let message = format!("cannot resolve the site folder: {e}");
             diags.push(Diagnostic::error("io", whole(dir), message));
-            return (found, diags);
+            return (found, diags, linked);
         }
     };
     let mut it = walkdir::WalkDir::new(&top)
@@ -62,12 +70,13 @@ pub fn files(root: &Path, dir: &str) -> (Vec<PathBuf>, Vec<Diagnostic>) {
             }
             continue;
         }
+        linked |= entry.path_is_symlink();
         if entry.file_type().is_file() {
             found.push(entry.into_path());
         }
     }
     found.sort();
-    (found, diags)
+    (found, diags, linked)
 }
 
 /// The span of a whole file or folder: its first line and column.

@@ -154,7 +154,8 @@ pub struct Renderer<'a> {
     pub derived: &'a Derived,
     pub msgs: Arc<Messages>,
     pub tera: Tera,
-    pub values: Values,
+    /// Shared: `serve` keeps them for the next rebuild of an edited page.
+    pub values: Arc<Values>,
     pub pages: view::PageIndex,
     /// The pages in the navigation bar: top-level pages only, since pages in folders
     /// (`docs/p00001`) are reached from their section, not listed on every page. Found
@@ -191,7 +192,7 @@ impl<'a> Renderer<'a> {
         derived: &'a Derived,
         theme: &'a Theme,
         msgs: Arc<Messages>,
-        values: Values,
+        values: Arc<Values>,
     ) -> Result<Self, Diagnostic> {
         let tera = templates::load(theme, msgs.clone())?;
         Ok(Renderer {

@@ -1,4 +1,4 @@
-//! Request routing for the preview server: which key of the in-memory [`Site`] a request
+//! Request routing for the preview server: which key of the in-memory [`Served`] a request
 //! target names, with which status and content type.
 //!
 //! Everything here is a pure function of the request head and the site, so it is tested
@@ -24,7 +24,7 @@
 //! - A site with a `base_url` under a path (`https://example.org/repo/`) is served under
 //!   that path (`/repo/`), as it will be published ([`route_under`]).
 
-use crate::render::Site;
+use crate::incremental::Served;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 /// What the router decided; `mod.rs` turns it into a response.
@@ -51,7 +51,7 @@ pub const EVENTS_PATH: &str = "/__evidence/events";
 
 /// Routes one request. `method` is the HTTP method as sent, `target` the raw request
 /// target (`/ja/observers/?x=1`).
-pub fn route(method: &str, target: &str, site: &Site) -> Routed {
+pub fn route(method: &str, target: &str, site: &Served) -> Routed {
     if method != "GET" && method != "HEAD" {
         return Routed::MethodNotAllowed;
     }
@@ -80,7 +80,7 @@ pub fn route(method: &str, target: &str, site: &Site) -> Routed {
 }
 
 /// The site's 404 page with status 404, or no page at all.
-fn not_found(site: &Site) -> Routed {
+fn not_found(site: &Served) -> Routed {
     if site.files.contains_key("404.html") {
         Routed::File {
             key: "404.html".into(),
@@ -96,7 +96,7 @@ fn not_found(site: &Site) -> Routed {
 /// the site under that same path, so the root-relative links of its 404 page work in the
 /// preview as they will when published. `/` and `/repo` are redirected to `/repo/`; any
 /// other path outside it gets the 404 page. The event stream stays at the root.
-pub fn route_under(method: &str, target: &str, site: &Site, base: &str) -> Routed {
+pub fn route_under(method: &str, target: &str, site: &Served, base: &str) -> Routed {
     let prefix = base.trim_end_matches('/');
     let path = target.split(['?', '#']).next().unwrap_or("");
     if prefix.is_empty() || path == EVENTS_PATH {
@@ -297,8 +297,8 @@ pub fn is_html(content_type: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn site() -> Site {
-        let mut s = Site::default();
+    fn site() -> Served {
+        let mut s = Served::default();
         for k in [
             "index.html",
             "404.html",

@@ -2,15 +2,17 @@
 //!
 //! The site is built in memory through the same pipeline as `build`, and served from that
 //! map: nothing is written to `site/` and nothing is read from disk to answer a request.
-//! A rebuild checks everything but re-renders only the pages the change reaches
-//! ([`incremental`]); its output is the same as a full build's. The pieces:
+//! A rebuild is given the paths the watcher reported (or told that it lost events) and
+//! re-renders only the pages the change reaches; an edit of a page's prose is read and
+//! checked alone ([`incremental`]). Its output is the same as a full build's. The pieces:
 //!
 //! - [`conn`]: one connection over `std::net`: the request head read with a 64 KiB bound
 //!   (431 past it), the response written, the connection closed;
 //! - [`http`]: the Host rule (421 for another name), which site file a request names,
 //!   its status and content type, and the path rules (no traversal, no directory
 //!   listing, the site's 404 page);
-//! - [`watch`]: notify + debouncer on the inputs of the site;
+//! - [`watch`]: notify + debouncer on the inputs of the site, in batches of changed
+//!   paths that say whether events were lost;
 //! - [`reload`]: the server-sent event stream and the script injected into served HTML;
 //! - [`overlay`]: the located build errors shown on top of every page while they last.
 //!
@@ -31,9 +33,8 @@ pub mod reload;
 pub mod watch;
 
 use crate::diagnostics::{self, Format, Severity};
-use crate::incremental::{self, Previous};
+use crate::incremental::{self, Changes, Previous, Served};
 use crate::load::read::site_text;
-use crate::render::Site;
 use conn::{Head, Response};
 use http::Routed;
 use reload::Clients;
@@ -86,7 +87,8 @@ struct Failure {
 /// if it failed, and the version pages compare against to know they are stale.
 #[derive(Clone)]
 struct Snapshot {
-    site: Option<Arc<Site>>,
+    /// A persistent map: a copy per request costs nothing.
+    site: Option<Served>,
     /// The `base_url` of the last good site: the preview serves it under its path and
     /// turns links to it into links to the preview.
     base_url: Option<Arc<str>>,
@@ -152,7 +154,7 @@ impl Shared {
 
     /// Stores the result of a build (with the site's `base_url`); returns whether what
     /// pages show changed.
-    fn store(&self, result: Result<Site, Failure>, base_url: Option<&str>) -> bool {
+    fn store(&self, result: Result<Served, Failure>, base_url: Option<&str>) -> bool {
         let mut guard = match self.snapshot.write() {
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
@@ -160,7 +162,8 @@ impl Shared {
         let changed = match &result {
             Ok(site) => {
                 guard.failure.is_some()
-                    || guard.site.as_deref().is_none_or(|old| old != site)
+                    // Cheap: the two maps share all but the files rebuilt.
+                    || guard.site.as_ref().is_none_or(|old| old != site)
                     || guard.base_url.as_deref() != base_url
             }
             Err(f) => guard.failure.as_deref() != Some(f),
@@ -170,7 +173,7 @@ impl Shared {
         }
         match result {
             Ok(site) => {
-                guard.site = Some(Arc::new(site));
+                guard.site = Some(site);
                 guard.base_url = base_url.map(Arc::from);
                 guard.failure = None;
             }
@@ -215,7 +218,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     });
 
     let start = Instant::now();
-    let built = build(&root, &[], None);
+    let built = build(&root, Changes::Unknown, None);
     let ms = start.elapsed().as_millis();
     match &built.result {
         Ok(site) => println!("built {} files in {ms} ms", site.files.len()),
@@ -331,7 +334,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
 /// One build of the preview.
 struct Built {
     /// The site, or the rendered errors.
-    result: Result<Site, Failure>,
+    result: Result<Served, Failure>,
     /// What the next rebuild starts from.
     next: Option<Previous>,
     /// The site's `base_url`, as configured.
@@ -341,21 +344,12 @@ struct Built {
     pages: usize,
 }
 
-/// Builds the site in memory, re-rendering what `changed` reaches since `prev` (see
+/// Builds the site in memory, re-rendering what `changes` reach since `prev` (see
 /// [`incremental::rebuild`]). Diagnostics (warnings included) are printed to the terminal
 /// as `check` prints them.
-fn build(root: &Path, changed: &[String], prev: Option<&Previous>) -> Built {
-    let (outcome, next, rerendered) = incremental::rebuild(root, changed, prev);
-    let pages = outcome
-        .loaded
-        .as_ref()
-        .map_or(0, |l| l.evidence.pages.len());
-    let base_url = outcome
-        .loaded
-        .as_ref()
-        .and_then(|l| l.evidence.config.as_ref())
-        .and_then(|c| c.base_url.as_ref())
-        .map(|b| b.value.clone());
+fn build(root: &Path, changes: Changes, prev: Option<Previous>) -> Built {
+    let (outcome, next) = incremental::rebuild(root, changes, prev);
+    let (pages, base_url, rerendered) = (outcome.pages, outcome.base_url, outcome.rerendered);
     let diags = &outcome.diagnostics;
     if !diags.is_empty() {
         let color = std::io::stderr().is_terminal();
@@ -411,7 +405,7 @@ fn rebuild_loop(
             thread::sleep(POLL);
             continue;
         };
-        let mut changed = match w.changes.recv_timeout(POLL) {
+        let mut batch = match w.changes.recv_timeout(POLL) {
             Ok(c) => c,
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => {
@@ -421,20 +415,24 @@ fn rebuild_loop(
         };
         // Fold in whatever else arrived while this batch was debounced.
         while let Ok(more) = w.changes.try_recv() {
-            changed.extend(more);
+            batch.merge(more);
         }
-        changed.sort();
-        changed.dedup();
         for f in w.watch_new_folders() {
             println!("watching {f}/");
         }
+        let changed = &batch.paths;
         let what = match changed.as_slice() {
             [one] => one.clone(),
             [first, rest @ ..] => format!("{first} and {} more", rest.len()),
-            [] => String::new(),
+            [] => "the watcher lost events, so anything".to_string(),
+        };
+        let changes = if batch.lost {
+            Changes::Unknown
+        } else {
+            Changes::Paths(changed)
         };
         let start = Instant::now();
-        let built = build(&shared.root, &changed, previous.as_ref());
+        let built = build(&shared.root, changes, previous.take());
         let ms = start.elapsed().as_millis();
         previous = built.next;
         let line = match &built.result {
@@ -553,8 +551,8 @@ enum Answer {
 
 /// Answers one request head, reaching the server at `local`, from a snapshot.
 fn answer(head: &Head, local: SocketAddr, snap: &Snapshot) -> Answer {
-    let empty = Site::default();
-    let site = snap.site.as_deref().unwrap_or(&empty);
+    let empty = Served::default();
+    let site = snap.site.as_ref().unwrap_or(&empty);
     let hosts: Vec<&[u8]> = head.hosts.iter().map(Vec::as_slice).collect();
     let route = match http::check_host(&hosts, head.http11, local) {
         Ok(()) => http::route_under(&head.method, &head.target, site, &snap.base_path()),
@@ -638,8 +636,8 @@ mod tests {
         }
     }
 
-    fn site(text: &str) -> Site {
-        let mut s = Site::default();
+    fn site(text: &str) -> Served {
+        let mut s = Served::default();
         s.files.insert(
             "index.html".into(),
             format!("<body>{text}</body>").into_bytes().into(),
@@ -758,11 +756,7 @@ mod tests {
         assert!(sh.store(Err(fail.clone()), None));
         let snap = sh.snapshot();
         assert_eq!(snap.version, "7-2");
-        assert_eq!(
-            snap.site.as_deref(),
-            Some(&site("a")),
-            "last good site kept"
-        );
+        assert_eq!(snap.site.as_ref(), Some(&site("a")), "last good site kept");
         let page = String::from_utf8(decorate(b"<body>a</body>", &snap)).unwrap_or_default();
         assert!(page.contains("evidence-error-overlay"));
         assert!(page.contains("error: &lt;x&gt;"));

@@ -6,7 +6,10 @@
 //! big `target/` or `.git/` next to the site costs nothing. Events are debounced (an
 //! editor's save is a burst of events) and filtered: reads (the build's own included),
 //! editor swap and backup files, and anything outside the inputs are ignored. What is left
-//! arrives on [`Watch::changes`] as the list of changed site-relative paths.
+//! arrives on [`Watch::changes`] as the list of changed site-relative paths, which a
+//! rebuild trusts to be complete (it reads an edited page alone, not the site), unless
+//! the batch says events were lost: the watcher failed, or the system's queue overflowed
+//! and asked for a rescan. Then the rebuild looks at every file again.
 
 use notify::{EventKind, RecursiveMode, event::AccessKind, event::AccessMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
@@ -29,8 +32,27 @@ pub struct Watch {
     debouncer: Debouncer<notify::RecommendedWatcher, RecommendedCache>,
     root: PathBuf,
     watched: BTreeSet<&'static str>,
-    /// Batches of changed paths, relative to the root, `/`-separated, sorted.
-    pub changes: Receiver<Vec<String>>,
+    /// Batches of changes.
+    pub changes: Receiver<Batch>,
+}
+
+/// The changes of one debounced burst of events.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Batch {
+    /// Changed paths, relative to the root, `/`-separated, sorted.
+    pub paths: Vec<String>,
+    /// Whether events may have been lost, so that other paths may have changed too.
+    pub lost: bool,
+}
+
+impl Batch {
+    /// Adds the changes of a later batch.
+    pub fn merge(&mut self, other: Batch) {
+        self.paths.extend(other.paths);
+        self.paths.sort();
+        self.paths.dedup();
+        self.lost |= other.lost;
+    }
 }
 
 impl Watch {
@@ -39,11 +61,20 @@ impl Watch {
         let (tx, rx) = channel();
         let filter_root = root.to_path_buf();
         let handler = move |result: DebounceEventResult| {
-            // Watcher errors (a removed folder, an exhausted inotify limit) are not
-            // changes; the next event rebuilds whatever is there.
-            let Ok(events) = result else { return };
+            // A watcher error (an exhausted inotify limit, a folder gone) may hide changes:
+            // the next rebuild must look at everything.
+            let Ok(events) = result else {
+                let _ = tx.send(Batch {
+                    paths: Vec::new(),
+                    lost: true,
+                });
+                return;
+            };
             let mut changed = BTreeSet::new();
+            let mut lost = false;
             for e in &events {
+                // The system dropped events (its queue overflowed): rescan.
+                lost |= e.need_rescan();
                 if !is_change(&e.kind) {
                     continue;
                 }
@@ -53,8 +84,11 @@ impl Watch {
                     }
                 }
             }
-            if !changed.is_empty() {
-                let _ = tx.send(changed.into_iter().collect());
+            if !changed.is_empty() || lost {
+                let _ = tx.send(Batch {
+                    paths: changed.into_iter().collect(),
+                    lost,
+                });
             }
         };
         let debouncer = new_debouncer(DEBOUNCE, None, handler)
@@ -167,6 +201,28 @@ mod tests {
     }
 
     #[test]
+    fn batches_merge_and_a_loss_is_kept() {
+        let mut a = Batch {
+            paths: vec!["content/b.md".into()],
+            lost: false,
+        };
+        a.merge(Batch {
+            paths: vec!["content/a.md".into(), "content/b.md".into()],
+            lost: false,
+        });
+        assert_eq!(a.paths, ["content/a.md", "content/b.md"]);
+        assert!(!a.lost);
+        a.merge(Batch {
+            paths: Vec::new(),
+            lost: true,
+        });
+        assert!(
+            a.lost,
+            "a batch that lost events makes the rebuild look at everything"
+        );
+    }
+
+    #[test]
     fn reads_are_not_changes() {
         assert!(!is_change(&EventKind::Access(AccessKind::Open(
             AccessMode::Any
@@ -202,6 +258,10 @@ mod tests {
         std::fs::write(root.join("README.md"), "x").ok();
         // One generous deadline: the test fails only if the change never arrives.
         let got = watch.changes.recv_timeout(Duration::from_secs(60));
-        assert_eq!(got.ok(), Some(vec!["data/a.yaml".to_string()]));
+        let want = Batch {
+            paths: vec!["data/a.yaml".to_string()],
+            lost: false,
+        };
+        assert_eq!(got.ok(), Some(want));
     }
 }
