@@ -118,18 +118,16 @@ fn text_problems(s: &str, ev: &Evidence, values: &Values, pages_complete: bool) 
     if s.contains("@/") {
         for e in Parser::new(s) {
             if let Event::Start(Tag::Link { dest_url, .. }) = e
-                && let Some(rest) = dest_url.strip_prefix("@/")
+                && let Some((page, _)) = markup::internal_link(&dest_url)
+                && pages_complete
+                && ev.page(page).is_none()
             {
-                let page = rest.split('#').next().unwrap_or("").trim_end_matches('/');
-                let page = if page.is_empty() { "index" } else { page };
-                if pages_complete && ev.page(page).is_none() {
-                    out.push((
-                        format!("@/{rest}"),
-                        "broken-link",
-                        format!("link to unknown page `@/{rest}`"),
-                        "internal links name a page by its file name under content/, e.g. `@/observers`",
-                    ));
-                }
+                out.push((
+                    dest_url.to_string(),
+                    "broken-link",
+                    format!("link to unknown page `{dest_url}`"),
+                    markup::PAGE_LINK_HINT,
+                ));
             }
         }
     }
@@ -147,12 +145,7 @@ fn text_problems(s: &str, ev: &Evidence, values: &Values, pages_complete: bool) 
         };
         let path = &after[..len];
         if let Err(QuoteError::Bad(msg)) = values.quote(path, ev.languages()[0]) {
-            out.push((
-                format!(":v[{path}]"),
-                "bad-value",
-                msg,
-                "quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`",
-            ));
+            out.push((format!(":v[{path}]"), "bad-value", msg, markup::VALUE_HINT));
         }
         rest = &after[len + 1..];
     }

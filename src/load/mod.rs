@@ -91,6 +91,19 @@ impl<'a> Reuse<'a> {
         Some(Arc::clone(listing))
     }
 
+    /// Folder `dir` listed: the last load's listing where [`Reuse::listing`] says it
+    /// holds, else walked again. Also what listing it found wrong, whether it followed a
+    /// symlink, and whether the last listing was taken (so unreported files are as found).
+    fn list(&self, root: &Path, dir: &str) -> (Listing, Vec<Diagnostic>, bool, bool) {
+        match self.listing(root, dir) {
+            Some(l) => (l, Vec::new(), false, true),
+            None => {
+                let (l, problems, linked) = walk::files_and_links(root, dir);
+                (Arc::new(l), problems, linked, false)
+            }
+        }
+    }
+
     /// Whether the file `rel` is known to be as the last load found it.
     fn unchanged(&self, rel: &str) -> bool {
         // A changed config may change how every file parses.
@@ -342,15 +355,7 @@ fn load_data(
         packs.iter().map(|p| p.name).collect::<Vec<_>>().join(",")
     );
     // Listed again unless the watcher's changes say the last listing holds.
-    let trusted = reuse.listing(root, "data");
-    let trust = trusted.is_some();
-    let (listed, problems, linked) = match trusted {
-        Some(l) => (l, Vec::new(), false),
-        None => {
-            let (l, p, linked) = walk::files_and_links(root, "data");
-            (Arc::new(l), p, linked)
-        }
-    };
+    let (listed, problems, linked, trust) = reuse.list(root, "data");
     let clean = problems.is_empty() && !linked;
     for d in problems {
         // What could not be listed is missing: references into it are not dangling.
@@ -670,15 +675,7 @@ fn load_pages(
     let cache = reuse.memory;
     // Parsed in parallel, merged in path order (see `load_data`). Listed again unless the
     // watcher's changes say the last listing holds.
-    let trusted = reuse.listing(root, "content");
-    let trust = trusted.is_some();
-    let (listed, problems, linked) = match trusted {
-        Some(l) => (l, Vec::new(), false),
-        None => {
-            let (l, p, linked) = walk::files_and_links(root, "content");
-            (Arc::new(l), p, linked)
-        }
-    };
+    let (listed, problems, linked, trust) = reuse.list(root, "content");
     // What could not be listed is missing: links to it are not broken.
     let mut incomplete = !problems.is_empty();
     diags.extend(problems);

@@ -22,6 +22,40 @@ pub fn options() -> pulldown_cmark::Options {
         | Options::ENABLE_HEADING_ATTRIBUTES
 }
 
+/// The hint of a `:v[…]` that quotes nothing.
+pub const VALUE_HINT: &str =
+    "quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`";
+
+/// The hint of an `@/` link to a page that does not exist.
+pub const PAGE_LINK_HINT: &str =
+    "internal links name a page by its file name under content/, e.g. `@/observers`";
+
+/// The page an internal link (`@/page`, `@/page/`, `@/page#fragment`; `@/` is the home
+/// page `index`) names, and its fragment; `None` for any other target.
+pub fn internal_link(url: &str) -> Option<(&str, Option<&str>)> {
+    let rest = url.strip_prefix("@/")?;
+    let (page, fragment) = match rest.split_once('#') {
+        Some((p, f)) => (p, Some(f)),
+        None => (rest, None),
+    };
+    let page = page.trim_end_matches('/');
+    Some((if page.is_empty() { "index" } else { page }, fragment))
+}
+
+/// Link and image targets a browser would run or load as script or data, in the
+/// spellings a denylist misses: each must be refused (tests of `check` and `render`).
+#[cfg(test)]
+pub const HOSTILE_TARGETS: &[&str] = &[
+    "[x](javascript:alert(1))",
+    "[x](&#106;avascript:alert(1))",
+    "[x](javascript&colon;alert(1))",
+    "[x](jav&#x09;ascript:alert(1))",
+    "[x](<  javascript:alert(1)>)",
+    "[x][r]\n\n[r]: vbscript:msgbox(1)",
+    "![x](data:image/svg+xml;base64,PHN2Zz4=)",
+    "<JaVaScRiPt:alert(1)>",
+];
+
 /// A construct of a block's markdown that `check` judges, noted by whoever parses the
 /// block (`check` itself, or `render` as it renders).
 #[derive(Debug, Clone, PartialEq)]
@@ -200,6 +234,18 @@ pub fn base_url(base: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn internal_links_name_a_page_and_maybe_a_fragment() {
+        assert_eq!(internal_link("@/observers"), Some(("observers", None)));
+        assert_eq!(
+            internal_link("@/runs/r-1/#c"),
+            Some(("runs/r-1", Some("c")))
+        );
+        assert_eq!(internal_link("@/"), Some(("index", None)));
+        assert_eq!(internal_link("@/#top"), Some(("index", Some("top"))));
+        assert_eq!(internal_link("observers"), None);
+    }
 
     #[test]
     fn quoted_values_are_found_wherever_they_start() {

@@ -238,14 +238,9 @@ fn allowed(url: CowStr<'_>) -> Option<CowStr<'_>> {
 /// An `@/page` link as a link to that page in the view (`#` when there is no such page);
 /// any other target as it is.
 fn resolve_link<'a>(url: &CowStr<'a>, ctx: &Ctx) -> CowStr<'a> {
-    let Some(rest) = url.strip_prefix("@/") else {
+    let Some((page, frag)) = markup::internal_link(url) else {
         return url.clone();
     };
-    let (page, frag) = match rest.split_once('#') {
-        Some((p, f)) => (p.trim_end_matches('/'), Some(f)),
-        None => (rest.trim_end_matches('/'), None),
-    };
-    let page = if page.is_empty() { "index" } else { page };
     if !ctx.pages.contains(page) {
         return CowStr::from("#");
     }
@@ -565,16 +560,7 @@ mod tests {
 
     #[test]
     fn script_urls_are_dropped_in_links_images_and_autolinks() {
-        for md in [
-            "[x](javascript:alert(1))",
-            "[x](&#106;avascript:alert(1))",
-            "[x](javascript&colon;alert(1))",
-            "[x](jav&#x09;ascript:alert(1))",
-            "[x](<  javascript:alert(1)>)",
-            "[x][r]\n\n[r]: vbscript:msgbox(1)",
-            "![x](data:image/svg+xml;base64,PHN2Zz4=)",
-            "<JaVaScRiPt:alert(1)>",
-        ] {
+        for &md in markup::HOSTILE_TARGETS {
             let html = render(md);
             assert!(
                 html.contains("href=\"#\"") || html.contains("src=\"#\""),
