@@ -84,13 +84,18 @@ impl Notes {
         if !md.contains(['[', '<', '{']) {
             return notes;
         }
-        let mut pending: Option<(String, usize)> = None;
+        // A run of text comes in pieces; borrowed while it is one, as most runs are.
+        let mut pending: Option<(pulldown_cmark::CowStr, usize)> = None;
         for (event, range) in pulldown_cmark::Parser::new_ext(md, options()).into_offset_iter() {
-            if let pulldown_cmark::Event::Text(t) = &event {
-                pending
-                    .get_or_insert_with(|| (String::new(), range.start))
-                    .0
-                    .push_str(t);
+            if let pulldown_cmark::Event::Text(t) = event {
+                match pending.as_mut() {
+                    None => pending = Some((t, range.start)),
+                    Some((run, _)) => {
+                        let mut joined = std::mem::replace(run, "".into()).into_string();
+                        joined.push_str(&t);
+                        *run = joined.into();
+                    }
+                }
                 continue;
             }
             if let Some((text, at)) = pending.take() {

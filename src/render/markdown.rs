@@ -13,7 +13,7 @@ use crate::model::markup;
 use crate::model::page::Lang;
 use crate::model::values::Values;
 use crate::model::view::View;
-use pulldown_cmark::{CowStr, Event, HeadingLevel, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{Alignment, CowStr, Event, HeadingLevel, Parser, Tag, TagEnd, html};
 
 /// Where a piece of markdown sits, for links and error positions.
 pub struct Ctx<'a> {
@@ -136,7 +136,7 @@ pub fn block(md: &str, ctx: &Ctx) -> String {
     let events = ids(events, ctx);
     let mut out = String::with_capacity(md.len() * 3 / 2);
     html::push_html(&mut out, events.into_iter());
-    wrap_tables(out)
+    out
 }
 
 /// Renders inline markdown (a data text): no surrounding `<p>`.
@@ -152,14 +152,21 @@ pub fn inline(md: &str, ctx: &Ctx) -> String {
 fn transform<'a>(md: &'a str, ctx: &Ctx) -> Vec<Event<'a>> {
     let mut out: Vec<Event<'a>> = Vec::new();
     let mut notes = ctx.notes.map(|n| n.borrow_mut());
-    let mut pending: Option<(String, usize)> = None;
+    let mut tables = Tables::default();
+    // A run of text, which pulldown-cmark hands over in pieces (split at characters that
+    // might start markup); borrowed from `md` while it is one piece, as most runs are.
+    let mut pending: Option<(CowStr<'a>, usize)> = None;
     for (ev, range) in Parser::new_ext(md, markup::options()).into_offset_iter() {
         match ev {
             Event::Text(t) => {
-                pending
-                    .get_or_insert_with(|| (String::new(), range.start))
-                    .0
-                    .push_str(&t);
+                match pending.as_mut() {
+                    None => pending = Some((t, range.start)),
+                    Some((run, _)) => {
+                        let mut joined = std::mem::replace(run, CowStr::Borrowed("")).into_string();
+                        joined.push_str(&t);
+                        *run = CowStr::from(joined);
+                    }
+                }
                 continue;
             }
             other => {
@@ -167,12 +174,12 @@ fn transform<'a>(md: &'a str, ctx: &Ctx) -> Vec<Event<'a>> {
                     if let Some(n) = notes.as_mut() {
                         n.text(&text, at);
                     }
-                    out.extend(expand_values(text, ctx));
+                    expand_values(text, ctx, &mut out);
                 }
                 if let Some(n) = notes.as_mut() {
                     n.event(&other, range.start);
                 }
-                out.push(safe_event(other, ctx));
+                out.push(tables.event(safe_event(other, ctx)));
             }
         }
     }
@@ -180,9 +187,65 @@ fn transform<'a>(md: &'a str, ctx: &Ctx) -> Vec<Event<'a>> {
         if let Some(n) = notes.as_mut() {
             n.text(&text, at);
         }
-        out.extend(expand_values(text, ctx));
+        expand_values(text, ctx, &mut out);
     }
     out
+}
+
+/// Tables in prose scroll inside their own box on narrow screens, and an aligned
+/// column's cells say so by a class of the theme's stylesheet rather than the
+/// `style="text-align: …"` pulldown-cmark writes into every cell (twice the bytes, and
+/// inline styles a strict content security policy refuses). So the table's opening and
+/// closing and each cell's opening tag are written here, as HTML events; the rest of the
+/// table (rows, closing tags) is left to pulldown-cmark's writer.
+#[derive(Default)]
+struct Tables {
+    /// The alignment of each column of the table being read.
+    columns: Vec<Alignment>,
+    /// In the table's head row.
+    head: bool,
+    /// The column of the next cell.
+    cell: usize,
+}
+
+impl Tables {
+    fn event<'a>(&mut self, ev: Event<'a>) -> Event<'a> {
+        let html = match &ev {
+            Event::Start(Tag::Table(columns)) => {
+                self.columns.clone_from(columns);
+                "<div class=\"table-wrap\"><table>"
+            }
+            Event::End(TagEnd::Table) => "</tbody></table></div>\n",
+            Event::Start(Tag::TableHead) => {
+                (self.head, self.cell) = (true, 0);
+                return ev;
+            }
+            Event::End(TagEnd::TableHead) => {
+                self.head = false;
+                return ev;
+            }
+            Event::Start(Tag::TableRow) => {
+                self.cell = 0;
+                return ev;
+            }
+            Event::Start(Tag::TableCell) => {
+                let side = self.columns.get(self.cell).copied();
+                self.cell += 1;
+                match (self.head, side) {
+                    (true, Some(Alignment::Left)) => "<th class=\"left\">",
+                    (true, Some(Alignment::Right)) => "<th class=\"right\">",
+                    (true, Some(Alignment::Center)) => "<th class=\"center\">",
+                    (true, _) => "<th>",
+                    (false, Some(Alignment::Left)) => "<td class=\"left\">",
+                    (false, Some(Alignment::Right)) => "<td class=\"right\">",
+                    (false, Some(Alignment::Center)) => "<td class=\"center\">",
+                    (false, _) => "<td>",
+                }
+            }
+            _ => return ev,
+        };
+        Event::Html(CowStr::Borrowed(html))
+    }
 }
 
 /// Neutralises raw HTML, link targets off the allowlist and heading attributes other
@@ -260,13 +323,13 @@ fn resolve_link<'a>(url: &CowStr<'a>, ctx: &Ctx) -> CowStr<'a> {
 }
 
 /// Replaces `:v[path]` in a text run with the quoted value; one that quotes nothing stays
-/// as written.
-fn expand_values<'a>(text: String, ctx: &Ctx) -> Vec<Event<'a>> {
+/// as written. The run's events go onto `out`.
+fn expand_values<'a>(text: CowStr<'a>, ctx: &Ctx, out: &mut Vec<Event<'a>>) {
     if !markup::quotes_value(&text) {
-        return vec![Event::Text(CowStr::from(text))];
+        out.push(Event::Text(text));
+        return;
     }
-    let mut out = Vec::new();
-    let mut rest = text.as_str();
+    let mut rest = &*text;
     while let Some(start) = rest.find(":v[") {
         let Some(len) = rest[start + 3..].find(']') else {
             break;
@@ -283,7 +346,6 @@ fn expand_values<'a>(text: String, ctx: &Ctx) -> Vec<Event<'a>> {
         rest = &rest[start + 3 + len + 1..];
     }
     out.push(Event::Text(CowStr::from(rest.to_string())));
-    out
 }
 
 /// Gives every heading an id (its explicit `{#id}`, else one from its text) and every
@@ -295,6 +357,18 @@ fn ids<'a>(events: Vec<Event<'a>>, ctx: &Ctx) -> Vec<Event<'a>> {
         None => id_prefix(ctx.view, ctx.lang),
     };
     let headings = heading_ids(&events);
+    let footnotes = || {
+        events.iter().any(|ev| {
+            matches!(
+                ev,
+                Event::FootnoteReference(_) | Event::Start(Tag::FootnoteDefinition(_))
+            )
+        })
+    };
+    // Without a heading or footnote there is nothing to name or point at.
+    if headings.is_empty() && !footnotes() {
+        return events;
+    }
     let mut headings_left = headings.iter();
     events
         .into_iter()
@@ -389,51 +463,6 @@ pub fn slug(text: &str) -> String {
     }
 }
 
-/// Tables in prose scroll inside their own box on narrow screens, and an aligned
-/// column's cells say so by a class of the theme's stylesheet rather than the
-/// `style="text-align: …"` pulldown-cmark writes into every cell (twice the bytes, and
-/// inline styles a strict content security policy refuses).
-fn wrap_tables(html: String) -> String {
-    if !html.contains("<table>") {
-        return html;
-    }
-    let html = html
-        .replace("<table>", "<div class=\"table-wrap\"><table>")
-        .replace("</table>", "</table></div>");
-    if !html.contains(ALIGN) {
-        return html;
-    }
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html.as_str();
-    while let Some(i) = rest.find(ALIGN) {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + ALIGN.len()..];
-        // Only in a cell's tag: text (whose `<` is escaped) keeps its words.
-        let in_cell = out.ends_with("<td") || out.ends_with("<th");
-        let side = ["left", "right", "center"]
-            .into_iter()
-            .filter(|_| in_cell)
-            .find(|s| after.strip_prefix(s).is_some_and(|a| a.starts_with('"')));
-        match side {
-            Some(side) => {
-                out.push_str(" class=\"");
-                out.push_str(side);
-                out.push('"');
-                rest = &after[side.len() + 1..];
-            }
-            None => {
-                out.push_str(ALIGN);
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// What pulldown-cmark writes into each cell of an aligned column, before the side.
-const ALIGN: &str = " style=\"text-align: ";
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -472,6 +501,41 @@ mod tests {
         assert!(
             html.contains("<p>a style=\"text-align: right\" b</p>"),
             "text stays text: {html}"
+        );
+    }
+
+    /// Each table keeps its own columns, rows restart at the first column, and a table
+    /// inside a quote or list is wrapped as well.
+    #[test]
+    fn every_table_is_wrapped_with_its_own_columns() {
+        let html = render(
+            "| a | b |\n|--:|---|\n| 1 | 2 |\n| 3 | 4 |\n\n> | x | y |\n> |---|:-:|\n> | 5 | 6 |\n",
+        );
+        assert_eq!(
+            html.matches("<div class=\"table-wrap\"><table>").count(),
+            2,
+            "{html}"
+        );
+        assert_eq!(
+            html.matches("</tbody></table></div>\n").count(),
+            2,
+            "{html}"
+        );
+        assert!(
+            html.contains("<tr><td class=\"right\">1</td><td>2</td></tr>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<tr><td class=\"right\">3</td><td>4</td></tr>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<th>x</th><th class=\"center\">y</th>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<td>5</td><td class=\"center\">6</td>"),
+            "{html}"
         );
     }
 
