@@ -28,7 +28,8 @@ pub use crate::packs::{
 pub use located::{Located, span_of};
 use page::PageSource;
 use refs::{Kind, Ref};
-use std::collections::HashMap;
+// FxHash: ids are the site's own, and SipHash was a visible share of looking pages up.
+use rustc_hash::FxHashMap as HashMap;
 pub use types::*;
 
 /// Records of one kind, in file order, indexed by id.
@@ -42,7 +43,7 @@ impl<T> Default for Collection<T> {
     fn default() -> Self {
         Collection {
             items: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
         }
     }
 }
@@ -506,13 +507,13 @@ pub fn build(
             .enumerate()
             .map(|(i, p)| (p.id.clone(), i))
             .collect(),
-        reading_index: HashMap::new(),
+        reading_index: HashMap::default(),
         pages,
         incomplete: d.incomplete,
         history: None,
     };
     // The first reading of each case wins; a second one is `check`'s to report.
-    let mut reading_index = HashMap::new();
+    let mut reading_index = HashMap::default();
     for (i, r) in ev.readings.iter().enumerate() {
         if let Some(case) = &r.case {
             reading_index

@@ -9,17 +9,17 @@ use crate::model::refs::Kind;
 /// each kind, so that a reference like `bundle:bundle_0030` links to its row there.
 #[derive(Debug, Default, Clone)]
 pub struct PageIndex {
-    ids: std::collections::HashSet<String>,
+    ids: rustc_hash::FxHashSet<String>,
     /// False when a page failed to load: links to unknown pages are then not reported,
     /// since the page's own error already is.
     pub complete: bool,
-    homes: std::collections::HashMap<Kind, String>,
-    map_homes: std::collections::HashMap<String, String>,
+    homes: rustc_hash::FxHashMap<Kind, String>,
+    map_homes: rustc_hash::FxHashMap<String, String>,
     /// Run id → the run's own page.
-    run_homes: std::collections::HashMap<String, String>,
+    run_homes: rustc_hash::FxHashMap<String, String>,
     /// Declared record (`collection:id`) → its own page; declared collection → the page
     /// with its table (`::table{of=…}`).
-    record_homes: std::collections::HashMap<String, String>,
+    record_homes: rustc_hash::FxHashMap<String, String>,
     /// The page with the index of every run (`::runs`).
     runs_index: Option<String>,
 }
