@@ -69,18 +69,21 @@ impl Doc {
     pub fn of(html: &str) -> Doc {
         let t = text::page_text(html);
         let body = tokens::normalize(&t.body);
-        let mut all: Vec<&str> = Vec::with_capacity(body.len() / 4);
-        tokens::tokens(&body, &mut |tok| all.push(tok));
-        all.sort_unstable();
+        // Counted first, then only the distinct tokens sorted: a long page repeats most
+        // of its words (and its Japanese bigrams), and sorting every occurrence was the
+        // larger part of indexing it.
+        let mut counts: FxHashMap<&str, usize> = FxHashMap::default();
+        tokens::tokens(&body, &mut |tok| *counts.entry(tok).or_default() += 1);
+        let mut distinct: Vec<(&str, usize)> = counts.into_iter().collect();
+        distinct.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let title = tokens::normalize(&t.title);
         let mut in_title: Vec<&str> = Vec::new();
         tokens::tokens(&title, &mut |tok| in_title.push(tok));
         in_title.sort_unstable();
         let mut tokens = String::with_capacity(body.len() / 2);
-        let mut weights = Vec::with_capacity(all.len() / 2);
-        for group in all.chunk_by(|a, b| a == b) {
-            let tok = group[0];
-            let mut w = if group.len() >= OFTEN { 1 } else { 0 };
+        let mut weights = Vec::with_capacity(distinct.len());
+        for (tok, count) in distinct {
+            let mut w = if count >= OFTEN { 1 } else { 0 };
             if in_title.binary_search(&tok).is_ok() {
                 w |= IN_TITLE;
             }
