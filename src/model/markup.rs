@@ -56,6 +56,32 @@ pub const HOSTILE_TARGETS: &[&str] = &[
     "<JaVaScRiPt:alert(1)>",
 ];
 
+/// The events of a block's markdown, read with [`options`], each with the byte it starts
+/// at, and each run of text as one event: pulldown-cmark hands text over in pieces (split
+/// at characters that might start markup), and a `:v[…]` may straddle them. A run stays
+/// borrowed from `md` while it is one piece, as most runs are. What `check` notes and what
+/// `render` writes are read from these same events.
+pub fn events(md: &str) -> impl Iterator<Item = (pulldown_cmark::Event<'_>, usize)> {
+    use pulldown_cmark::Event;
+    let mut parsed = pulldown_cmark::Parser::new_ext(md, options())
+        .into_offset_iter()
+        .peekable();
+    std::iter::from_fn(move || {
+        let (event, range) = parsed.next()?;
+        let Event::Text(mut run) = event else {
+            return Some((event, range.start));
+        };
+        while let Some((Event::Text(piece), _)) =
+            parsed.next_if(|(e, _)| matches!(e, Event::Text(_)))
+        {
+            let mut joined = std::mem::replace(&mut run, "".into()).into_string();
+            joined.push_str(&piece);
+            run = joined.into();
+        }
+        Some((Event::Text(run), range.start))
+    })
+}
+
 /// A construct of a block's markdown that `check` judges, noted by whoever parses the
 /// block (`check` itself, or `render` as it renders).
 #[derive(Debug, Clone, PartialEq)]
@@ -84,34 +110,22 @@ impl Notes {
         if !md.contains(['[', '<', '{']) {
             return notes;
         }
-        // A run of text comes in pieces; borrowed while it is one, as most runs are.
-        let mut pending: Option<(pulldown_cmark::CowStr, usize)> = None;
-        for (event, range) in pulldown_cmark::Parser::new_ext(md, options()).into_offset_iter() {
-            if let pulldown_cmark::Event::Text(t) = event {
-                match pending.as_mut() {
-                    None => pending = Some((t, range.start)),
-                    Some((run, _)) => {
-                        let mut joined = std::mem::replace(run, "".into()).into_string();
-                        joined.push_str(&t);
-                        *run = joined.into();
-                    }
-                }
-                continue;
-            }
-            if let Some((text, at)) = pending.take() {
-                notes.text(&text, at);
-            }
-            notes.event(&event, range.start);
-        }
-        if let Some((text, at)) = pending.take() {
-            notes.text(&text, at);
+        for (event, at) in events(md) {
+            notes.note(&event, at);
         }
         notes
     }
 
-    /// Notes what `event` (starting at byte `at`) holds. Text is noted by [`Notes::text`],
-    /// a run at a time: pulldown-cmark splits it at markup characters.
-    pub fn event(&mut self, event: &pulldown_cmark::Event, at: usize) {
+    /// Notes what `event` (one of [`events`], starting at byte `at`) holds.
+    pub fn note(&mut self, event: &pulldown_cmark::Event, at: usize) {
+        match event {
+            pulldown_cmark::Event::Text(text) => self.text(text, at),
+            other => self.event(other, at),
+        }
+    }
+
+    /// Notes what a non-text `event` (starting at byte `at`) holds.
+    fn event(&mut self, event: &pulldown_cmark::Event, at: usize) {
         use pulldown_cmark::{Event, Tag};
         match event {
             Event::Start(Tag::Link { dest_url, .. }) => {
@@ -130,7 +144,7 @@ impl Notes {
     }
 
     /// Notes a run of text starting at byte `at` when it quotes a value.
-    pub fn text(&mut self, text: &str, at: usize) {
+    fn text(&mut self, text: &str, at: usize) {
         if quotes_value(text) {
             self.0.push((at, Noted::Values(text.to_string())));
         }
@@ -250,6 +264,21 @@ mod tests {
         assert_eq!(internal_link("@/"), Some(("index", None)));
         assert_eq!(internal_link("@/#top"), Some(("index", Some("top"))));
         assert_eq!(internal_link("observers"), None);
+    }
+
+    /// pulldown-cmark splits `a :v[x] b` at the `[`; the run comes back whole, at its start.
+    #[test]
+    fn a_run_of_text_is_one_event() {
+        let texts: Vec<(String, usize)> = events("# T\n\na :v[x] b *c*")
+            .filter_map(|(e, at)| match e {
+                pulldown_cmark::Event::Text(t) => Some((t.to_string(), at)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [("T".into(), 2), ("a :v[x] b ".into(), 5), ("c".into(), 16)]
+        );
     }
 
     #[test]

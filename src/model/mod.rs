@@ -29,21 +29,21 @@ pub use located::{Located, span_of};
 use page::PageSource;
 use refs::{Kind, Ref};
 // FxHash: ids are the site's own, and SipHash was a visible share of looking pages up.
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxHashMap;
 pub use types::*;
 
 /// Records of one kind, in file order, indexed by id.
 #[derive(Debug, Clone)]
 pub struct Collection<T> {
     items: Vec<Located<T>>,
-    index: HashMap<String, usize>,
+    index: FxHashMap<String, usize>,
 }
 
 impl<T> Default for Collection<T> {
     fn default() -> Self {
         Collection {
             items: Vec::new(),
-            index: HashMap::default(),
+            index: FxHashMap::default(),
         }
     }
 }
@@ -314,9 +314,9 @@ pub struct Evidence {
     /// Pages by id, in navigation order.
     pub pages: Vec<PageSource>,
     /// Page id → position in `pages`.
-    page_index: HashMap<String, usize>,
+    page_index: FxHashMap<String, usize>,
     /// (run, case) → position in `readings` of the first reading of that case.
-    reading_index: HashMap<(String, String), usize>,
+    reading_index: FxHashMap<(String, String), usize>,
     /// Kinds with a file that failed to load (see [`Evidence::is_missing`]).
     pub incomplete: std::collections::BTreeSet<Kind>,
     /// The git history of the data, when evidence.yaml asks for it (`history: true`).
@@ -507,13 +507,13 @@ pub fn build(
             .enumerate()
             .map(|(i, p)| (p.id.clone(), i))
             .collect(),
-        reading_index: HashMap::default(),
+        reading_index: FxHashMap::default(),
         pages,
         incomplete: d.incomplete,
         history: None,
     };
     // The first reading of each case wins; a second one is `check`'s to report.
-    let mut reading_index = HashMap::default();
+    let mut reading_index = FxHashMap::default();
     for (i, r) in ev.readings.iter().enumerate() {
         if let Some(case) = &r.case {
             reading_index

@@ -13,7 +13,7 @@ use crate::model::markup;
 use crate::model::page::Lang;
 use crate::model::values::Values;
 use crate::model::view::View;
-use pulldown_cmark::{Alignment, CowStr, Event, HeadingLevel, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{Alignment, CowStr, Event, HeadingLevel, Tag, TagEnd, html};
 
 /// Where a piece of markdown sits, for links and error positions.
 pub struct Ctx<'a> {
@@ -154,41 +154,14 @@ fn transform<'a>(md: &'a str, ctx: &Ctx) -> Vec<Event<'a>> {
     let mut out: Vec<Event<'a>> = Vec::with_capacity(md.len() / 10 + 8);
     let mut notes = ctx.notes.map(|n| n.borrow_mut());
     let mut tables = Tables::default();
-    // A run of text, which pulldown-cmark hands over in pieces (split at characters that
-    // might start markup); borrowed from `md` while it is one piece, as most runs are.
-    let mut pending: Option<(CowStr<'a>, usize)> = None;
-    for (ev, range) in Parser::new_ext(md, markup::options()).into_offset_iter() {
-        match ev {
-            Event::Text(t) => {
-                match pending.as_mut() {
-                    None => pending = Some((t, range.start)),
-                    Some((run, _)) => {
-                        let mut joined = std::mem::replace(run, CowStr::Borrowed("")).into_string();
-                        joined.push_str(&t);
-                        *run = CowStr::from(joined);
-                    }
-                }
-                continue;
-            }
-            other => {
-                if let Some((text, at)) = pending.take() {
-                    if let Some(n) = notes.as_mut() {
-                        n.text(&text, at);
-                    }
-                    expand_values(text, ctx, &mut out);
-                }
-                if let Some(n) = notes.as_mut() {
-                    n.event(&other, range.start);
-                }
-                out.push(tables.event(safe_event(other, ctx)));
-            }
-        }
-    }
-    if let Some((text, at)) = pending.take() {
+    for (ev, at) in markup::events(md) {
         if let Some(n) = notes.as_mut() {
-            n.text(&text, at);
+            n.note(&ev, at);
         }
-        expand_values(text, ctx, &mut out);
+        match ev {
+            Event::Text(run) => expand_values(run, ctx, &mut out),
+            other => out.push(tables.event(safe_event(other, ctx))),
+        }
     }
     out
 }
