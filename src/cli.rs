@@ -292,7 +292,15 @@ fn render_clean(
         .map(|why| format!("note: no claim history or feeds: {why}"))
         .into_iter()
         .collect();
+    exiting(loaded);
     Some((counter.count(), notes))
+}
+
+/// Lets go of what a one-shot command loaded without freeing it: the process ends next
+/// and the system takes its memory back at once, where dropping a site's records one by
+/// one (10^5 probe cases, each a few allocations) would cost the last tenth of a second.
+fn exiting<T>(loaded: T) {
+    std::mem::forget(loaded);
 }
 
 /// Counts the files passing through to another sink, for the summary line.
@@ -347,6 +355,7 @@ fn check(root: &Path, format: Format, cache: Option<&DiskCache>) -> ExitCode {
                 .unwrap_or_default();
             println!("ok: {pages} pages, {runs} runs, no errors");
         }
+        exiting(loaded);
         ExitCode::SUCCESS
     }
 }
