@@ -25,3 +25,53 @@ fn run_table_en() {
     let html = b.read("en/details/index.html");
     insta::assert_snapshot!("run_table_en", figure(&html, "run"));
 }
+
+/// A run after another of the same probe lists, under its table, the cases whose zone
+/// under the map changed: each once, with the zones it left and entered, and none whose
+/// zone stayed or that is new.
+#[test]
+fn a_run_notes_the_cases_whose_zone_changed() {
+    let dir = fixture_copy();
+    let r1 = std::fs::read_to_string(dir.path().join("data/runs/r1.yaml")).unwrap();
+    // `small` moves from 3 to 20 (past the bound of 8: SMALL → LARGE), `large` stays
+    // LARGE, `extra` is new.
+    let r2 = r1
+        .replace("id: r1", "id: r2")
+        .replace("2026-01-20", "2026-01-21")
+        .replace("prompt_eval_count: 3\n", "prompt_eval_count: 20\n")
+        .replace("zone: fam_small", "zone: fam_large")
+        .replace(
+            "cases:\n",
+            "cases:\n  - {id: extra, mode: hot, num_predict: 1, prompt_eval_count: 2, eval_count: 1}\n",
+        );
+    assert_ne!(r1, r2.replace("id: r2", "id: r1"), "the run was changed");
+    write_file(dir.path(), "data/runs/r2.yaml", r2.as_bytes());
+    replace_once(
+        dir.path(),
+        "content/details.md",
+        "::run{id=\"r1\"}",
+        "::run{id=\"r2\"}",
+    );
+    let out = dir.path().join("out");
+    build_ok(dir.path(), &out);
+    let html = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    let table = figure(&html, "run");
+    let note = table
+        .split("<p class=\"table-note\">")
+        .find(|n| n.contains("Zones under"))
+        .unwrap_or_else(|| panic!("no note of changed zones in {table}"));
+    let note = &note[..note.find("</p>").unwrap()];
+    let badge = |label: &str| {
+        let at = note
+            .find(&format!(">{label}</span>"))
+            .unwrap_or_else(|| panic!("{label} in {note}"));
+        note[..at].rfind("<span class=\"badge ").expect("a badge")
+    };
+    let small = note.find("<code>small</code> ").expect("small is listed");
+    assert!(
+        small < badge("SMALL") && badge("SMALL") < badge("LARGE"),
+        "{note}"
+    );
+    assert!(note.contains("</span> → <span class=\"badge "), "{note}");
+    assert_eq!(note.matches("<code>").count(), 1, "only small: {note}");
+}

@@ -217,7 +217,8 @@ fn pct(out: &mut String, a: f64, b: f64) -> bool {
     if p.abs() < 0.05 {
         out.push_str("±0 %");
     } else {
-        let _ = write!(out, "{p:+.1} %");
+        crate::model::format::write_signed_tenths(out, p);
+        out.push_str(" %");
     }
     true
 }
@@ -403,6 +404,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         }
         notes.extend(zones_changed(
             s,
+            &w,
             map,
             now,
             s.derived.summaries(p),
@@ -433,30 +435,39 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
 }
 
 /// The cases whose zone under `map` differs from the previous run's, as one note: what
-/// the run changed, without reading the delta column of every row.
-fn zones_changed(
+/// the run changed, without reading the delta column of every row. Written into one
+/// buffer with the table's badges (`w`): a run can change the zone of most of its cases.
+fn zones_changed<'e>(
     s: &Scope,
-    map: Option<&DispatchMap>,
+    w: &Fragments<'_, 'e>,
+    map: Option<&'e DispatchMap>,
     now: &crate::derive::Summaries,
     before: &crate::derive::Summaries,
     previous: &str,
 ) -> Option<Html> {
     let m = map?;
     let zone_of = |x: &Summary| x.measurement(m.measured_as()).and_then(|v| zone(m, v));
-    let changed: Vec<Html> = now
-        .keys()
-        .filter_map(|k| {
-            let (a, b) = (zone_of(before.get(k)?)?, zone_of(now.get(k)?)?);
-            (a != b).then(|| {
-                html!(
-                    "{} {} → {}",
-                    code(k),
-                    family_badge(s, a),
-                    family_badge(s, b)
-                )
-            })
-        })
-        .collect();
+    let mut changed = Html::default();
+    for k in now.keys() {
+        let (Some(a), Some(b)) = (
+            before.get(k).and_then(zone_of),
+            now.get(k).and_then(zone_of),
+        ) else {
+            continue;
+        };
+        if a == b {
+            continue;
+        }
+        if !changed.is_empty() {
+            changed.push_static(", ");
+        }
+        changed.push_static("<code>");
+        changed.push_text(k);
+        changed.push_static("</code> ");
+        w.badge(&mut changed, a);
+        changed.push_static(" → ");
+        w.badge(&mut changed, b);
+    }
     (!changed.is_empty()).then(|| {
         html!(
             "{} {}",
@@ -464,7 +475,7 @@ fn zones_changed(
                 "runs-zones-changed",
                 &[("run", previous.to_string()), ("map", m.id.value.clone())]
             ),
-            Html::join(changed, ", ")
+            changed
         )
     })
 }
