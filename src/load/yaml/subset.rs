@@ -136,12 +136,31 @@ fn deep(depth: u32) -> R<()> {
 
 /// Characters that start something other than a plain scalar.
 fn indicator(b: u8) -> bool {
-    b"?:,[]{}#&*!|>'\"%@`".contains(&b)
+    b == b'?' || b == b':' || not_in_key(b)
 }
 
 /// Characters a key of the subset never holds.
 fn not_in_key(b: u8) -> bool {
-    b"#'\"{}[],&*!|>%@`".contains(&b)
+    // Asked of every byte of every key: a match, where `contains` on a byte string is a
+    // call to memchr per byte.
+    matches!(
+        b,
+        b'#' | b'\''
+            | b'"'
+            | b'{'
+            | b'}'
+            | b'['
+            | b']'
+            | b','
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
 }
 
 /// Plain scalars YAML reads as null.
