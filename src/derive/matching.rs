@@ -108,6 +108,23 @@ impl Summaries {
         self.0.get(key)
     }
 
+    /// The summary under `key`, looked for first at position `*at`: runs of one probe
+    /// mostly list the same cases in the same order, so a table that walks its cases finds
+    /// the previous run's one there without hashing the key. `*at` moves past the one found.
+    pub fn find(&self, key: &str, at: &mut usize) -> Option<&Summary> {
+        let i = match self.0.get_index(*at) {
+            Some((k, _)) if k == key => *at,
+            _ => self.0.get_index_of(key)?,
+        };
+        *at = i + 1;
+        self.0.get_index(i).map(|(_, s)| s)
+    }
+
+    /// The case keys in order of first appearance, each with its summary.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Summary)> {
+        self.0.iter().map(|(k, s)| (k.as_str(), s))
+    }
+
     pub fn contains(&self, key: &str) -> bool {
         self.0.contains_key(key)
     }
@@ -176,6 +193,32 @@ mod tests {
             ),
             (3, Some(6.0), Some(600.0), None)
         );
+    }
+
+    #[test]
+    fn a_summary_is_found_wherever_the_hint_points() {
+        let run: Run = serde_saphyr::from_str(
+            "id: r\nprobe: p\nengine: none\norigin: {ja: \"x\", en: \"x\"}\ncases:\n\
+             - {id: a, measurements: {n: 1}}\n\
+             - {id: b-r1, repeat: {of: b, index: 1}, measurements: {n: 2}}\n\
+             - {id: b-r2, repeat: {of: b, index: 2}, measurements: {n: 4}}\n\
+             - {id: c, measurements: {n: 5}}\n",
+        )
+        .expect("a run");
+        let s = Summaries::of(&run);
+        let n = |x: Option<&Summary>| x.and_then(|x| x.measurement("n"));
+        // In order: each where the hint points, the hint moving on.
+        let mut at = 0;
+        assert_eq!(n(s.find("a", &mut at)), Some(1.0));
+        assert_eq!((n(s.find("b", &mut at)), at), (Some(3.0), 2));
+        // Out of order, or the hint past the end: found by key all the same.
+        assert_eq!((n(s.find("a", &mut at)), at), (Some(1.0), 1));
+        let mut past = 9;
+        assert_eq!((n(s.find("c", &mut past)), past), (Some(5.0), 3));
+        // Missing: nothing, the hint left where it was.
+        assert_eq!((n(s.find("z", &mut past)), past), (None, 3));
+        let pairs: Vec<(&str, usize)> = s.iter().map(|(k, x)| (k, x.n)).collect();
+        assert_eq!(pairs, [("a", 1), ("b", 2), ("c", 1)]);
     }
 
     #[test]

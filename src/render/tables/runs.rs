@@ -338,6 +338,8 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
             .map(|m| (&m.value, order.iter().position(|n| *n == m.measured_as())))
             .collect();
     let mut html = Html::with_capacity(run.cases.len() * 400);
+    // Where the previous run's summary of the next case is likely to be.
+    let mut at = 0;
     for c in &run.cases {
         let td = |out: &mut Html| out.push_static("</td><td>");
         fill(&mut now, &order, &c.measurements);
@@ -364,7 +366,7 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
         html.push(&reading(s, run, c));
         if let Some(ps) = prev_summary {
             td(&mut html);
-            match ps.get(case_key(c)) {
+            match ps.find(case_key(c), &mut at) {
                 Some(p) => {
                     fill(&mut before, &order, &p.values);
                     delta(&mut html, &w, map, &order, variable, &before, &now);
@@ -448,11 +450,10 @@ fn zones_changed<'e>(
     let m = map?;
     let zone_of = |x: &Summary| x.measurement(m.measured_as()).and_then(|v| zone(m, v));
     let mut changed = Html::default();
-    for k in now.keys() {
-        let (Some(a), Some(b)) = (
-            before.get(k).and_then(zone_of),
-            now.get(k).and_then(zone_of),
-        ) else {
+    let mut at = 0;
+    for (k, summary) in now.iter() {
+        let (Some(a), Some(b)) = (before.find(k, &mut at).and_then(zone_of), zone_of(summary))
+        else {
             continue;
         };
         if a == b {
