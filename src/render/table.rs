@@ -66,7 +66,9 @@ pub struct TableContext<'a> {
     pub source: &'a Html,
     /// Column heads, identifiers breakable after `_` (`est_<wbr>rows`).
     pub columns: Vec<Html>,
-    pub rows_html: Html,
+    /// The table's own `rows_html` when it has no other rows: a run table's rows are not
+    /// copied once more on their way into the template.
+    pub rows_html: std::borrow::Cow<'a, Html>,
     pub notes: &'a [Html],
 }
 
@@ -102,7 +104,10 @@ impl Table {
     }
 
     /// `<tr>` rows (or the one "empty" row), one per line.
-    fn body_html(&self) -> Html {
+    fn body_html(&self) -> std::borrow::Cow<'_, Html> {
+        if self.rows.is_empty() && !self.rows_html.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.rows_html);
+        }
         let mut out = Html::with_capacity(self.rows.len() * 160 + self.rows_html.as_str().len());
         for row in &self.rows {
             out.push_static("<tr");
@@ -144,7 +149,7 @@ impl Table {
                 self.empty
             );
         }
-        out
+        std::borrow::Cow::Owned(out)
     }
 }
 
