@@ -236,6 +236,12 @@ pub fn render_carrying(
                 }
                 None => r.render_pages(only, &links, judged, &mut render_diags),
             });
+            // The values tree of a site with many probe runs (10^5 cases and more) takes a
+            // while to free: another thread frees it while fragments are judged and the
+            // output is written.
+            let values = Arc::clone(&r.values);
+            drop(r);
+            rayon::spawn(move || drop(values));
             // A link made for a record that is missing is that error's consequence, told
             // already: fragments are judged on a site with no other error.
             let errors = diagnostics.has_errors()
