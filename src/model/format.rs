@@ -1,8 +1,9 @@
-//! Numbers as the site writes them: digits grouped by thousands, nanoseconds as seconds.
+//! Numbers as the site writes them: digits grouped by thousands, nanoseconds as seconds,
+//! a change with its sign and one decimal (`+12.5`).
 //!
 //! Shared by the tables, the figures and the `:v[…|s]` quotes in data texts, so a value
-//! reads the same wherever it appears. Written by hand, without `write!` or floats:
-//! formatting was a tenth of rendering a sweep.
+//! reads the same wherever it appears. Written by hand, without `write!` (and in integers,
+//! but for a change's tenths): formatting was a tenth of rendering a sweep.
 
 /// A number with thousands separators (`17,455,000,000`).
 pub fn group_digits(n: u64) -> String {

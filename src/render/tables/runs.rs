@@ -462,9 +462,8 @@ fn zones_changed<'e>(
         if !changed.is_empty() {
             changed.push_static(", ");
         }
-        changed.push_static("<code>");
-        changed.push_text(k);
-        changed.push_static("</code> ");
+        changed.push(&code(k));
+        changed.push_static(" ");
         w.badge(&mut changed, a);
         changed.push_static(" → ");
         w.badge(&mut changed, b);
