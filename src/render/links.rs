@@ -98,8 +98,10 @@ impl Sink for Links<'_> {
                 let Some((target, fragment)) = href.split_once('#') else {
                     continue;
                 };
+                // A browser matches the fragment against ids decoded, as they are written.
+                let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8_lossy();
                 if let Some(file) = resolve(&path, target, self.base.as_deref()) {
-                    page.fragments.push((file, fragment.to_string()));
+                    page.fragments.push((file, fragment.into_owned()));
                 }
             }
             if let Ok(mut pages) = self.pages.lock() {
@@ -151,7 +153,7 @@ mod tests {
         let links = Links::new(&inner, None);
         links.put(
             "en/a/index.html".into(),
-            br##"<h2 id="top">x</h2><a href="#top">t</a><a href="../b/index.html#row-1">b</a><a href="https://x.org/#y">o</a>"##.to_vec(),
+            br##"<h2 id="top">x</h2><a href="#top">t</a><a href="../b/index.html#row-1">b</a><a href="https://x.org/#y">o</a><a href="#%E6%9C%AC%E6%96%87">j</a>"##.to_vec(),
         );
         let pages = links.into_pages();
         let p = &pages["en/a/index.html"];
@@ -160,7 +162,8 @@ mod tests {
             p.fragments,
             [
                 ("en/a/index.html".to_string(), "top".to_string()),
-                ("en/b/index.html".to_string(), "row-1".to_string())
+                ("en/b/index.html".to_string(), "row-1".to_string()),
+                ("en/a/index.html".to_string(), "本文".to_string())
             ]
         );
         assert_eq!(inner.into_site().files.len(), 1);
