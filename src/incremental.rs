@@ -35,9 +35,14 @@
 //!   them with `:v[kind:…]`.
 //!
 //! Why a page left alone is still right: its output depends only on its own source, the
-//! config, the theme, the page list with those visible parts, and the data its
-//! directives and quotes read, and each of these forces it to re-render when it changes.
-//! So are its diagnostics: the previous build had no error, and its inputs are the same.
+//! config, the theme, the page list with those visible parts, the data its directives
+//! and quotes read, and the ids of the pages its `#fragment` links point into (a link to
+//! a heading takes the heading's language prefix in the interleaved view), and each of
+//! these forces it to re-render when it changes: the last one in either way of
+//! rebuilding, once the pages asked for are rendered, by comparing their ids with the
+//! previous build's and following that build's links back ([`pipeline::Carried`]). So
+//! are its diagnostics: the previous build had no error, and its inputs are the same; the
+//! links of the pages rendered are judged against every page's ids.
 //! The files that belong to no page (`404.html`, `sitemap.xml`, `evidence.json`,
 //! `static/`, the search index, written again from the pages kept and the pages
 //! re-rendered) are rendered every time; a page's files are its views and
@@ -58,7 +63,6 @@ use crate::model::refs::Kind;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::pipeline::{self, Loaded};
-use crate::render::search::Corpus;
 use crate::render::{Bytes, MemorySink, Site};
 use crate::timings;
 use std::cell::OnceCell;
@@ -79,9 +83,11 @@ pub struct Previous {
     state: State,
     /// Its data files and pages, parsed: only the files an edit changed are parsed again.
     parsed: crate::load::ParseCache,
-    /// The pages its search index holds: a partial rebuild reads only the pages it
-    /// re-renders, and writes the index again with the others as they were.
-    search: Option<Corpus>,
+    /// The pages its search index holds (a partial rebuild reads only the pages it
+    /// re-renders, and writes the index again with the others as they were) and each
+    /// page's ids and fragment links (a page whose links point into a page whose ids
+    /// change is re-rendered with it).
+    carried: pipeline::Carried,
     /// Its model, checked: an edit of prose is patched into it.
     world: Box<World>,
 }
@@ -390,7 +396,7 @@ struct Ready {
     parsed: crate::load::ParseCache,
     /// The last build's site, its files of no page and its search index's pages, for a
     /// rebuild that renders some pages.
-    base: Option<(Served, BTreeSet<String>, Option<Corpus>)>,
+    base: Option<(Served, BTreeSet<String>, pipeline::Carried)>,
 }
 
 /// Loads and checks the whole site, reusing what `prev` parsed, and renders what `paths`
@@ -461,11 +467,11 @@ fn load_again(
                 extras,
                 state,
                 parsed,
-                search,
+                carried,
                 world,
             } = p;
             retire((state, parsed, world));
-            (site, extras, search)
+            (site, extras, carried)
         }),
     };
     render(root, ready)
@@ -531,7 +537,7 @@ fn patch(root: &Path, paths: &[String], last: &mut Option<Previous>) -> Option<R
         extras,
         mut state,
         parsed,
-        search,
+        carried,
         world,
     } = last.take()?;
     let World {
@@ -564,7 +570,7 @@ fn patch(root: &Path, paths: &[String], last: &mut Option<Previous>) -> Option<R
         how: How::Patched,
         state,
         parsed,
-        base: Some((site, extras, search)),
+        base: Some((site, extras, carried)),
     })
 }
 
@@ -584,12 +590,24 @@ fn render(root: &Path, ready: Ready) -> (Rebuilt, Option<Previous>) {
     let mut before = kept.clone();
     before.extend(checked.diagnostics.iter().cloned());
     let (base, carried) = match (&rerendered, base) {
-        (Rerendered::Pages(_), Some((site, extras, search))) => (Some((site, extras)), search),
-        _ => (None, None),
+        (Rerendered::Pages(_), Some((site, extras, carried))) => (Some((site, extras)), carried),
+        _ => (None, pipeline::Carried::default()),
     };
     let sink = MemorySink::default();
-    let (loaded, found, ran, search) =
-        pipeline::render_carrying(root, checked, rerendered.only(), &sink, carried);
+    let pipeline::Rendered {
+        loaded,
+        diagnostics: found,
+        ran,
+        carried,
+        also,
+    } = pipeline::render_carrying(root, checked, rerendered.only(), &sink, carried);
+    let rerendered = match rerendered {
+        Rerendered::Pages(mut ids) if !also.is_empty() => {
+            ids.extend(also);
+            Rerendered::Pages(ids)
+        }
+        r => r,
+    };
     let mut diagnostics = kept;
     diagnostics.extend(found);
     let fresh = sink.into_site();
@@ -617,7 +635,7 @@ fn render(root: &Path, ready: Ready) -> (Rebuilt, Option<Previous>) {
             extras,
             state,
             parsed,
-            search,
+            carried,
             world: Box::new(World {
                 loaded,
                 messages,

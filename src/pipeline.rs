@@ -6,12 +6,13 @@ use crate::derive::{self, Derived};
 use crate::diagnostics::Diagnostics;
 use crate::load::messages::Messages;
 use crate::load::{self, ParseCache, Reuse, Sources, Theme};
+use crate::model::page::PageLinks;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{self, Evidence};
 use crate::render::{MemorySink, Renderer, Sink, Site, search};
 use crate::timings;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -140,20 +141,44 @@ pub fn render_into(
     only: Option<&BTreeSet<String>>,
     sink: &dyn Sink,
 ) -> (Option<Loaded>, Diagnostics, bool) {
-    let (loaded, diagnostics, rendered, _) = render_carrying(root, checked, only, sink, None);
-    (loaded, diagnostics, rendered)
+    let r = render_carrying(root, checked, only, sink, Carried::default());
+    (r.loaded, r.diagnostics, r.ran)
 }
 
-/// [`render_into`], with the search index's pages of the build before (`serve`): those
-/// not rendered again stay in the index. Returns, besides, the pages the index now holds
-/// (`None` when nothing was rendered, or the sink keeps nothing).
+/// What a render of some pages carries from the build before it (`serve`), and hands on
+/// to the next.
+#[derive(Default)]
+pub struct Carried {
+    /// The pages the search index holds: those not rendered again stay in the index
+    /// (`None` when nothing was rendered, or the sink keeps nothing).
+    pub corpus: Option<search::Corpus>,
+    /// Each HTML file's ids and fragment links, by file: a page left alone whose links
+    /// point into a page whose ids changed is rendered again, and the links of the pages
+    /// rendered are judged against every page's ids.
+    pub links: BTreeMap<String, PageLinks>,
+}
+
+/// What [`render_carrying`] did.
+pub struct Rendered {
+    pub loaded: Option<Loaded>,
+    pub diagnostics: Diagnostics,
+    /// Whether rendering ran (it does not when the templates failed).
+    pub ran: bool,
+    /// What the next render of some pages starts from.
+    pub carried: Carried,
+    /// The pages rendered beyond those asked for: they link with a fragment into a page
+    /// rendered whose ids changed, so their links may have changed too.
+    pub also: BTreeSet<String>,
+}
+
+/// [`render_into`], with what the build before left ([`Carried`], for `serve`).
 pub fn render_carrying(
     root: &Path,
     checked: Checked,
     only: Option<&BTreeSet<String>>,
     sink: &dyn Sink,
-    carried: Option<search::Corpus>,
-) -> (Option<Loaded>, Diagnostics, bool, Option<search::Corpus>) {
+    carried: Carried,
+) -> Rendered {
     let Checked {
         loaded,
         messages,
@@ -179,7 +204,13 @@ pub fn render_carrying(
             values,
         )
     });
+    let Carried {
+        corpus: carried,
+        links: before,
+    } = carried;
     let mut corpus = None;
+    let mut all_links = BTreeMap::new();
+    let mut also = BTreeSet::new();
     let rendered = match renderer {
         Ok(r) => {
             let mut render_diags = Vec::new();
@@ -234,7 +265,17 @@ pub fn render_carrying(
                         done.extend(more);
                     }
                 }
-                None => r.render_pages(only, &links, judged, &mut render_diags),
+                None => {
+                    r.render_pages(only, &links, judged, &mut render_diags);
+                    // A page's output depends on the heading ids of the pages it links
+                    // into (`markdown::Headings`): where those changed, its links may have.
+                    if only.is_some() {
+                        also = links.seen(|now| check::fragments::stale(&before, now, ev));
+                        if !also.is_empty() {
+                            r.render_some(&also, &links, judged, &mut render_diags);
+                        }
+                    }
+                }
             });
             // The values tree of a site with many probe runs (10^5 cases and more) takes a
             // while to free: another thread frees it while fragments are judged and the
@@ -248,8 +289,18 @@ pub fn render_carrying(
                 || render_diags
                     .iter()
                     .any(|d| d.severity == crate::diagnostics::Severity::Error);
+            // A render of some pages judges their links against every page's ids, those of
+            // the pages left alone as the build before found them.
+            let now = links.into_pages();
+            let rendered_files: Option<BTreeSet<String>> =
+                only.map(|_| now.keys().cloned().collect());
+            if only.is_some() {
+                all_links = before;
+            }
+            all_links.extend(now);
             if !errors {
-                check::fragments::check(&links.into_pages(), ev, root, &mut render_diags);
+                let files = rendered_files.as_ref();
+                check::fragments::check(&all_links, files, ev, root, &mut render_diags);
             }
             corpus = collector.map(|c| timings::time("search", || c.finish()));
             diagnostics.extend(render_diags);
@@ -260,7 +311,16 @@ pub fn render_carrying(
             false
         }
     };
-    (Some(loaded), diagnostics, rendered, corpus)
+    Rendered {
+        loaded: Some(loaded),
+        diagnostics,
+        ran: rendered,
+        carried: Carried {
+            corpus,
+            links: all_links,
+        },
+        also,
+    }
 }
 
 /// What figures drawn away from the site need of a loaded site (the review page of

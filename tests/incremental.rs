@@ -441,3 +441,71 @@ fn edits_patched_or_loaded_give_the_bytes_of_a_full_build() {
     assert_eq!((rerendered, how), (Rerendered::Everything, How::Loaded));
     assert!(prev.is_some());
 }
+
+/// A page's links to another page's headings follow that page's edits: in the
+/// interleaved view such a link takes the language of the heading it names (`#en-later`),
+/// and a link to a heading that is gone is an error at the link. So when an edit changes
+/// the ids a page has, the pages whose links point into it are rendered and judged again
+/// with it; when the ids stay, the page is rendered alone.
+#[test]
+fn pages_linking_to_an_edited_pages_headings_follow_it() {
+    let dir = small_site();
+    let r = dir.path();
+    write_file(
+        r,
+        "content/notes/a.md",
+        page("Note A", "See [later](@/notes/b#later).").as_bytes(),
+    );
+    write_file(
+        r,
+        "content/notes/b.md",
+        page("Note B", "Second note.\n\n## Later\n\nMore.").as_bytes(),
+    );
+    let run = |prev, edit: &dyn Fn(&Path)| {
+        edit(r);
+        step_how(r, Some(&["content/notes/b.md"]), prev)
+    };
+    let (prev, _, _) = step_how(r, None, None);
+    assert!(prev.is_some());
+
+    // Prose around the heading: its ids stay, the page is rendered alone.
+    let (prev, rerendered, how) = run(prev, &|r| {
+        replace_once(
+            r,
+            "content/notes/b.md",
+            "en\nSecond note.",
+            "en\nThe second note.",
+        )
+    });
+    assert_eq!((rerendered, how), (pages(&["notes/b"]), How::Patched));
+
+    // A heading more: the page linking into it is rendered and judged with it.
+    let (prev, rerendered, how) = run(prev, &|r| {
+        replace_once(
+            r,
+            "content/notes/b.md",
+            "en\nThe second note.",
+            "en\n## Sooner\n\nThe second note.",
+        )
+    });
+    assert_eq!(
+        (rerendered, how),
+        (pages(&["notes/a", "notes/b"]), How::Patched)
+    );
+
+    // The heading linked to renamed: the link is broken, as a full build says (the
+    // comparison in `step_how`), and the broken build is no next start.
+    let (prev, rerendered, how) = run(prev, &|r| {
+        replace_once(
+            r,
+            "content/notes/b.md",
+            "en\n## Sooner\n\nThe second note.\n\n## Later",
+            "en\n## Sooner\n\nThe second note.\n\n## Latest",
+        )
+    });
+    assert_eq!(
+        (rerendered, how),
+        (pages(&["notes/a", "notes/b"]), How::Patched)
+    );
+    assert!(prev.is_none());
+}

@@ -793,14 +793,11 @@ fn a_record_row_is_named_by_a_row_header() {
 /// `check` renders only the pages whose fragments it must judge, and the pages those
 /// point to: a fragment between two pages of prose alone (no directive, neither the home
 /// page) is still judged, written as `@/page#id` or as a relative link, and a heading's
-/// id passes (in the single-language views: the interleaved view prefixes heading ids
-/// with the language).
+/// id passes in every view (the interleaved view's heading ids carry the language, and
+/// so do the links to them).
 #[test]
 fn fragments_between_pages_of_prose_alone_are_judged() {
     let dir = fixture_copy();
-    let config = dir.path().join("evidence.yaml");
-    let yaml = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("{yaml}views: [ja, en]\n")).unwrap();
     let page = |title: &str, ja: &str, en: &str| {
         format!(
             "---\ntitle: {{ja: \"{title}\", en: \"{title}\"}}\norder: 50\n---\n\n\
@@ -842,6 +839,82 @@ fn fragments_between_pages_of_prose_alone_are_judged() {
         broken[1].1
     );
     assert_eq!(report.diagnostics.len(), 2, "{}", report.summary());
+}
+
+/// `@/page#heading` reaches the heading in every view: the interleaved view gives each
+/// language's headings ids of their own (`en-real`), and a block's link to another page's
+/// heading takes its language the same way, while a fragment that names no heading of
+/// that language (a record's row) stays as written.
+#[test]
+fn a_link_to_another_pages_heading_reaches_it_in_every_view() {
+    let dir = fixture_copy();
+    let notes = dir.path().join("content/notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    let page = |title: &str, ja: &str, en: &str| {
+        format!(
+            "---\ntitle: {{ja: \"{title}\", en: \"{title}\"}}\norder: 50\n---\n\n\
+             :::ja\n{ja}\n:::\n\n:::en\n{en}\n:::\n"
+        )
+    };
+    let write = |name: &str, text: String| std::fs::write(notes.join(name), text).unwrap();
+    write(
+        "a.md",
+        page(
+            "A",
+            "[見出し](@/notes/b#real) [行](@/details#observer-obs1)",
+            "[heading](@/notes/b#real) [row](@/details#observer-obs1) [ja only](@/notes/b#本文)",
+        ),
+    );
+    write(
+        "b.md",
+        page(
+            "B",
+            "## 本文\n\nテキスト。\n\n## Real\n\n本文。",
+            "## Real\n\nText.",
+        ),
+    );
+    let out = dir.path().join("out");
+    let run = build(dir.path(), Some(&out));
+    // The en block's link to a heading only the ja blocks have is broken in every view
+    // that shows the en block.
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`#本文` on page `notes/b`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("content/notes/a.md:11:"),
+        "{}",
+        run.stderr
+    );
+    write(
+        "a.md",
+        page(
+            "A",
+            "[見出し](@/notes/b#real) [行](@/details#observer-obs1) [本文](@/notes/b#本文)",
+            "[heading](@/notes/b#real) [row](@/details#observer-obs1)",
+        ),
+    );
+    let run = build(dir.path(), Some(&out));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap();
+    let both = read("notes/a/index.html");
+    for href in [
+        "notes/b/index.html#ja-real\"",
+        "notes/b/index.html#en-real\"",
+        "notes/b/index.html#ja-%E6%9C%AC%E6%96%87\"",
+        "details/index.html#observer-obs1\"",
+    ] {
+        assert!(both.contains(href), "{href} in {both}");
+    }
+    let target = read("notes/b/index.html");
+    assert!(target.contains("id=\"en-real\"") && target.contains("id=\"ja-real\""));
+    for view in ["ja", "en"] {
+        let one = read(&format!("{view}/notes/a/index.html"));
+        assert!(one.contains("notes/b/index.html#real\""), "{one}");
+        assert!(one.contains("details/index.html#observer-obs1\""), "{one}");
+    }
 }
 
 /// A link to an id its target page does not have is an error at the link, whether the

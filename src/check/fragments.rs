@@ -65,15 +65,51 @@ pub fn unrendered_targets(pages: &BTreeMap<String, PageLinks>, ev: &Evidence) ->
         .collect()
 }
 
+/// The pages (by id) not among those just rendered (`now`) that the build before
+/// (`before`) found linking with a fragment into a page whose ids have changed since: the
+/// targets of their links, and so their links, may have changed with those ids, so they
+/// are rendered and judged again.
+pub fn stale(
+    before: &BTreeMap<String, PageLinks>,
+    now: &BTreeMap<String, PageLinks>,
+    ev: &Evidence,
+) -> BTreeSet<String> {
+    let changed: BTreeSet<&str> = now
+        .iter()
+        .filter(|(file, page)| before.get(*file).is_none_or(|b| !b.same_ids(page)))
+        .map(|(file, _)| file.as_str())
+        .collect();
+    if changed.is_empty() {
+        return BTreeSet::new();
+    }
+    before
+        .iter()
+        .filter(|(file, _)| !now.contains_key(*file))
+        .filter(|(_, page)| {
+            page.fragments
+                .iter()
+                .any(|(target, _)| changed.contains(target.as_str()))
+        })
+        .filter_map(|(file, _)| page_of(ev, file).map(|p| p.id.clone()))
+        .collect()
+}
+
+/// Judges the fragment links of the pages in `files` (every page when `None`) against
+/// the ids of `pages`.
 pub fn check(
     pages: &BTreeMap<String, PageLinks>,
+    files: Option<&BTreeSet<String>>,
     ev: &Evidence,
     root: &Path,
     diags: &mut Vec<Diagnostic>,
 ) {
     // One report per source and fragment, however many views repeat the link.
     let mut told = BTreeSet::new();
-    for (file, page) in pages {
+    let judged: Box<dyn Iterator<Item = (&String, &PageLinks)>> = match files {
+        Some(files) => Box::new(files.iter().filter_map(|f| pages.get_key_value(f))),
+        None => Box::new(pages.iter()),
+    };
+    for (file, page) in judged {
         for (target, fragment) in &page.fragments {
             // A page not rendered this time (an incremental rebuild) cannot be judged.
             let Some(to) = pages.get(target) else {

@@ -140,6 +140,11 @@ impl PageLinks {
     pub fn has(&self, id: &str) -> bool {
         self.ids.binary_search(&id_hash(id)).is_ok()
     }
+
+    /// Whether `other` has the same element ids.
+    pub fn same_ids(&self, other: &PageLinks) -> bool {
+        self.ids == other.ids
+    }
 }
 
 /// A fixed 64-bit hash of an id (FxHash: the same in every run).

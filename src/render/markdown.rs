@@ -4,16 +4,20 @@
 //! [`crate::model::markup`] (else it becomes `#`); a heading keeps only its `#id` and
 //! `.class`. `@/page` links become relative links to the same view of that page, and
 //! `:v[kind:id.field]` quotes a value from the data. Heading and footnote ids take the
-//! view's language prefix, and so do the block's own `#id` links. Rendering never judges:
+//! view's language prefix, and so do the block's own `#id` links and `@/page#id` links
+//! that name a heading of that page in the block's language ([`Headings`]). Rendering never judges:
 //! what it neutralises (a refused target, a heading attribute, an unknown page, a value
 //! that quotes nothing) `check` reports, for page blocks and data texts alike.
 
 use super::view::{PageIndex, relative};
+use crate::model::Evidence;
 use crate::model::markup;
-use crate::model::page::Lang;
+use crate::model::page::{Item, Lang};
 use crate::model::values::Values;
 use crate::model::view::View;
 use pulldown_cmark::{Alignment, CowStr, Event, HeadingLevel, Tag, TagEnd, html};
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, Mutex};
 
 /// Where a piece of markdown sits, for links and error positions.
 pub struct Ctx<'a> {
@@ -29,6 +33,72 @@ pub struct Ctx<'a> {
     /// Where to note what `check` judges in the block ([`markup::Notes`]), when the
     /// block is rendered for the first time.
     pub notes: Option<&'a std::cell::RefCell<markup::Notes>>,
+    /// The pages' heading ids, for an `@/page#heading` link to take the view's language
+    /// prefix as the heading does; `None` leaves every fragment as written (data texts,
+    /// figure labels: their links name records' rows and figures).
+    pub headings: Option<&'a Headings<'a>>,
+}
+
+/// The heading ids of each page's blocks in one language, as [`block`] gives them before
+/// the view's prefix: what an `@/page#fragment` link names when it names a heading. In the
+/// interleaved view a heading's id carries its block's language (`en-tables`), so a link
+/// to it from another page must too. A page's are worked out (its blocks in that language
+/// parsed once more) the first time a link names a fragment of it, then kept.
+pub struct Headings<'e> {
+    ev: &'e Evidence,
+    known: Mutex<FxHashMap<(String, Lang), HeadingIds>>,
+}
+
+/// The heading ids of one page in one language.
+type HeadingIds = Arc<[String]>;
+
+impl<'e> Headings<'e> {
+    pub fn new(ev: &'e Evidence) -> Self {
+        Headings {
+            ev,
+            known: Mutex::default(),
+        }
+    }
+
+    /// Whether a block of `page` in `ctx.lang` has a heading whose id is `id`.
+    fn has(&self, page: &str, id: &str, ctx: &Ctx) -> bool {
+        let key = (page.to_string(), ctx.lang);
+        let known = self.known.lock().ok().and_then(|k| k.get(&key).cloned());
+        let ids = match known {
+            Some(ids) => ids,
+            None => {
+                let ids = self.of(page, ctx);
+                if let Ok(mut k) = self.known.lock() {
+                    k.insert(key, ids.clone());
+                }
+                ids
+            }
+        };
+        ids.iter().any(|h| h == id)
+    }
+
+    /// The heading ids of `page`'s blocks in `ctx.lang`, read as [`block`] reads them
+    /// (values quoted, raw HTML as text), without looking up fragments again.
+    fn of(&self, page: &str, ctx: &Ctx) -> HeadingIds {
+        let Some(source) = self.ev.page(page) else {
+            return Arc::new([]);
+        };
+        let plain = Ctx {
+            links: None,
+            notes: None,
+            headings: None,
+            ..*ctx
+        };
+        let mut ids = Vec::new();
+        for item in &source.items {
+            if let Item::Block(b) = item
+                && b.lang == ctx.lang
+            {
+                ids.extend(heading_ids(&transform(&b.markdown, &plain)));
+            }
+        }
+        ids.into()
+    }
 }
 
 /// Marks a link target (its index in the link list on both sides) in a portable block.
@@ -291,6 +361,12 @@ fn resolve_link<'a>(url: &CowStr<'a>, ctx: &Ctx) -> CowStr<'a> {
     };
     if let Some(f) = frag {
         target.push('#');
+        if ctx.headings.is_some_and(|h| h.has(page, f, ctx)) {
+            match ctx.links {
+                Some(_) => target.push(ID_MARK),
+                None => target.push_str(&id_prefix(ctx.view, ctx.lang)),
+            }
+        }
         target.push_str(f);
     }
     CowStr::from(target)
@@ -457,6 +533,7 @@ mod tests {
             values: &values,
             links: None,
             notes: None,
+            headings: None,
         };
         block(md, &ctx)
     }
@@ -631,6 +708,7 @@ mod tests {
                 values: &values,
                 links: None,
                 notes: None,
+                headings: None,
             };
             let p = portable(md, &base).expect("no markers in the text");
             for &view in View::DEFAULT {
@@ -654,6 +732,7 @@ mod tests {
             values: &values,
             links: None,
             notes: None,
+            headings: None,
         };
         assert!(portable(marked, &ctx).is_none());
         assert!(portable("a %EE%80%80 b", &ctx).is_none());

@@ -170,6 +170,8 @@ pub struct Renderer<'a> {
     /// once, so a site with thousands of pages does not scan them all for every page.
     nav: Vec<&'a PageSource>,
     pub theme: &'a Theme,
+    /// The pages' heading ids, for `@/page#heading` links ([`markdown::Headings`]).
+    headings: markdown::Headings<'a>,
 }
 
 #[derive(Serialize)]
@@ -216,6 +218,7 @@ impl<'a> Renderer<'a> {
                 .filter(|p| p.id != "index" && !p.id.contains('/'))
                 .collect(),
             theme,
+            headings: markdown::Headings::new(ev),
         })
     }
 
@@ -351,6 +354,7 @@ impl<'a> Renderer<'a> {
                         values: &self.values,
                         links: None,
                         notes: first.then_some(&notes),
+                        headings: Some(&self.headings),
                     };
                     let portable = blocks
                         .portable

@@ -40,6 +40,7 @@ impl<'a> Scope<'a> {
                     values: self.values,
                     links: None,
                     notes: None,
+                    headings: None,
                 };
                 // The markdown renderer escapes text and admits no raw HTML.
                 let html = markdown::inline(lang.pick(t), &ctx);

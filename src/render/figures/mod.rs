@@ -209,6 +209,7 @@ pub fn text(s: &Scope, t: &Text) -> Words {
                 values: s.values,
                 links: None,
                 notes: None,
+                headings: None,
             };
             let html = markdown::inline(lang.pick(t), &ctx);
             (lang, plain(&html))
