@@ -81,6 +81,7 @@ fn page(
             let parsed;
             let noted = match notes.iter().find(|(n, _)| *n == i) {
                 Some((_, n)) => n,
+                None if plain(&b.markdown, &known, complete) => continue,
                 None => {
                     parsed = Notes::of(&b.markdown);
                     &parsed
@@ -90,6 +91,20 @@ fn page(
         }
     }
     (diags, written)
+}
+
+/// Whether a block not yet noted is, without parsing it, sure to hold nothing to report
+/// and no fragment link: every string a scan finds that may be a link target
+/// ([`markup::link_candidates`]) passes the allowlist, names no fragment and, if an `@/`
+/// link, a page that exists (or the pages did not all load). Else it is parsed and judged.
+fn plain(md: &str, known: &dyn Fn(&str) -> bool, complete: bool) -> bool {
+    markup::link_candidates(md).is_some_and(|targets| {
+        targets.iter().all(|t| {
+            !t.contains('#')
+                && markup::link_target(t).is_ok()
+                && markup::internal_link(t).is_none_or(|(page, _)| known(page) || !complete)
+        })
+    })
 }
 
 /// One block's markdown and where it sits.

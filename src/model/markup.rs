@@ -159,6 +159,64 @@ pub fn quotes_value(text: &str) -> bool {
     memchr::memchr_iter(b':', bytes).any(|i| bytes[i + 1..].starts_with(b"v["))
 }
 
+/// Every string that may be a link or image target of block `md`, as a scan of its bytes
+/// finds them, or `None` when the scan cannot vouch for them. `check` judges these in
+/// place of a parse when all pass: a block of prose and `@/` links then costs a byte
+/// scan, not a CommonMark parse.
+///
+/// Every target the parser finds is written right after `](` (inline links and images)
+/// or `]:` (reference definitions, which reference links use), past optional spaces and
+/// line endings, up to an ASCII space or control character or `)`, unless it holds `(`
+/// (balanced ones belong to it), `<` (`<…>` targets), `&` or `\` (entities and escapes
+/// change it): a candidate with one of those gives `None`. Autolinks need a `<` followed
+/// by something other than a space (`a < b` is text), and heading attributes a `}` that
+/// ends a line (past closing `#`s); `None` with either, and with a `:v[` (a quoted value,
+/// which `check` judges too). So the strings found there, and the empty one, hold every
+/// target; the others (text that only looks like a link, a footnote's first word, a
+/// link in code) are judged needlessly. The property test in this module holds this to
+/// the parser.
+pub fn link_candidates(md: &str) -> Option<Vec<&str>> {
+    let b = md.as_bytes();
+    let autolink = memchr::memchr_iter(b'<', b)
+        .any(|i| !matches!(b.get(i + 1), Some(b' ' | b'\t' | b'\n' | b'\r')));
+    if autolink || attributes(md) || quotes_value(md) {
+        return None;
+    }
+    let mut out = vec![""];
+    for i in memchr::memchr_iter(b']', b) {
+        if !matches!(b.get(i + 1), Some(b'(' | b':')) {
+            continue;
+        }
+        let mut j = i + 2;
+        while j < b.len() && matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') {
+            j += 1;
+        }
+        let start = j;
+        while j < b.len() && b[j] > b' ' && b[j] != b')' {
+            if matches!(b[j], b'(' | b'<' | b'&' | b'\\') {
+                return None;
+            }
+            j += 1;
+        }
+        // `j` stops at an ASCII byte (or the end): a character boundary.
+        out.push(&md[start..j]);
+    }
+    Some(out)
+}
+
+/// Whether a line of `md` may end in a heading's attributes: it ends in `}`, past
+/// spaces and a closing sequence of `#`s.
+fn attributes(md: &str) -> bool {
+    memchr::memchr_iter(b'}', md.as_bytes()).any(|i| {
+        let line_end = md[i + 1..]
+            .find(['\n', '\r'])
+            .map_or(md.len(), |n| i + 1 + n);
+        md[i + 1..line_end]
+            .trim_matches(|c: char| c == ' ' || c == '\t' || c == '#')
+            .is_empty()
+    })
+}
+
 /// What is handed a page's notes (each noted block by its index among the page's items)
 /// as soon as the page is rendered, and returns its findings: `check`'s judgment, which
 /// the pipeline gives the renderer, so that no page's notes outlive its rendering.
@@ -279,6 +337,62 @@ mod tests {
             texts,
             [("T".into(), 2), ("a :v[x] b ".into(), 5), ("c".into(), 16)]
         );
+    }
+
+    #[test]
+    fn link_candidates_are_what_follows_a_bracket() {
+        let c = link_candidates("a [x](@/p) ![i]( img.png \"t\")\n\n[r]:\n  https://e.org/ z")
+            .expect("plain");
+        assert_eq!(c, ["", "@/p", "img.png", "https://e.org/"]);
+        assert!(link_candidates("a < b & c \\ d {e} f").is_some());
+        for vouched_not in [
+            "<b>",
+            "[x](a&amp;b)",
+            "[x](a\\)b)",
+            "## H {#h}",
+            "## H {#h} ##",
+            "H {.c}\n---",
+            ":v[a.b]",
+            "[x](f(1))",
+            "[x](<y>)",
+        ] {
+            assert_eq!(link_candidates(vouched_not), None, "{vouched_not}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever the parser finds in a block the scan vouches for is among its
+        /// candidates, and the parser notes nothing else (no heading attribute, no value).
+        #[test]
+        fn link_candidates_hold_every_target_the_parser_finds(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "[a](", "](", "]:", "[", "]", "(", ")", "![i](", "[r]: ", "[r]", "[^1]: ",
+                "[^1]", " ", "  ", "\t", "\n", "\n\n", "\r\n", "`", "``", "```\n", "    ",
+                "| a | b |\n|---|---|\n", "|", "> ", "- ", "1. ", "# ", "*", "_", "~~",
+                "\"t\"", "'t'", "@/p", "@/q#f", "#f", "https://e.org/x", "javascript:x",
+                "mailto:a@b", "data:x", "x", "y z", "本文", "\u{3000}", "\u{7f}", "\u{1}",
+                "<", "< ", ">", "<a@b.c>", "<https://e.org>", "&", "&amp;", "&#x29;", "\\",
+                "\\]", "\\)", "{", "}", "{#h}", "{.c}", "{x=y}", "#", " #", "===\n", "---\n",
+            ]), 0..24)
+        ) {
+            let md: String = parts.concat();
+            if let Some(candidates) = link_candidates(&md) {
+                for (event, _) in events(&md) {
+                    use pulldown_cmark::{Event, Tag};
+                    let mut noted = Notes::default();
+                    noted.note(&event, 0);
+                    match event {
+                        Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                            proptest::prop_assert!(
+                                candidates.contains(&dest_url.as_ref()),
+                                "{md:?}: {dest_url:?} not in {candidates:?}"
+                            );
+                        }
+                        _ => proptest::prop_assert!(noted.0.is_empty(), "{md:?}: {:?}", noted.0),
+                    }
+                }
+            }
+        }
     }
 
     #[test]
