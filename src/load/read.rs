@@ -212,6 +212,13 @@ pub fn site_text(root: &Path) -> impl Fn(&str) -> Option<String> + '_ {
 
 /// `bytes` as UTF-8 text without a leading byte order mark, or where the first bad byte is.
 pub fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
+    // simdutf8 validates Japanese text about ten times as fast as the standard library
+    // (whose fast path is for ASCII): a tenth of `check`'s time on a large site.
+    if simdutf8::basic::from_utf8(&bytes).is_ok() {
+        // SAFETY: `bytes` was just validated as UTF-8.
+        let text = unsafe { String::from_utf8_unchecked(bytes) };
+        return Ok(strip_bom(text));
+    }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(strip_bom(text)),
         Err(e) => {
@@ -317,6 +324,26 @@ mod tests {
             ),
             "{r:?}"
         );
+    }
+
+    proptest::proptest! {
+        /// The fast validation accepts exactly what the standard library accepts: bytes
+        /// of text (Japanese, ASCII, a mark), and the same bytes cut or with one changed.
+        #[test]
+        fn decoding_agrees_with_the_standard_library(
+            text in "[a-z\\n 本文テスト\u{feff}\u{10000}]{0,40}",
+            cut in 0usize..200,
+            flip in proptest::option::of((0usize..200, proptest::num::u8::ANY)),
+        ) {
+            let mut bytes = text.into_bytes();
+            bytes.truncate(cut.max(bytes.len() / 2));
+            if let Some((at, b)) = flip && !bytes.is_empty() {
+                let at = at % bytes.len();
+                bytes[at] = b;
+            }
+            let want = String::from_utf8(bytes.clone()).ok().map(strip_bom);
+            proptest::prop_assert_eq!(decode(bytes).ok(), want);
+        }
     }
 
     #[test]
