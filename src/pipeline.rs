@@ -294,10 +294,14 @@ pub fn render_carrying(
             let now = links.into_pages();
             let rendered_files: Option<BTreeSet<String>> =
                 only.map(|_| now.keys().cloned().collect());
-            if only.is_some() {
-                all_links = before;
-            }
-            all_links.extend(now);
+            all_links = match only {
+                Some(_) => {
+                    let mut all = before;
+                    all.extend(now);
+                    all
+                }
+                None => now,
+            };
             if !errors {
                 let files = rendered_files.as_ref();
                 check::fragments::check(&all_links, files, ev, root, &mut render_diags);
