@@ -367,6 +367,7 @@ impl<'l> Figures<'l> {
             pages: &self.pages,
             view: self.view,
             page_id: "index",
+            headings: None,
         }
     }
 

@@ -917,6 +917,34 @@ fn a_link_to_another_pages_heading_reaches_it_in_every_view() {
     }
 }
 
+/// A text of the data links to a page's heading as a block does: in the interleaved view
+/// the link takes its language's prefix, as the heading's id does.
+#[test]
+fn a_data_text_links_to_a_pages_heading_in_every_view() {
+    let dir = fixture_copy();
+    common::replace_once(
+        dir.path(),
+        "data/claims.yaml",
+        "en: \"What the fixture can show.\"",
+        "en: \"What the fixture [can show](@/details#tables).\"",
+    );
+    common::replace_once(
+        dir.path(),
+        "data/claims.yaml",
+        "ja: \"フィクスチャで示せること。\"",
+        "ja: \"フィクスチャで[示せること](@/details#表)。\"",
+    );
+    let out = dir.path().join("out");
+    let run = build(dir.path(), Some(&out));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap();
+    let both = read("index.html");
+    assert!(both.contains("details/index.html#en-tables\""), "{both}");
+    assert!(both.contains("details/index.html#ja-%E8%A1%A8\""), "{both}");
+    assert!(read("en/index.html").contains("details/index.html#tables\""));
+    assert!(read("ja/index.html").contains("details/index.html#%E8%A1%A8\""));
+}
+
 /// A link to an id its target page does not have is an error at the link, whether the
 /// page is another one (`@/details#nope`) or the same; ids the pages really have pass,
 /// and nothing is written.

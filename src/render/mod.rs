@@ -231,6 +231,7 @@ impl<'a> Renderer<'a> {
             pages: &self.pages,
             view,
             page_id,
+            headings: Some(&self.headings),
         }
     }
 

@@ -18,6 +18,9 @@ pub struct Scope<'a> {
     pub pages: &'a super::view::PageIndex,
     pub view: View,
     pub page_id: &'a str,
+    /// The pages' heading ids, for a text's `@/page#heading` link to take the view's
+    /// language prefix as a block's does (`None` away from a site's pages: `diff`).
+    pub headings: Option<&'a markdown::Headings<'a>>,
 }
 
 impl<'a> Scope<'a> {
@@ -40,7 +43,7 @@ impl<'a> Scope<'a> {
                     values: self.values,
                     links: None,
                     notes: None,
-                    headings: None,
+                    headings: self.headings,
                 };
                 // The markdown renderer escapes text and admits no raw HTML.
                 let html = markdown::inline(lang.pick(t), &ctx);

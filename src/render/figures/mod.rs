@@ -629,6 +629,7 @@ pub(crate) mod testkit {
                 pages: &self.pages,
                 view,
                 page_id: PAGE,
+                headings: None,
             }
         }
     }
