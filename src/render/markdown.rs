@@ -4,10 +4,11 @@
 //! [`crate::model::markup`] (else it becomes `#`); a heading keeps only its `#id` and
 //! `.class`. `@/page` links become relative links to the same view of that page, and
 //! `:v[kind:id.field]` quotes a value from the data. Heading and footnote ids take the
-//! view's language prefix, and so do the block's own `#id` links and `@/page#id` links
-//! that name a heading of that page in the block's language ([`Headings`]). Rendering never judges:
-//! what it neutralises (a refused target, a heading attribute, an unknown page, a value
-//! that quotes nothing) `check` reports, for page blocks and data texts alike.
+//! view's language prefix, and so do the block's own `#id` links and the `@/page#id`
+//! links that name a heading of that page in the link's language ([`Headings`]).
+//! Rendering never judges: what it neutralises (a refused target, a heading attribute,
+//! an unknown page, a value that quotes nothing) `check` reports, for page blocks and
+//! data texts alike.
 
 use super::view::{PageIndex, relative};
 use crate::model::Evidence;
@@ -34,8 +35,8 @@ pub struct Ctx<'a> {
     /// block is rendered for the first time.
     pub notes: Option<&'a std::cell::RefCell<markup::Notes>>,
     /// The pages' heading ids, for an `@/page#heading` link to take the view's language
-    /// prefix as the heading does; `None` leaves every fragment as written (data texts,
-    /// figure labels: their links name records' rows and figures).
+    /// prefix as the heading does; `None` leaves every fragment as written (a figure's
+    /// label, which keeps no link, and `diff`'s figures, drawn away from the site).
     pub headings: Option<&'a Headings<'a>>,
 }
 
