@@ -166,20 +166,26 @@ pub fn quotes_value(text: &str) -> bool {
 ///
 /// Every target the parser finds is written right after `](` (inline links and images)
 /// or `]:` (reference definitions, which reference links use), past optional spaces and
-/// line endings, up to an ASCII space or control character or `)`, unless it holds `(`
-/// (balanced ones belong to it), `<` (`<…>` targets), `&` or `\` (entities and escapes
-/// change it): a candidate with one of those gives `None`. Autolinks need a `<` followed
-/// by something other than a space (`a < b` is text), and heading attributes a `}` that
-/// ends a line (past closing `#`s); `None` with either, and with a `:v[` (a quoted value,
-/// which `check` judges too). So the strings found there, and the empty one, hold every
-/// target; the others (text that only looks like a link, a footnote's first word, a
-/// link in code) are judged needlessly. The property test in this module holds this to
-/// the parser.
+/// line endings, up to a space, tab, line ending or `)`, unless it holds `(` (balanced
+/// ones belong to it), `<` (`<…>` targets), `&` or `\` (entities and escapes change it):
+/// a candidate with one of those gives `None`. So does a block with any other ASCII
+/// control character (pulldown-cmark reads some as spaces around a target), a `<`
+/// followed by something other than a space (autolinks; `a < b` is text), a `}` that
+/// ends a line past spaces, closing `#`s and backslashes (heading attributes), or a
+/// `:v[` (a quoted value, which `check` judges too). So the strings found there, and the
+/// empty one, hold every target; the others (text that only looks like a link, a
+/// footnote's first word, a link in code) are judged needlessly. The property test in
+/// this module holds this to the parser.
 pub fn link_candidates(md: &str) -> Option<Vec<&str>> {
     let b = md.as_bytes();
     let autolink = memchr::memchr_iter(b'<', b)
         .any(|i| !matches!(b.get(i + 1), Some(b' ' | b'\t' | b'\n' | b'\r')));
-    if autolink || attributes(md) || quotes_value(md) {
+    // pulldown-cmark reads some control characters (vertical tab, form feed) as spaces
+    // around a target and others as part of it: a block with one is parsed.
+    let control = b
+        .iter()
+        .any(|&c| (c < b' ' && !matches!(c, b'\t' | b'\n' | b'\r')) || c == 0x7f);
+    if autolink || control || attributes(md) || quotes_value(md) {
         return None;
     }
     let mut out = vec![""];
@@ -192,7 +198,7 @@ pub fn link_candidates(md: &str) -> Option<Vec<&str>> {
             j += 1;
         }
         let start = j;
-        while j < b.len() && b[j] > b' ' && b[j] != b')' {
+        while j < b.len() && !matches!(b[j], b' ' | b'\t' | b'\n' | b'\r' | b')') {
             if matches!(b[j], b'(' | b'<' | b'&' | b'\\') {
                 return None;
             }
@@ -205,14 +211,15 @@ pub fn link_candidates(md: &str) -> Option<Vec<&str>> {
 }
 
 /// Whether a line of `md` may end in a heading's attributes: it ends in `}`, past
-/// spaces and a closing sequence of `#`s.
+/// spaces, a closing sequence of `#`s and backslashes (a setext heading's `{…}\` still
+/// counts).
 fn attributes(md: &str) -> bool {
     memchr::memchr_iter(b'}', md.as_bytes()).any(|i| {
         let line_end = md[i + 1..]
             .find(['\n', '\r'])
             .map_or(md.len(), |n| i + 1 + n);
         md[i + 1..line_end]
-            .trim_matches(|c: char| c == ' ' || c == '\t' || c == '#')
+            .trim_matches(|c: char| matches!(c, ' ' | '\t' | '#' | '\\'))
             .is_empty()
     })
 }
@@ -355,6 +362,8 @@ mod tests {
             ":v[a.b]",
             "[x](f(1))",
             "[x](<y>)",
+            "![i](\u{b}x)",
+            "{x=y}\\\n===",
         ] {
             assert_eq!(link_candidates(vouched_not), None, "{vouched_not}");
         }
@@ -371,7 +380,7 @@ mod tests {
                 "| a | b |\n|---|---|\n", "|", "> ", "- ", "1. ", "# ", "*", "_", "~~",
                 "\"t\"", "'t'", "@/p", "@/q#f", "#f", "https://e.org/x", "javascript:x",
                 "mailto:a@b", "data:x", "x", "y z", "本文", "\u{3000}", "\u{7f}", "\u{1}",
-                "<", "< ", ">", "<a@b.c>", "<https://e.org>", "&", "&amp;", "&#x29;", "\\",
+                "\u{b}", "\u{c}", "\u{0}", "=", "-", "+", "[[", "]]", "<", "< ", ">", "<a@b.c>", "<https://e.org>", "&", "&amp;", "&#x29;", "\\",
                 "\\]", "\\)", "{", "}", "{#h}", "{.c}", "{x=y}", "#", " #", "===\n", "---\n",
             ]), 0..24)
         ) {
