@@ -790,6 +790,21 @@ fn a_record_row_is_named_by_a_row_header() {
     );
 }
 
+/// A page of prose titled `title` with one block per language.
+fn page(title: &str, ja: &str, en: &str) -> String {
+    format!(
+        "---\ntitle: {{ja: \"{title}\", en: \"{title}\"}}\norder: 50\n---\n\n\
+         :::ja\n{ja}\n:::\n\n:::en\n{en}\n:::\n"
+    )
+}
+
+/// Writes `text` as `content/notes/<name>` of the site at `root`.
+fn write_note(root: &std::path::Path, name: &str, text: &str) {
+    let notes = root.join("content/notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    std::fs::write(notes.join(name), text).unwrap();
+}
+
 /// `check` renders only the pages whose fragments it must judge, and the pages those
 /// point to: a fragment between two pages of prose alone (no directive, neither the home
 /// page) is still judged, written as `@/page#id` or as a relative link, and a heading's
@@ -798,15 +813,7 @@ fn a_record_row_is_named_by_a_row_header() {
 #[test]
 fn fragments_between_pages_of_prose_alone_are_judged() {
     let dir = fixture_copy();
-    let page = |title: &str, ja: &str, en: &str| {
-        format!(
-            "---\ntitle: {{ja: \"{title}\", en: \"{title}\"}}\norder: 50\n---\n\n\
-             :::ja\n{ja}\n:::\n\n:::en\n{en}\n:::\n"
-        )
-    };
-    let notes = dir.path().join("content/notes");
-    std::fs::create_dir_all(&notes).unwrap();
-    let write = |name: &str, text: String| std::fs::write(notes.join(name), text).unwrap();
+    let write = |name: &str, text: String| write_note(dir.path(), name, &text);
     write(
         "a.md",
         page(
@@ -848,15 +855,7 @@ fn fragments_between_pages_of_prose_alone_are_judged() {
 #[test]
 fn a_link_to_another_pages_heading_reaches_it_in_every_view() {
     let dir = fixture_copy();
-    let notes = dir.path().join("content/notes");
-    std::fs::create_dir_all(&notes).unwrap();
-    let page = |title: &str, ja: &str, en: &str| {
-        format!(
-            "---\ntitle: {{ja: \"{title}\", en: \"{title}\"}}\norder: 50\n---\n\n\
-             :::ja\n{ja}\n:::\n\n:::en\n{en}\n:::\n"
-        )
-    };
-    let write = |name: &str, text: String| std::fs::write(notes.join(name), text).unwrap();
+    let write = |name: &str, text: String| write_note(dir.path(), name, &text);
     write(
         "a.md",
         page(
