@@ -996,3 +996,60 @@ fn a_fragment_the_target_page_lacks_is_an_error_at_the_link() {
     assert!(!b.status.success());
     assert!(!out.exists());
 }
+
+/// The built-in templates render a page's frame and splice its body and a table's rows in;
+/// the same templates as the site's own go through Tera whole. Both give the same bytes,
+/// and a site's own template sees the body and rows themselves, not a stand-in.
+#[test]
+fn spliced_pages_match_pages_rendered_whole_by_the_templates() {
+    let builtin = Built::new();
+    let dir = fixture_copy();
+    for t in ["base.html", "page.html", "table.html"] {
+        let text = std::fs::read(manifest_dir().join("theme/templates").join(t)).unwrap();
+        write_file(dir.path(), &format!("templates/{t}"), &text);
+    }
+    let out = dir.path().join("out");
+    build_ok(dir.path(), &out);
+    let (a, b) = (read_tree(&builtin.out), read_tree(&out));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (file, bytes) in &a {
+        assert!(bytes == &b[file], "{file} differs");
+    }
+    // The fixture has a run table, so both splices were taken.
+    assert!(
+        builtin
+            .read("details/index.html")
+            .contains("<tr><td><code>small")
+    );
+
+    // A template of the site's own that does more with the body than show it once.
+    replace_once(
+        dir.path(),
+        "templates/page.html",
+        "{{ body | safe }}",
+        "<p class=\"size\">{{ body | length }}</p>{{ body | safe }}",
+    );
+    replace_once(
+        dir.path(),
+        "templates/table.html",
+        "{{ rows_html | safe }}",
+        "{{ rows_html | safe }}<!-- {{ rows_html | length }} -->",
+    );
+    build_ok(dir.path(), &out);
+    let page = std::fs::read_to_string(out.join("details/index.html")).unwrap();
+    let size: usize = page
+        .split("<p class=\"size\">")
+        .nth(1)
+        .and_then(|r| r.split('<').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the size paragraph");
+    assert!(size > 1000, "{size}");
+    assert!(!page.contains('\u{FDD0}'));
+    let rows: usize = page
+        .split("</tr>\n<!-- ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the rows' length");
+    assert!(rows > 100, "{rows}");
+}

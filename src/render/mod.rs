@@ -28,6 +28,7 @@ use crate::model::{Evidence, Text};
 use directives::Shown;
 use scope::{Scope, join_langs};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tera::{Context, Tera};
@@ -35,6 +36,35 @@ use view::relative;
 
 /// Page id of the 404 page (it has no content file).
 const NOT_FOUND: &str = "404";
+
+/// Stands in for a page's body or a table's rows while a built-in template renders the
+/// frame around them; the text is spliced in after. A run's page is megabytes of rows,
+/// and through Tera each was copied into its context, copied out and checked as UTF-8
+/// again. Unicode noncharacters: a frame that holds the mark other than once (a caption
+/// quoting it) is rendered the ordinary way.
+const SPLICE: &str = "\u{FDD0}evidence-splice\u{FDD1}";
+
+/// `frame` with its one [`SPLICE`] mark replaced by `inner`; `None` when the mark is not
+/// there exactly once.
+fn splice(frame: &str, inner: &str) -> Option<String> {
+    let (before, after) = frame.split_once(SPLICE)?;
+    if after.contains(SPLICE) {
+        return None;
+    }
+    let mut out = String::with_capacity(frame.len() + inner.len());
+    out.push_str(before);
+    out.push_str(inner);
+    out.push_str(after);
+    Some(out)
+}
+
+/// Whether the binary provides every one of `templates`: only the built-in templates are
+/// known to show a spliced value once, as it is (`| safe`), and to do nothing else with it.
+fn builtin(theme: &Theme, templates: &[&str]) -> bool {
+    templates
+        .iter()
+        .all(|t| theme.files.get(*t).is_some_and(|f| f.is_builtin()))
+}
 
 /// The rendered site: output path → bytes, in path order.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -172,6 +202,10 @@ pub struct Renderer<'a> {
     pub theme: &'a Theme,
     /// The pages' heading ids, for `@/page#heading` links ([`markdown::Headings`]).
     headings: markdown::Headings<'a>,
+    /// Whether a page's body and a table's rows are spliced into the frame its template
+    /// renders ([`SPLICE`]): when the templates are the built-in ones.
+    splice_body: bool,
+    splice_rows: bool,
 }
 
 #[derive(Serialize)]
@@ -219,6 +253,8 @@ impl<'a> Renderer<'a> {
                 .collect(),
             theme,
             headings: markdown::Headings::new(ev),
+            splice_body: builtin(theme, &["templates/page.html", "templates/base.html"]),
+            splice_rows: builtin(theme, &["templates/table.html"]),
         })
     }
 
@@ -398,8 +434,28 @@ impl<'a> Renderer<'a> {
     /// Renders the tables of one directive through `table.html`.
     fn tables(&self, tables: Vec<table::Table>, out: &mut String, diags: &mut Vec<Diagnostic>) {
         for t in tables {
-            let ctx = Context::from_serialize(&t.context()).unwrap_or_default();
-            match self.tera.render("table.html", &ctx) {
+            let mut c = t.context();
+            let rows = self.splice_rows.then(|| {
+                std::mem::replace(
+                    &mut c.rows_html,
+                    Cow::Owned(html::Html::trusted_static(SPLICE)),
+                )
+            });
+            let mut rendered = self.tera.render(
+                "table.html",
+                &Context::from_serialize(&c).unwrap_or_default(),
+            );
+            if let (Some(rows), Ok(frame)) = (rows, &rendered) {
+                match splice(frame, rows.as_str()) {
+                    Some(html) => rendered = Ok(html),
+                    None => {
+                        c.rows_html = rows;
+                        let ctx = Context::from_serialize(&c).unwrap_or_default();
+                        rendered = self.tera.render("table.html", &ctx);
+                    }
+                }
+            }
+            match rendered {
                 Ok(html) => out.push_str(&html),
                 Err(e) => diags.push(Diagnostic::error(
                     "template",
@@ -469,6 +525,13 @@ impl<'a> Renderer<'a> {
         );
         let date = page.front.date.as_ref().map(|d| d.value.as_str());
         ctx.insert("date", &date.unwrap_or_default());
+        if self.splice_body {
+            ctx.insert("body", SPLICE);
+            let frame = self.tera.render("page.html", &ctx);
+            if let Some(html) = frame.as_ref().ok().and_then(|f| splice(f, &body)) {
+                return Ok(html);
+            }
+        }
         ctx.insert("body", &body);
         self.tera.render("page.html", &ctx).map_err(|e| {
             Diagnostic::error(
@@ -696,6 +759,22 @@ impl<'a> Renderer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_takes_the_spliced_text_once_or_not_at_all() {
+        let frame = format!("<main>{SPLICE}</main>");
+        assert_eq!(
+            splice(&frame, "<p>a & b</p>").as_deref(),
+            Some("<main><p>a & b</p></main>")
+        );
+        // A text holding the mark is spliced as it is: only the frame is searched.
+        assert_eq!(
+            splice(&frame, SPLICE).as_deref(),
+            Some(format!("<main>{SPLICE}</main>").as_str())
+        );
+        assert_eq!(splice("<main></main>", "x"), None);
+        assert_eq!(splice(&format!("{SPLICE}{SPLICE}"), "x"), None);
+    }
 
     /// What escaping means, a character at a time.
     fn by_char(s: &str) -> String {
