@@ -49,21 +49,25 @@ fn origins(ev: &Evidence) -> Vec<(String, String, Origin)> {
 
 /// Checks every string of every record.
 pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostics) {
+    use rayon::prelude::*;
     let pages_complete = !ev.incomplete.contains(&Kind::Page);
-    for (kind, id, origin) in origins(ev) {
-        let Some(record) = values.json().get(&kind).and_then(|k| k.get(&id)) else {
-            continue;
-        };
-        let mut problems = Vec::new();
-        strings(record, ev.languages(), &mut |s, text| {
-            problems.extend(text_problems(s, ev, values, pages_complete));
-            if text {
-                problems.extend(markup_problems(s));
-            }
-        });
-        if problems.is_empty() {
-            continue;
-        }
+    // Records are walked in parallel (a site with many probe runs has a million cases),
+    // their findings reported in record order.
+    let found: Vec<(Origin, Vec<Problem>)> = origins(ev)
+        .into_par_iter()
+        .filter_map(|(kind, id, origin)| {
+            let record = values.json().get(&kind).and_then(|k| k.get(&id))?;
+            let mut problems = Vec::new();
+            strings(record, ev.languages(), &mut |s, text| {
+                problems.extend(text_problems(s, ev, values, pages_complete));
+                if text {
+                    problems.extend(markup_problems(s));
+                }
+            });
+            (!problems.is_empty()).then_some((origin, problems))
+        })
+        .collect();
+    for (origin, problems) in found {
         // The file loaded a moment ago; read again only to place each finding on its line.
         // If it cannot be (it changed meanwhile), the findings stay at the record's line
         // and the reason is said.
