@@ -368,6 +368,7 @@ impl<'l> Figures<'l> {
             view: self.view,
             page_id: "index",
             headings: None,
+            later: None,
         }
     }
 

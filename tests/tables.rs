@@ -26,6 +26,17 @@ fn run_table_en() {
     insta::assert_snapshot!("run_table_en", figure(&html, "run"));
 }
 
+/// The other views fill the rows' view-dependent fragments (mode, readings, labels) in
+/// their own languages: the rows are worked out once per page, by the first view.
+#[test]
+fn run_table_ja_and_interleaved() {
+    let b = Built::new();
+    let ja = b.read("ja/details/index.html");
+    insta::assert_snapshot!("run_table_ja", figure(&ja, "run"));
+    let both = b.read("details/index.html");
+    insta::assert_snapshot!("run_table_interleaved", figure(&both, "run"));
+}
+
 /// A run after another of the same probe lists, under its table, the cases whose zone
 /// under the map changed: each once, with the zones it left and entered, and none whose
 /// zone stayed or that is new.

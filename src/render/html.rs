@@ -100,6 +100,61 @@ impl Html {
     }
 }
 
+/// Markup with holes, each standing for a fragment that one view words its own way (a
+/// label, a badge): written once, then filled once per view ([`Holed::fill`]). A run's
+/// cases are worked out once for all the views of its page.
+#[derive(Debug)]
+pub struct Holed<K> {
+    html: Html,
+    /// Where each hole is (a byte offset of `html`), in order.
+    holes: Vec<(usize, K)>,
+}
+
+impl<K> Holed<K> {
+    pub fn with_capacity(n: usize) -> Self {
+        Holed {
+            html: Html::with_capacity(n),
+            holes: Vec::new(),
+        }
+    }
+
+    /// The markup around the holes, to append to.
+    pub fn html(&mut self) -> &mut Html {
+        &mut self.html
+    }
+
+    /// A hole here, for what `key` stands for in each view.
+    pub fn hole(&mut self, key: K) {
+        self.holes.push((self.html.len(), key));
+    }
+
+    /// What was written so far, markup and holes: a mark to [`reset`](Holed::reset) to.
+    pub fn mark(&self) -> (usize, usize) {
+        (self.html.len(), self.holes.len())
+    }
+
+    /// Drops what was written since `mark`.
+    pub fn reset(&mut self, mark: (usize, usize)) {
+        self.html.truncate(mark.0);
+        self.holes.truncate(mark.1);
+    }
+
+    /// The markup with each hole filled by `put`.
+    pub fn fill(&self, mut put: impl FnMut(&mut Html, &K)) -> Html {
+        let text = self.html.as_str();
+        let mut out = Html::with_capacity(text.len() + self.holes.len() * 64);
+        let mut from = 0;
+        for (at, key) in &self.holes {
+            // Holes sit between pieces appended whole, so each slice is markup.
+            out.0.push_str(&text[from..*at]);
+            put(&mut out, key);
+            from = *at;
+        }
+        out.0.push_str(&text[from..]);
+        out
+    }
+}
+
 impl fmt::Display for Html {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -184,6 +184,8 @@ pub fn base_path(base: &str) -> String {
 struct Blocks {
     portable: std::collections::HashMap<usize, Option<markdown::Portable>>,
     notes: Vec<(usize, markup::Notes)>,
+    /// What the page's tables made for the views still to render.
+    later: scope::Later,
 }
 
 /// Everything rendering needs, prepared once per build.
@@ -268,6 +270,7 @@ impl<'a> Renderer<'a> {
             view,
             page_id,
             headings: Some(&self.headings),
+            later: None,
         }
     }
 
@@ -375,7 +378,8 @@ impl<'a> Renderer<'a> {
         sink: &dyn Sink,
         diags: &mut Vec<Diagnostic>,
     ) -> String {
-        let scope = self.scope(view, &page.id);
+        let mut scope = self.scope(view, &page.id);
+        scope.later = Some(&blocks.later);
         let mut out = String::new();
         for (i, item) in page.items.iter().enumerate() {
             match item {

@@ -21,6 +21,27 @@ pub struct Scope<'a> {
     /// The pages' heading ids, for a text's `@/page#heading` link to take the view's
     /// language prefix as a block's does (`None` away from a site's pages: `diff`).
     pub headings: Option<&'a markdown::Headings<'a>>,
+    /// What a table made for the page's other views while it rendered this one (`None`
+    /// away from a site's pages).
+    pub later: Option<&'a Later>,
+}
+
+/// Markup a table made for the views of a page still to render while it rendered one
+/// of them: one job renders a page in every view, and the rows of a run's cases are
+/// worked out once for them all ([`super::html::Holed`]). Keyed by view and table.
+#[derive(Default)]
+pub struct Later(std::cell::RefCell<rustc_hash::FxHashMap<(View, String), Html>>);
+
+impl Later {
+    /// What was kept for `view` under `key`, taken out.
+    pub fn take(&self, view: View, key: &str) -> Option<Html> {
+        self.0.borrow_mut().remove(&(view, key.to_string()))
+    }
+
+    /// Keeps `html` for `view` under `key`.
+    pub fn keep(&self, view: View, key: String, html: Html) {
+        self.0.borrow_mut().insert((view, key), html);
+    }
 }
 
 impl<'a> Scope<'a> {

@@ -630,6 +630,7 @@ pub(crate) mod testkit {
                 view,
                 page_id: PAGE,
                 headings: None,
+                later: None,
             }
         }
     }

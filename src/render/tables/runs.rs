@@ -12,9 +12,10 @@ use crate::model::fields::Measurements;
 use crate::model::format::Decimal;
 use crate::model::refs::Kind;
 use crate::model::types::Residency;
+use crate::model::view::View;
 use crate::model::{Case, DispatchMap, Run};
-use crate::render::html::Html;
 use crate::render::html::html;
+use crate::render::html::{Holed, Html};
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
 use std::cell::RefCell;
@@ -31,88 +32,118 @@ fn date(s: &Scope, r: &Run) -> Html {
     }
 }
 
-/// A fragment a run table repeats from row to row.
-#[derive(Hash, PartialEq, Eq)]
+/// A fragment a run table repeats from row to row, each view in its own words: the rows
+/// leave a hole for it ([`Holed`]), which each view fills.
+#[derive(Hash, PartialEq, Eq, Clone)]
 enum Frag<'k> {
     Unknown,
     DeltaNew,
     Badge(&'k str),
-    /// The label of the measurement at this position of the table's column order.
-    Label(usize),
+    /// The label of a measurement.
+    Label(&'static str),
     /// Map id, zone, whether the run was assessed against the map.
     Zone(&'k str, &'k str, bool),
     /// Mode, and the key of the mark a pack shows under it.
     Mode(Option<Residency>, Option<&'static str>),
+    /// The reading of the run's case at this position (not memoised: one per case).
+    Reading(usize),
 }
 
-/// The fragments every row of a run table repeats (labels, badges), each made once per
-/// table and written straight into the rows: a sweep has thousands of rows, and a Fluent
-/// lookup or a string per cell was most of the cost.
+/// A run table's rows with holes for what each view words its own way.
+type Rows<'e> = Holed<Frag<'e>>;
+
+/// What `key` stands for in the view of `s`.
+fn fragment(s: &Scope, run: &Run, key: &Frag) -> Html {
+    match *key {
+        Frag::Unknown => unknown(s),
+        Frag::DeltaNew => html!(
+            "<span class=\"delta new\">{}</span>",
+            s.ui("runs-delta-new")
+        ),
+        Frag::Badge(family) => family_badge(s, family),
+        Frag::Label(name) => measurement(s, name),
+        Frag::Zone(map, z, assessed) => {
+            let class = Html::trusted_static(if assessed { " assessed" } else { "" });
+            let id = Html::text(map);
+            html!(
+                "<span class=\"zone{}\" title=\"{}\">{} <small>{}</small></span>",
+                class,
+                id,
+                family_badge(s, z),
+                id
+            )
+        }
+        Frag::Mode(mode, mark) => {
+            let mode = mode
+                .map(|m| s.label("residency", &m))
+                .unwrap_or_else(|| Html::trusted_static("—"));
+            match mark {
+                Some(key) => html!(
+                    "{}<br><small class=\"cache-defeat\">{}</small>",
+                    mode,
+                    s.ui(key)
+                ),
+                None => mode,
+            }
+        }
+        Frag::Reading(i) => run
+            .cases
+            .get(i)
+            .map_or_else(|| unknown(s), |c| reading(s, run, c)),
+    }
+}
+
+/// The fragments of one table in one view, each made once: a sweep has thousands of
+/// rows, and a Fluent lookup or a string per cell was most of the cost.
 struct Fragments<'a, 'e> {
     s: &'a Scope<'e>,
+    run: &'e Run,
     // Looked up several times per row: a fast hash, as the keys are our own.
     memo: RefCell<rustc_hash::FxHashMap<Frag<'e>, Html>>,
-    /// Numbers are written here as plain text, then escaped into the row: one buffer
-    /// for the whole table.
-    scratch: RefCell<String>,
 }
 
 impl<'a, 'e> Fragments<'a, 'e> {
-    fn new(s: &'a Scope<'e>) -> Self {
+    fn new(s: &'a Scope<'e>, run: &'e Run) -> Self {
         Fragments {
             s,
+            run,
             memo: RefCell::new(rustc_hash::FxHashMap::default()),
-            scratch: RefCell::new(String::new()),
         }
     }
 
-    /// Writes the fragment under `key`, made by `make` the first time.
-    fn put(&self, out: &mut Html, key: Frag<'e>, make: impl FnOnce(&Scope) -> Html) {
-        if let Some(v) = self.memo.borrow().get(&key) {
+    /// Writes what `key` stands for in this view.
+    fn put(&self, out: &mut Html, key: &Frag<'e>) {
+        if let Frag::Reading(_) = key {
+            out.push(&fragment(self.s, self.run, key));
+            return;
+        }
+        if let Some(v) = self.memo.borrow().get(key) {
             out.push(v);
             return;
         }
-        let v = make(self.s);
+        let v = fragment(self.s, self.run, key);
         out.push(&v);
-        self.memo.borrow_mut().insert(key, v);
-    }
-
-    /// Writes what `write` writes as plain text, escaped.
-    fn text(&self, out: &mut Html, write: impl FnOnce(&mut String) -> bool) -> bool {
-        let mut scratch = self.scratch.borrow_mut();
-        scratch.clear();
-        let wrote = write(&mut scratch);
-        out.push_text(&scratch);
-        wrote
-    }
-
-    fn unknown(&self, out: &mut Html) {
-        self.put(out, Frag::Unknown, unknown);
-    }
-
-    /// A measurement's value, or "unknown".
-    fn measure(&self, out: &mut Html, name: &str, v: Option<f64>) {
-        match v {
-            Some(v) => {
-                self.text(out, |t| {
-                    write_measure(t, name, v);
-                    true
-                });
-            }
-            None => self.unknown(out),
-        }
+        self.memo.borrow_mut().insert(key.clone(), v);
     }
 
     fn badge(&self, out: &mut Html, family: &'e str) {
-        self.put(out, Frag::Badge(family), |s| family_badge(s, family));
+        self.put(out, &Frag::Badge(family));
     }
+}
+
+/// Writes what `write` writes as plain text, escaped, through `scratch` (one buffer for
+/// the whole table's numbers).
+fn text(out: &mut Rows, scratch: &mut String, write: impl FnOnce(&mut String) -> bool) -> bool {
+    scratch.clear();
+    let wrote = write(scratch);
+    out.html().push_text(scratch);
+    wrote
 }
 
 /// The zone each map derives for the case. `maps` pairs each map with the position of
 /// its measurement in `now` (the row's values, see [`fill`]), found once per table.
 fn zone_cell<'e>(
-    out: &mut Html,
-    w: &Fragments<'_, 'e>,
+    out: &mut Rows<'e>,
     run: &Run,
     maps: &[(&'e DispatchMap, Option<usize>)],
     now: &[Option<f64>],
@@ -127,23 +158,13 @@ fn zone_cell<'e>(
             .as_ref()
             .is_some_and(|a| a.value == m.id.value);
         if !first {
-            out.push_static("<br>");
+            out.html().push_static("<br>");
         }
         first = false;
-        w.put(out, Frag::Zone(&m.id.value, z, assessed), |s| {
-            let class = Html::trusted_static(if assessed { " assessed" } else { "" });
-            let id = Html::text(&m.id.value);
-            html!(
-                "<span class=\"zone{}\" title=\"{}\">{} <small>{}</small></span>",
-                class,
-                id,
-                family_badge(s, z),
-                id
-            )
-        });
+        out.hole(Frag::Zone(&m.id.value, z, assessed));
     }
     if first {
-        out.push_static("—");
+        out.html().push_static("—");
     }
 }
 
@@ -177,29 +198,15 @@ fn reading(s: &Scope, run: &Run, case: &Case) -> Html {
 }
 
 /// Mode, with the mark a pack shows under it (how the case kept a cache out).
-fn mode_cell(out: &mut Html, w: &Fragments, c: &Case) {
-    let mark = crate::packs::render::case_mark(w.s, c);
-    w.put(out, Frag::Mode(c.mode, mark), |s| {
-        let mode = c
-            .mode
-            .map(|m| s.label("residency", &m))
-            .unwrap_or_else(|| Html::trusted_static("—"));
-        match mark {
-            Some(key) => html!(
-                "{}<br><small class=\"cache-defeat\">{}</small>",
-                mode,
-                s.ui(key)
-            ),
-            None => mode,
-        }
-    })
+fn mode_cell(out: &mut Rows, s: &Scope, c: &Case) {
+    out.hole(Frag::Mode(c.mode, crate::packs::render::case_mark(s, c)));
 }
 
 // ---------------------------------------------------------------- matching runs
 
 /// The map deltas read zones under: the one either run was assessed against, else the
 /// first map.
-fn primary_map<'a>(s: &'a Scope, run: &Run, prev: &Run) -> Option<&'a DispatchMap> {
+fn primary_map<'e>(s: &Scope<'e>, run: &Run, prev: &Run) -> Option<&'e DispatchMap> {
     [&run.assessed_against, &prev.assessed_against]
         .into_iter()
         .flatten()
@@ -258,20 +265,19 @@ fn change(out: &mut String, name: &str, a: f64, b: f64) -> bool {
 /// line per measurement that changed, in column order, with a change of zone under the
 /// map's own measurement; `=` when nothing changed. `now` and `before` hold the two
 /// sides' values in the positions of `order`; `variable` is the map's measurement's.
-#[allow(clippy::too_many_arguments)]
 fn delta<'e>(
-    out: &mut Html,
-    w: &Fragments<'_, 'e>,
+    out: &mut Rows<'e>,
+    scratch: &mut String,
     map: Option<&'e DispatchMap>,
     order: &[&'static str],
     variable: Option<usize>,
     before: &[Option<f64>],
     now: &[Option<f64>],
 ) {
-    let start = out.len();
-    let line = |out: &mut Html| {
-        if out.len() > start {
-            out.push_static("<br>");
+    let start = out.mark();
+    let line = |out: &mut Rows| {
+        if out.mark() != start {
+            out.html().push_static("<br>");
         }
     };
     for (i, &name) in order.iter().enumerate() {
@@ -279,12 +285,12 @@ fn delta<'e>(
             continue;
         };
         if a != b {
-            let mark = out.len();
+            let mark = out.mark();
             line(out);
-            w.put(out, Frag::Label(i), |s| measurement(s, name));
-            out.push_static(" ");
-            if !w.text(out, |t| change(t, name, a, b)) {
-                out.truncate(mark);
+            out.hole(Frag::Label(name));
+            out.html().push_static(" ");
+            if !text(out, scratch, |t| change(t, name, a, b)) {
+                out.reset(mark);
             }
         }
         if Some(i) == variable
@@ -293,13 +299,13 @@ fn delta<'e>(
             && za != zb
         {
             line(out);
-            w.badge(out, za);
-            out.push_static(" → ");
-            w.badge(out, zb);
+            out.hole(Frag::Badge(za));
+            out.html().push_static(" → ");
+            out.hole(Frag::Badge(zb));
         }
     }
-    if out.len() == start {
-        out.push_static("=");
+    if out.mark() == start {
+        out.html().push_static("=");
     }
 }
 
@@ -321,14 +327,11 @@ fn fill(slots: &mut [Option<f64>], order: &[&'static str], m: &Measurements) {
 
 // ---------------------------------------------------------------- one run
 
-fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
+/// The rows of a run's cases, as every view writes them but for the holes.
+fn case_rows<'e>(s: &Scope<'e>, run: &'e Run, columns_of: &[MeasureColumn]) -> Rows<'e> {
     let prev = s.derived.comparable_previous(s.ev, run);
     let prev_summary = prev.map(|p| s.derived.summaries(p));
     let map = prev.and_then(|p| primary_map(s, run, p));
-    let w = Fragments::new(s);
-    // A column per measurement the cases have (a pack's group in one), in the order
-    // they are shown everywhere.
-    let columns_of = measure_columns(s, run.cases.iter().flat_map(|c| c.measured()));
     let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
     let variable = map.and_then(|m| order.iter().position(|n| *n == m.measured_as()));
     let (mut now, mut before) = (vec![None; order.len()], vec![None; order.len()]);
@@ -337,50 +340,95 @@ fn run_table(s: &Scope, run: &Run, file: &str, with_anchor: bool) -> Table {
             .iter()
             .map(|m| (&m.value, order.iter().position(|n| *n == m.measured_as())))
             .collect();
-    let mut html = Html::with_capacity(run.cases.len() * 400);
+    let mut rows = Rows::with_capacity(run.cases.len() * 400);
+    let mut scratch = String::new();
     // Where the previous run's summary of the next case is likely to be.
     let mut at = 0;
-    for c in &run.cases {
-        let td = |out: &mut Html| out.push_static("</td><td>");
+    for (n, c) in run.cases.iter().enumerate() {
+        let td = |out: &mut Rows| out.html().push_static("</td><td>");
         fill(&mut now, &order, &c.measurements);
-        html.push_static("<tr><td><code>");
-        html.push_text(&c.id.value);
-        html.push_static("</code>");
-        td(&mut html);
-        mode_cell(&mut html, &w, c);
+        rows.html().push_static("<tr><td><code>");
+        rows.html().push_text(&c.id.value);
+        rows.html().push_static("</code>");
+        td(&mut rows);
+        mode_cell(&mut rows, s, c);
         // `order` is the columns' names one after another.
         let mut i = 0;
-        for col in &columns_of {
-            td(&mut html);
+        for col in columns_of {
+            td(&mut rows);
             for (k, name) in col.names.iter().enumerate() {
                 if k > 0 {
-                    html.push_static(" / ");
+                    rows.html().push_static(" / ");
                 }
-                w.measure(&mut html, name, now[i]);
+                match now[i] {
+                    Some(v) => {
+                        text(&mut rows, &mut scratch, |t| {
+                            write_measure(t, name, v);
+                            true
+                        });
+                    }
+                    None => rows.hole(Frag::Unknown),
+                }
                 i += 1;
             }
         }
-        td(&mut html);
-        zone_cell(&mut html, &w, run, &maps, &now);
-        td(&mut html);
-        html.push(&reading(s, run, c));
+        td(&mut rows);
+        zone_cell(&mut rows, run, &maps, &now);
+        td(&mut rows);
+        // A reading is a text, in each view's languages.
+        if s.ev.reading_of(&run.id.value, &c.id.value).is_some() || c.assessment.is_some() {
+            rows.hole(Frag::Reading(n));
+        } else {
+            rows.html().push_static("—");
+        }
         if let Some(ps) = prev_summary {
-            td(&mut html);
+            td(&mut rows);
             match ps.find(case_key(c), &mut at) {
                 Some(p) => {
                     fill(&mut before, &order, &p.values);
-                    delta(&mut html, &w, map, &order, variable, &before, &now);
+                    delta(
+                        &mut rows,
+                        &mut scratch,
+                        map,
+                        &order,
+                        variable,
+                        &before,
+                        &now,
+                    );
                 }
-                None => w.put(&mut html, Frag::DeltaNew, |s| {
-                    html!(
-                        "<span class=\"delta new\">{}</span>",
-                        s.ui("runs-delta-new")
-                    )
-                }),
+                None => rows.hole(Frag::DeltaNew),
             }
         }
-        html.push_static("</td></tr>\n");
+        rows.html().push_static("</td></tr>\n");
     }
+    rows
+}
+
+fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> Table {
+    let prev = s.derived.comparable_previous(s.ev, run);
+    let map = prev.and_then(|p| primary_map(s, run, p));
+    let w = Fragments::new(s, run);
+    // A column per measurement the cases have (a pack's group in one), in the order
+    // they are shown everywhere.
+    let columns_of = measure_columns(s, run.cases.iter().flat_map(|c| c.measured()));
+    // One job renders a page in all its views: the first view to show the run works out
+    // its rows and fills them in for the others.
+    let key = format!("run-rows {}", run.id.value);
+    let html = match s.later.and_then(|l| l.take(s.view, &key)) {
+        Some(html) => html,
+        None => {
+            let rows = case_rows(s, run, &columns_of);
+            if let Some(later) = s.later {
+                let views = s.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views());
+                for &view in views.iter().filter(|&&v| v != s.view) {
+                    let other = Scope { view, ..*s };
+                    let w = Fragments::new(&other, run);
+                    later.keep(view, key.clone(), rows.fill(|out, k| w.put(out, k)));
+                }
+            }
+            rows.fill(|out, k| w.put(out, k))
+        }
+    };
     let mut columns: Vec<Html> = vec![s.ui("col-case"), s.ui("col-mode")];
     columns.extend(columns_of.into_iter().map(|c: MeasureColumn| c.label));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
