@@ -60,6 +60,7 @@ use crate::load::messages::Messages;
 use crate::model::Evidence;
 use crate::model::page::{Block, DirectiveLine, Item, PageSource};
 use crate::model::refs::Kind;
+use crate::model::strings;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::pipeline::{self, Loaded};
@@ -442,8 +443,7 @@ fn load_again(
         (Some(p), Some(paths)) if !checked.diagnostics.has_errors() => {
             let quoted = OnceCell::new();
             let needs = |id: &str| {
-                let quoted =
-                    quoted.get_or_init(|| (quoted_kinds(&checked.values), anchored_kinds(ev)));
+                let quoted = quoted.get_or_init(|| (quoted_kinds(ev), anchored_kinds(ev)));
                 let blocks = state.pages.get(id).map(|p| p.quoted);
                 match (ev.page(id), blocks) {
                     (Some(p), Some(blocks)) => page_needs(p, blocks, quoted),
@@ -745,38 +745,26 @@ fn anchored_kinds(ev: &Evidence) -> BTreeSet<Kind> {
 }
 
 /// Kind → the kinds its records' texts quote with `:v[…]`.
-fn quoted_kinds(values: &Values) -> BTreeMap<Kind, BTreeSet<Kind>> {
-    let mut out = BTreeMap::new();
-    let Some(kinds) = values.json().as_object() else {
-        return out;
-    };
-    for (name, records) in kinds {
-        let mut found = BTreeSet::new();
-        strings(records, &mut |s| quotes(s, &mut found));
-        match Kind::from_name(name) {
-            Some(k) => {
-                out.insert(k, found);
+fn quoted_kinds(ev: &Evidence) -> BTreeMap<Kind, BTreeSet<Kind>> {
+    let mut out: BTreeMap<Kind, BTreeSet<Kind>> = BTreeMap::new();
+    for &kind in ALL {
+        let (mut found, mut records) = (BTreeSet::new(), 0);
+        crate::model::with_collection!(ev, kind, |c| {
+            for r in c.iter() {
+                records += 1;
+                strings::each(&r.value, ev.languages(), &mut |s, _| quotes(s, &mut found));
             }
-            // A collection no kind names: whoever reads it is unknown, so all kinds are.
-            None if !found.is_empty() => {
-                for k in ALL {
-                    out.entry(*k).or_insert_with(BTreeSet::new).extend(&found);
-                }
+        }, pages => continue);
+        if kind == Kind::Record {
+            // A declared collection: whoever reads it is unknown, so all kinds are.
+            for k in ALL.iter().filter(|_| !found.is_empty()) {
+                out.entry(*k).or_default().extend(&found);
             }
-            None => {}
+        } else if records > 0 {
+            out.entry(kind).or_default().extend(found);
         }
     }
     out
-}
-
-/// Calls `f` on every string in `v`.
-fn strings(v: &serde_json::Value, f: &mut dyn FnMut(&str)) {
-    match v {
-        serde_json::Value::String(s) => f(s),
-        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, f)),
-        serde_json::Value::Object(m) => m.values().for_each(|x| strings(x, f)),
-        _ => {}
-    }
 }
 
 /// Adds the kinds `text` quotes with `:v[kind:…]`; [`ALL`] for one it cannot tell.

@@ -396,3 +396,68 @@ impl<'l> Figures<'l> {
         crate::render::figures::run_svg(&self.scope(), &r, id)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::strings::tests::{tree_walk, walked};
+    use crate::model::values::export;
+
+    /// This repository's investigation and the test fixtures, loaded.
+    fn sites() -> Vec<(&'static str, Loaded)> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        ["", "tests/fixtures/valid", "tests/fixtures/three_languages"]
+            .into_iter()
+            .map(|site| match evidence(&root.join(site)) {
+                Ok(loaded) => (site, loaded),
+                Err(_) => panic!("{site} loads"),
+            })
+            .collect()
+    }
+
+    /// Every record gives the strings of its JSON form, texts marked the same (in the
+    /// order the record writes them, not sorted): what `check` and serve read of data.
+    #[test]
+    fn every_record_gives_the_strings_of_its_json() {
+        for (site, loaded) in sites() {
+            let ev = &loaded.evidence;
+            let mut records = 0;
+            for kind in crate::model::registry::ALL {
+                crate::model::with_collection!(ev, kind, |c| {
+                    for r in c.iter() {
+                        records += 1;
+                        let json = serde_json::to_value(&r.value).unwrap_or_default();
+                        let mut want = Vec::new();
+                        tree_walk(&json, ev.languages(), &mut want);
+                        let mut got = walked(&r.value, ev.languages());
+                        want.sort();
+                        got.sort();
+                        assert_eq!(got, want, "{site} {kind:?}");
+                    }
+                }, pages => {})
+            }
+            assert!(records > 5, "{site}: {records}");
+        }
+    }
+
+    /// `evidence.json`, written from the typed records, holds what the quoting tree holds,
+    /// laid out as serde_json lays out a tree (key order aside).
+    #[test]
+    fn the_export_is_the_tree() {
+        for (site, loaded) in sites() {
+            let ev = &loaded.evidence;
+            let exported = export(ev);
+            let tree = Values::new(ev).json(ev).clone();
+            let parsed: serde_json::Value = serde_json::from_str(&exported).unwrap_or_default();
+            assert_eq!(parsed, tree, "{site}");
+            let relaid = serde_json::to_string_pretty(&parsed).unwrap_or_default();
+            assert_eq!(
+                relaid,
+                serde_json::to_string_pretty(&tree).unwrap_or_default()
+            );
+            assert_eq!(exported.lines().count(), relaid.lines().count(), "{site}");
+            assert!(tree.as_object().is_some_and(|m| m.len() > 3), "{site}");
+        }
+        assert_eq!(export(&crate::model::Evidence::default()), "{}");
+    }
+}

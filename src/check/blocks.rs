@@ -87,7 +87,13 @@ fn page(
                     &parsed
                 }
             };
-            at.judge(noted, (&known, complete), values, &mut diags, &mut written);
+            at.judge(
+                noted,
+                (&known, complete),
+                (ev, values),
+                &mut diags,
+                &mut written,
+            );
         }
     }
     (diags, written)
@@ -134,7 +140,7 @@ impl Block<'_> {
         &self,
         notes: &Notes,
         known: (&dyn Fn(&str) -> bool, bool),
-        values: &Values,
+        values: (&Evidence, &Values),
         diags: &mut Vec<Diagnostic>,
         written: &mut Written,
     ) {
@@ -217,8 +223,14 @@ impl Block<'_> {
         );
     }
 
-    /// Every `:v[path]` in a run of text (starting at byte `at`) quotes a value.
-    fn values(&self, text: &str, at: usize, values: &Values, diags: &mut Vec<Diagnostic>) {
+    /// Every `:v[path]` in a run of text (starting at byte `at`) quotes a value of `ev`.
+    fn values(
+        &self,
+        text: &str,
+        at: usize,
+        (ev, values): (&Evidence, &Values),
+        diags: &mut Vec<Diagnostic>,
+    ) {
         let mut rest = text;
         let mut cursor = at;
         while let Some(start) = rest.find(":v[") {
@@ -236,7 +248,7 @@ impl Block<'_> {
             let path = &rest[start + 3..start + 3 + len];
             let (span, end) = self.locate(cursor, &format!(":v[{path}]"));
             cursor = end;
-            if let Err(QuoteError::Bad(msg)) = values.quote(path, self.lang) {
+            if let Err(QuoteError::Bad(msg)) = values.quote(ev, path, self.lang) {
                 diags.push(Diagnostic::error("bad-value", span, msg).with_hint(markup::VALUE_HINT));
             }
             rest = &rest[start + 3 + len + 1..];
@@ -260,7 +272,8 @@ mod tests {
         let (mut d, mut w) = (Vec::new(), Written::default());
         let known = |id: &str| ["observers", "index"].contains(&id);
         let notes = Notes::of(md);
-        block.judge(&notes, (&known, true), &Values::default(), &mut d, &mut w);
+        let (ev, values) = (Evidence::default(), Values::default());
+        block.judge(&notes, (&known, true), (&ev, &values), &mut d, &mut w);
         (d, w)
     }
 

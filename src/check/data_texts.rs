@@ -8,12 +8,12 @@
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::model::Evidence;
+use crate::model::id::Id;
 use crate::model::markup;
-use crate::model::page::Lang;
 use crate::model::refs::Kind;
 use crate::model::values::{QuoteError, Values};
 use pulldown_cmark::{Event, Options, Parser, Tag};
-use serde_json::Value;
+use rayon::prelude::*;
 use std::path::Path;
 
 /// Where a record starts: its file and the line of its id.
@@ -22,51 +22,35 @@ struct Origin {
     line: usize,
 }
 
-/// Every record's origin, keyed by its key in `evidence.json`: kind (or declared
-/// collection) name and id.
-fn origins(ev: &Evidence) -> Vec<(String, String, Origin)> {
-    let mut out = Vec::new();
-    for kind in crate::model::registry::ALL {
-        crate::model::with_collection!(ev, kind, |c| {
-            for r in c.iter() {
-                let id = crate::model::Record::id(&r.value);
-                let line = id.referenced.line() as usize;
-                let origin = Origin { file: r.file.to_string(), line };
-                // A declared record sits under its collection's name, by its own id.
-                let (name, own) = match kind {
-                    Kind::Record => match id.value.split_once(':') {
-                        Some((c, own)) => (c.to_string(), own.to_string()),
-                        None => continue,
-                    },
-                    _ => (kind.name().to_string(), id.value.clone()),
-                };
-                out.push((name, own, origin));
-            }
-        }, pages => {})
-    }
-    out
-}
-
 /// Checks every string of every record.
 pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostics) {
-    use rayon::prelude::*;
     let pages_complete = !ev.incomplete.contains(&Kind::Page);
+    // What one record's strings hold that is wrong, and where the record starts.
+    let judge = |record: &dyn erased::Strings, id: &Id, file: &str| {
+        let mut problems = Vec::new();
+        record.each(ev.languages(), &mut |s, text| {
+            problems.extend(text_problems(s, ev, values, pages_complete));
+            if text {
+                problems.extend(markup_problems(s));
+            }
+        });
+        let origin = Origin {
+            file: file.to_string(),
+            line: id.referenced.line() as usize,
+        };
+        (!problems.is_empty()).then_some((origin, problems))
+    };
     // Records are walked in parallel (a site with many probe runs has a million cases),
-    // their findings reported in record order.
-    let found: Vec<(Origin, Vec<Problem>)> = origins(ev)
-        .into_par_iter()
-        .filter_map(|(kind, id, origin)| {
-            let record = values.json().get(&kind).and_then(|k| k.get(&id))?;
-            let mut problems = Vec::new();
-            strings(record, ev.languages(), &mut |s, text| {
-                problems.extend(text_problems(s, ev, values, pages_complete));
-                if text {
-                    problems.extend(markup_problems(s));
-                }
-            });
-            (!problems.is_empty()).then_some((origin, problems))
-        })
-        .collect();
+    // their findings reported in the registry's order of kinds, then the records'.
+    let mut found: Vec<(Origin, Vec<Problem>)> = Vec::new();
+    for kind in crate::model::registry::ALL {
+        crate::model::with_collection!(ev, kind, |c| {
+            let records: Vec<_> = c.iter().collect();
+            found.par_extend(records.par_iter().filter_map(|r| {
+                judge(&r.value, crate::model::Record::id(&r.value), &r.file)
+            }));
+        }, pages => {})
+    }
     for (origin, problems) in found {
         // The file loaded a moment ago; read again only to place each finding on its line.
         // If it cannot be (it changed meanwhile), the findings stay at the record's line
@@ -101,17 +85,18 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
     }
 }
 
-/// Calls `f` on every string value in `v`, in document order, saying whether it is one
-/// language of a text (rendered as markdown) rather than a plain value.
-fn strings(v: &Value, langs: &[Lang], f: &mut dyn FnMut(&str, bool)) {
-    match v {
-        Value::String(s) => f(s, false),
-        Value::Array(a) => a.iter().for_each(|x| strings(x, langs, f)),
-        Value::Object(m) => match crate::model::lang::json_text(v, langs) {
-            Some(text) => text.into_iter().for_each(|(_, s)| f(s, true)),
-            None => m.values().for_each(|x| strings(x, langs, f)),
-        },
-        _ => {}
+/// A record of any kind, as something whose strings can be walked.
+mod erased {
+    use crate::model::page::Lang;
+
+    pub trait Strings: Sync {
+        fn each(&self, langs: &[Lang], f: &mut dyn FnMut(&str, bool));
+    }
+
+    impl<T: serde::Serialize + Sync> Strings for T {
+        fn each(&self, langs: &[Lang], f: &mut dyn FnMut(&str, bool)) {
+            crate::model::strings::each(self, langs, f);
+        }
     }
 }
 
@@ -148,7 +133,7 @@ fn text_problems(s: &str, ev: &Evidence, values: &Values, pages_complete: bool) 
             break;
         };
         let path = &after[..len];
-        if let Err(QuoteError::Bad(msg)) = values.quote(path, ev.languages()[0]) {
+        if let Err(QuoteError::Bad(msg)) = values.quote(ev, path, ev.languages()[0]) {
             out.push((format!(":v[{path}]"), "bad-value", msg, markup::VALUE_HINT));
         }
         rest = &after[len + 1..];
@@ -216,6 +201,8 @@ fn line_start(source: &str, line: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::page::Lang;
+    use crate::model::strings;
 
     /// A recorded value (a model's response) is not markdown and may hold anything; the
     /// languages of a text are.
@@ -227,7 +214,7 @@ mod tests {
             "reading": {"ja": "注", "en": "note"},
         });
         let mut seen = Vec::new();
-        strings(&record, Lang::DEFAULT, &mut |s, text| {
+        strings::each(&record, Lang::DEFAULT, &mut |s, text| {
             seen.push((s.to_string(), text))
         });
         seen.sort();

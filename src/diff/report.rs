@@ -34,7 +34,7 @@ pub struct Compared<'a> {
 
 impl<'a> Compared<'a> {
     pub fn new(loaded: &'a Loaded, run_files: RunFiles, site: SiteFiles) -> Compared<'a> {
-        let json = Values::new(&loaded.evidence).json().clone();
+        let json = Values::new(&loaded.evidence).json(&loaded.evidence).clone();
         Compared {
             ev: &loaded.evidence,
             loaded,

@@ -17,6 +17,7 @@ pub mod markup;
 pub mod page;
 pub mod refs;
 pub mod registry;
+pub mod strings;
 pub mod types;
 pub mod values;
 pub mod view;

@@ -6,11 +6,16 @@ use super::page::Lang;
 use super::registry::{KINDS, Kind};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
-/// The graph keyed by kind, then id.
+/// The graph keyed by kind, then id, for quoting. The tree is made the first time a quote
+/// needs it: most builds quote a few values, and a site with a million probe cases would
+/// make (and free) a million maps for none (`evidence.json` is written from the typed
+/// records, [`export`]; `check` reads their strings the same way, [`super::strings`]).
 #[derive(Debug, Default)]
 pub struct Values {
-    root: Value,
+    root: OnceLock<Value>,
     /// Kind (and declared collection) names whose file failed to load: a missing id
     /// there is not reported again.
     incomplete: Vec<String>,
@@ -62,30 +67,34 @@ fn records(ev: &Evidence, kind: Kind) -> Option<Value> {
     ))
 }
 
+/// The whole graph as one JSON tree.
+fn tree(ev: &Evidence) -> Value {
+    let mut by_name: BTreeMap<String, Value> = Default::default();
+    for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
+        // evidence.json lists the kinds the site has records of, not every kind known.
+        match records(ev, s.kind) {
+            Some(Value::Object(r)) if r.is_empty() => {}
+            Some(records) => {
+                by_name.insert(s.name.into(), records);
+            }
+            None => {}
+        }
+    }
+    // Declared records under their collection's name, by their own id.
+    for rec in ev.records.iter() {
+        let v = serde_json::to_value(&rec.value).unwrap_or(Value::Null);
+        if let Value::Object(m) = by_name
+            .entry(rec.collection.clone())
+            .or_insert_with(|| Value::Object(Map::new()))
+        {
+            m.insert(rec.id.value.clone(), v);
+        }
+    }
+    Value::Object(by_name.into_iter().collect())
+}
+
 impl Values {
     pub fn new(ev: &Evidence) -> Values {
-        // By the registry's names, in their order: evidence.json's keys are sorted.
-        let mut by_name: std::collections::BTreeMap<String, Value> = Default::default();
-        for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
-            // evidence.json lists the kinds the site has records of, not every kind known.
-            match records(ev, s.kind) {
-                Some(Value::Object(r)) if r.is_empty() => {}
-                Some(records) => {
-                    by_name.insert(s.name.into(), records);
-                }
-                None => {}
-            }
-        }
-        // Declared records under their collection's name, by their own id.
-        for rec in ev.records.iter() {
-            let v = serde_json::to_value(&rec.value).unwrap_or(Value::Null);
-            if let Value::Object(m) = by_name
-                .entry(rec.collection.clone())
-                .or_insert_with(|| Value::Object(Map::new()))
-            {
-                m.insert(rec.id.value.clone(), v);
-            }
-        }
         let declared = ev
             .config
             .iter()
@@ -104,23 +113,25 @@ impl Values {
             );
         }
         Values {
-            root: Value::Object(by_name.into_iter().collect()),
+            root: OnceLock::new(),
             incomplete,
             declared,
             langs: ev.languages(),
         }
     }
 
-    /// The whole graph, for `evidence.json`.
-    pub fn json(&self) -> &Value {
-        &self.root
+    /// The whole graph of `ev` (the evidence these values were made from), made now if
+    /// no quote made it yet.
+    pub fn json(&self, ev: &Evidence) -> &Value {
+        self.root.get_or_init(|| tree(ev))
     }
 
     /// The value at `kind:id.field.field…` as text in `lang`. A `|s` suffix shows a
     /// nanosecond count in seconds, `|n` groups the digits of a number.
-    pub fn quote(&self, path: &str, lang: Lang) -> Result<String, QuoteError> {
+    /// `ev` is the evidence these values were made from.
+    pub fn quote(&self, ev: &Evidence, path: &str, lang: Lang) -> Result<String, QuoteError> {
         if let Some((inner, format)) = path.split_once('|') {
-            let raw = self.quote(inner, lang)?;
+            let raw = self.quote(ev, inner, lang)?;
             let n: u64 = raw.parse().map_err(|_| {
                 format!("`{inner}` is not a whole number, so `|{format}` cannot apply")
             })?;
@@ -143,7 +154,7 @@ impl Values {
             return Err(format!("unknown kind `{kind}` in `:v[{path}]`").into());
         }
         // A kind with no records has no key in the graph.
-        let cur = self.root.get(kind).and_then(|records| records.get(id));
+        let cur = self.json(ev).get(kind).and_then(|records| records.get(id));
         let Some(mut cur) = cur else {
             if self.incomplete.iter().any(|k| k == kind) {
                 return Err(QuoteError::Unavailable);
@@ -159,6 +170,72 @@ impl Values {
             ))
         })
     }
+}
+
+/// `evidence.json`: every record under its kind's (or declared collection's) name, then its
+/// id, both sorted, each as its type writes it. Records are written in parallel and never
+/// become a JSON tree.
+pub fn export(ev: &Evidence) -> String {
+    let mut by_name: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
+        let records = crate::model::with_collection!(
+            ev,
+            s.kind,
+            |c| written(c.iter().map(|r| (super::Record::id(&r.value).value.as_str(), &r.value))),
+            pages => continue
+        );
+        // The kinds the site has records of, not every kind known.
+        if !records.is_empty() {
+            by_name.insert(s.name.into(), records.into_iter().collect());
+        }
+    }
+    // Declared records under their collection's name, by their own id.
+    let declared = written(ev.records.iter().map(|r| (r.id.value.as_str(), &r.value)));
+    for (rec, (id, json)) in ev.records.iter().zip(declared) {
+        by_name
+            .entry(rec.collection.clone())
+            .or_default()
+            .insert(id, json);
+    }
+    // As serde_json's pretty printer lays it out, two spaces a level.
+    let key = |k: &str| serde_json::to_string(k).unwrap_or_default();
+    let mut out = String::from("{");
+    for (i, (name, records)) in by_name.iter().enumerate() {
+        out.push_str(if i == 0 { "\n  " } else { ",\n  " });
+        out.push_str(&key(name));
+        out.push_str(": {");
+        for (j, (id, json)) in records.iter().enumerate() {
+            out.push_str(if j == 0 { "\n    " } else { ",\n    " });
+            out.push_str(&key(id));
+            out.push_str(": ");
+            // A record's lines, two levels in. JSON strings hold no raw line break.
+            for (n, line) in json.split('\n').enumerate() {
+                if n > 0 {
+                    out.push_str("\n    ");
+                }
+                out.push_str(line);
+            }
+        }
+        out.push_str("\n  }");
+    }
+    out.push_str(if by_name.is_empty() { "}" } else { "\n}" });
+    out
+}
+
+/// Each record's id and its JSON, written in parallel (a site with many probe runs holds
+/// hundreds of thousands of cases), in the records' order.
+fn written<'a, T: Serialize + Sync + 'a>(
+    records: impl Iterator<Item = (&'a str, &'a T)>,
+) -> Vec<(String, String)> {
+    use rayon::prelude::*;
+    let records: Vec<(&str, &T)> = records.collect();
+    records
+        .par_iter()
+        .map(|(id, r)| {
+            let json = serde_json::to_string_pretty(r).unwrap_or_else(|_| "null".into());
+            (id.to_string(), json)
+        })
+        .collect()
 }
 
 fn step<'v>(v: &'v Value, seg: &str) -> Option<&'v Value> {
@@ -197,29 +274,33 @@ mod tests {
             incomplete: Vec::new(),
             declared: Vec::new(),
             langs: Lang::DEFAULT,
-            root: json!({"run": {"r1": {"cases": [{"id": "c1", "load_duration_ns": 17455000000u64, "n": 290}],
+            root: OnceLock::from(
+                json!({"run": {"r1": {"cases": [{"id": "c1", "load_duration_ns": 17455000000u64, "n": 290}],
                 "origin": {"ja": "記録", "en": "record"}}}}),
+            ),
         }
     }
 
     #[test]
     fn quotes_by_path() {
         let v = values();
-        assert_eq!(v.quote("run:r1.cases.c1.n", Lang::EN).unwrap(), "290");
-        assert_eq!(v.quote("run:r1.cases.0.n", Lang::EN).unwrap(), "290");
-        assert_eq!(v.quote("run:r1.origin", Lang::JA).unwrap(), "記録");
+        // The tree is made already; the evidence is never read.
+        let ev = Evidence::default();
+        assert_eq!(v.quote(&ev, "run:r1.cases.c1.n", Lang::EN).unwrap(), "290");
+        assert_eq!(v.quote(&ev, "run:r1.cases.0.n", Lang::EN).unwrap(), "290");
+        assert_eq!(v.quote(&ev, "run:r1.origin", Lang::JA).unwrap(), "記録");
         assert_eq!(
-            v.quote("run:r1.cases.c1.load_duration_ns|s", Lang::EN)
+            v.quote(&ev, "run:r1.cases.c1.load_duration_ns|s", Lang::EN)
                 .unwrap(),
             "17.455 s"
         );
-        let bad = |p: &str| match v.quote(p, Lang::EN) {
+        let bad = |p: &str| match v.quote(&ev, p, Lang::EN) {
             Err(QuoteError::Bad(m)) => m,
             other => panic!("{other:?}"),
         };
         assert!(bad("run:r1.cases").contains("not a single value"));
         assert!(bad("run:r2.x").contains("no run with id `r2`"));
-        assert!(v.quote("run:r1.origin|s", Lang::EN).is_err());
-        assert!(v.quote("run:r1.cases.c1.n|q", Lang::EN).is_err());
+        assert!(v.quote(&ev, "run:r1.origin|s", Lang::EN).is_err());
+        assert!(v.quote(&ev, "run:r1.cases.c1.n|q", Lang::EN).is_err());
     }
 }

@@ -27,6 +27,8 @@ pub struct Ctx<'a> {
     /// Depth of the page being written, for relative links.
     pub depth: usize,
     pub pages: &'a PageIndex,
+    /// The evidence `values` were made from.
+    pub ev: &'a Evidence,
     pub values: &'a Values,
     /// Set for a [`portable`] rendering: `@/` link targets are collected here and left as
     /// markers, as are heading-id prefixes, for [`Portable::localize`] to fill per view.
@@ -387,7 +389,7 @@ fn expand_values<'a>(text: CowStr<'a>, ctx: &Ctx, out: &mut Vec<Event<'a>>) {
         };
         out.push(Event::Text(CowStr::from(rest[..start].to_string())));
         let path = &rest[start + 3..start + 3 + len];
-        match ctx.values.quote(path, ctx.lang) {
+        match ctx.values.quote(ctx.ev, path, ctx.lang) {
             Ok(v) => out.push(Event::Html(CowStr::from(format!(
                 "<span class=\"value\">{}</span>",
                 super::escape(&v)
@@ -525,12 +527,13 @@ mod tests {
     /// Renders `md` as a `lang` block of a page two folders deep in `view`.
     fn render_in(md: &str, view: View, lang: Lang) -> String {
         let pages = PageIndex::from(["observers", "index"]);
-        let values = Values::default();
+        let (ev, values) = (Evidence::default(), Values::default());
         let ctx = Ctx {
             view,
             lang,
             depth: 2,
             pages: &pages,
+            ev: &ev,
             values: &values,
             links: None,
             notes: None,
@@ -694,7 +697,7 @@ mod tests {
     #[test]
     fn portable_blocks_localize_to_what_each_view_renders() {
         let pages = PageIndex::from(["observers", "index", "runs/r-1", "ünï"]);
-        let values = Values::default();
+        let (ev, values) = (Evidence::default(), Values::default());
         let md = "## Heading `x`\n\nSee [o](@/observers#step), [h](@/), [r](@/runs/r-1),\n\
                   [u](@/ünï) and [gone](@/nope) and [web](https://example.org/a?b=1&c=2).\n\n\
                   ### Second {#two .c}\n\nBack to [the top](#heading-x), [two](#two), [away](#gone)\n\
@@ -706,6 +709,7 @@ mod tests {
                 lang,
                 depth: 0,
                 pages: &pages,
+                ev: &ev,
                 values: &values,
                 links: None,
                 notes: None,
@@ -730,6 +734,7 @@ mod tests {
             lang: Lang::JA,
             depth: 1,
             pages: &pages,
+            ev: &ev,
             values: &values,
             links: None,
             notes: None,

@@ -392,6 +392,7 @@ impl<'a> Renderer<'a> {
                         lang: b.lang,
                         depth: view.depth(&page.id),
                         pages: &self.pages,
+                        ev: self.ev,
                         values: &self.values,
                         links: None,
                         notes: first.then_some(&notes),
@@ -746,7 +747,7 @@ impl<'a> Renderer<'a> {
                 }
             }
         }
-        let mut json = serde_json::to_string_pretty(self.values.json()).unwrap_or_default();
+        let mut json = crate::model::values::export(self.ev);
         json.push('\n');
         sink.put("evidence.json".into(), json.into_bytes());
         // The search script goes out only with the index it reads.

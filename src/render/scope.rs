@@ -61,6 +61,7 @@ impl<'a> Scope<'a> {
                     lang,
                     depth: self.depth(),
                     pages: self.pages,
+                    ev: self.ev,
                     values: self.values,
                     links: None,
                     notes: None,

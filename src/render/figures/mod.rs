@@ -206,6 +206,7 @@ pub fn text(s: &Scope, t: &Text) -> Words {
                 lang,
                 depth: s.depth(),
                 pages: s.pages,
+                ev: s.ev,
                 values: s.values,
                 links: None,
                 notes: None,
