@@ -328,10 +328,15 @@ fn fill(slots: &mut [Option<f64>], order: &[&'static str], m: &Measurements) {
 // ---------------------------------------------------------------- one run
 
 /// The rows of a run's cases, as every view writes them but for the holes.
-fn case_rows<'e>(s: &Scope<'e>, run: &'e Run, columns_of: &[MeasureColumn]) -> Rows<'e> {
-    let prev = s.derived.comparable_previous(s.ev, run);
+/// `prev`: the run the delta column compares with; `map`: the map it reads zones under.
+fn case_rows<'e>(
+    s: &Scope<'e>,
+    run: &'e Run,
+    prev: Option<&Run>,
+    map: Option<&'e DispatchMap>,
+    columns_of: &[MeasureColumn],
+) -> Rows<'e> {
     let prev_summary = prev.map(|p| s.derived.summaries(p));
-    let map = prev.and_then(|p| primary_map(s, run, p));
     let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
     let variable = map.and_then(|m| order.iter().position(|n| *n == m.measured_as()));
     let (mut now, mut before) = (vec![None; order.len()], vec![None; order.len()]);
@@ -417,7 +422,7 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
     let html = match s.later.and_then(|l| l.take(s.view, &key)) {
         Some(html) => html,
         None => {
-            let rows = case_rows(s, run, &columns_of);
+            let rows = case_rows(s, run, prev, map, &columns_of);
             if let Some(later) = s.later {
                 let views = s.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views());
                 for &view in views.iter().filter(|&&v| v != s.view) {
