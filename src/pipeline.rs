@@ -95,7 +95,8 @@ pub fn checked_with(root: &Path, reuse: Reuse) -> Result<Checked, Diagnostics> {
     let mut loaded = evidence_with(root, reuse)?;
     let messages = Arc::new(Messages::load(&loaded.theme, loaded.evidence.languages()));
     let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
-    let values = timings::time("values", || Arc::new(Values::new(&loaded.evidence)));
+    // Cheap: the quoting tree is made when a quote first needs it.
+    let values = Arc::new(Values::new(&loaded.evidence));
     timings::time("check", || {
         check::check(
             &loaded.evidence,
