@@ -8,12 +8,15 @@
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::model::Evidence;
-use crate::model::id::Id;
+use crate::model::Record;
+use crate::model::located::Located;
 use crate::model::markup;
 use crate::model::refs::Kind;
+use crate::model::strings;
 use crate::model::values::{QuoteError, Values};
 use pulldown_cmark::{Event, Options, Parser, Tag};
 use rayon::prelude::*;
+use serde::Serialize;
 use std::path::Path;
 
 /// Where a record starts: its file and the line of its id.
@@ -25,30 +28,17 @@ struct Origin {
 /// Checks every string of every record.
 pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostics) {
     let pages_complete = !ev.incomplete.contains(&Kind::Page);
-    // What one record's strings hold that is wrong, and where the record starts.
-    let judge = |record: &dyn erased::Strings, id: &Id, file: &str| {
-        let mut problems = Vec::new();
-        record.each(ev.languages(), &mut |s, text| {
-            problems.extend(text_problems(s, ev, values, pages_complete));
-            if text {
-                problems.extend(markup_problems(s));
-            }
-        });
-        let origin = Origin {
-            file: file.to_string(),
-            line: id.referenced.line() as usize,
-        };
-        (!problems.is_empty()).then_some((origin, problems))
-    };
     // Records are walked in parallel (a site with many probe runs has a million cases),
     // their findings reported in the registry's order of kinds, then the records'.
     let mut found: Vec<(Origin, Vec<Problem>)> = Vec::new();
     for kind in crate::model::registry::ALL {
         crate::model::with_collection!(ev, kind, |c| {
             let records: Vec<_> = c.iter().collect();
-            found.par_extend(records.par_iter().filter_map(|r| {
-                judge(&r.value, crate::model::Record::id(&r.value), &r.file)
-            }));
+            found.par_extend(
+                records
+                    .par_iter()
+                    .filter_map(|r| judge(r, ev, values, pages_complete)),
+            );
         }, pages => {})
     }
     for (origin, problems) in found {
@@ -85,19 +75,26 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
     }
 }
 
-/// A record of any kind, as something whose strings can be walked.
-mod erased {
-    use crate::model::page::Lang;
-
-    pub trait Strings: Sync {
-        fn each(&self, langs: &[Lang], f: &mut dyn FnMut(&str, bool));
-    }
-
-    impl<T: serde::Serialize + Sync> Strings for T {
-        fn each(&self, langs: &[Lang], f: &mut dyn FnMut(&str, bool)) {
-            crate::model::strings::each(self, langs, f);
+/// What one record's strings hold that is wrong, and where the record starts; `None`
+/// when nothing is.
+fn judge<T: Serialize + Record>(
+    record: &Located<T>,
+    ev: &Evidence,
+    values: &Values,
+    pages_complete: bool,
+) -> Option<(Origin, Vec<Problem>)> {
+    let mut problems = Vec::new();
+    strings::each(&record.value, ev.languages(), &mut |s, text| {
+        problems.extend(text_problems(s, ev, values, pages_complete));
+        if text {
+            problems.extend(markup_problems(s));
         }
-    }
+    });
+    let origin = || Origin {
+        file: record.file.to_string(),
+        line: record.value.id().referenced.line() as usize,
+    };
+    (!problems.is_empty()).then(|| (origin(), problems))
 }
 
 type Problem = (String, &'static str, String, &'static str);
@@ -202,7 +199,6 @@ fn line_start(source: &str, line: usize) -> usize {
 mod tests {
     use super::*;
     use crate::model::page::Lang;
-    use crate::model::strings;
 
     /// A recorded value (a model's response) is not markdown and may hold anything; the
     /// languages of a text are.

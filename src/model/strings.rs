@@ -127,35 +127,27 @@ impl ser::SerializeMap for Object<'_, '_, '_> {
     }
 }
 
-impl ser::SerializeStruct for Object<'_, '_, '_> {
-    type Ok = ();
-    type Error = Failed;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Failed> {
-        self.entry(Some(key), value)
-    }
-    fn end(self) -> Result<(), Failed> {
-        Object::end(self)
-    }
+/// A struct's fields (and a struct variant's) are entries with `&'static str` keys.
+macro_rules! fields {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Object<'_, '_, '_> {
+            type Ok = ();
+            type Error = Failed;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Failed> {
+                self.entry(Some(key), value)
+            }
+            fn end(self) -> Result<(), Failed> {
+                Object::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Object<'_, '_, '_> {
-    type Ok = ();
-    type Error = Failed;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Failed> {
-        self.entry(Some(key), value)
-    }
-    fn end(self) -> Result<(), Failed> {
-        Object::end(self)
-    }
-}
+fields!(SerializeStruct, SerializeStructVariant);
 
 /// The elements of a list (or tuple), each walked in turn.
 struct List<'w, 'l, 'f>(&'w mut Walk<'l, 'f>);
