@@ -42,12 +42,9 @@ static NAMES: RwLock<Option<HashSet<&'static str>>> = RwLock::new(None);
 /// `name` as a string that lives as long as the program, so that a case holds its
 /// measurements' names without an allocation each.
 fn intern(name: &str) -> &'static str {
-    if let Some(n) = PACKS
-        .iter()
-        .flat_map(|p| p.case_fields)
-        .find(|f| f.name == name)
-    {
-        return n.name;
+    // A pack's measurement as the one string `flat` knows it by.
+    if let Some(n) = FLAT.iter().find(|n| **n == name) {
+        return n;
     }
     if let Some(n) = NAMES
         .read()
@@ -548,12 +545,21 @@ pub fn read_field<'de, A: MapAccess<'de>>(
     Ok(())
 }
 
-/// Whether a pack writes the measurement `name` at the top of a case.
-fn flat(name: &str) -> bool {
-    matches!(
-        declared(Place::Case, name),
-        Some((_, f)) if matches!(f.kind, FieldKind::Measurement)
-    )
+/// The measurements packs write at the top of a case, in their order of declaration.
+static FLAT: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    PACKS
+        .iter()
+        .flat_map(|p| p.case_fields)
+        .filter(|f| matches!(f.kind, FieldKind::Measurement))
+        .map(|f| f.name)
+        .collect()
+});
+
+/// Whether a pack writes the measurement `name` at the top of a case. Asked of every
+/// measurement of every case each time a case is written, so the names are compared by
+/// address: [`intern`] hands out the string in [`FLAT`] for each of them.
+fn flat(name: &'static str) -> bool {
+    FLAT.iter().any(|f| std::ptr::eq(*f, name))
 }
 
 /// How many map entries [`serialize_measurements`] writes.
@@ -569,16 +575,74 @@ pub fn serialize_measurements<M: SerializeMap>(
     map: &mut M,
 ) -> Result<(), M::Error> {
     // In the pack's order of declaration, as probes have always written them.
-    for f in PACKS.iter().flat_map(|p| p.case_fields) {
-        if matches!(f.kind, FieldKind::Measurement)
-            && let Some(v) = m.get(f.name)
-        {
-            map.serialize_entry(f.name, &Number(v))?;
+    for &name in FLAT.iter() {
+        if let Some((n, v)) = m.0.iter().find(|(n, _)| std::ptr::eq(*n, name)) {
+            map.serialize_entry(n, &Number(*v))?;
         }
     }
-    let own: Measurements = Measurements(m.iter().filter(|(n, _)| !flat(n)).collect());
-    if !own.is_empty() {
-        map.serialize_entry("measurements", &own)?;
+    let own = m.0.iter().filter(|(n, _)| !flat(n)).count();
+    if own > 0 {
+        map.serialize_entry("measurements", &Own(m, own))?;
     }
     Ok(())
+}
+
+/// The measurements of a case no pack declares, and how many there are.
+struct Own<'a>(&'a Measurements, usize);
+
+impl Serialize for Own<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.1))?;
+        for (n, v) in self.0.iter().filter(|(n, _)| !flat(n)) {
+            map.serialize_entry(n, &Number(v))?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Measurements written as a case writes them.
+    fn written(m: &Measurements) -> String {
+        struct Top<'a>(&'a Measurements);
+        impl Serialize for Top<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut map = s.serialize_map(Some(measurement_entries(self.0)))?;
+                serialize_measurements(self.0, &mut map)?;
+                map.end()
+            }
+        }
+        serde_json::to_string(&Top(m)).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_packs_measurements_go_on_top_in_its_order_and_the_rest_under_measurements() {
+        let (Some(&first), Some(&last)) = (FLAT.first(), FLAT.last()) else {
+            return;
+        };
+        assert_ne!(first, last);
+        let mut m = Measurements::default();
+        // Names made afresh, as a parser makes them: the address of the pack's own
+        // string is no part of what the caller gives.
+        m.insert(&String::from(last), 2.0);
+        m.insert(&String::from("zz_site_own"), 3.5);
+        m.insert(&String::from(first), 1.0);
+        m.insert(&String::from("aa_site_own"), 4.0);
+        assert_eq!(measurement_entries(&m), 3);
+        assert_eq!(
+            written(&m),
+            format!(
+                r#"{{"{first}":1,"{last}":2,"measurements":{{"aa_site_own":4,"zz_site_own":3.5}}}}"#
+            )
+        );
+        // Only the site's own: no pack's key.
+        let mut own = Measurements::default();
+        own.insert("solo", 1.0);
+        assert_eq!(measurement_entries(&own), 1);
+        assert_eq!(written(&own), r#"{"measurements":{"solo":1}}"#);
+        assert_eq!(measurement_entries(&Measurements::default()), 0);
+        assert_eq!(written(&Measurements::default()), "{}");
+    }
 }

@@ -173,10 +173,10 @@ impl Values {
 }
 
 /// `evidence.json`: every record under its kind's (or declared collection's) name, then its
-/// id, both sorted, each as its type writes it. Records are written in parallel and never
-/// become a JSON tree.
+/// id, both sorted, each as its type writes it. Records are written in parallel, already
+/// indented to their place, and never become a JSON tree.
 pub fn export(ev: &Evidence) -> String {
-    let mut by_name: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut by_name: BTreeMap<String, BTreeMap<&str, String>> = BTreeMap::new();
     for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
         let records = crate::model::with_collection!(
             ev,
@@ -199,7 +199,13 @@ pub fn export(ev: &Evidence) -> String {
     }
     // As serde_json's pretty printer lays it out, two spaces a level.
     let key = |k: &str| serde_json::to_string(k).unwrap_or_default();
-    let mut out = String::from("{");
+    let size: usize = by_name
+        .values()
+        .flat_map(|records| records.iter().map(|(id, json)| id.len() + json.len() + 16))
+        .chain(by_name.keys().map(|name| name.len() + 16))
+        .sum();
+    let mut out = String::with_capacity(size + 4);
+    out.push('{');
     for (i, (name, records)) in by_name.iter().enumerate() {
         out.push_str(if i == 0 { "\n  " } else { ",\n  " });
         out.push_str(&key(name));
@@ -208,13 +214,7 @@ pub fn export(ev: &Evidence) -> String {
             out.push_str(if j == 0 { "\n    " } else { ",\n    " });
             out.push_str(&key(id));
             out.push_str(": ");
-            // A record's lines, two levels in. JSON strings hold no raw line break.
-            for (n, line) in json.split('\n').enumerate() {
-                if n > 0 {
-                    out.push_str("\n    ");
-                }
-                out.push_str(line);
-            }
+            out.push_str(json);
         }
         out.push_str("\n  }");
     }
@@ -222,20 +222,123 @@ pub fn export(ev: &Evidence) -> String {
     out
 }
 
-/// Each record's id and its JSON, written in parallel (a site with many probe runs holds
-/// hundreds of thousands of cases), in the records' order.
+/// Each record's id and its JSON, two levels in, written in parallel (a site with many
+/// probe runs holds hundreds of thousands of cases), in the records' order.
 fn written<'a, T: Serialize + Sync + 'a>(
     records: impl Iterator<Item = (&'a str, &'a T)>,
-) -> Vec<(String, String)> {
+) -> Vec<(&'a str, String)> {
     use rayon::prelude::*;
     let records: Vec<(&str, &T)> = records.collect();
     records
         .par_iter()
         .map(|(id, r)| {
-            let json = serde_json::to_string_pretty(r).unwrap_or_else(|_| "null".into());
-            (id.to_string(), json)
+            let mut json = Vec::with_capacity(256);
+            let mut ser = serde_json::Serializer::with_formatter(&mut json, Indented::new(2));
+            if r.serialize(&mut ser).is_err() {
+                json = b"null".to_vec();
+            }
+            // serde_json writes nothing but UTF-8.
+            (
+                *id,
+                String::from_utf8(json).unwrap_or_else(|_| "null".into()),
+            )
         })
         .collect()
+}
+
+/// serde_json's pretty layout (two spaces a level) for a value that starts `depth` levels
+/// in, so that a record is written in its place in the file rather than re-indented.
+struct Indented {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Indented {
+    fn new(depth: usize) -> Indented {
+        Indented {
+            depth,
+            has_value: false,
+        }
+    }
+
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
+        }
+        w.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(w)
+    }
+
+    fn indent<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        const SPACES: &[u8] = &[b' '; 64];
+        let mut n = self.depth * 2;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            w.write_all(&SPACES[..k])?;
+            n -= k;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for Indented {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 fn step<'v>(v: &'v Value, seg: &str) -> Option<&'v Value> {
@@ -302,5 +405,38 @@ mod tests {
         assert!(bad("run:r2.x").contains("no run with id `r2`"));
         assert!(v.quote(&ev, "run:r1.origin|s", Lang::EN).is_err());
         assert!(v.quote(&ev, "run:r1.cases.c1.n|q", Lang::EN).is_err());
+    }
+
+    /// The layout of serde_json's pretty printer, as it would be indented `depth` levels in.
+    fn pretty_at(v: &serde_json::Value, depth: usize) -> String {
+        let pad = "  ".repeat(depth);
+        let pretty = serde_json::to_string_pretty(v).unwrap_or_default();
+        pretty
+            .split('\n')
+            .collect::<Vec<_>>()
+            .join(&format!("\n{pad}"))
+    }
+
+    fn indented(v: &serde_json::Value, depth: usize) -> String {
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, Indented::new(depth));
+        v.serialize(&mut ser).unwrap_or_default();
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    #[test]
+    fn records_are_laid_out_as_the_pretty_printer_lays_them_out_in_place() {
+        let values = [
+            json!({}),
+            json!([]),
+            json!({"a": [], "b": {}, "c": [[], [{}], {"d": [1, 2.5, "x\ny"]}], "e": null}),
+            json!([{"id": "c1", "n": 290, "ok": true}, {"id": "c2", "s": {"ja": "記録"}}]),
+            json!("plain"),
+        ];
+        for v in &values {
+            for depth in [0, 1, 2, 5, 40] {
+                assert_eq!(indented(v, depth), pretty_at(v, depth), "{v} at {depth}");
+            }
+        }
     }
 }
