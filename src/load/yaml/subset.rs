@@ -35,12 +35,35 @@ pub struct Scalar<'a> {
     pub start: u32,
 }
 
-/// A parsed node. Mapping keys are always scalars.
+/// A parsed node, in a tape that holds a document in order: a collection is followed by
+/// its children (a mapping's as key, value, key, value, …) and knows where they end. One
+/// vector for the document, rather than one per collection: a run file is a thousand small
+/// mappings, and allocating, then walking and freeing, a tree of them cost more than
+/// reading them.
 #[derive(Debug)]
 pub enum Node<'a> {
     Scalar(Scalar<'a>),
-    Seq(Vec<Node<'a>>),
-    Map(Vec<(Node<'a>, Node<'a>)>),
+    /// `len` items; the tape index after the last one's subtree is `end`.
+    Seq {
+        len: u32,
+        end: u32,
+    },
+    /// `len` entries (mapping keys are always scalars); `end` as for a sequence.
+    Map {
+        len: u32,
+        end: u32,
+    },
+}
+
+/// A document: its root is the first node.
+pub type Tape<'a> = Vec<Node<'a>>;
+
+/// The tape index after the subtree that starts at `i`.
+pub fn after(tape: &[Node<'_>], i: usize) -> usize {
+    match tape.get(i) {
+        Some(Node::Seq { end, .. } | Node::Map { end, .. }) => *end as usize,
+        _ => i + 1,
+    }
 }
 
 /// A line that holds content (not blank, not only a comment).
@@ -53,8 +76,8 @@ struct Line {
     end: u32,
 }
 
-/// Reads `text` into a tree, or says it is outside the subset.
-pub fn parse(text: &str) -> R<Node<'_>> {
+/// Reads `text` into a tape, or says it is outside the subset.
+pub fn parse(text: &str) -> R<Tape<'_>> {
     if text.len() >= u32::MAX as usize || !printable(text) {
         return Err(Outside);
     }
@@ -66,19 +89,26 @@ pub fn parse(text: &str) -> R<Node<'_>> {
         lines,
         i: 0,
         nodes: 0,
+        // About one node per ten bytes in a run file.
+        tape: Vec::with_capacity(text.len() / 10 + 4),
     };
-    let root = p.block(first.indent, 0)?;
+    p.block(first.indent, 0)?;
     if p.i != p.lines.len() {
         return Err(Outside);
     }
-    Ok(root)
+    Ok(p.tape)
 }
 
 /// Whether every character is one YAML reads plainly: no tabs, carriage returns, byte
 /// order marks, control characters or the Unicode line separators.
 fn printable(text: &str) -> bool {
-    let ascii_ok = |b: u8| b == b'\n' || (0x20..0x7f).contains(&b) || b >= 0x80;
-    if !text.bytes().all(ascii_ok) {
+    // No early exit inside a chunk, so that the loop runs on whole vectors of bytes.
+    let ascii_ok = |ok: bool, &b: &u8| ok & (((b >= 0x20) & (b != 0x7f)) | (b == b'\n'));
+    if !text
+        .as_bytes()
+        .chunks(4096)
+        .all(|c| c.iter().fold(true, ascii_ok))
+    {
         return false;
     }
     text.is_ascii()
@@ -123,6 +153,7 @@ struct Parser<'a> {
     /// The next line to read.
     i: usize,
     nodes: usize,
+    tape: Tape<'a>,
 }
 
 /// Every collection checks its depth, so that no input runs the stack out.
@@ -203,6 +234,28 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Opens a collection: its place on the tape, to [`Parser::close`] once its children
+    /// are on it.
+    fn open(&mut self, map: bool) -> usize {
+        let at = self.tape.len();
+        self.tape.push(match map {
+            true => Node::Map { len: 0, end: 0 },
+            false => Node::Seq { len: 0, end: 0 },
+        });
+        at
+    }
+
+    fn close(&mut self, at: usize, n: u32) -> R<()> {
+        let after = u32::try_from(self.tape.len()).map_err(|_| Outside)?;
+        match self.tape.get_mut(at) {
+            Some(Node::Map { len, end } | Node::Seq { len, end }) => {
+                (*len, *end) = (n, after);
+                Ok(())
+            }
+            _ => Err(Outside),
+        }
+    }
+
     fn scalar(&self, line: Line, start: u32, text: Cow<'a, str>, plain: bool) -> Scalar<'a> {
         Scalar {
             text,
@@ -214,7 +267,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The block node that starts on the current line, indented at least `min_indent`.
-    fn block(&mut self, min_indent: u32, depth: u32) -> R<Node<'a>> {
+    fn block(&mut self, min_indent: u32, depth: u32) -> R<()> {
         let line = *self.lines.get(self.i).ok_or(Outside)?;
         if line.indent < min_indent {
             return Err(Outside);
@@ -228,9 +281,10 @@ impl<'a> Parser<'a> {
     }
 
     /// A block sequence whose dashes stand at `indent`.
-    fn seq(&mut self, indent: u32, depth: u32) -> R<Node<'a>> {
+    fn seq(&mut self, indent: u32, depth: u32) -> R<()> {
         deep(depth)?;
-        let mut items = Vec::new();
+        let at_seq = self.open(false);
+        let mut items = 0;
         while let Some(&line) = self.lines.get(self.i) {
             if line.indent > indent {
                 return Err(Outside);
@@ -240,7 +294,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             let rest = self.skip_spaces(at + 1, line.end);
-            let item = if self.blank(rest, line.end) {
+            if self.blank(rest, line.end) {
                 self.i += 1;
                 self.block(indent + 1, depth + 1)?
             } else if self.is_entry(rest, line.end) {
@@ -249,21 +303,21 @@ impl<'a> Parser<'a> {
                 // `- key: value`: the mapping's keys line up with the first one.
                 self.map(rest - line.start, rest, depth + 1)?
             } else {
-                let item = self.inline(line, rest, depth + 1)?;
+                self.inline(line, rest, depth + 1)?;
                 self.i += 1;
-                item
-            };
+            }
             self.count()?;
-            items.push(item);
+            items += 1;
         }
-        Ok(Node::Seq(items))
+        self.close(at_seq, items)
     }
 
     /// A block mapping whose keys stand at `indent`; the first key starts at byte `first`
     /// of the current line.
-    fn map(&mut self, indent: u32, first: u32, depth: u32) -> R<Node<'a>> {
+    fn map(&mut self, indent: u32, first: u32, depth: u32) -> R<()> {
         deep(depth)?;
-        let mut entries: Vec<(Node<'a>, Node<'a>)> = Vec::new();
+        let at_map = self.open(true);
+        let mut entries = 0;
         let mut keys = Keys::default();
         let mut at = first;
         loop {
@@ -271,8 +325,9 @@ impl<'a> Parser<'a> {
             let colon = self.key_end(at, line.end).ok_or(Outside)?;
             let key = self.plain_key(line, at, colon)?;
             keys.insert(&self.text[at as usize..colon as usize])?;
+            self.tape.push(Node::Scalar(key));
             let rest = self.skip_spaces(colon + 1, line.end);
-            let value = if self.blank(rest, line.end) {
+            if self.blank(rest, line.end) {
                 self.i += 1;
                 match self.lines.get(self.i) {
                     Some(next) if next.indent > indent => self.block(indent + 1, depth + 1)?,
@@ -287,12 +342,11 @@ impl<'a> Parser<'a> {
                     _ => return Err(Outside),
                 }
             } else {
-                let value = self.inline(line, rest, depth + 1)?;
+                self.inline(line, rest, depth + 1)?;
                 self.i += 1;
-                value
-            };
+            }
             self.count()?;
-            entries.push((Node::Scalar(key), value));
+            entries += 1;
             let Some(&next) = self.lines.get(self.i) else {
                 break;
             };
@@ -305,7 +359,7 @@ impl<'a> Parser<'a> {
                 return Err(Outside);
             }
         }
-        Ok(Node::Map(entries))
+        self.close(at_map, entries)
     }
 
     /// The colon that ends a block mapping key starting at `p`, if the line is one.
@@ -340,18 +394,19 @@ impl<'a> Parser<'a> {
     }
 
     /// A value that starts at `p` and ends with the line (or a comment).
-    fn inline(&mut self, line: Line, p: u32, depth: u32) -> R<Node<'a>> {
-        let (node, q) = match self.at(p).ok_or(Outside)? {
+    fn inline(&mut self, line: Line, p: u32, depth: u32) -> R<()> {
+        let q = match self.at(p).ok_or(Outside)? {
             b'{' | b'[' => self.flow(line, p, depth)?,
-            b'"' | b'\'' => {
-                let (s, q) = self.quoted(line, p)?;
-                (Node::Scalar(s), q)
+            b'"' | b'\'' => self.quoted(line, p)?,
+            _ => {
+                let s = self.plain_block(line, p)?;
+                self.tape.push(Node::Scalar(s));
+                return Ok(());
             }
-            _ => return self.plain_block(line, p).map(Node::Scalar),
         };
         let after = self.skip_spaces(q, line.end);
         if after == line.end || (after > q && self.at(after) == Some(b'#')) {
-            Ok(node)
+            Ok(())
         } else {
             Err(Outside)
         }
@@ -373,15 +428,15 @@ impl<'a> Parser<'a> {
         Ok(self.scalar(line, p, Cow::Borrowed(value), true))
     }
 
-    /// A flow mapping or sequence that opens at `p` and closes on the same line;
-    /// returns it and the offset after the closing bracket.
-    fn flow(&mut self, line: Line, p: u32, depth: u32) -> R<(Node<'a>, u32)> {
+    /// A flow mapping or sequence that opens at `p` and closes on the same line; returns
+    /// the offset after the closing bracket.
+    fn flow(&mut self, line: Line, p: u32, depth: u32) -> R<u32> {
         deep(depth)?;
         let end = line.end;
         let is_map = self.at(p) == Some(b'{');
         let close = if is_map { b'}' } else { b']' };
-        let mut entries = Vec::new();
-        let mut items = Vec::new();
+        let at_flow = self.open(is_map);
+        let mut n = 0;
         let mut keys = Keys::default();
         let mut q = self.skip_spaces(p + 1, end);
         if self.at(q) != Some(close) {
@@ -389,15 +444,12 @@ impl<'a> Parser<'a> {
                 if is_map {
                     let (key, after) = self.flow_key(line, q)?;
                     keys.insert(&self.text[key.start as usize..(after - 2) as usize])?;
-                    let (value, r) =
-                        self.flow_value(line, self.skip_spaces(after, end), depth + 1)?;
-                    entries.push((Node::Scalar(key), value));
-                    q = r;
+                    self.tape.push(Node::Scalar(key));
+                    q = self.flow_value(line, self.skip_spaces(after, end), depth + 1)?;
                 } else {
-                    let (value, r) = self.flow_value(line, q, depth + 1)?;
-                    items.push(value);
-                    q = r;
+                    q = self.flow_value(line, q, depth + 1)?;
                 }
+                n += 1;
                 self.count()?;
                 q = self.skip_spaces(q, end);
                 match self.at(q) {
@@ -413,12 +465,8 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let node = if is_map {
-            Node::Map(entries)
-        } else {
-            Node::Seq(items)
-        };
-        Ok((node, q + 1))
+        self.close(at_flow, n)?;
+        Ok(q + 1)
     }
 
     /// A flow mapping key at `p` and the offset after its `: `.
@@ -427,18 +475,16 @@ impl<'a> Parser<'a> {
         if self.at(colon + 1) != Some(b' ') {
             return Err(Outside);
         }
+        // `key_end` stops at the first colon: the key holds none.
         let key = self.plain_key(line, p, colon)?;
-        if key.text.contains(':') {
-            return Err(Outside);
-        }
         Ok((key, colon + 2))
     }
 
-    /// A value inside a flow collection; returns it and the offset after it.
-    fn flow_value(&mut self, line: Line, p: u32, depth: u32) -> R<(Node<'a>, u32)> {
+    /// A value inside a flow collection, onto the tape; returns the offset after it.
+    fn flow_value(&mut self, line: Line, p: u32, depth: u32) -> R<u32> {
         match self.at(p).ok_or(Outside)? {
             b'{' | b'[' => self.flow(line, p, depth),
-            b'"' | b'\'' => self.quoted(line, p).map(|(s, q)| (Node::Scalar(s), q)),
+            b'"' | b'\'' => self.quoted(line, p),
             first => {
                 if indicator(first)
                     || (first == b'-' && !self.plain_after_dash(p + 1, line.end, b",[]{}"))
@@ -455,17 +501,16 @@ impl<'a> Parser<'a> {
                 }
                 let value = self.text[p as usize..q as usize].trim_end_matches(' ');
                 self.count()?;
-                Ok((
-                    Node::Scalar(self.scalar(line, p, Cow::Borrowed(value), true)),
-                    q,
-                ))
+                let s = self.scalar(line, p, Cow::Borrowed(value), true);
+                self.tape.push(Node::Scalar(s));
+                Ok(q)
             }
         }
     }
 
-    /// A quoted scalar that opens at `p` and closes on the same line; returns it and
-    /// the offset after the closing quote.
-    fn quoted(&mut self, line: Line, p: u32) -> R<(Scalar<'a>, u32)> {
+    /// A quoted scalar that opens at `p` and closes on the same line, onto the tape;
+    /// returns the offset after the closing quote.
+    fn quoted(&mut self, line: Line, p: u32) -> R<u32> {
         self.count()?;
         let quote = self.bytes[p as usize];
         let body = &self.text[(p + 1) as usize..line.end as usize];
@@ -474,7 +519,9 @@ impl<'a> Parser<'a> {
         } else {
             single_quoted(body)?
         };
-        Ok((self.scalar(line, p, text, false), p + 1 + len + 1))
+        let s = self.scalar(line, p, text, false);
+        self.tape.push(Node::Scalar(s));
+        Ok(p + 1 + len + 1)
     }
 }
 
@@ -554,24 +601,29 @@ fn single_quoted(body: &str) -> R<(Cow<'_, str>, u32)> {
     }
 }
 
-/// The keys of one mapping, to leave duplicates (an error) to serde-saphyr.
+/// The keys of one mapping, to leave duplicates (an error) to serde-saphyr. The first
+/// few on the stack, as most mappings have no more.
 #[derive(Default)]
 struct Keys<'a> {
-    few: Vec<&'a str>,
+    few: [&'a str; FEW],
+    n: usize,
     many: FxHashSet<&'a str>,
 }
 
+const FEW: usize = 16;
+
 impl<'a> Keys<'a> {
     fn insert(&mut self, key: &'a str) -> R<()> {
-        let fresh = if self.few.len() < 16 {
-            let fresh = !self.few.contains(&key);
-            self.few.push(key);
-            if self.few.len() == 16 {
-                self.many.extend(self.few.iter().copied());
+        let fresh = match self.few.get_mut(self.n) {
+            Some(slot) => {
+                *slot = key;
+                self.n += 1;
+                if self.n == FEW {
+                    self.many.extend(self.few.iter().copied());
+                }
+                !self.few[..self.n - 1].contains(&key)
             }
-            fresh
-        } else {
-            self.many.insert(key)
+            None => self.many.insert(key),
         };
         if fresh { Ok(()) } else { Err(Outside) }
     }

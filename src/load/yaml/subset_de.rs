@@ -1,8 +1,8 @@
-//! serde over the `subset` reader's tree, reading each scalar as
+//! serde over the `subset` reader's tape, reading each scalar as
 //! serde-saphyr reads it into the requested type, and giving up wherever that takes more
 //! than a plain look (hex numbers, quoted numbers, `True`, `f32`, untyped values).
 
-use super::subset::{self, Node, Outside, Scalar};
+use super::subset::{self, Node, Outside, Scalar, after};
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor,
 };
@@ -24,8 +24,13 @@ impl de::Error for Outside {
 
 /// Reads `text` as `T`, or `None` when serde-saphyr has to.
 pub fn read<T: DeserializeOwned>(text: &str) -> Option<T> {
-    let node = subset::parse(text).ok()?;
-    T::deserialize(De { node: &node, text }).ok()
+    let tape = subset::parse(text).ok()?;
+    T::deserialize(De {
+        tape: &tape,
+        at: 0,
+        text,
+    })
+    .ok()
 }
 
 /// The newtype name by which serde-saphyr's `Spanned` asks for a node's position, and
@@ -33,15 +38,26 @@ pub fn read<T: DeserializeOwned>(text: &str) -> Option<T> {
 const SPANNED: &str = "__yaml_spanned";
 const SPANNED_MARKER: &str = "__serde_saphyr_private_spanned";
 
+/// The node at `at` of a document's tape.
 #[derive(Clone, Copy)]
 struct De<'n, 'a> {
-    node: &'n Node<'a>,
+    tape: &'n [Node<'a>],
+    at: usize,
     text: &'a str,
 }
 
 impl<'n, 'a> De<'n, 'a> {
+    fn node(&self) -> Result<&'n Node<'a>, Outside> {
+        self.tape.get(self.at).ok_or(Outside)
+    }
+
+    /// The node at `at` of the same tape.
+    fn to(self, at: usize) -> De<'n, 'a> {
+        De { at, ..self }
+    }
+
     fn scalar(&self) -> Result<&'n Scalar<'a>, Outside> {
-        match self.node {
+        match self.node()? {
             Node::Scalar(s) => Ok(s),
             _ => Err(Outside),
         }
@@ -134,9 +150,9 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
     widen!(deserialize_i64: deserialize_i32 deserialize_i16 deserialize_i8);
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        match self.node {
-            Node::Map(_) => self.deserialize_map(v),
-            Node::Seq(_) => self.deserialize_seq(v),
+        match self.node()? {
+            Node::Map { .. } => self.deserialize_map(v),
+            Node::Seq { .. } => self.deserialize_seq(v),
             // A plain scalar's type is the resolver's business.
             Node::Scalar(s) if !s.plain => v.visit_str(&s.text),
             Node::Scalar(_) => Err(Outside),
@@ -176,7 +192,7 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        match self.node {
+        match self.node()? {
             Node::Scalar(s) if s.plain && subset::null_like(&s.text) => v.visit_none(),
             _ => v.visit_some(self),
         }
@@ -199,16 +215,16 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        let Node::Seq(items) = self.node else {
+        let &Node::Seq { len, .. } = self.node()? else {
             return Err(Outside);
         };
         let mut seq = Items {
-            items: items.iter(),
-            text: self.text,
+            de: self.to(self.at + 1),
+            left: len,
         };
         let value = v.visit_seq(&mut seq)?;
         // A tuple that took fewer items than there are is an error to serde-saphyr.
-        if seq.items.len() == 0 {
+        if seq.left == 0 {
             Ok(value)
         } else {
             Err(Outside)
@@ -229,16 +245,16 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        let Node::Map(entries) = self.node else {
+        let &Node::Map { len, .. } = self.node()? else {
             return Err(Outside);
         };
         let mut map = Entries {
-            entries: entries.iter(),
+            de: self.to(self.at + 1),
+            left: len,
             value: None,
-            text: self.text,
         };
         let value = v.visit_map(&mut map)?;
-        if map.entries.len() == 0 {
+        if map.left == 0 {
             Ok(value)
         } else {
             Err(Outside)
@@ -260,21 +276,15 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
         _: &'static [&'static str],
         v: V,
     ) -> Result<V::Value, Outside> {
-        match self.node {
+        match self.node()? {
             // `mode: hot`
             Node::Scalar(s) if s.plain && !subset::null_like(&s.text) => {
                 v.visit_enum(IntoDeserializer::<Outside>::into_deserializer(&*s.text))
             }
-            // `{le: 8}`
-            Node::Map(entries) if entries.len() == 1 => v.visit_enum(Variant {
-                key: De {
-                    node: &entries[0].0,
-                    text: self.text,
-                },
-                value: De {
-                    node: &entries[0].1,
-                    text: self.text,
-                },
+            // `{le: 8}`: the key, then the value.
+            Node::Map { len: 1, .. } => v.visit_enum(Variant {
+                key: self.to(self.at + 1),
+                value: self.to(self.at + 2),
             }),
             _ => Err(Outside),
         }
@@ -298,9 +308,10 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
     }
 }
 
+/// A sequence's items: `de` is the next, `left` of them remain.
 struct Items<'n, 'a> {
-    items: std::slice::Iter<'n, Node<'a>>,
-    text: &'a str,
+    de: De<'n, 'a>,
+    left: u32,
 }
 
 impl<'de> SeqAccess<'de> for Items<'_, '_> {
@@ -310,25 +321,26 @@ impl<'de> SeqAccess<'de> for Items<'_, '_> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Outside> {
-        let Some(node) = self.items.next() else {
+        if self.left == 0 {
             return Ok(None);
-        };
-        seed.deserialize(De {
-            node,
-            text: self.text,
-        })
-        .map(Some)
+        }
+        self.left -= 1;
+        let item = self.de;
+        self.de = item.to(after(item.tape, item.at));
+        seed.deserialize(item).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.items.len())
+        Some(self.left as usize)
     }
 }
 
+/// A mapping's entries: `de` is the next key, `left` of them remain; `value` is the value
+/// of the key last read.
 struct Entries<'n, 'a> {
-    entries: std::slice::Iter<'n, (Node<'a>, Node<'a>)>,
-    value: Option<&'n Node<'a>>,
-    text: &'a str,
+    de: De<'n, 'a>,
+    left: u32,
+    value: Option<De<'n, 'a>>,
 }
 
 impl<'de> MapAccess<'de> for Entries<'_, '_> {
@@ -338,27 +350,24 @@ impl<'de> MapAccess<'de> for Entries<'_, '_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Outside> {
-        let Some((key, value)) = self.entries.next() else {
+        if self.left == 0 {
             return Ok(None);
-        };
+        }
+        self.left -= 1;
+        // A key is a scalar: its value follows it.
+        let key = self.de;
+        let value = key.to(key.at + 1);
         self.value = Some(value);
-        seed.deserialize(De {
-            node: key,
-            text: self.text,
-        })
-        .map(Some)
+        self.de = value.to(after(value.tape, value.at));
+        seed.deserialize(key).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Outside> {
-        let node = self.value.take().ok_or(Outside)?;
-        seed.deserialize(De {
-            node,
-            text: self.text,
-        })
+        seed.deserialize(self.value.take().ok_or(Outside)?)
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.entries.len())
+        Some(self.left as usize)
     }
 }
 
