@@ -461,4 +461,16 @@ mod tests {
         }
         assert_eq!(export(&crate::model::Evidence::default()), "{}");
     }
+
+    #[test]
+    fn the_export_is_the_same_whatever_its_batches() {
+        for (site, loaded) in sites() {
+            let ev = &loaded.evidence;
+            let whole = export(ev);
+            for batch in [1, 2, 3, 1_000_000] {
+                let batched = crate::model::values::export_in_batches(ev, batch);
+                assert_eq!(batched, whole, "{site}, {batch} at a time");
+            }
+        }
+    }
 }

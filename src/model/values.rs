@@ -172,49 +172,63 @@ impl Values {
     }
 }
 
+/// A record to export: anything serde writes, from any thread.
+type Record<'e> = &'e (dyn erased_serde::Serialize + Sync);
+
 /// `evidence.json`: every record under its kind's (or declared collection's) name, then its
-/// id, both sorted, each as its type writes it. Records are written in parallel, already
-/// indented to their place, and never become a JSON tree.
+/// id, both sorted, each as its type writes it. Records are written in parallel, a batch at
+/// a time, already indented to their place, and never become a JSON tree; only the file
+/// itself is held whole.
 pub fn export(ev: &Evidence) -> String {
-    let mut by_name: BTreeMap<String, BTreeMap<&str, String>> = BTreeMap::new();
+    export_in_batches(ev, BATCH)
+}
+
+/// [`export`], `batch` records at a time.
+pub(crate) fn export_in_batches(ev: &Evidence, batch: usize) -> String {
+    let mut by_name: BTreeMap<String, BTreeMap<&str, Record>> = BTreeMap::new();
     for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
-        let records = crate::model::with_collection!(
+        let records: BTreeMap<&str, Record> = crate::model::with_collection!(
             ev,
             s.kind,
-            |c| written(c.iter().map(|r| (super::Record::id(&r.value).value.as_str(), &r.value))),
+            |c| c
+                .iter()
+                .map(|r| (super::Record::id(&r.value).value.as_str(), &r.value as Record))
+                .collect(),
             pages => continue
         );
         // The kinds the site has records of, not every kind known.
         if !records.is_empty() {
-            by_name.insert(s.name.into(), records.into_iter().collect());
+            by_name.insert(s.name.into(), records);
         }
     }
     // Declared records under their collection's name, by their own id.
-    let declared = written(ev.records.iter().map(|r| (r.id.value.as_str(), &r.value)));
-    for (rec, (id, json)) in ev.records.iter().zip(declared) {
+    for rec in ev.records.iter() {
         by_name
             .entry(rec.collection.clone())
             .or_default()
-            .insert(id, json);
+            .insert(rec.id.value.as_str(), &rec.value);
     }
     // As serde_json's pretty printer lays it out, two spaces a level.
     let key = |k: &str| serde_json::to_string(k).unwrap_or_default();
-    let size: usize = by_name
-        .values()
-        .flat_map(|records| records.iter().map(|(id, json)| id.len() + json.len() + 16))
-        .chain(by_name.keys().map(|name| name.len() + 16))
-        .sum();
-    let mut out = String::with_capacity(size + 4);
-    out.push('{');
+    let mut out = String::from("{");
     for (i, (name, records)) in by_name.iter().enumerate() {
         out.push_str(if i == 0 { "\n  " } else { ",\n  " });
         out.push_str(&key(name));
         out.push_str(": {");
-        for (j, (id, json)) in records.iter().enumerate() {
-            out.push_str(if j == 0 { "\n    " } else { ",\n    " });
-            out.push_str(&key(id));
-            out.push_str(": ");
-            out.push_str(json);
+        let records: Vec<(&str, Record)> = records.iter().map(|(id, r)| (*id, *r)).collect();
+        // A batch's records are written on every thread, then appended in order: the
+        // file is not held twice over, once in pieces and once whole.
+        for (b, batch) in records.chunks(batch.max(1)).enumerate() {
+            for (j, json) in written(batch).into_iter().enumerate() {
+                out.push_str(if b == 0 && j == 0 {
+                    "\n    "
+                } else {
+                    ",\n    "
+                });
+                out.push_str(&key(batch[j].0));
+                out.push_str(": ");
+                out.push_str(&json);
+            }
         }
         out.push_str("\n  }");
     }
@@ -222,26 +236,24 @@ pub fn export(ev: &Evidence) -> String {
     out
 }
 
-/// Each record's id and its JSON, two levels in, written in parallel (a site with many
-/// probe runs holds hundreds of thousands of cases), in the records' order.
-fn written<'a, T: Serialize + Sync + 'a>(
-    records: impl Iterator<Item = (&'a str, &'a T)>,
-) -> Vec<(&'a str, String)> {
+/// Records written in parallel at a time: enough to keep every thread busy, few enough
+/// that their text is a small part of the file's.
+const BATCH: usize = 64;
+
+/// Each record's JSON, two levels in, written in parallel (a site with many probe runs
+/// holds hundreds of thousands of cases), in the records' order.
+fn written(records: &[(&str, Record)]) -> Vec<String> {
     use rayon::prelude::*;
-    let records: Vec<(&str, &T)> = records.collect();
     records
         .par_iter()
-        .map(|(id, r)| {
+        .map(|(_, r)| {
             let mut json = Vec::with_capacity(256);
             let mut ser = serde_json::Serializer::with_formatter(&mut json, Indented::new(2));
             if r.serialize(&mut ser).is_err() {
                 json = b"null".to_vec();
             }
             // serde_json writes nothing but UTF-8.
-            (
-                *id,
-                String::from_utf8(json).unwrap_or_else(|_| "null".into()),
-            )
+            String::from_utf8(json).unwrap_or_else(|_| "null".into())
         })
         .collect()
 }
