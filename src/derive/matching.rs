@@ -89,18 +89,27 @@ pub struct Summaries(FxIndexMap<String, Summary>);
 
 impl Summaries {
     pub fn of(run: &Run) -> Summaries {
-        let mut groups: FxIndexMap<&str, Vec<&Case>> = FxIndexMap::default();
+        // Each key's first case, and its repetitions: most keys have none, and a sweep has
+        // hundreds of thousands of cases, so the repetitions alone get a list.
+        let mut groups: FxIndexMap<&str, (&Case, Vec<&Case>)> =
+            FxIndexMap::with_capacity_and_hasher(run.cases.len(), Default::default());
         for c in &run.cases {
-            groups.entry(case_key(c)).or_default().push(c);
+            match groups.entry(case_key(c)) {
+                indexmap::map::Entry::Occupied(mut e) => e.get_mut().1.push(c),
+                indexmap::map::Entry::Vacant(e) => {
+                    e.insert((c, Vec::new()));
+                }
+            }
         }
-        let summaries = groups.into_iter().map(|(k, cases)| {
-            let summary = match cases.as_slice() {
-                [one] => Summary::one(one),
-                _ => Summary::of(&cases),
+        let mut summaries = FxIndexMap::with_capacity_and_hasher(groups.len(), Default::default());
+        for (k, (first, more)) in groups {
+            let summary = match more.is_empty() {
+                true => Summary::one(first),
+                false => Summary::of(&[&[first][..], &more].concat()),
             };
-            (k.to_string(), summary)
-        });
-        Summaries(summaries.collect())
+            summaries.insert(k.to_string(), summary);
+        }
+        Summaries(summaries)
     }
 
     /// The summary of the cases under `key`.
