@@ -10,6 +10,7 @@
 use serde::{Serialize, Serializer};
 use std::borrow::Borrow;
 use std::fmt::{self, Write as _};
+use std::hash::Hash;
 
 /// Markup that is safe to put on a page.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -102,19 +103,25 @@ impl Html {
 
 /// Markup with holes, each standing for a fragment that one view words its own way (a
 /// label, a badge): written once, then filled once per view ([`Holed::fill`]). A run's
-/// cases are worked out once for all the views of its page.
+/// cases are worked out once for all the views of its page. The same fragment stands in
+/// many holes (one label in every row): each is told apart once, when its hole is made,
+/// and worked out once per view.
 #[derive(Debug)]
 pub struct Holed<K> {
     html: Html,
-    /// Where each hole is (a byte offset of `html`), in order.
-    holes: Vec<(usize, K)>,
+    /// Where each hole is (a byte offset of `html`), and which of `keys` fills it, in order.
+    holes: Vec<(usize, u32)>,
+    keys: Vec<K>,
+    index: rustc_hash::FxHashMap<K, u32>,
 }
 
-impl<K> Holed<K> {
+impl<K: Hash + Eq + Clone> Holed<K> {
     pub fn with_capacity(n: usize) -> Self {
         Holed {
             html: Html::with_capacity(n),
             holes: Vec::new(),
+            keys: Vec::new(),
+            index: rustc_hash::FxHashMap::default(),
         }
     }
 
@@ -125,7 +132,17 @@ impl<K> Holed<K> {
 
     /// A hole here, for what `key` stands for in each view.
     pub fn hole(&mut self, key: K) {
-        self.holes.push((self.html.len(), key));
+        let i = match self.index.get(&key) {
+            Some(&i) => i,
+            None => {
+                // More distinct fragments than a u32 counts would be more than memory holds.
+                let i = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+                self.keys.push(key.clone());
+                self.index.insert(key, i);
+                i
+            }
+        };
+        self.holes.push((self.html.len(), i));
     }
 
     /// What was written so far, markup and holes: a mark to [`reset`](Holed::reset) to.
@@ -133,22 +150,27 @@ impl<K> Holed<K> {
         (self.html.len(), self.holes.len())
     }
 
-    /// Drops what was written since `mark`.
+    /// Drops what was written since `mark`. (Its fragments stay known: unused, they are
+    /// never worked out.)
     pub fn reset(&mut self, mark: (usize, usize)) {
         self.html.truncate(mark.0);
         self.holes.truncate(mark.1);
     }
 
-    /// The markup with each hole filled by `put`.
-    pub fn fill(&self, mut put: impl FnMut(&mut Html, &K)) -> Html {
+    /// The markup with each hole filled by what `make` makes of its key, made once per key.
+    pub fn fill(&self, mut make: impl FnMut(&K) -> Html) -> Html {
         let text = self.html.as_str();
+        let mut made: Vec<Option<Html>> = Vec::new();
+        made.resize_with(self.keys.len(), || None);
         let mut out = Html::with_capacity(text.len() + self.holes.len() * 64);
         let mut from = 0;
-        for (at, key) in &self.holes {
+        for &(at, i) in &self.holes {
             // Holes sit between pieces appended whole, so each slice is markup.
-            out.0.push_str(&text[from..*at]);
-            put(&mut out, key);
-            from = *at;
+            out.0.push_str(&text[from..at]);
+            if let (Some(slot), Some(key)) = (made.get_mut(i as usize), self.keys.get(i as usize)) {
+                out.push(slot.get_or_insert_with(|| make(key)));
+            }
+            from = at;
         }
         out.0.push_str(&text[from..]);
         out
@@ -283,6 +305,28 @@ mod tests {
             Html::join([Html::text("a"), Html::text("b<")], ", ").as_str(),
             "a, b&lt;"
         );
+    }
+
+    #[test]
+    fn holes_are_filled_in_order_each_fragment_made_once() {
+        let mut rows: Holed<&str> = Holed::with_capacity(64);
+        for (i, k) in ["a", "b", "a"].iter().enumerate() {
+            rows.html().0.push_str(&format!("<{i}>"));
+            rows.hole(*k);
+        }
+        let mark = rows.mark();
+        rows.html().0.push_str("<dropped>");
+        rows.hole("c");
+        rows.reset(mark);
+        rows.html().0.push_str("<end>");
+        let mut asked = Vec::new();
+        let filled = rows.fill(|k| {
+            asked.push(k.to_string());
+            Html(k.to_uppercase())
+        });
+        assert_eq!(filled.as_str(), "<0>A<1>B<2>A<end>");
+        // Once each, and never for a hole that was dropped.
+        assert_eq!(asked, ["a", "b"]);
     }
 
     #[test]

@@ -45,7 +45,7 @@ enum Frag<'k> {
     Zone(&'k str, &'k str, bool),
     /// Mode, and the key of the mark a pack shows under it.
     Mode(Option<Residency>, Option<&'static str>),
-    /// The reading of the run's case at this position (not memoised: one per case).
+    /// The reading of the run's case at this position (one per case).
     Reading(usize),
 }
 
@@ -113,10 +113,6 @@ impl<'a, 'e> Fragments<'a, 'e> {
 
     /// Writes what `key` stands for in this view.
     fn put(&self, out: &mut Html, key: &Frag<'e>) {
-        if let Frag::Reading(_) = key {
-            out.push(&fragment(self.s, self.run, key));
-            return;
-        }
         if let Some(v) = self.memo.borrow().get(key) {
             out.push(v);
             return;
@@ -427,11 +423,10 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
                 let views = s.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views());
                 for &view in views.iter().filter(|&&v| v != s.view) {
                     let other = Scope { view, ..*s };
-                    let w = Fragments::new(&other, run);
-                    later.keep(view, key.clone(), rows.fill(|out, k| w.put(out, k)));
+                    later.keep(view, key.clone(), rows.fill(|k| fragment(&other, run, k)));
                 }
             }
-            rows.fill(|out, k| w.put(out, k))
+            rows.fill(|k| fragment(s, run, k))
         }
     };
     let mut columns: Vec<Html> = vec![s.ui("col-case"), s.ui("col-mode")];
