@@ -172,8 +172,27 @@ impl Values {
     }
 }
 
-/// A record to export: anything serde writes, from any thread.
-type Record<'e> = &'e (dyn erased_serde::Serialize + Sync);
+/// A record to export, from any thread.
+type Record<'e> = &'e (dyn Exported + Sync);
+
+/// A record written as JSON two levels in, where `evidence.json` holds it. One dynamic
+/// call per record, and serde's own calls inside it, rather than erased serde's dynamic
+/// call per field.
+trait Exported {
+    fn json(&self) -> String;
+}
+
+impl<T: Serialize> Exported for T {
+    fn json(&self) -> String {
+        let mut json = Vec::with_capacity(256);
+        let mut ser = serde_json::Serializer::with_formatter(&mut json, Indented::new(2));
+        if self.serialize(&mut ser).is_err() {
+            return "null".into();
+        }
+        // serde_json writes nothing but UTF-8.
+        String::from_utf8(json).unwrap_or_else(|_| "null".into())
+    }
+}
 
 /// `evidence.json`: every record under its kind's (or declared collection's) name, then its
 /// id, both sorted, each as its type writes it. Records are written in parallel, a batch at
@@ -244,18 +263,7 @@ const BATCH: usize = 64;
 /// holds hundreds of thousands of cases), in the records' order.
 fn written(records: &[(&str, Record)]) -> Vec<String> {
     use rayon::prelude::*;
-    records
-        .par_iter()
-        .map(|(_, r)| {
-            let mut json = Vec::with_capacity(256);
-            let mut ser = serde_json::Serializer::with_formatter(&mut json, Indented::new(2));
-            if r.serialize(&mut ser).is_err() {
-                json = b"null".to_vec();
-            }
-            // serde_json writes nothing but UTF-8.
-            String::from_utf8(json).unwrap_or_else(|_| "null".into())
-        })
-        .collect()
+    records.par_iter().map(|(_, r)| r.json()).collect()
 }
 
 /// serde_json's pretty layout (two spaces a level) for a value that starts `depth` levels

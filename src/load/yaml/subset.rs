@@ -111,11 +111,21 @@ fn printable(text: &str) -> bool {
     {
         return false;
     }
-    text.is_ascii()
-        || text.chars().filter(|c| !c.is_ascii()).all(|c| {
-            matches!(c, '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
-                && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
-        })
+    // Only the characters beyond ASCII are decoded: a run file is ASCII but for a few
+    // words of its description.
+    let mut rest = text;
+    while let Some(i) = rest.bytes().position(|b| b >= 0x80) {
+        let Some(c) = rest[i..].chars().next() else {
+            break;
+        };
+        let readable = matches!(c, '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+            && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}');
+        if !readable {
+            return false;
+        }
+        rest = &rest[i + c.len_utf8()..];
+    }
+    true
 }
 
 /// The lines with content; directives and document markers are outside the subset.

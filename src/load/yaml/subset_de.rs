@@ -106,6 +106,12 @@ fn signed(s: &str) -> Result<i64, Outside> {
 /// serde-saphyr (when the field is a float), not infinity.
 fn float(s: &str) -> Result<f64, Outside> {
     let body = s.strip_prefix('-').unwrap_or(s);
+    // Most are whole numbers (counts, nanoseconds): read as integers, which every such
+    // number of up to 15 digits is exactly.
+    if body.len() <= 15 && decimal(body) {
+        let n = body.parse::<u64>().map_err(|_| Outside)? as f64;
+        return Ok(if body.len() < s.len() { -n } else { n });
+    }
     let (mantissa, exponent) = match body.find(['e', 'E']) {
         Some(i) => (&body[..i], Some(&body[i + 1..])),
         None => (body, None),
