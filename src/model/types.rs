@@ -953,7 +953,10 @@ impl<'de> Deserialize<'de> for Case {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Case, A::Error> {
                 let (mut id, mut mode, mut own, mut assessment, mut repeat) =
                     (None, None, None::<Measurements>, None, None);
-                let mut measurements = Measurements::default();
+                // Most of a case's keys are measurements: room for them all at once (a
+                // hint, so bounded: a damaged cache file may claim any length).
+                let room = map.size_hint().unwrap_or(0).min(16);
+                let mut measurements = Measurements::with_capacity(room);
                 let mut values = Values::default();
                 let keys = KeySeed {
                     place: Place::Case,
