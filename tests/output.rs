@@ -312,7 +312,7 @@ fn run_table_shows_the_derived_zone_of_each_case() {
     assert!(rows[0].starts_with("<td><code>small</code></td>"));
     assert!(
         rows[0].contains(
-            "<span class=\"zone assessed\" title=\"fixture_map\"><span class=\"badge hue-0\">SMALL</span>"
+            "<span class=\"zone assessed\"><span class=\"badge hue-0\">SMALL</span> <small>fixture_map</small></span>"
         ),
         "{}",
         rows[0]

@@ -64,13 +64,13 @@ fn fragment(s: &Scope, run: &Run, key: &Frag) -> Html {
         Frag::Label(name) => measurement(s, name),
         Frag::Zone(map, z, assessed) => {
             let class = Html::trusted_static(if assessed { " assessed" } else { "" });
-            let id = Html::text(map);
+            // The map's id is shown beside the zone: a title repeating it would only be
+            // read out twice.
             html!(
-                "<span class=\"zone{}\" title=\"{}\">{} <small>{}</small></span>",
+                "<span class=\"zone{}\">{} <small>{}</small></span>",
                 class,
-                id,
                 family_badge(s, z),
-                id
+                Html::text(map)
             )
         }
         Frag::Mode(mode, mark) => {
