@@ -42,110 +42,169 @@ pub fn median_f64(mut v: Vec<f64>) -> Option<f64> {
     }
 }
 
-/// The cases of one key, summarized: each measurement's median over the repetitions.
-#[derive(Debug, Clone, Default)]
-pub struct Summary {
+/// The cases of one key, summarized: each measurement's median over the repetitions, or
+/// a single case's own measurements.
+#[derive(Debug, Clone, Copy)]
+pub struct Summary<'a> {
     /// How many cases (repetitions) it summarises.
     pub n: usize,
-    pub values: Measurements,
+    pub values: &'a Measurements,
 }
 
-impl Summary {
-    /// One case as it is (no repetitions to take the median of).
-    pub fn one(c: &Case) -> Summary {
-        Summary {
-            n: 1,
-            values: c.measurements.clone(),
-        }
-    }
-
-    fn of(cases: &[&Case]) -> Summary {
-        let mut names: Vec<&str> = cases.iter().flat_map(|c| c.measured()).collect();
-        names.sort_unstable();
-        names.dedup();
-        let mut values = Measurements::default();
-        for n in names {
-            if let Some(m) = median_f64(cases.iter().filter_map(|c| c.measurement(n)).collect()) {
-                values.insert(n, m);
-            }
-        }
-        Summary {
-            n: cases.len(),
-            values,
-        }
-    }
-
+impl<'a> Summary<'a> {
     /// The measurement called `name` (its median over repetitions).
     pub fn measurement(&self, name: &str) -> Option<f64> {
         self.values.get(name)
     }
 }
 
-type FxIndexMap<K, V> = indexmap::IndexMap<K, V, rustc_hash::FxBuildHasher>;
+/// The medians of cases under one key.
+fn medians(cases: &[&Case]) -> Measurements {
+    let mut names: Vec<&str> = cases.iter().flat_map(|c| c.measured()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut values = Measurements::default();
+    for n in names {
+        if let Some(m) = median_f64(cases.iter().filter_map(|c| c.measurement(n)).collect()) {
+            values.insert(n, m);
+        }
+    }
+    values
+}
 
-/// The case keys of one run in order of first appearance, with the summary of each.
+/// One case key of a run: its first case, and for a key that repeats, how many cases it
+/// has and their medians.
+#[derive(Debug)]
+struct Key {
+    case: usize,
+    repeated: Option<(usize, Measurements)>,
+}
+
+/// The case keys of one run in order of first appearance, each with what summarises its
+/// cases. Worked out once per build; read through [`Summaries::read`] with the run, whose
+/// cases hold the keys and the single cases' measurements: a sweep has hundreds of
+/// thousands of cases, nearly all of them alone under their key, and copying each key and
+/// each case's measurements cost a build of 10^6 cases a fifth of its memory.
 #[derive(Debug, Default)]
-pub struct Summaries(FxIndexMap<String, Summary>);
+pub struct Summaries {
+    keys: Vec<Key>,
+    /// Positions in `keys`, by the hash of the key's text.
+    table: hashbrown::HashTable<usize>,
+}
+
+fn hash(key: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(key)
+}
 
 impl Summaries {
     pub fn of(run: &Run) -> Summaries {
-        // Each key's first case, and its repetitions: most keys have none, and a sweep has
-        // hundreds of thousands of cases, so the repetitions alone get a list.
-        let mut groups: FxIndexMap<&str, (&Case, Vec<&Case>)> =
-            FxIndexMap::with_capacity_and_hasher(run.cases.len(), Default::default());
-        for c in &run.cases {
-            match groups.entry(case_key(c)) {
-                indexmap::map::Entry::Occupied(mut e) => e.get_mut().1.push(c),
-                indexmap::map::Entry::Vacant(e) => {
-                    e.insert((c, Vec::new()));
+        let cases = &run.cases;
+        let key_of = |keys: &[Key], i: usize| keys.get(i).and_then(|k| cases.get(k.case));
+        let mut keys: Vec<Key> = Vec::with_capacity(cases.len());
+        let mut table = hashbrown::HashTable::with_capacity(cases.len());
+        // The cases of each key that has more than one, by its position in `keys`.
+        let mut repeats: rustc_hash::FxHashMap<usize, Vec<&Case>> = Default::default();
+        for (i, c) in cases.iter().enumerate() {
+            let key = case_key(c);
+            let h = hash(key);
+            let found = table
+                .find(h, |&k| key_of(&keys, k).is_some_and(|f| case_key(f) == key))
+                .copied();
+            match found {
+                None => {
+                    table.insert_unique(h, keys.len(), |&k| {
+                        key_of(&keys, k).map_or(0, |f| hash(case_key(f)))
+                    });
+                    keys.push(Key {
+                        case: i,
+                        repeated: None,
+                    });
                 }
+                Some(k) => repeats
+                    .entry(k)
+                    .or_insert_with(|| key_of(&keys, k).into_iter().collect())
+                    .push(c),
             }
         }
-        let mut summaries = FxIndexMap::with_capacity_and_hasher(groups.len(), Default::default());
-        for (k, (first, more)) in groups {
-            let summary = match more.is_empty() {
-                true => Summary::one(first),
-                false => Summary::of(&[&[first][..], &more].concat()),
-            };
-            summaries.insert(k.to_string(), summary);
+        for (k, group) in repeats {
+            if let Some(key) = keys.get_mut(k) {
+                key.repeated = Some((group.len(), medians(&group)));
+            }
         }
-        Summaries(summaries)
+        Summaries { keys, table }
+    }
+
+    /// These summaries read with `run`, the run they were worked out from.
+    pub fn read<'a>(&'a self, run: &'a Run) -> RunSummaries<'a> {
+        RunSummaries { of: self, run }
+    }
+}
+
+/// A run's [`Summaries`] with the run, to read them by key.
+#[derive(Debug, Clone, Copy)]
+pub struct RunSummaries<'a> {
+    of: &'a Summaries,
+    run: &'a Run,
+}
+
+impl<'a> RunSummaries<'a> {
+    /// The key at position `i` and its summary.
+    fn at(&self, i: usize) -> Option<(&'a str, Summary<'a>)> {
+        let key = self.of.keys.get(i)?;
+        let first = self.run.cases.get(key.case)?;
+        let summary = match &key.repeated {
+            Some((n, values)) => Summary { n: *n, values },
+            None => Summary {
+                n: 1,
+                values: &first.measurements,
+            },
+        };
+        Some((case_key(first), summary))
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        self.of
+            .table
+            .find(hash(key), |&i| self.at(i).is_some_and(|(k, _)| k == key))
+            .copied()
     }
 
     /// The summary of the cases under `key`.
-    pub fn get(&self, key: &str) -> Option<&Summary> {
-        self.0.get(key)
+    pub fn get(&self, key: &str) -> Option<Summary<'a>> {
+        self.at(self.position(key)?).map(|(_, s)| s)
     }
 
     /// The summary under `key`, looked for first at position `*at`: runs of one probe
     /// mostly list the same cases in the same order, so a table that walks its cases finds
     /// the previous run's one there without hashing the key. `*at` moves past the one found.
-    pub fn find(&self, key: &str, at: &mut usize) -> Option<&Summary> {
-        let i = match self.0.get_index(*at) {
+    pub fn find(&self, key: &str, at: &mut usize) -> Option<Summary<'a>> {
+        let i = match self.at(*at) {
             Some((k, _)) if k == key => *at,
-            _ => self.0.get_index_of(key)?,
+            _ => self.position(key)?,
         };
         *at = i + 1;
-        self.0.get_index(i).map(|(_, s)| s)
+        self.at(i).map(|(_, s)| s)
     }
 
     /// The case keys in order of first appearance, each with its summary.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Summary)> {
-        self.0.iter().map(|(k, s)| (k.as_str(), s))
+    pub fn iter(&self) -> impl Iterator<Item = (&'a str, Summary<'a>)> + use<'a> {
+        let this = *self;
+        (0..self.of.keys.len()).filter_map(move |i| this.at(i))
     }
 
     pub fn contains(&self, key: &str) -> bool {
-        self.0.contains_key(key)
+        self.position(key).is_some()
     }
 
     /// The case keys in order of first appearance.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.0.keys().map(String::as_str)
+    pub fn keys(&self) -> impl Iterator<Item = &'a str> + use<'a> {
+        self.iter().map(|(k, _)| k)
     }
 
     /// Whether the two runs share at least one case key: runs with disjoint cases (such
     /// as transcriptions of different tables) are not compared.
-    pub fn shares_a_key(&self, other: &Summaries) -> bool {
+    pub fn shares_a_key(&self, other: &RunSummaries) -> bool {
         other.keys().any(|k| self.contains(k))
     }
 }
@@ -179,9 +238,10 @@ mod tests {
         )
         .expect("a run");
         let s = Summaries::of(&run);
+        let s = s.read(&run);
         assert_eq!(s.keys().collect::<Vec<_>>(), ["a", "b"]);
         let a = s.get("a").expect("a");
-        let get = |x: &Summary, n: &str| x.measurement(n);
+        let get = |x: Summary, n: &str| x.measurement(n);
         assert_eq!(
             (
                 a.n,
@@ -215,7 +275,8 @@ mod tests {
         )
         .expect("a run");
         let s = Summaries::of(&run);
-        let n = |x: Option<&Summary>| x.and_then(|x| x.measurement("n"));
+        let s = s.read(&run);
+        let n = |x: Option<Summary>| x.and_then(|x| x.measurement("n"));
         // In order: each where the hint points, the hint moving on.
         let mut at = 0;
         assert_eq!(n(s.find("a", &mut at)), Some(1.0));
@@ -235,5 +296,26 @@ mod tests {
         assert_eq!(median_f64(vec![4.0, 7.0]), Some(5.0));
         assert_eq!(median_f64(vec![0.5, 1.0]), Some(0.75));
         assert_eq!(median_f64(vec![]), None);
+    }
+
+    #[test]
+    fn summaries_read_with_another_run_find_nothing_they_cannot_reach() {
+        let run = |cases: &str| -> Run {
+            serde_saphyr::from_str(&format!(
+                "id: r\nprobe: p\nengine: none\norigin: {{ja: \"x\", en: \"x\"}}\ncases:\n{cases}"
+            ))
+            .expect("a run")
+        };
+        let long = run("- {id: a, measurements: {n: 1}}\n- {id: b, measurements: {n: 2}}\n");
+        let short = run("- {id: b, measurements: {n: 7}}\n");
+        let s = Summaries::of(&long);
+        // Read with a run it was not made from (an edit between two builds): keys past
+        // the run's cases are not there, and nothing panics.
+        let wrong = s.read(&short);
+        assert_eq!(wrong.get("b").map(|x| x.n), None);
+        assert_eq!(wrong.keys().count(), 1);
+        assert!(!wrong.contains("a"));
+        let right = s.read(&long);
+        assert_eq!(right.get("b").and_then(|x| x.measurement("n")), Some(2.0));
     }
 }

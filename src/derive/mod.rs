@@ -8,7 +8,7 @@ pub mod matching;
 
 use crate::model::refs::{Kind, Ref};
 use crate::model::{Bound, Case, DispatchMap, Edge, Evidence, Run};
-pub use matching::{Summaries, Summary, case_key};
+pub use matching::{RunSummaries, Summaries, Summary, case_key};
 use std::collections::{BTreeMap, HashMap};
 
 /// The family a value of the map's variable routes to: the first branch whose bound holds.
@@ -151,18 +151,19 @@ impl Derived {
     }
 
     /// The case keys of `run` and their summaries.
-    pub fn summaries(&self, run: &Run) -> &Summaries {
+    pub fn summaries<'a>(&'a self, run: &'a Run) -> RunSummaries<'a> {
         static NONE: std::sync::OnceLock<Summaries> = std::sync::OnceLock::new();
         self.summaries
             .get(&run.id.value)
             .unwrap_or_else(|| NONE.get_or_init(Summaries::default))
+            .read(run)
     }
 
     /// The run before `run` of the same probe, when the two share a case key.
     pub fn comparable_previous<'e>(&self, ev: &'e Evidence, run: &Run) -> Option<&'e Run> {
         let prev = self.previous(ev, run)?;
         self.summaries(run)
-            .shares_a_key(self.summaries(prev))
+            .shares_a_key(&self.summaries(prev))
             .then_some(prev)
     }
 

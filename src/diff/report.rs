@@ -675,7 +675,7 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                     .or_else(|| crate::model::fields::is_duration(field).then(|| "ns".to_string())),
             })
             .collect();
-        let zone_of = |m: &crate::model::DispatchMap, s: &crate::derive::matching::Summary| {
+        let zone_of = |m: &crate::model::DispatchMap, s: crate::derive::matching::Summary| {
             s.measurement(m.measured_as())
                 .and_then(|v| crate::derive::zone(m, v))
                 .map(String::from)

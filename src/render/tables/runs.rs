@@ -386,7 +386,7 @@ fn case_rows<'e>(
             td(&mut rows);
             match ps.find(case_key(c), &mut at) {
                 Some(p) => {
-                    fill(&mut before, &order, &p.values);
+                    fill(&mut before, &order, p.values);
                     delta(
                         &mut rows,
                         &mut scratch,
@@ -491,12 +491,12 @@ fn zones_changed<'e>(
     s: &Scope,
     w: &Fragments<'_, 'e>,
     map: Option<&'e DispatchMap>,
-    now: &crate::derive::Summaries,
-    before: &crate::derive::Summaries,
+    now: crate::derive::RunSummaries<'_>,
+    before: crate::derive::RunSummaries<'_>,
     previous: &str,
 ) -> Option<Html> {
     let m = map?;
-    let zone_of = |x: &Summary| x.measurement(m.measured_as()).and_then(|v| zone(m, v));
+    let zone_of = |x: Summary| x.measurement(m.measured_as()).and_then(|v| zone(m, v));
     let mut changed = Html::default();
     let mut at = 0;
     for (k, summary) in now.iter() {
@@ -645,7 +645,7 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                 }
                 cell
             };
-            let zone_of = |x: Option<&Summary>| {
+            let zone_of = |x: Option<Summary>| {
                 let m = map?;
                 zone(m, x?.measurement(m.measured_as())?).map(|z| family_badge(s, z))
             };
