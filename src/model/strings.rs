@@ -49,7 +49,8 @@ struct Object<'w, 'l, 'f> {
     walk: &'w mut Walk<'l, 'f>,
     /// `None` once the object is known not to be a text.
     pending: Option<Vec<(Lang, String)>>,
-    key: Option<String>,
+    /// The language the last map key names, if it names one.
+    key: Option<Lang>,
 }
 
 impl<'w, 'l, 'f> Object<'w, 'l, 'f> {
@@ -70,15 +71,28 @@ impl<'w, 'l, 'f> Object<'w, 'l, 'f> {
         }
     }
 
-    fn entry<T: Serialize + ?Sized>(&mut self, key: Option<&str>, value: &T) -> Result<(), Failed> {
+    /// The language `key` names, if the object may still be a text.
+    fn lang(&self, key: &str) -> Option<Lang> {
+        self.pending.as_ref()?;
+        self.walk.langs.iter().copied().find(|l| l.code() == key)
+    }
+
+    fn entry<T: Serialize + ?Sized>(
+        &mut self,
+        lang: Option<Lang>,
+        value: &T,
+    ) -> Result<(), Failed> {
         if self.pending.is_some() {
-            let lang = key.and_then(|k| self.walk.langs.iter().find(|l| l.code() == k));
-            let text = lang.and_then(|&l| {
+            let text = lang.and_then(|l| {
                 let pending = self.pending.as_ref()?;
                 if pending.iter().any(|(p, _)| *p == l) {
                     return None;
                 }
-                value.serialize(Plain).ok().flatten().map(|s| (l, s))
+                value
+                    .serialize(Plain(str::to_string))
+                    .ok()
+                    .flatten()
+                    .map(|s| (l, s))
             });
             match text {
                 Some(entry) => {
@@ -115,12 +129,17 @@ impl ser::SerializeMap for Object<'_, '_, '_> {
     type Ok = ();
     type Error = Failed;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Failed> {
-        self.key = key.serialize(Plain).ok().flatten();
+        // Compared where it is: no copy of every key of every map.
+        self.key = key
+            .serialize(Plain(|k: &str| self.lang(k)))
+            .ok()
+            .flatten()
+            .flatten();
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failed> {
-        let key = self.key.take();
-        self.entry(key.as_deref(), value)
+        let lang = self.key.take();
+        self.entry(lang, value)
     }
     fn end(self) -> Result<(), Failed> {
         Object::end(self)
@@ -138,7 +157,8 @@ macro_rules! fields {
                 key: &'static str,
                 value: &T,
             ) -> Result<(), Failed> {
-                self.entry(Some(key), value)
+                let lang = self.lang(key);
+                self.entry(lang, value)
             }
             fn end(self) -> Result<(), Failed> {
                 Object::end(self)
@@ -240,7 +260,8 @@ impl<'w, 'l, 'f> ser::Serializer for &'w mut Walk<'l, 'f> {
     ) -> Result<(), Failed> {
         // `{variant: value}` in JSON.
         let mut o = Object::new(self);
-        o.entry(Some(variant), value)?;
+        let lang = o.lang(variant);
+        o.entry(lang, value)?;
         o.end()
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<List<'w, 'l, 'f>, Failed> {
@@ -282,54 +303,58 @@ impl<'w, 'l, 'f> ser::Serializer for &'w mut Walk<'l, 'f> {
 }
 
 /// A value that is a string in JSON (a string, a char, a unit variant's name, through
-/// newtypes and `Some`), as `Some`; `None` for any other.
-struct Plain;
+/// newtypes and `Some`), as `Some` of what the function makes of it; `None` for any other.
+struct Plain<F>(F);
 
-type NoString = Result<Option<String>, Failed>;
+type NoString<R> = Result<Option<R>, Failed>;
 
 macro_rules! not_a_string {
     ($($method:ident: $t:ty),*) => {$(
-        fn $method(self, _: $t) -> NoString {
+        fn $method(self, _: $t) -> NoString<R> {
             Ok(None)
         }
     )*};
 }
 
-impl ser::Serializer for Plain {
-    type Ok = Option<String>;
+impl<R, F: FnOnce(&str) -> R> ser::Serializer for Plain<F> {
+    type Ok = Option<R>;
     type Error = Failed;
-    type SerializeSeq = Impossible<Option<String>, Failed>;
-    type SerializeTuple = Impossible<Option<String>, Failed>;
-    type SerializeTupleStruct = Impossible<Option<String>, Failed>;
-    type SerializeTupleVariant = Impossible<Option<String>, Failed>;
-    type SerializeMap = Impossible<Option<String>, Failed>;
-    type SerializeStruct = Impossible<Option<String>, Failed>;
-    type SerializeStructVariant = Impossible<Option<String>, Failed>;
+    type SerializeSeq = Impossible<Option<R>, Failed>;
+    type SerializeTuple = Impossible<Option<R>, Failed>;
+    type SerializeTupleStruct = Impossible<Option<R>, Failed>;
+    type SerializeTupleVariant = Impossible<Option<R>, Failed>;
+    type SerializeMap = Impossible<Option<R>, Failed>;
+    type SerializeStruct = Impossible<Option<R>, Failed>;
+    type SerializeStructVariant = Impossible<Option<R>, Failed>;
 
     not_a_string!(serialize_bool: bool, serialize_i8: i8, serialize_i16: i16, serialize_i32: i32,
         serialize_i64: i64, serialize_i128: i128, serialize_u8: u8, serialize_u16: u16,
         serialize_u32: u32, serialize_u64: u64, serialize_u128: u128, serialize_f32: f32,
         serialize_f64: f64, serialize_bytes: &[u8], serialize_unit_struct: &'static str);
 
-    fn serialize_char(self, v: char) -> NoString {
-        Ok(Some(v.to_string()))
+    fn serialize_char(self, v: char) -> NoString<R> {
+        Ok(Some((self.0)(v.encode_utf8(&mut [0; 4]))))
     }
-    fn serialize_str(self, v: &str) -> NoString {
-        Ok(Some(v.to_string()))
+    fn serialize_str(self, v: &str) -> NoString<R> {
+        Ok(Some((self.0)(v)))
     }
-    fn serialize_none(self) -> NoString {
+    fn serialize_none(self) -> NoString<R> {
         Ok(None)
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> NoString {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> NoString<R> {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> NoString {
+    fn serialize_unit(self) -> NoString<R> {
         Ok(None)
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> NoString {
-        Ok(Some(v.to_string()))
+    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> NoString<R> {
+        Ok(Some((self.0)(v)))
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> NoString {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        v: &T,
+    ) -> NoString<R> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -338,7 +363,7 @@ impl ser::Serializer for Plain {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> NoString {
+    ) -> NoString<R> {
         Ok(None)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Failed> {
