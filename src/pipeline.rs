@@ -278,9 +278,9 @@ pub fn render_carrying(
                     }
                 }
             });
-            // The values tree of a site with many probe runs (10^5 cases and more) takes a
-            // while to free: another thread frees it while fragments are judged and the
-            // output is written.
+            // The values tree, when a quote made it, of a site with many probe runs (10^5
+            // cases and more) takes a while to free: another thread frees it while
+            // fragments are judged and the output is written.
             let values = Arc::clone(&r.values);
             drop(r);
             rayon::spawn(move || drop(values));

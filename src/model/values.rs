@@ -5,7 +5,7 @@ use super::Evidence;
 use super::page::Lang;
 use super::registry::{KINDS, Kind};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -40,57 +40,48 @@ impl From<String> for QuoteError {
     }
 }
 
-/// The records of one kind by id. Converted in parallel: a site with many probe runs
-/// holds hundreds of thousands of cases.
-fn keyed<'a, T: Serialize + Sync + super::Record + 'a>(
-    items: impl Iterator<Item = &'a T>,
-) -> Value {
-    use rayon::prelude::*;
-    let items: Vec<&T> = items.collect();
-    let values: Vec<(String, Value)> = items
-        .par_iter()
-        .map(|item| {
-            let v = serde_json::to_value(item).unwrap_or(Value::Null);
-            (item.id().value.clone(), v)
-        })
-        .collect();
-    Value::Object(values.into_iter().collect())
-}
-
-/// The records of `kind` by id, or `None` for a kind not written as data (pages).
-fn records(ev: &Evidence, kind: Kind) -> Option<Value> {
-    Some(crate::model::with_collection!(
-        ev,
-        kind,
-        |c| keyed(c.iter().map(|r| &r.value)),
-        pages => return None
-    ))
-}
-
-/// The whole graph as one JSON tree.
-fn tree(ev: &Evidence) -> Value {
-    let mut by_name: BTreeMap<String, Value> = Default::default();
+/// Every record by its kind's (or declared collection's) name, then by id: what both
+/// `evidence.json` and the quoting tree hold. Only the kinds the site has records of, not
+/// every kind known.
+fn gathered(ev: &Evidence) -> BTreeMap<String, BTreeMap<&str, Record<'_>>> {
+    let mut by_name: BTreeMap<String, BTreeMap<&str, Record>> = BTreeMap::new();
     for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
-        // evidence.json lists the kinds the site has records of, not every kind known.
-        match records(ev, s.kind) {
-            Some(Value::Object(r)) if r.is_empty() => {}
-            Some(records) => {
-                by_name.insert(s.name.into(), records);
-            }
-            None => {}
+        let records: BTreeMap<&str, Record> = crate::model::with_collection!(
+            ev,
+            s.kind,
+            |c| c
+                .iter()
+                .map(|r| (super::Record::id(&r.value).value.as_str(), &r.value as Record))
+                .collect(),
+            pages => continue
+        );
+        if !records.is_empty() {
+            by_name.insert(s.name.into(), records);
         }
     }
     // Declared records under their collection's name, by their own id.
     for rec in ev.records.iter() {
-        let v = serde_json::to_value(&rec.value).unwrap_or(Value::Null);
-        if let Value::Object(m) = by_name
+        by_name
             .entry(rec.collection.clone())
-            .or_insert_with(|| Value::Object(Map::new()))
-        {
-            m.insert(rec.id.value.clone(), v);
-        }
+            .or_default()
+            .insert(rec.id.value.as_str(), &rec.value);
     }
-    Value::Object(by_name.into_iter().collect())
+    by_name
+}
+
+/// The whole graph as one JSON tree, each kind's records converted in parallel (a site
+/// with many probe runs holds hundreds of thousands of cases).
+fn tree(ev: &Evidence) -> Value {
+    use rayon::prelude::*;
+    let kinds = gathered(ev).into_iter().map(|(name, records)| {
+        let records: Vec<(&str, Record)> = records.into_iter().collect();
+        let values: Vec<(String, Value)> = records
+            .par_iter()
+            .map(|(id, r)| (id.to_string(), r.value()))
+            .collect();
+        (name, Value::Object(values.into_iter().collect()))
+    });
+    Value::Object(kinds.collect())
 }
 
 impl Values {
@@ -175,14 +166,20 @@ impl Values {
 /// A record to export, from any thread.
 type Record<'e> = &'e (dyn Exported + Sync);
 
-/// A record written as JSON two levels in, where `evidence.json` holds it. One dynamic
-/// call per record, and serde's own calls inside it, rather than erased serde's dynamic
-/// call per field.
+/// A record of any kind, written as JSON two levels in, where `evidence.json` holds it, or
+/// as a tree. One dynamic call per record, and serde's own calls inside it, rather than
+/// erased serde's dynamic call per field.
 trait Exported {
     fn json(&self) -> String;
+    /// The record as a JSON tree, for quoting.
+    fn value(&self) -> Value;
 }
 
 impl<T: Serialize> Exported for T {
+    fn value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
     fn json(&self) -> String {
         let mut json = Vec::with_capacity(256);
         let mut ser = serde_json::Serializer::with_formatter(&mut json, Indented::new(2));
@@ -204,29 +201,7 @@ pub fn export(ev: &Evidence) -> String {
 
 /// [`export`], `batch` records at a time.
 pub(crate) fn export_in_batches(ev: &Evidence, batch: usize) -> String {
-    let mut by_name: BTreeMap<String, BTreeMap<&str, Record>> = BTreeMap::new();
-    for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
-        let records: BTreeMap<&str, Record> = crate::model::with_collection!(
-            ev,
-            s.kind,
-            |c| c
-                .iter()
-                .map(|r| (super::Record::id(&r.value).value.as_str(), &r.value as Record))
-                .collect(),
-            pages => continue
-        );
-        // The kinds the site has records of, not every kind known.
-        if !records.is_empty() {
-            by_name.insert(s.name.into(), records);
-        }
-    }
-    // Declared records under their collection's name, by their own id.
-    for rec in ev.records.iter() {
-        by_name
-            .entry(rec.collection.clone())
-            .or_default()
-            .insert(rec.id.value.as_str(), &rec.value);
-    }
+    let by_name = gathered(ev);
     // As serde_json's pretty printer lays it out, two spaces a level.
     let key = |k: &str| serde_json::to_string(k).unwrap_or_default();
     let mut out = String::from("{");
@@ -235,16 +210,14 @@ pub(crate) fn export_in_batches(ev: &Evidence, batch: usize) -> String {
         out.push_str(&key(name));
         out.push_str(": {");
         let records: Vec<(&str, Record)> = records.iter().map(|(id, r)| (*id, *r)).collect();
+        let mut first = true;
         // A batch's records are written on every thread, then appended in order: the
         // file is not held twice over, once in pieces and once whole.
-        for (b, batch) in records.chunks(batch.max(1)).enumerate() {
-            for (j, json) in written(batch).into_iter().enumerate() {
-                out.push_str(if b == 0 && j == 0 {
-                    "\n    "
-                } else {
-                    ",\n    "
-                });
-                out.push_str(&key(batch[j].0));
+        for batch in records.chunks(batch.max(1)) {
+            for ((id, _), json) in batch.iter().zip(written(batch)) {
+                out.push_str(if first { "\n    " } else { ",\n    " });
+                first = false;
+                out.push_str(&key(id));
                 out.push_str(": ");
                 out.push_str(&json);
             }

@@ -110,9 +110,9 @@ impl Html {
 pub struct Holed<K> {
     html: Html,
     /// Where each hole is (a byte offset of `html`), and which of `keys` fills it, in order.
-    holes: Vec<(usize, u32)>,
+    holes: Vec<(usize, usize)>,
     keys: Vec<K>,
-    index: rustc_hash::FxHashMap<K, u32>,
+    index: rustc_hash::FxHashMap<K, usize>,
 }
 
 impl<K: Hash + Eq + Clone> Holed<K> {
@@ -135,8 +135,7 @@ impl<K: Hash + Eq + Clone> Holed<K> {
         let i = match self.index.get(&key) {
             Some(&i) => i,
             None => {
-                // More distinct fragments than a u32 counts would be more than memory holds.
-                let i = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+                let i = self.keys.len();
                 self.keys.push(key.clone());
                 self.index.insert(key, i);
                 i
@@ -167,7 +166,7 @@ impl<K: Hash + Eq + Clone> Holed<K> {
         for &(at, i) in &self.holes {
             // Holes sit between pieces appended whole, so each slice is markup.
             out.0.push_str(&text[from..at]);
-            if let (Some(slot), Some(key)) = (made.get_mut(i as usize), self.keys.get(i as usize)) {
+            if let (Some(slot), Some(key)) = (made.get_mut(i), self.keys.get(i)) {
                 out.push(slot.get_or_insert_with(|| make(key)));
             }
             from = at;

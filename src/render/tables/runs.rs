@@ -18,7 +18,6 @@ use crate::render::html::html;
 use crate::render::html::{Holed, Html};
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
-use std::cell::RefCell;
 use std::fmt::Write as _;
 
 fn date(s: &Scope, r: &Run) -> Html {
@@ -90,40 +89,6 @@ fn fragment(s: &Scope, run: &Run, key: &Frag) -> Html {
             .cases
             .get(i)
             .map_or_else(|| unknown(s), |c| reading(s, run, c)),
-    }
-}
-
-/// The fragments of one table in one view, each made once: a sweep has thousands of
-/// rows, and a Fluent lookup or a string per cell was most of the cost.
-struct Fragments<'a, 'e> {
-    s: &'a Scope<'e>,
-    run: &'e Run,
-    // Looked up several times per row: a fast hash, as the keys are our own.
-    memo: RefCell<rustc_hash::FxHashMap<Frag<'e>, Html>>,
-}
-
-impl<'a, 'e> Fragments<'a, 'e> {
-    fn new(s: &'a Scope<'e>, run: &'e Run) -> Self {
-        Fragments {
-            s,
-            run,
-            memo: RefCell::new(rustc_hash::FxHashMap::default()),
-        }
-    }
-
-    /// Writes what `key` stands for in this view.
-    fn put(&self, out: &mut Html, key: &Frag<'e>) {
-        if let Some(v) = self.memo.borrow().get(key) {
-            out.push(v);
-            return;
-        }
-        let v = fragment(self.s, self.run, key);
-        out.push(&v);
-        self.memo.borrow_mut().insert(key.clone(), v);
-    }
-
-    fn badge(&self, out: &mut Html, family: &'e str) {
-        self.put(out, &Frag::Badge(family));
     }
 }
 
@@ -408,7 +373,6 @@ fn case_rows<'e>(
 fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> Table {
     let prev = s.derived.comparable_previous(s.ev, run);
     let map = prev.and_then(|p| primary_map(s, run, p));
-    let w = Fragments::new(s, run);
     // A column per measurement the cases have (a pack's group in one), in the order
     // they are shown everywhere.
     let columns_of = measure_columns(s, run.cases.iter().flat_map(|c| c.measured()));
@@ -454,7 +418,6 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
         }
         notes.extend(zones_changed(
             s,
-            &w,
             map,
             now,
             s.derived.summaries(p),
@@ -486,11 +449,10 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
 
 /// The cases whose zone under `map` differs from the previous run's, as one note: what
 /// the run changed, without reading the delta column of every row. Written into one
-/// buffer with the table's badges (`w`): a run can change the zone of most of its cases.
-fn zones_changed<'e>(
+/// buffer, each badge made once: a run can change the zone of most of its cases.
+fn zones_changed(
     s: &Scope,
-    w: &Fragments<'_, 'e>,
-    map: Option<&'e DispatchMap>,
+    map: Option<&DispatchMap>,
     now: crate::derive::RunSummaries<'_>,
     before: crate::derive::RunSummaries<'_>,
     previous: &str,
@@ -498,6 +460,7 @@ fn zones_changed<'e>(
     let m = map?;
     let zone_of = |x: Summary| x.measurement(m.measured_as()).and_then(|v| zone(m, v));
     let mut changed = Html::default();
+    let mut badges: rustc_hash::FxHashMap<&str, Html> = Default::default();
     let mut at = 0;
     for (k, summary) in now.iter() {
         let (Some(a), Some(b)) = (before.find(k, &mut at).and_then(zone_of), zone_of(summary))
@@ -512,9 +475,9 @@ fn zones_changed<'e>(
         }
         changed.push(&code(k));
         changed.push_static(" ");
-        w.badge(&mut changed, a);
+        changed.push(badges.entry(a).or_insert_with(|| family_badge(s, a)));
         changed.push_static(" → ");
-        w.badge(&mut changed, b);
+        changed.push(badges.entry(b).or_insert_with(|| family_badge(s, b)));
     }
     (!changed.is_empty()).then(|| {
         html!(
