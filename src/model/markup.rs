@@ -182,9 +182,11 @@ pub fn link_candidates(md: &str) -> Option<Vec<&str>> {
         .any(|i| !matches!(b.get(i + 1), Some(b' ' | b'\t' | b'\n' | b'\r')));
     // pulldown-cmark reads some control characters (vertical tab, form feed) as spaces
     // around a target and others as part of it: a block with one is parsed.
-    let control = b
-        .iter()
-        .any(|&c| (c < b' ' && !matches!(c, b'\t' | b'\n' | b'\r')) || c == 0x7f);
+    // No early exit inside a chunk, so that the loop runs on whole vectors of bytes.
+    let odd = |any: bool, &c: &u8| {
+        any | (((c < b' ') & (c != b'\t') & (c != b'\n') & (c != b'\r')) | (c == 0x7f))
+    };
+    let control = b.chunks(1024).any(|c| c.iter().fold(false, odd));
     if autolink || control || attributes(md) || quotes_value(md) {
         return None;
     }
@@ -366,6 +368,17 @@ mod tests {
             "{x=y}\\\n===",
         ] {
             assert_eq!(link_candidates(vouched_not), None, "{vouched_not}");
+        }
+        // The control scan runs in chunks: one anywhere, on either side of a chunk's
+        // edge, is still found; DEL too, and tabs and line endings are not controls here.
+        let long = "a\tb\r\n".repeat(700);
+        assert!(link_candidates(&long).is_some());
+        for at in [0, 1023, 1024, 1025, 2047, long.len() - 1] {
+            for c in ['\u{b}', '\u{0}', '\u{7f}'] {
+                let mut odd = long.clone();
+                odd.replace_range(at..=at, &c.to_string());
+                assert_eq!(link_candidates(&odd), None, "{c:?} at {at}");
+            }
         }
     }
 
