@@ -44,18 +44,12 @@ const NOT_FOUND: &str = "404";
 /// quoting it) is rendered the ordinary way.
 const SPLICE: &str = "\u{FDD0}evidence-splice\u{FDD1}";
 
-/// `frame` with its one [`SPLICE`] mark replaced by `inner`; `None` when the mark is not
-/// there exactly once.
-fn splice(frame: &str, inner: &str) -> Option<String> {
+/// `frame` on either side of its one [`SPLICE`] mark; `None` when the mark is not there
+/// exactly once. The caller writes the two sides around what goes in between, into the
+/// buffer that is kept, so that a page's megabytes are not copied once more per splice.
+fn split_frame(frame: &str) -> Option<(&str, &str)> {
     let (before, after) = frame.split_once(SPLICE)?;
-    if after.contains(SPLICE) {
-        return None;
-    }
-    let mut out = String::with_capacity(frame.len() + inner.len());
-    out.push_str(before);
-    out.push_str(inner);
-    out.push_str(after);
-    Some(out)
+    (!after.contains(SPLICE)).then_some((before, after))
 }
 
 /// Whether the binary provides every one of `templates`: only the built-in templates are
@@ -369,7 +363,8 @@ impl<'a> Renderer<'a> {
             .collect()
     }
 
-    /// The body of one view of a page: blocks of its languages, and directive tables.
+    /// The body of one view of a page, onto `out`: blocks of its languages, and directive
+    /// tables.
     fn body(
         &self,
         page: &PageSource,
@@ -377,10 +372,10 @@ impl<'a> Renderer<'a> {
         blocks: &mut Blocks,
         sink: &dyn Sink,
         diags: &mut Vec<Diagnostic>,
-    ) -> String {
+        out: &mut String,
+    ) {
         let mut scope = self.scope(view, &page.id);
         scope.later = Some(&blocks.later);
-        let mut out = String::new();
         for (i, item) in page.items.iter().enumerate() {
             match item {
                 Item::Block(b) if view.langs().contains(&b.lang) => {
@@ -416,24 +411,26 @@ impl<'a> Renderer<'a> {
                     } else {
                         "block"
                     };
-                    out.push_str(&format!(
-                        "<div class=\"{class}\" lang=\"{}\">\n{html}</div>\n",
-                        b.lang.code()
-                    ));
+                    out.push_str("<div class=\"");
+                    out.push_str(class);
+                    out.push_str("\" lang=\"");
+                    out.push_str(b.lang.code());
+                    out.push_str("\">\n");
+                    out.push_str(&html);
+                    out.push_str("</div>\n");
                 }
                 Item::Block(_) => {}
                 Item::Directive(d) => {
                     // An invalid directive is reported by `check`; render the rest.
                     if let Ok(dir) = d.resolved() {
                         match directives::render(dir, &scope) {
-                            Shown::Tables(t) => self.tables(t, &mut out, diags),
-                            Shown::Figures(f) => self.figures(f, &scope, sink, &mut out, diags),
+                            Shown::Tables(t) => self.tables(t, out, diags),
+                            Shown::Figures(f) => self.figures(f, &scope, sink, out, diags),
                         }
                     }
                 }
             }
         }
-        out
     }
 
     /// Renders the tables of one directive through `table.html`.
@@ -451,14 +448,15 @@ impl<'a> Renderer<'a> {
                 &Context::from_serialize(&c).unwrap_or_default(),
             );
             if let (Some(rows), Ok(frame)) = (rows, &rendered) {
-                match splice(frame, rows.as_str()) {
-                    Some(html) => rendered = Ok(html),
-                    None => {
-                        c.rows_html = rows;
-                        let ctx = Context::from_serialize(&c).unwrap_or_default();
-                        rendered = self.tera.render("table.html", &ctx);
-                    }
+                if let Some((before, after)) = split_frame(frame) {
+                    out.push_str(before);
+                    out.push_str(rows.as_str());
+                    out.push_str(after);
+                    continue;
                 }
+                c.rows_html = rows;
+                let ctx = Context::from_serialize(&c).unwrap_or_default();
+                rendered = self.tera.render("table.html", &ctx);
             }
             match rendered {
                 Ok(html) => out.push_str(&html),
@@ -506,7 +504,6 @@ impl<'a> Renderer<'a> {
         sink: &dyn Sink,
         diags: &mut Vec<Diagnostic>,
     ) -> Result<String, Diagnostic> {
-        let body = self.body(page, view, blocks, sink, diags);
         let mut ctx = self.base_context(&page.id, view, &relative(view.depth(&page.id), ""));
         ctx.insert("page_id", &page.id);
         ctx.insert("title_html", &self.bi(view, &page.front.title));
@@ -530,13 +527,21 @@ impl<'a> Renderer<'a> {
         );
         let date = page.front.date.as_ref().map(|d| d.value.as_str());
         ctx.insert("date", &date.unwrap_or_default());
+        // The frame first, when the body can be spliced into it: the body is then written
+        // straight after the frame's first part.
         if self.splice_body {
             ctx.insert("body", SPLICE);
             let frame = self.tera.render("page.html", &ctx);
-            if let Some(html) = frame.as_ref().ok().and_then(|f| splice(f, &body)) {
+            if let Some((before, after)) = frame.as_deref().ok().and_then(split_frame) {
+                let mut html = String::with_capacity(before.len() + after.len() + 4096);
+                html.push_str(before);
+                self.body(page, view, blocks, sink, diags, &mut html);
+                html.push_str(after);
                 return Ok(html);
             }
         }
+        let mut body = String::new();
+        self.body(page, view, blocks, sink, diags, &mut body);
         ctx.insert("body", &body);
         self.tera.render("page.html", &ctx).map_err(|e| {
             Diagnostic::error(
@@ -766,19 +771,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_frame_takes_the_spliced_text_once_or_not_at_all() {
+    fn a_frame_is_split_at_its_one_mark_or_not_at_all() {
         let frame = format!("<main>{SPLICE}</main>");
-        assert_eq!(
-            splice(&frame, "<p>a & b</p>").as_deref(),
-            Some("<main><p>a & b</p></main>")
-        );
-        // A text holding the mark is spliced as it is: only the frame is searched.
-        assert_eq!(
-            splice(&frame, SPLICE).as_deref(),
-            Some(format!("<main>{SPLICE}</main>").as_str())
-        );
-        assert_eq!(splice("<main></main>", "x"), None);
-        assert_eq!(splice(&format!("{SPLICE}{SPLICE}"), "x"), None);
+        assert_eq!(split_frame(&frame), Some(("<main>", "</main>")));
+        assert_eq!(split_frame("<main></main>"), None);
+        assert_eq!(split_frame(&format!("{SPLICE}{SPLICE}")), None);
+        assert_eq!(split_frame(&format!("a{SPLICE}b{SPLICE}c")), None);
     }
 
     /// What escaping means, a character at a time.
