@@ -331,6 +331,11 @@ impl crate::render::Sink for Counting<'_> {
         self.n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.inner.put(path, bytes);
     }
+
+    fn put_pieces(&self, path: String, write: &mut crate::render::Pieces) {
+        self.n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.put_pieces(path, write);
+    }
 }
 
 fn check(root: &Path, format: Format, cache: Option<&DiskCache>) -> ExitCode {

@@ -468,8 +468,15 @@ mod tests {
             let ev = &loaded.evidence;
             let whole = export(ev);
             for batch in [1, 2, 3, 1_000_000] {
-                let batched = crate::model::values::export_in_batches(ev, batch);
+                let mut batched = String::new();
+                let mut pieces = 0;
+                crate::model::values::export_in_batches(ev, batch, &mut |s| {
+                    batched.push_str(s);
+                    pieces += 1;
+                });
                 assert_eq!(batched, whole, "{site}, {batch} at a time");
+                // Handed over in pieces, not as one text.
+                assert!(pieces > 10, "{site}: {pieces}");
             }
         }
     }

@@ -193,39 +193,44 @@ impl<T: Serialize> Exported for T {
 
 /// `evidence.json`: every record under its kind's (or declared collection's) name, then its
 /// id, both sorted, each as its type writes it. Records are written in parallel, a batch at
-/// a time, already indented to their place, and never become a JSON tree; only the file
-/// itself is held whole.
+/// a time, already indented to their place, and never become a JSON tree.
 pub fn export(ev: &Evidence) -> String {
-    export_in_batches(ev, BATCH)
+    let mut out = String::new();
+    export_in_batches(ev, BATCH, &mut |s| out.push_str(s));
+    out
 }
 
-/// [`export`], `batch` records at a time.
-pub(crate) fn export_in_batches(ev: &Evidence, batch: usize) -> String {
+/// [`export`] handed to `out` a piece at a time, so that the file is never held whole (it
+/// is hundreds of megabytes for a site with a million probe cases).
+pub fn export_pieces(ev: &Evidence, out: &mut dyn FnMut(&str)) {
+    export_in_batches(ev, BATCH, out);
+}
+
+/// [`export_pieces`], `batch` records at a time.
+pub(crate) fn export_in_batches(ev: &Evidence, batch: usize, out: &mut dyn FnMut(&str)) {
     let by_name = gathered(ev);
     // As serde_json's pretty printer lays it out, two spaces a level.
     let key = |k: &str| serde_json::to_string(k).unwrap_or_default();
-    let mut out = String::from("{");
+    out("{");
     for (i, (name, records)) in by_name.iter().enumerate() {
-        out.push_str(if i == 0 { "\n  " } else { ",\n  " });
-        out.push_str(&key(name));
-        out.push_str(": {");
+        out(if i == 0 { "\n  " } else { ",\n  " });
+        out(&key(name));
+        out(": {");
         let records: Vec<(&str, Record)> = records.iter().map(|(id, r)| (*id, *r)).collect();
         let mut first = true;
-        // A batch's records are written on every thread, then appended in order: the
-        // file is not held twice over, once in pieces and once whole.
+        // A batch's records are written on every thread, then handed on in order.
         for batch in records.chunks(batch.max(1)) {
             for ((id, _), json) in batch.iter().zip(written(batch)) {
-                out.push_str(if first { "\n    " } else { ",\n    " });
+                out(if first { "\n    " } else { ",\n    " });
                 first = false;
-                out.push_str(&key(id));
-                out.push_str(": ");
-                out.push_str(&json);
+                out(&key(id));
+                out(": ");
+                out(&json);
             }
         }
-        out.push_str("\n  }");
+        out("\n  }");
     }
-    out.push_str(if by_name.is_empty() { "}" } else { "\n}" });
-    out
+    out(if by_name.is_empty() { "}" } else { "\n}" });
 }
 
 /// Records written in parallel at a time: enough to keep every thread busy, few enough

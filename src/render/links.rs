@@ -140,6 +140,17 @@ impl Sink for Links<'_> {
         self.inner.put(path, bytes);
     }
 
+    fn put_pieces(&self, path: String, write: &mut super::Pieces) {
+        // Pages are scanned whole; other files pass through in pieces.
+        if path.ends_with(".html") {
+            let mut bytes = Vec::new();
+            write(&mut |piece| bytes.extend_from_slice(piece));
+            self.put(path, bytes);
+        } else {
+            self.inner.put_pieces(path, write);
+        }
+    }
+
     fn prepare(&self, folders: &[String]) {
         self.inner.prepare(folders);
     }

@@ -88,6 +88,15 @@ pub fn plain(view: View, t: &Text) -> String {
 pub trait Sink: Sync {
     fn put(&self, path: String, bytes: Vec<u8>);
 
+    /// Puts a file that `write` hands over piece by piece, so that a large one (the
+    /// export of a site with many probe runs) need not be held whole. This default
+    /// gathers the pieces and [`Sink::put`]s them.
+    fn put_pieces(&self, path: String, write: &mut Pieces) {
+        let mut bytes = Vec::new();
+        write(&mut |piece| bytes.extend_from_slice(piece));
+        self.put(path, bytes);
+    }
+
     /// Told, before rendering starts, the folders the pages will go in (`ja/observers`).
     fn prepare(&self, _folders: &[String]) {}
 
@@ -98,11 +107,16 @@ pub trait Sink: Sync {
     }
 }
 
+/// What writes a file piece by piece, each to the function it is given, in order.
+pub type Pieces<'a> = dyn FnMut(&mut dyn FnMut(&[u8])) + 'a;
+
 /// Discards every file (`check`: render for the diagnostics only).
 pub struct NullSink;
 
 impl Sink for NullSink {
     fn put(&self, _: String, _: Vec<u8>) {}
+
+    fn put_pieces(&self, _: String, _: &mut Pieces) {}
 
     fn discards(&self) -> bool {
         true
@@ -752,9 +766,10 @@ impl<'a> Renderer<'a> {
                 }
             }
         }
-        let mut json = crate::model::values::export(self.ev);
-        json.push('\n');
-        sink.put("evidence.json".into(), json.into_bytes());
+        sink.put_pieces("evidence.json".into(), &mut |piece| {
+            crate::model::values::export_pieces(self.ev, &mut |s| piece(s.as_bytes()));
+            piece(b"\n");
+        });
         // The search script goes out only with the index it reads.
         let search = self.ev.config.as_ref().is_some_and(|c| c.search);
         for (name, f) in self.theme.under("static/") {

@@ -12,7 +12,7 @@ mod swap;
 use crate::render::{Sink, Site};
 pub use output::{MARKER, Output, OutputError};
 use std::collections::{BTreeSet, HashSet};
-use std::io;
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -116,6 +116,21 @@ pub struct DirSink {
 
 impl DirSink {
     fn try_put(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
+        self.create(rel)?.write_all(bytes)
+    }
+
+    /// Keeps the first error, with the file it came from.
+    fn keep(&self, rel: &str, result: io::Result<()>) {
+        if let Err(e) = result
+            && let Ok(mut slot) = self.error.lock()
+            && slot.is_none()
+        {
+            *slot = Some(io::Error::new(e.kind(), format!("{rel}: {e}")));
+        }
+    }
+
+    /// Creates `rel` (and its folder, once) for writing.
+    fn create(&self, rel: &str) -> io::Result<std::fs::File> {
         let path = self.dir.join(rel);
         if let Some(p) = path.parent() {
             let known = self.made.lock().is_ok_and(|m| m.contains(p));
@@ -128,7 +143,7 @@ impl DirSink {
                 }
             }
         }
-        std::fs::write(&path, bytes)
+        std::fs::File::create(&path)
     }
 
     /// The first write error, if any.
@@ -161,12 +176,25 @@ impl Sink for DirSink {
     }
 
     fn put(&self, path: String, bytes: Vec<u8>) {
-        if let Err(e) = self.try_put(&path, &bytes)
-            && let Ok(mut slot) = self.error.lock()
-            && slot.is_none()
-        {
-            *slot = Some(io::Error::new(e.kind(), format!("{path}: {e}")));
-        }
+        let result = self.try_put(&path, &bytes);
+        self.keep(&path, result);
+    }
+
+    /// Writes the pieces through a buffer of a megabyte: the export of a site with many
+    /// probe runs is hundreds of megabytes, never held whole.
+    fn put_pieces(&self, path: String, write: &mut crate::render::Pieces) {
+        let result = self.create(&path).and_then(|file| {
+            let mut out = io::BufWriter::with_capacity(1 << 20, file);
+            let mut result = Ok(());
+            write(&mut |piece| {
+                if result.is_ok() {
+                    result = out.write_all(piece);
+                }
+            });
+            result?;
+            out.flush()
+        });
+        self.keep(&path, result);
     }
 }
 
@@ -288,6 +316,30 @@ mod tests {
         assert!(!out.join("b.txt").exists());
         assert_eq!(entries(dir.path()), ["site"], "no temporary folders remain");
         assert!(out.join(MARKER).is_file(), "the output is marked");
+    }
+
+    /// A file handed over in pieces is written whole, in order, into its folder; one
+    /// that cannot be written is the error `finish` gives, naming it.
+    #[test]
+    fn a_file_in_pieces_is_written_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        let output = Output::claim(dir.path(), &out).unwrap();
+        let staging = Staging::new(&output).unwrap();
+        let sink = staging.sink();
+        let big = vec![b'x'; 3 << 20];
+        sink.put_pieces("d/e.json".into(), &mut |piece| {
+            piece(b"{");
+            piece(&big);
+            piece(b"}");
+        });
+        sink.put("f".into(), b"file".to_vec());
+        sink.put_pieces("f/g.json".into(), &mut |piece| piece(b"lost"));
+        let e = sink.finish().unwrap_err();
+        assert!(e.to_string().starts_with("f/g.json: "), "{e}");
+        let written = std::fs::read(staging.tmp.join("d/e.json")).unwrap();
+        assert_eq!(written.len(), big.len() + 2);
+        assert!(written.starts_with(b"{x") && written.ends_with(b"x}"));
     }
 
     #[test]

@@ -249,6 +249,17 @@ impl Sink for Collector<'_> {
         self.inner.put(path, bytes);
     }
 
+    fn put_pieces(&self, path: String, write: &mut crate::render::Pieces) {
+        // Pages are read whole; other files pass through in pieces.
+        if self.files.contains_key(&path) {
+            let mut bytes = Vec::new();
+            write(&mut |piece| bytes.extend_from_slice(piece));
+            self.put(path, bytes);
+        } else {
+            self.inner.put_pieces(path, write);
+        }
+    }
+
     fn prepare(&self, folders: &[String]) {
         self.inner.prepare(folders);
     }
