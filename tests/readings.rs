@@ -179,8 +179,8 @@ fn a_reading_that_leaves_the_route_open_is_not_counted_in_the_maps_zone() {
     build_ok(root, out.path());
     let html = std::fs::read_to_string(out.path().join("en/details/index.html")).unwrap();
     assert!(
-        html.contains("1 left open by its reading"),
-        "the runs index"
+        html.contains("SMALL</span> 1 1 left open by its reading"),
+        "the runs index counts the other case under its family, and this one as open"
     );
     assert!(
         html.contains("(its recorded reading leaves the route open)"),

@@ -116,6 +116,53 @@ pub struct Derived {
     pub cited_by: HashMap<Ref, Vec<Ref>>,
     /// Each run's cases by case key (run id → summaries).
     summaries: HashMap<String, Summaries>,
+    /// How each run's cases fall into the families of the map it was assessed against
+    /// (run id → counts), for the runs that have any.
+    zone_counts: HashMap<String, ZoneCounts>,
+}
+
+/// How many of a run's cases fall in each family under the map the run was assessed
+/// against. Counted once here: every view of the runs index shows them, and a site with
+/// many probe runs has a million cases to count.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ZoneCounts {
+    /// Each family with its count, in the order of the map's branches.
+    pub families: Vec<(String, usize)>,
+    /// The cases a reading leaves open, not counted in the zone the map would give them.
+    pub open: usize,
+}
+
+/// The zone counts of `run`; `None` without an assessed map, or when no case has a zone.
+fn count_zones(ev: &Evidence, run: &Run) -> Option<ZoneCounts> {
+    let map = run
+        .assessed_against
+        .as_ref()
+        .and_then(|a| ev.maps.get(&a.value))?;
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    let mut open = 0;
+    for c in &run.cases {
+        let Some(z) = case_zone(map, c) else { continue };
+        if ev.reading_leaves_open(run, c) {
+            open += 1;
+            continue;
+        }
+        match counts.iter_mut().find(|(f, _)| *f == z) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((z, 1)),
+        }
+    }
+    if counts.is_empty() && open == 0 {
+        return None;
+    }
+    let order = |f: &str| map.branches.iter().position(|b| b.family.value == f);
+    counts.sort_by_key(|(f, _)| order(f));
+    Some(ZoneCounts {
+        families: counts
+            .into_iter()
+            .map(|(f, n)| (f.to_string(), n))
+            .collect(),
+        open,
+    })
 }
 
 impl Derived {
@@ -167,6 +214,12 @@ impl Derived {
             .then_some(prev)
     }
 
+    /// How `run`'s cases fall into the families of the map it was assessed against;
+    /// `None` without such a map or when no case has a zone.
+    pub fn zone_counts(&self, run: &Run) -> Option<&ZoneCounts> {
+        self.zone_counts.get(&run.id.value)
+    }
+
     pub fn citations(&self, target: &Ref) -> &[Ref] {
         self.cited_by.get(target).map(Vec::as_slice).unwrap_or(&[])
     }
@@ -196,18 +249,24 @@ pub fn derive(ev: &Evidence) -> Derived {
         .values()
         .flat_map(|ids| ids.iter().enumerate().map(|(i, id)| (id.clone(), i)))
         .collect();
-    let summaries = {
+    // A run at a time on every thread, its cases read while they are in cache.
+    let (summaries, zone_counts): (HashMap<_, _>, Vec<_>) = {
         use rayon::prelude::*;
         let runs: Vec<&Run> = ev.runs.iter().map(|r| &r.value).collect();
         runs.par_iter()
-            .map(|r| (r.id.value.clone(), Summaries::of(r)))
-            .collect()
+            .map(|r| {
+                let id = r.id.value.clone();
+                let zones = count_zones(ev, r).map(|z| (id.clone(), z));
+                ((id, Summaries::of(r)), zones)
+            })
+            .unzip()
     };
     Derived {
         runs_by_probe,
         run_position,
         cited_by: citations(ev),
         summaries,
+        zone_counts: zone_counts.into_iter().flatten().collect(),
     }
 }
 

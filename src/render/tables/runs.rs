@@ -7,7 +7,7 @@
 
 use super::vocabulary::{MeasureColumn, measure_columns, measure_text, measurement, write_measure};
 use super::{anchor, code, source_line, unknown};
-use crate::derive::{Summary, case_key, case_zone, zone};
+use crate::derive::{Summary, case_key, zone};
 use crate::model::fields::Measurements;
 use crate::model::format::Decimal;
 use crate::model::refs::Kind;
@@ -858,38 +858,16 @@ pub fn index(s: &Scope) -> Vec<Table> {
 /// How many of a run's cases fall in each family under the map the run was assessed
 /// against: `SEQ 2 · INDEX 1`, in branch order ("—" without such a map or cases).
 fn zone_counts(s: &Scope, run: &Run) -> Html {
-    let Some(map) = run
-        .assessed_against
-        .as_ref()
-        .and_then(|a| s.ev.maps.get(&a.value))
-    else {
+    let Some(counts) = s.derived.zone_counts(run) else {
         return Html::trusted_static("—");
     };
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    // A case its reading leaves open is not counted in the zone the map would give it.
-    let mut open = 0;
-    for c in &run.cases {
-        let Some(z) = case_zone(map, c) else { continue };
-        if s.ev.reading_leaves_open(run, c) {
-            open += 1;
-            continue;
-        }
-        match counts.iter_mut().find(|(f, _)| *f == z) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((z, 1)),
-        }
-    }
-    if counts.is_empty() && open == 0 {
-        return Html::trusted_static("—");
-    }
-    let order = |f: &str| map.branches.iter().position(|b| b.family.value == f);
-    counts.sort_by_key(|(f, _)| order(f));
     let mut parts: Vec<Html> = counts
+        .families
         .iter()
         .map(|(f, n)| html!("{} {}", family_badge(s, f), n))
         .collect();
-    if open > 0 {
-        parts.push(s.ui_with("runs-zones-open", "count", open));
+    if counts.open > 0 {
+        parts.push(s.ui_with("runs-zones-open", "count", counts.open));
     }
     Html::join(parts, " ")
 }
