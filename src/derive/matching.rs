@@ -90,6 +90,9 @@ pub struct Summaries {
     keys: Vec<Key>,
     /// Positions in `keys`, by the hash of the key's text.
     table: hashbrown::HashTable<usize>,
+    /// The names of the measurements the run's cases have, each once, in the order first
+    /// met: a run's columns, found in this pass rather than again by every view.
+    measured: Vec<&'static str>,
 }
 
 fn hash(key: &str) -> u64 {
@@ -105,7 +108,18 @@ impl Summaries {
         let mut table = hashbrown::HashTable::with_capacity(cases.len());
         // The cases of each key that has more than one, by its position in `keys`.
         let mut repeats: rustc_hash::FxHashMap<usize, Vec<&Case>> = Default::default();
+        let mut measured: Vec<&'static str> = Vec::new();
         for (i, c) in cases.iter().enumerate() {
+            for n in c.measured() {
+                // Interned names: told apart by address; a name made twice is listed
+                // twice, which the columns' own sorting removes.
+                if !measured
+                    .iter()
+                    .any(|m| m.as_ptr() == n.as_ptr() && m.len() == n.len())
+                {
+                    measured.push(n);
+                }
+            }
             let key = case_key(c);
             let h = hash(key);
             let found = table
@@ -132,7 +146,11 @@ impl Summaries {
                 key.repeated = Some((group.len(), medians(&group)));
             }
         }
-        Summaries { keys, table }
+        Summaries {
+            keys,
+            table,
+            measured,
+        }
     }
 
     /// These summaries read with `run`, the run they were worked out from.
@@ -149,6 +167,12 @@ pub struct RunSummaries<'a> {
 }
 
 impl<'a> RunSummaries<'a> {
+    /// The names of the measurements the run's cases have, each once (but for a name
+    /// not interned), in the order first met.
+    pub fn measured(&self) -> &'a [&'static str] {
+        &self.of.measured
+    }
+
     /// The key at position `i` and its summary.
     fn at(&self, i: usize) -> Option<(&'a str, Summary<'a>)> {
         let key = self.of.keys.get(i)?;
@@ -262,6 +286,15 @@ mod tests {
             ),
             (3, Some(6.0), Some(600.0), None)
         );
+        // Every name any case measured, once, as the cases first name them (sorted
+        // within a case).
+        assert_eq!(s.measured(), ["act_rows", "est_rows", "exec_ns", "plan_ns"]);
+        let later: Run = serde_saphyr::from_str(
+            "id: r\nprobe: p\nengine: none\norigin: {ja: \"x\", en: \"x\"}\ncases:\n\
+             - {id: a, measurements: {n: 1}}\n- {id: b, measurements: {m: 1, n: 2}}\n- {id: c}\n",
+        )
+        .expect("a run");
+        assert_eq!(Summaries::of(&later).read(&later).measured(), ["n", "m"]);
     }
 
     #[test]

@@ -375,7 +375,13 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
     let map = prev.and_then(|p| primary_map(s, run, p));
     // A column per measurement the cases have (a pack's group in one), in the order
     // they are shown everywhere.
-    let columns_of = measure_columns(s, run.cases.iter().flat_map(|c| c.measured()));
+    // As derived, in one pass over the cases for all views; read from the cases
+    // themselves when the derived facts do not know the run.
+    let derived = s.derived.summaries(run).measured();
+    let columns_of = match derived.is_empty() {
+        false => measure_columns(s, derived.iter().copied()),
+        true => measure_columns(s, run.cases.iter().flat_map(|c| c.measured())),
+    };
     // One job renders a page in all its views: the first view to show the run works out
     // its rows and fills them in for the others.
     let key = format!("run-rows {}", run.id.value);
