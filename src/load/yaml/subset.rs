@@ -195,27 +195,27 @@ fn indicator(b: u8) -> bool {
 
 /// Characters a key of the subset never holds.
 fn not_in_key(b: u8) -> bool {
-    // Asked of every byte of every key: a match, where `contains` on a byte string is a
-    // call to memchr per byte.
-    matches!(
-        b,
-        b'#' | b'\''
-            | b'"'
-            | b'{'
-            | b'}'
-            | b'['
-            | b']'
-            | b','
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'%'
-            | b'@'
-            | b'`'
-    )
+    NOT_IN_KEY[b as usize]
 }
+
+/// A table for each question asked of every byte of every key and flow value: a lookup,
+/// where a `match` over the set compiled to a jump per byte.
+const fn byte_set(members: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < members.len() {
+        t[members[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+static NOT_IN_KEY: [bool; 256] = byte_set(b"#'\"{}[],&*!|>%@`");
+/// Where the scan of a key stops: its colon, or a character no key holds.
+static KEY_STOP: [bool; 256] = byte_set(b":#'\"{}[],&*!|>%@`");
+/// Where the scan of a plain value in a flow collection stops: its end (`,`, `]`, `}`)
+/// or a character that puts it outside the subset.
+static FLOW_STOP: [bool; 256] = byte_set(b",]}:#[{\"'");
 
 /// Plain scalars YAML reads as null.
 pub fn null_like(s: &str) -> bool {
@@ -394,12 +394,12 @@ impl<'a> Parser<'a> {
         let mut q = p;
         while q < end {
             let b = self.bytes[q as usize];
-            if b == b':' {
+            if KEY_STOP[b as usize] {
+                if b != b':' {
+                    return None;
+                }
                 let spaced = q + 1 == end || self.at(q + 1) == Some(b' ');
                 return (spaced && self.at(q - 1) != Some(b' ')).then_some(q);
-            }
-            if not_in_key(b) {
-                return None;
             }
             q += 1;
         }
@@ -516,11 +516,14 @@ impl<'a> Parser<'a> {
                 }
                 let mut q = p;
                 while q < line.end {
-                    match self.bytes[q as usize] {
-                        b',' | b']' | b'}' => break,
-                        b':' | b'#' | b'[' | b'{' | b'"' | b'\'' => return Err(Outside),
-                        _ => q += 1,
+                    let b = self.bytes[q as usize];
+                    if FLOW_STOP[b as usize] {
+                        if matches!(b, b',' | b']' | b'}') {
+                            break;
+                        }
+                        return Err(Outside);
                     }
+                    q += 1;
                 }
                 let value = self.text[p as usize..q as usize].trim_end_matches(' ');
                 self.count()?;
@@ -666,6 +669,37 @@ pub fn column(text: &str, s: &Scalar<'_>) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_tables_hold_exactly_their_sets() {
+        for b in 0..=255u8 {
+            let in_key = !matches!(
+                b,
+                b'#' | b'\''
+                    | b'"'
+                    | b'{'
+                    | b'}'
+                    | b'['
+                    | b']'
+                    | b','
+                    | b'&'
+                    | b'*'
+                    | b'!'
+                    | b'|'
+                    | b'>'
+                    | b'%'
+                    | b'@'
+                    | b'`'
+            );
+            assert_eq!(not_in_key(b), !in_key, "{b}");
+            assert_eq!(KEY_STOP[b as usize], b == b':' || !in_key, "{b}");
+            let flow = matches!(
+                b,
+                b',' | b']' | b'}' | b':' | b'#' | b'[' | b'{' | b'"' | b'\''
+            );
+            assert_eq!(FLOW_STOP[b as usize], flow, "{b}");
+        }
+    }
 
     #[test]
     fn characters_beyond_ascii_are_found_on_either_side_of_a_chunk_edge() {
