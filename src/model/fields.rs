@@ -42,8 +42,13 @@ static NAMES: RwLock<Option<HashSet<&'static str>>> = RwLock::new(None);
 /// `name` as a string that lives as long as the program, so that a case holds its
 /// measurements' names without an allocation each.
 fn intern(name: &str) -> &'static str {
-    // A pack's measurement as the one string `flat` knows it by.
-    if let Some(n) = FLAT.iter().find(|n| **n == name) {
+    // A pack's measurement as the one string `flat` knows it by; read from a run file,
+    // the name given is most often that very string (the pack's field's), known by address.
+    if let Some(n) = FLAT
+        .iter()
+        .find(|n| std::ptr::eq(**n, name))
+        .or_else(|| FLAT.iter().find(|n| **n == name))
+    {
         return n;
     }
     if let Some(n) = NAMES
@@ -95,6 +100,11 @@ impl Measurements {
 
     /// Sets `name` to `value`.
     pub fn insert(&mut self, name: &str, value: f64) {
+        // Past the last name (a file that lists them in order, or the first), appended.
+        if self.0.last().is_none_or(|(n, _)| *n < name) {
+            self.0.push((intern(name), value));
+            return;
+        }
         match self.0.binary_search_by(|(n, _)| (*n).cmp(name)) {
             Ok(i) => self.0[i].1 = value,
             Err(i) => self.0.insert(i, (intern(name), value)),
@@ -649,5 +659,27 @@ mod tests {
         assert_eq!(written(&own), r#"{"measurements":{"solo":1}}"#);
         assert_eq!(measurement_entries(&Measurements::default()), 0);
         assert_eq!(written(&Measurements::default()), "{}");
+    }
+
+    proptest::proptest! {
+        /// Whatever order names arrive in, and however often, a case's measurements are
+        /// sorted by name, each once, with the value given last.
+        #[test]
+        fn measurements_are_sorted_with_the_last_value(
+            sets in proptest::collection::vec(
+                (proptest::sample::select(vec!["a", "b", "eval_count", "num_predict", "z", "m"]), 0u32..100),
+                0..20,
+            )
+        ) {
+            let mut m = Measurements::default();
+            let mut expected = std::collections::BTreeMap::new();
+            for (name, v) in &sets {
+                m.insert(name, f64::from(*v));
+                expected.insert(*name, f64::from(*v));
+            }
+            let got: Vec<(&str, f64)> = m.iter().collect();
+            let want: Vec<(&str, f64)> = expected.into_iter().collect();
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 }
