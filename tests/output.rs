@@ -767,6 +767,51 @@ fn a_run_names_the_cases_whose_zone_changed_since_the_run_before() {
         "<code>small</code> <span class=\"badge hue-0\">SMALL</span> → \
          <span class=\"badge hue-1\">LARGE</span>"
     );
+    // Worked out once for the page, the note is written in every view's own words.
+    let ja = std::fs::read_to_string(out.join("ja/details/index.html"))
+        .unwrap()
+        .replace(['\u{2068}', '\u{2069}'], "");
+    assert!(ja.contains("r1 から fixture_map の下で圏が変わったケース: <code>small</code>"));
+    let bi = std::fs::read_to_string(out.join("details/index.html"))
+        .unwrap()
+        .replace(['\u{2068}', '\u{2069}'], "");
+    assert!(
+        bi.contains("の下で圏が変わったケース:"),
+        "the bilingual view's note"
+    );
+    assert!(
+        bi.contains("that changed since r1:"),
+        "the bilingual view's note"
+    );
+    assert!(
+        !ja.contains("that changed since"),
+        "no English in the Japanese view"
+    );
+
+    // A case the run before had and this one lacks is named, in each view too.
+    let text = std::fs::read_to_string(root.join("data/runs/r2.yaml")).unwrap();
+    let cut = text.find("  - id: large").expect("the second case");
+    write_file(root, "data/runs/r2.yaml", &text.as_bytes()[..cut]);
+    build_ok(root, &out);
+    for (file, words) in [
+        (
+            "en/details/index.html",
+            "Cases only in r1: <code>large</code>",
+        ),
+        (
+            "ja/details/index.html",
+            "r1 にだけあるケース: <code>large</code>",
+        ),
+        (
+            "details/index.html",
+            "Cases only in r1:</span> <code>large</code>",
+        ),
+    ] {
+        let html = std::fs::read_to_string(out.join(file))
+            .unwrap()
+            .replace(['\u{2068}', '\u{2069}'], "");
+        assert!(html.contains(words), "{file}");
+    }
 }
 
 /// In a table of records the cell that names the row is its header (`th scope="row"`),

@@ -408,27 +408,7 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
     if let Some(p) = prev {
         columns.push(s.ui_with("col-delta", "run", p.id.value.clone()));
         notes.push(s.ui_with("runs-previous", "run", p.id.value.clone()));
-        let now = s.derived.summaries(run);
-        let gone: Vec<&str> = s
-            .derived
-            .summaries(p)
-            .keys()
-            .filter(|k| !now.contains(k))
-            .collect();
-        if !gone.is_empty() {
-            notes.push(html!(
-                "{} {}",
-                s.ui_with("runs-only-previous", "run", p.id.value.clone()),
-                Html::join(gone.iter().map(|k| code(k)), ", ")
-            ));
-        }
-        notes.extend(zones_changed(
-            s,
-            map,
-            now,
-            s.derived.summaries(p),
-            &p.id.value,
-        ));
+        notes.extend(changes_since(s, run, p, map));
     }
     notes.push(s.ui("runs-zone-note"));
     Table {
@@ -453,29 +433,96 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
     }
 }
 
-/// The cases whose zone under `map` differs from the previous run's, as one note: what
-/// the run changed, without reading the delta column of every row. Written into one
-/// buffer, each badge made once: a run can change the zone of most of its cases.
-fn zones_changed(
-    s: &Scope,
-    map: Option<&DispatchMap>,
-    now: crate::derive::RunSummaries<'_>,
-    before: crate::derive::RunSummaries<'_>,
-    previous: &str,
-) -> Option<Html> {
-    let m = map?;
+/// The notes on what changed since `prev`: the case keys it had that `run` lacks, and the
+/// cases whose zone under `map` moved. Worked out once per page, as its rows are: the
+/// first view to show the table writes every view's notes and keeps the others' for them
+/// (each is a thousand lookups into the previous run).
+fn changes_since<'e>(
+    s: &Scope<'e>,
+    run: &'e Run,
+    prev: &'e Run,
+    map: Option<&'e DispatchMap>,
+) -> Vec<Html> {
+    let keys = [
+        format!("run-gone {}", run.id.value),
+        format!("run-zones {}", run.id.value),
+    ];
+    let kept = s.later.and_then(|l| {
+        let gone = l.take(s.view, &keys[0])?;
+        Some([gone, l.take(s.view, &keys[1])?])
+    });
+    let notes = match kept {
+        Some(notes) => notes,
+        None => {
+            let now = s.derived.summaries(run);
+            let before = s.derived.summaries(prev);
+            let gone: Vec<&str> = before.keys().filter(|k| !now.contains(k)).collect();
+            let moved = map.map(|m| (m, zone_moves(m, now, before)));
+            let write = |s: &Scope| {
+                [
+                    gone_note(s, prev, &gone),
+                    moved
+                        .as_ref()
+                        .map(|(m, moved)| zones_note(s, m, moved, prev))
+                        .unwrap_or_default(),
+                ]
+            };
+            if let Some(later) = s.later {
+                let views = s.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views());
+                for &view in views.iter().filter(|&&v| v != s.view) {
+                    let [gone, zones] = write(&Scope { view, ..*s });
+                    later.keep(view, keys[0].clone(), gone);
+                    later.keep(view, keys[1].clone(), zones);
+                }
+            }
+            write(s)
+        }
+    };
+    // An empty note is one there is nothing to say in.
+    notes.into_iter().filter(|n| !n.is_empty()).collect()
+}
+
+/// The case keys the previous run had and this one lacks, as a note (empty: none).
+fn gone_note(s: &Scope, prev: &Run, gone: &[&str]) -> Html {
+    if gone.is_empty() {
+        return Html::default();
+    }
+    html!(
+        "{} {}",
+        s.ui_with("runs-only-previous", "run", prev.id.value.clone()),
+        Html::join(gone.iter().map(|k| code(k)), ", ")
+    )
+}
+
+/// The cases whose zone under `m` differs from the previous run's, with both zones: what
+/// the run changed, without reading the delta column of every row.
+fn zone_moves<'a>(
+    m: &'a DispatchMap,
+    now: crate::derive::RunSummaries<'a>,
+    before: crate::derive::RunSummaries<'a>,
+) -> Vec<(&'a str, &'a str, &'a str)> {
     let zone_of = |x: Summary| x.measurement(m.measured_as()).and_then(|v| zone(m, v));
-    let mut changed = Html::default();
-    let mut badges: rustc_hash::FxHashMap<&str, Html> = Default::default();
+    let mut moved = Vec::new();
     let mut at = 0;
     for (k, summary) in now.iter() {
-        let (Some(a), Some(b)) = (before.find(k, &mut at).and_then(zone_of), zone_of(summary))
-        else {
-            continue;
-        };
-        if a == b {
-            continue;
+        if let (Some(a), Some(b)) = (before.find(k, &mut at).and_then(zone_of), zone_of(summary))
+            && a != b
+        {
+            moved.push((k, a, b));
         }
+    }
+    moved
+}
+
+/// [`zone_moves`] as one note (empty: none), written into one buffer, each badge made
+/// once: a run can change the zone of most of its cases.
+fn zones_note(s: &Scope, m: &DispatchMap, moved: &[(&str, &str, &str)], prev: &Run) -> Html {
+    if moved.is_empty() {
+        return Html::default();
+    }
+    let mut changed = Html::default();
+    let mut badges: rustc_hash::FxHashMap<&str, Html> = Default::default();
+    for &(k, a, b) in moved {
         if !changed.is_empty() {
             changed.push_static(", ");
         }
@@ -485,16 +532,14 @@ fn zones_changed(
         changed.push_static(" → ");
         changed.push(badges.entry(b).or_insert_with(|| family_badge(s, b)));
     }
-    (!changed.is_empty()).then(|| {
-        html!(
-            "{} {}",
-            s.ui_args(
-                "runs-zones-changed",
-                &[("run", previous.to_string()), ("map", m.id.value.clone())]
-            ),
-            changed
-        )
-    })
+    html!(
+        "{} {}",
+        s.ui_args(
+            "runs-zones-changed",
+            &[("run", prev.id.value.clone()), ("map", m.id.value.clone())]
+        ),
+        changed
+    )
 }
 
 /// The claims the history says this run moved, each linked with how and when.
