@@ -143,9 +143,7 @@ impl Sink for Links<'_> {
     fn put_pieces(&self, path: String, write: &mut super::Pieces) {
         // Pages are scanned whole; other files pass through in pieces.
         if path.ends_with(".html") {
-            let mut bytes = Vec::new();
-            write(&mut |piece| bytes.extend_from_slice(piece));
-            self.put(path, bytes);
+            self.put(path, super::gather(write));
         } else {
             self.inner.put_pieces(path, write);
         }

@@ -92,9 +92,7 @@ pub trait Sink: Sync {
     /// export of a site with many probe runs) need not be held whole. This default
     /// gathers the pieces and [`Sink::put`]s them.
     fn put_pieces(&self, path: String, write: &mut Pieces) {
-        let mut bytes = Vec::new();
-        write(&mut |piece| bytes.extend_from_slice(piece));
-        self.put(path, bytes);
+        self.put(path, gather(write));
     }
 
     /// Told, before rendering starts, the folders the pages will go in (`ja/observers`).
@@ -109,6 +107,13 @@ pub trait Sink: Sync {
 
 /// What writes a file piece by piece, each to the function it is given, in order.
 pub type Pieces<'a> = dyn FnMut(&mut dyn FnMut(&[u8])) + 'a;
+
+/// The pieces `write` hands over, in one buffer: for a sink that reads a file whole.
+pub fn gather(write: &mut Pieces) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    write(&mut |piece| bytes.extend_from_slice(piece));
+    bytes
+}
 
 /// Discards every file (`check`: render for the diagnostics only).
 pub struct NullSink;

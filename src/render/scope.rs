@@ -30,21 +30,34 @@ pub struct Scope<'a> {
 /// of them: one job renders a page in every view, and the rows of a run's cases are
 /// worked out once for them all ([`super::html::Holed`]). Keyed by view and table.
 #[derive(Default)]
-pub struct Later(std::cell::RefCell<rustc_hash::FxHashMap<(View, String), Html>>);
-
-impl Later {
-    /// What was kept for `view` under `key`, taken out.
-    pub fn take(&self, view: View, key: &str) -> Option<Html> {
-        self.0.borrow_mut().remove(&(view, key.to_string()))
-    }
-
-    /// Keeps `html` for `view` under `key`.
-    pub fn keep(&self, view: View, key: String, html: Html) {
-        self.0.borrow_mut().insert((view, key), html);
-    }
-}
+pub struct Later(std::cell::RefCell<rustc_hash::FxHashMap<(View, String), Vec<Html>>>);
 
 impl<'a> Scope<'a> {
+    /// What `write` makes of `work` in this view. One job renders a page in all its
+    /// views: the first to ask does `work` once, writes every view's markup and keeps the
+    /// others' under `key` ([`Later`]); the views after it take theirs. Away from a site's
+    /// pages (no `later`), `work` is done for this view alone.
+    pub fn in_every_view<T>(
+        &self,
+        key: &str,
+        work: impl FnOnce() -> T,
+        write: impl Fn(&Scope<'a>, &T) -> Vec<Html>,
+    ) -> Vec<Html> {
+        let Some(later) = self.later else {
+            return write(self, &work());
+        };
+        if let Some(kept) = later.0.borrow_mut().remove(&(self.view, key.to_string())) {
+            return kept;
+        }
+        let done = work();
+        let views = self.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views());
+        for &view in views.iter().filter(|&&v| v != self.view) {
+            let other = write(&Scope { view, ..*self }, &done);
+            later.0.borrow_mut().insert((view, key.to_string()), other);
+        }
+        write(self, &done)
+    }
+
     pub fn depth(&self) -> usize {
         self.view.depth(self.page_id)
     }

@@ -252,9 +252,7 @@ impl Sink for Collector<'_> {
     fn put_pieces(&self, path: String, write: &mut crate::render::Pieces) {
         // Pages are read whole; other files pass through in pieces.
         if self.files.contains_key(&path) {
-            let mut bytes = Vec::new();
-            write(&mut |piece| bytes.extend_from_slice(piece));
-            self.put(path, bytes);
+            self.put(path, crate::render::gather(write));
         } else {
             self.inner.put_pieces(path, write);
         }

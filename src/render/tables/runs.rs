@@ -12,7 +12,6 @@ use crate::model::fields::Measurements;
 use crate::model::format::Decimal;
 use crate::model::refs::Kind;
 use crate::model::types::Residency;
-use crate::model::view::View;
 use crate::model::{Case, DispatchMap, Run};
 use crate::render::html::html;
 use crate::render::html::{Holed, Html};
@@ -382,23 +381,15 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
         false => measure_columns(s, derived.iter().copied()),
         true => measure_columns(s, run.cases.iter().flat_map(|c| c.measured())),
     };
-    // One job renders a page in all its views: the first view to show the run works out
-    // its rows and fills them in for the others.
-    let key = format!("run-rows {}", run.id.value);
-    let html = match s.later.and_then(|l| l.take(s.view, &key)) {
-        Some(html) => html,
-        None => {
-            let rows = case_rows(s, run, prev, map, &columns_of);
-            if let Some(later) = s.later {
-                let views = s.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views());
-                for &view in views.iter().filter(|&&v| v != s.view) {
-                    let other = Scope { view, ..*s };
-                    later.keep(view, key.clone(), rows.fill(|k| fragment(&other, run, k)));
-                }
-            }
-            rows.fill(|k| fragment(s, run, k))
-        }
-    };
+    // Worked out once for all the page's views, filled in with each view's words.
+    let html = s
+        .in_every_view(
+            &format!("run-rows {}", run.id.value),
+            || case_rows(s, run, prev, map, &columns_of),
+            |v, rows| vec![rows.fill(|k| fragment(v, run, k))],
+        )
+        .pop()
+        .unwrap_or_default();
     let mut columns: Vec<Html> = vec![s.ui("col-case"), s.ui("col-mode")];
     columns.extend(columns_of.into_iter().map(|c: MeasureColumn| c.label));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
@@ -443,41 +434,21 @@ fn changes_since<'e>(
     prev: &'e Run,
     map: Option<&'e DispatchMap>,
 ) -> Vec<Html> {
-    let keys = [
-        format!("run-gone {}", run.id.value),
-        format!("run-zones {}", run.id.value),
-    ];
-    let kept = s.later.and_then(|l| {
-        let gone = l.take(s.view, &keys[0])?;
-        Some([gone, l.take(s.view, &keys[1])?])
-    });
-    let notes = match kept {
-        Some(notes) => notes,
-        None => {
+    let notes = s.in_every_view(
+        &format!("run-changes {}", run.id.value),
+        || {
             let now = s.derived.summaries(run);
             let before = s.derived.summaries(prev);
             let gone: Vec<&str> = before.keys().filter(|k| !now.contains(k)).collect();
-            let moved = map.map(|m| (m, zone_moves(m, now, before)));
-            let write = |s: &Scope| {
-                [
-                    gone_note(s, prev, &gone),
-                    moved
-                        .as_ref()
-                        .map(|(m, moved)| zones_note(s, m, moved, prev))
-                        .unwrap_or_default(),
-                ]
-            };
-            if let Some(later) = s.later {
-                let views = s.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views());
-                for &view in views.iter().filter(|&&v| v != s.view) {
-                    let [gone, zones] = write(&Scope { view, ..*s });
-                    later.keep(view, keys[0].clone(), gone);
-                    later.keep(view, keys[1].clone(), zones);
-                }
-            }
-            write(s)
-        }
-    };
+            (gone, map.map(|m| (m, zone_moves(m, now, before))))
+        },
+        |v, (gone, moved)| {
+            let zones = moved
+                .as_ref()
+                .map(|(m, moved)| zones_note(v, m, moved, prev));
+            vec![gone_note(v, prev, gone), zones.unwrap_or_default()]
+        },
+    );
     // An empty note is one there is nothing to say in.
     notes.into_iter().filter(|n| !n.is_empty()).collect()
 }
