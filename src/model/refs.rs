@@ -441,7 +441,10 @@ fn resolve_run(r: &mut Resolver, run: &super::Located<super::Run>) {
     if let Some(m) = &run.assessed_against {
         r.bare(file, Kind::Map, m);
     }
-    let mut seen = std::collections::HashSet::new();
+    // FxHash, sized at once: a run can hold thousands of cases, and this is the one
+    // serial pass over all of a site's cases.
+    let mut seen = rustc_hash::FxHashSet::default();
+    seen.reserve(run.cases.len());
     for c in &run.cases {
         if !seen.insert(c.id.value.as_str()) {
             r.diags.push(Diagnostic::error(
