@@ -439,7 +439,13 @@ fn changes_since<'e>(
         || {
             let now = s.derived.summaries(run);
             let before = s.derived.summaries(prev);
-            let gone: Vec<&str> = before.keys().filter(|k| !now.contains(k)).collect();
+            // Looked for where the last one was found first, as the rows do: runs of
+            // one probe list the same cases in the same order.
+            let mut at = 0;
+            let gone: Vec<&str> = before
+                .keys()
+                .filter(|k| now.find(k, &mut at).is_none())
+                .collect();
             (gone, map.map(|m| (m, zone_moves(m, now, before))))
         },
         |v, (gone, moved)| {
@@ -497,8 +503,10 @@ fn zones_note(s: &Scope, m: &DispatchMap, moved: &[(&str, &str, &str)], prev: &R
         if !changed.is_empty() {
             changed.push_static(", ");
         }
-        changed.push(&code(k));
-        changed.push_static(" ");
+        // `code(k)` written in place: a note can name every case of the run.
+        changed.push_static("<code>");
+        changed.push_text(k);
+        changed.push_static("</code> ");
         changed.push(badges.entry(a).or_insert_with(|| family_badge(s, a)));
         changed.push_static(" → ");
         changed.push(badges.entry(b).or_insert_with(|| family_badge(s, b)));
