@@ -204,7 +204,11 @@ fn signed(out: &mut String, a: f64, b: f64) {
         out.push_str("±0");
     } else if d.fract() == 0.0 && d.abs() < EXACT {
         // Counts, the common case: integer formatting, much cheaper than a decimal's.
-        let _ = write!(out, "{:+}", d as i64);
+        let n = d as i64;
+        if n > 0 {
+            out.push('+');
+        }
+        out.push_str(itoa::Buffer::new().format(n));
     } else {
         let _ = write!(out, "{}{}", if d > 0.0 { "+" } else { "" }, Decimal(d));
     }
@@ -917,6 +921,11 @@ mod tests {
             out
         };
         assert_eq!(signed_text(290.0, 11.0), "-279");
+        assert_eq!(signed_text(11.0, 290.0), "+279");
+        assert_eq!(
+            signed_text(-3.0, 9.0e15),
+            format!("{:+}", 9.0e15 as i64 + 3)
+        );
         assert_eq!(signed_text(0.25, 0.5), "+0.25");
         assert_eq!(signed_text(3.0, 3.0), "±0");
     }
