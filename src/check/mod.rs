@@ -168,7 +168,7 @@ fn measurements(ev: &Evidence, diags: &mut Diagnostics) {
             for name in case.measurements.keys() {
                 if seen
                     .iter()
-                    .any(|s| s.len() == name.len() && (s.as_ptr() == name.as_ptr() || *s == name))
+                    .any(|s| crate::model::fields::same_name(s, name))
                 {
                     continue;
                 }

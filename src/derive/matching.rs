@@ -111,11 +111,9 @@ impl Summaries {
         let mut measured: Vec<&'static str> = Vec::new();
         for (i, c) in cases.iter().enumerate() {
             for n in c.measured() {
-                // Interned names: told apart by address; a name made twice is listed
-                // twice, which the columns' own sorting removes.
                 if !measured
                     .iter()
-                    .any(|m| m.as_ptr() == n.as_ptr() && m.len() == n.len())
+                    .any(|m| crate::model::fields::same_name(m, n))
                 {
                     measured.push(n);
                 }
@@ -167,8 +165,8 @@ pub struct RunSummaries<'a> {
 }
 
 impl<'a> RunSummaries<'a> {
-    /// The names of the measurements the run's cases have, each once (but for a name
-    /// not interned), in the order first met.
+    /// The names of the measurements the run's cases have, each once, in the order
+    /// first met.
     pub fn measured(&self) -> &'a [&'static str] {
         &self.of.measured
     }

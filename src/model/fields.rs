@@ -89,7 +89,7 @@ impl Measurements {
             return self
                 .0
                 .iter()
-                .find(|(n, _)| n.len() == name.len() && (n.as_ptr() == name.as_ptr() || *n == name))
+                .find(|(n, _)| same_name(n, name))
                 .map(|(_, v)| *v);
         }
         self.0
@@ -138,6 +138,12 @@ impl Measurements {
     pub fn len(&self) -> usize {
         self.0.len()
     }
+}
+
+/// Whether two measurement names are the same. Names are interned, so most often the very
+/// same string: compared by length and address first, by text only when that fails.
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a == b)
 }
 
 /// The order of two names, as `str`'s: a byte loop rather than a call to `memcmp`,

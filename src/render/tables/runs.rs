@@ -282,7 +282,7 @@ fn fill(slots: &mut [Option<f64>], order: &[&'static str], m: &Measurements) {
         // Interned names: most often the very same string.
         if let Some(i) = order
             .iter()
-            .position(|o| o.len() == n.len() && (o.as_ptr() == n.as_ptr() || *o == n))
+            .position(|o| crate::model::fields::same_name(o, n))
         {
             slots[i] = Some(v);
         }

@@ -75,15 +75,10 @@ pub fn measure_columns(
     // apart by address before any string is compared, then ranked once each.
     let mut names: Vec<&'static str> = Vec::new();
     for n in all {
-        if !names
-            .iter()
-            .any(|m| m.as_ptr() == n.as_ptr() && m.len() == n.len())
-        {
+        if !names.iter().any(|m| crate::model::fields::same_name(m, n)) {
             names.push(n);
         }
     }
-    names.sort_unstable();
-    names.dedup();
     names.sort_by_cached_key(|n| (s.ev.measurement_rank(n), *n));
     let mut groups: Vec<Vec<&'static str>> = Vec::new();
     let mut group = "";
