@@ -198,3 +198,124 @@ fn every_field_of_every_kind_is_documented() {
         );
     }
 }
+
+// ------------------------------------------------------------------ the maps of the code
+
+/// The repository's tracked files, relative to its root (and the files a change adds).
+fn repository_files() -> Vec<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(root)
+        .into_iter()
+        .filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            e.depth() == 0 || !((name.starts_with('.') && name != ".github") || name == "target")
+        })
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+    {
+        let rel = entry.path().strip_prefix(root).unwrap();
+        files.push(rel.to_string_lossy().replace('\\', "/"));
+    }
+    files
+}
+
+/// Every identifier in the Rust sources of the tool.
+fn source_identifiers(files: &[String]) -> std::collections::HashSet<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut words = std::collections::HashSet::new();
+    for file in files
+        .iter()
+        .filter(|f| f.ends_with(".rs") && !f.starts_with("tests/"))
+    {
+        let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+        for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if !word.is_empty() {
+                words.insert(word.to_owned());
+            }
+        }
+    }
+    words
+}
+
+/// `a/b.rs`, `dir/`: a name the map uses for a file or a folder.
+fn is_path(span: &str) -> bool {
+    const ENDINGS: [&str; 11] = [
+        ".rs", ".sh", ".py", ".yaml", ".yml", ".toml", ".ftl", ".html", ".css", ".js", ".json",
+    ];
+    let chars_ok = span
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
+    // `.ftl` alone is a kind of file, not a file.
+    let named = !span.starts_with('.');
+    chars_ok && named && (ENDINGS.iter().any(|e| span.ends_with(e)) || span.ends_with('/'))
+}
+
+/// `module::Item`, `Type`, `function()`, `macro!`: a name the map uses for code.
+fn is_code_name(span: &str) -> bool {
+    let body = span.trim_end_matches("()").trim_end_matches('!');
+    let ident = |s: &str| {
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let camel = |s: &str| {
+        s.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && s.chars().skip(1).any(|c| c.is_ascii_uppercase())
+            && s.chars().any(|c| c.is_ascii_lowercase())
+    };
+    if body.contains("::") {
+        return body.split("::").all(ident);
+    }
+    ident(body) && (body.len() < span.len() || camel(body))
+}
+
+/// The names in backticks of a map of the code (ARCHITECTURE.md, PERFORMANCE.md) that name
+/// no file of the repository or no identifier of the sources.
+fn stale_names(
+    doc: &str,
+    files: &[String],
+    words: &std::collections::HashSet<String>,
+) -> Vec<String> {
+    let text = std::fs::read_to_string(format!("{}/{doc}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{doc}: {e}"));
+    let mut stale = Vec::new();
+    for span in text.split('`').skip(1).step_by(2) {
+        if span.contains('<') || span.contains('*') {
+            continue;
+        }
+        let found = if is_path(span) {
+            files.iter().any(|f| {
+                let f = format!("/{f}");
+                f.ends_with(&format!("/{span}")) || f.contains(&format!("/{span}"))
+            })
+        } else if is_code_name(span) {
+            span.trim_end_matches("()")
+                .trim_end_matches('!')
+                .split("::")
+                .filter(|s| !["crate", "self", "super"].contains(s))
+                .all(|s| words.contains(s))
+        } else {
+            continue;
+        };
+        if !found {
+            stale.push(format!("{doc}: `{span}`"));
+        }
+    }
+    stale
+}
+
+#[test]
+fn the_maps_of_the_code_name_only_what_exists() {
+    let files = repository_files();
+    let words = source_identifiers(&files);
+    let mut stale = stale_names("ARCHITECTURE.md", &files, &words);
+    stale.extend(stale_names("PERFORMANCE.md", &files, &words));
+    assert!(stale.is_empty(), "names that no longer exist: {stale:#?}");
+    // What the check takes for a name of code or of a file.
+    assert!(is_code_name("pipeline::Figures") && is_code_name("Html::text"));
+    assert!(is_code_name("RunStore") && is_code_name("directive_list!"));
+    assert!(is_path("load/yaml/subset.rs") && is_path("src/packs/"));
+    assert!(!is_code_name("build") && !is_path("evidence build"));
+}
