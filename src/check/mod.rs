@@ -162,14 +162,11 @@ fn directives(page: &PageSource, diags: &mut Diagnostics) {
 fn measurements(ev: &Evidence, diags: &mut Diagnostics) {
     for run in ev.runs.iter() {
         // Each name judged once per run, at the first case that records it: a run has
-        // thousands of cases and a handful of names, interned, so told apart by address.
+        // thousands of cases and a handful of names.
         let mut seen: Vec<&'static str> = Vec::new();
         for case in &run.cases {
             for name in case.measurements.keys() {
-                if seen
-                    .iter()
-                    .any(|s| crate::model::fields::same_name(s, name))
-                {
+                if seen.contains(&name) {
                     continue;
                 }
                 seen.push(name);

@@ -111,10 +111,7 @@ impl Summaries {
         let mut measured: Vec<&'static str> = Vec::new();
         for (i, c) in cases.iter().enumerate() {
             for n in c.measured() {
-                if !measured
-                    .iter()
-                    .any(|m| crate::model::fields::same_name(m, n))
-                {
+                if !measured.contains(&n) {
                     measured.push(n);
                 }
             }

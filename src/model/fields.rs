@@ -86,14 +86,10 @@ impl Measurements {
         // equal length (names are interned, so most often the very same string), beats a
         // binary search's string comparisons.
         if self.0.len() <= 16 {
-            return self
-                .0
-                .iter()
-                .find(|(n, _)| same_name(n, name))
-                .map(|(_, v)| *v);
+            return self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
         }
         self.0
-            .binary_search_by(|(n, _)| name_order(n, name))
+            .binary_search_by(|(n, _)| (*n).cmp(name))
             .ok()
             .map(|i| self.0[i].1)
     }
@@ -101,15 +97,11 @@ impl Measurements {
     /// Sets `name` to `value`.
     pub fn insert(&mut self, name: &str, value: f64) {
         // Past the last name (a file that lists them in order, or the first), appended.
-        if self
-            .0
-            .last()
-            .is_none_or(|(n, _)| name_order(n, name).is_lt())
-        {
+        if self.0.last().is_none_or(|(n, _)| *n < name) {
             self.0.push((intern(name), value));
             return;
         }
-        match self.0.binary_search_by(|(n, _)| name_order(n, name)) {
+        match self.0.binary_search_by(|(n, _)| (*n).cmp(name)) {
             Ok(i) => self.0[i].1 = value,
             Err(i) => self.0.insert(i, (intern(name), value)),
         }
@@ -117,7 +109,7 @@ impl Measurements {
 
     /// Removes `name`, giving its value.
     pub fn remove(&mut self, name: &str) -> Option<f64> {
-        let i = self.0.binary_search_by(|(n, _)| name_order(n, name)).ok()?;
+        let i = self.0.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
         Some(self.0.remove(i).1)
     }
 
@@ -137,26 +129,6 @@ impl Measurements {
 
     pub fn len(&self) -> usize {
         self.0.len()
-    }
-}
-
-/// Whether two measurement names are the same. Names are interned, so most often the very
-/// same string: compared by length and address first, by text only when that fails.
-pub fn same_name(a: &str, b: &str) -> bool {
-    a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a == b)
-}
-
-/// The order of two names, as `str`'s: a byte loop rather than a call to `memcmp`,
-/// which for names of a dozen bytes that differ early cost more than the comparison
-/// (every measurement of a million cases is placed by a few of them).
-fn name_order(a: &str, b: &str) -> std::cmp::Ordering {
-    if std::ptr::eq(a, b) {
-        return std::cmp::Ordering::Equal;
-    }
-    let (x, y) = (a.as_bytes(), b.as_bytes());
-    match x.iter().zip(y).find(|(p, q)| p != q) {
-        Some((p, q)) => p.cmp(q),
-        None => x.len().cmp(&y.len()),
     }
 }
 
@@ -704,13 +676,6 @@ mod tests {
             let got: Vec<(&str, f64)> = m.iter().collect();
             let want: Vec<(&str, f64)> = expected.into_iter().collect();
             proptest::prop_assert_eq!(got, want);
-        }
-
-        /// Names are ordered as strings are, prefixes and non-ASCII included.
-        #[test]
-        fn names_order_as_strings_do(a in "[a-c_é]{0,6}", b in "[a-c_é]{0,6}") {
-            proptest::prop_assert_eq!(name_order(&a, &b), a.cmp(&b));
-            proptest::prop_assert_eq!(name_order(&a, &a), std::cmp::Ordering::Equal);
         }
     }
 }

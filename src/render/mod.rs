@@ -221,9 +221,6 @@ struct Blocks {
     notes: Vec<(usize, markup::Notes)>,
     /// What the page's tables made for the views still to render.
     later: scope::Later,
-    /// The length of the view rendered last: room for the next one at once, rather than
-    /// growing its buffer by doubling (a run page is megabytes).
-    last_len: usize,
 }
 
 /// Everything rendering needs, prepared once per build.
@@ -577,12 +574,10 @@ impl<'a> Renderer<'a> {
             ctx.insert("body", SPLICE);
             let frame = self.tera.render("page.html", &ctx);
             if let Some((before, after)) = frame.as_deref().ok().and_then(split_frame) {
-                let room = (before.len() + after.len() + 4096).max(blocks.last_len);
-                let mut html = String::with_capacity(room);
+                let mut html = String::with_capacity(before.len() + after.len() + 4096);
                 html.push_str(before);
                 self.body(page, view, blocks, sink, diags, &mut html);
                 html.push_str(after);
-                blocks.last_len = html.len();
                 return Ok(html);
             }
         }

@@ -204,11 +204,7 @@ fn signed(out: &mut String, a: f64, b: f64) {
         out.push_str("±0");
     } else if d.fract() == 0.0 && d.abs() < EXACT {
         // Counts, the common case: integer formatting, much cheaper than a decimal's.
-        let n = d as i64;
-        if n > 0 {
-            out.push('+');
-        }
-        out.push_str(itoa::Buffer::new().format(n));
+        let _ = write!(out, "{:+}", d as i64);
     } else {
         let _ = write!(out, "{}{}", if d > 0.0 { "+" } else { "" }, Decimal(d));
     }
@@ -279,11 +275,7 @@ fn delta<'e>(
 fn fill(slots: &mut [Option<f64>], order: &[&'static str], m: &Measurements) {
     slots.fill(None);
     for (n, v) in m.iter() {
-        // Interned names: most often the very same string.
-        if let Some(i) = order
-            .iter()
-            .position(|o| crate::model::fields::same_name(o, n))
-        {
+        if let Some(i) = order.iter().position(|o| *o == n) {
             slots[i] = Some(v);
         }
     }
@@ -443,13 +435,7 @@ fn changes_since<'e>(
         || {
             let now = s.derived.summaries(run);
             let before = s.derived.summaries(prev);
-            // Looked for where the last one was found first, as the rows do: runs of
-            // one probe list the same cases in the same order.
-            let mut at = 0;
-            let gone: Vec<&str> = before
-                .keys()
-                .filter(|k| now.find(k, &mut at).is_none())
-                .collect();
+            let gone: Vec<&str> = before.keys().filter(|k| !now.contains(k)).collect();
             (gone, map.map(|m| (m, zone_moves(m, now, before))))
         },
         |v, (gone, moved)| {
@@ -507,10 +493,8 @@ fn zones_note(s: &Scope, m: &DispatchMap, moved: &[(&str, &str, &str)], prev: &R
         if !changed.is_empty() {
             changed.push_static(", ");
         }
-        // `code(k)` written in place: a note can name every case of the run.
-        changed.push_static("<code>");
-        changed.push_text(k);
-        changed.push_static("</code> ");
+        changed.push(&code(k));
+        changed.push_static(" ");
         changed.push(badges.entry(a).or_insert_with(|| family_badge(s, a)));
         changed.push_static(" → ");
         changed.push(badges.entry(b).or_insert_with(|| family_badge(s, b)));

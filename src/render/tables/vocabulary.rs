@@ -71,11 +71,11 @@ pub fn measure_columns(
     s: &Scope,
     all: impl IntoIterator<Item = &'static str>,
 ) -> Vec<MeasureColumn> {
-    // Every case of a run names its measurements, a few distinct ones, interned: told
-    // apart by address before any string is compared, then ranked once each.
+    // Every case of a run names its measurements, a few distinct ones: each kept once,
+    // then ranked.
     let mut names: Vec<&'static str> = Vec::new();
     for n in all {
-        if !names.iter().any(|m| crate::model::fields::same_name(m, n)) {
+        if !names.contains(&n) {
             names.push(n);
         }
     }
