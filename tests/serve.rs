@@ -764,3 +764,169 @@ fn with_a_base_url_under_a_path_every_link_stays_in_the_preview() {
     // Outside the site's path: the 404 page.
     assert_eq!(get(&host, "/static/style.css").status, 404);
 }
+
+/// The folders `serve` watches, each with a file in it whose text a served page shows.
+const WATCHED: [&str; 5] = ["content", "data", "templates", "locales", "static"];
+
+/// Writes version `n` of the marked file of `folder` (creating it and the folder when the
+/// fixture has neither), from the fixture's or the built-in theme's text.
+fn write_mark(root: &Path, folder: &str, n: u32) {
+    let theme = |p: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("theme").join(p);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let own =
+        |p: &str| std::fs::read_to_string(fixture().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let (file, text) = match folder {
+        "content" => (
+            "content/details.md",
+            own("content/details.md").replacen(
+                "The fixture tables.",
+                &format!("The fixture tables. watch-mark-{folder}-{n}"),
+                1,
+            ),
+        ),
+        "data" => (
+            "data/bundles.yaml",
+            own("data/bundles.yaml").replacen("size_kb: 12", &format!("size_kb: {}", 100 + n), 1),
+        ),
+        "templates" => (
+            "templates/404.html",
+            theme("templates/404.html").replacen(
+                "<h1>404</h1>",
+                &format!("<h1>404</h1><p>watch-mark-{folder}-{n}</p>"),
+                1,
+            ),
+        ),
+        "locales" => (
+            "locales/en/evidence.ftl",
+            theme("locales/en/evidence.ftl").replacen(
+                "not-found = This page does not exist.",
+                &format!("not-found = This page does not exist. watch-mark-{folder}-{n}"),
+                1,
+            ),
+        ),
+        "static" => ("static/mark.txt", format!("watch-mark-{folder}-{n}\n")),
+        other => panic!("no marked file for {other}"),
+    };
+    let path = root.join(file);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir {}: {e}", dir.display()));
+    }
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {file}: {e}"));
+}
+
+/// Whether version `n` of the marked file of `folder` is what the server shows.
+fn shows_mark(origin: &str, folder: &str, n: u32) -> bool {
+    let (page, want) = match folder {
+        "content" => ("/en/details/", format!("watch-mark-{folder}-{n}")),
+        "data" => (
+            "/en/",
+            format!("Bundle b1 is <span class=\"value\">{}</span> KB", 100 + n),
+        ),
+        "templates" | "locales" => ("/404.html", format!("watch-mark-{folder}-{n}")),
+        "static" => ("/static/mark.txt", format!("watch-mark-{folder}-{n}")),
+        other => panic!("no page for {other}"),
+    };
+    get(origin, page).text().contains(&want)
+}
+
+/// Waits (at most [`DEADLINE`]) until the server shows version `n` of `folder`'s marked file.
+fn wait_mark(srv: &Served, folder: &str, n: u32, after: &str) {
+    let deadline = Instant::now() + DEADLINE;
+    while !shows_mark(&srv.origin, folder, n) {
+        assert!(
+            Instant::now() < deadline,
+            "{folder}/: an edit after {after} was never served; output: {:?}; stderr:\n{}",
+            srv.drain(),
+            srv.stderr_text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits (at most [`DEADLINE`]) for the rebuild that a change of `folder` itself caused.
+fn wait_rebuild_of(srv: &Served, folder: &str) {
+    let names = |l: &str| {
+        l.starts_with("rebuil")
+            && (l.contains(&format!(" {folder} ")) || l.contains(&format!(" {folder};")))
+    };
+    assert!(
+        srv.wait_line(names, DEADLINE).is_some(),
+        "no rebuild after {folder}/ changed; stderr:\n{}",
+        srv.stderr_text()
+    );
+}
+
+/// Copies the folder tree `from` to `to` (which must not exist).
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap_or_else(|e| panic!("walk {}: {e}", from.display()));
+        let rel = entry.path().strip_prefix(from).unwrap_or(Path::new(""));
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap_or_else(|e| panic!("copy: {e}"));
+        }
+    }
+}
+
+/// Issue 39, defect 5: after a watched folder was moved away and back, or removed and
+/// made again, edits in it were never seen (notify dropped its watch with the folder and
+/// nothing watched it again). Each watched folder, each way, then an edit that must show.
+#[test]
+fn a_watched_folder_moved_or_made_again_is_still_watched() {
+    for folder in WATCHED {
+        let dir = site();
+        let r = root(&dir);
+        let (path, aside, copy) = (
+            r.join(folder),
+            dir.path().join(format!("{folder}-away")),
+            dir.path().join(format!("{folder}-copy")),
+        );
+        write_mark(&r, folder, 0);
+        let srv = Served::start(&r);
+        wait_mark(&srv, folder, 0, "the start");
+
+        // Moved out of the site, a rebuild, moved back, a rebuild, then an edit.
+        std::fs::rename(&path, &aside).unwrap_or_else(|e| panic!("move {folder}/ away: {e}"));
+        wait_rebuild_of(&srv, folder);
+        std::fs::rename(&aside, &path).unwrap_or_else(|e| panic!("move {folder}/ back: {e}"));
+        wait_rebuild_of(&srv, folder);
+        write_mark(&r, folder, 1);
+        wait_mark(&srv, folder, 1, "a move away and back");
+
+        // Removed, a rebuild, made again with its files, then an edit.
+        copy_tree(&path, &copy);
+        std::fs::remove_dir_all(&path).unwrap_or_else(|e| panic!("remove {folder}/: {e}"));
+        wait_rebuild_of(&srv, folder);
+        copy_tree(&copy, &path);
+        write_mark(&r, folder, 2);
+        wait_mark(&srv, folder, 2, "a removal and a new folder");
+        write_mark(&r, folder, 3);
+        wait_mark(&srv, folder, 3, "a removal and a new folder, edited again");
+
+        // Both at once, faster than the watcher's debounce, then an edit.
+        std::fs::rename(&path, &aside).unwrap_or_else(|e| panic!("move {folder}/ away: {e}"));
+        std::fs::rename(&aside, &path).unwrap_or_else(|e| panic!("move {folder}/ back: {e}"));
+        wait_rebuild_of(&srv, folder);
+        write_mark(&r, folder, 4);
+        wait_mark(&srv, folder, 4, "a quick move away and back");
+    }
+}
+
+/// A watched folder that did not exist when `serve` started is watched once it appears.
+#[test]
+fn a_watched_folder_made_after_the_start_is_watched() {
+    let dir = site();
+    let r = root(&dir);
+    let srv = Served::start(&r);
+    for folder in ["templates", "locales", "static"] {
+        assert!(!r.join(folder).exists(), "the fixture has no {folder}/");
+        write_mark(&r, folder, 0);
+        wait_mark(&srv, folder, 0, "the folder appeared");
+        write_mark(&r, folder, 1);
+        wait_mark(&srv, folder, 1, "the folder appeared, edited again");
+    }
+}

@@ -417,9 +417,7 @@ fn rebuild_loop(
         while let Ok(more) = w.changes.try_recv() {
             batch.merge(more);
         }
-        for f in w.watch_new_folders() {
-            println!("watching {f}/");
-        }
+        follow_folders(w, &mut batch);
         let changed = &batch.paths;
         let what = match changed.as_slice() {
             [one] => one.clone(),
@@ -451,6 +449,30 @@ fn rebuild_loop(
             println!("{line}; reloading {pages} open page(s)");
         } else {
             println!("{line}; output unchanged");
+        }
+    }
+}
+
+/// Lets the watcher follow the input folders `batch` shows appearing, coming back or
+/// going, and says so. A folder watched anew joins the batch's paths, so that the rebuild
+/// lists it again and looks at every file in it: files written before its watch was in
+/// place were reported by no event.
+fn follow_folders(w: &mut watch::Watch, batch: &mut watch::Batch) {
+    for followed in w.follow_folders(batch) {
+        match followed {
+            watch::Followed::Watching(f) => {
+                println!("watching {f}/");
+                batch.merge(watch::Batch {
+                    paths: vec![f.to_string()],
+                    lost: false,
+                });
+            }
+            watch::Followed::Gone(f) => {
+                println!("{f}/ is gone; it is watched again when it comes back")
+            }
+            watch::Followed::Failed(f, e) => {
+                eprintln!("warning: {e}; edits in {f}/ will not be seen until it changes again")
+            }
         }
     }
 }
