@@ -395,6 +395,55 @@ fn a_header_section_over_64_kib_gets_431() {
     assert_eq!(get(&srv.origin, "/").status, 200, "the server is still up");
 }
 
+/// Issue 39, defect 9: after a 431 the server went on reading and dropping what the
+/// client sent, for up to 5 s. Now it closes the connection at once: the 431 arrives, then
+/// the end of the stream, and what the client sends next is refused (a reset), where the
+/// old server took it all in silently.
+#[test]
+fn a_431_closes_the_connection_at_once() {
+    let dir = site();
+    let srv = Served::start(&root(&dir));
+    let addr = srv.origin.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+    let line = format!("X-Pad: {}\r\n", "a".repeat(1016));
+    let mut head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".to_vec();
+    for _ in 0..100 {
+        head.extend_from_slice(line.as_bytes());
+    }
+    // 100 KiB of header, no end: the server may refuse and close before it has all.
+    let _ = s.write_all(&head);
+    s.set_read_timeout(Some(DEADLINE)).ok();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 8192];
+    let ended = loop {
+        match s.read(&mut buf) {
+            Ok(0) => break true,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) => {
+                break !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                );
+            }
+        }
+    };
+    let reply = parse(&got).unwrap_or_else(|| panic!("no HTTP reply: {got:?}"));
+    assert_eq!(reply.status, 431, "{}", reply.text());
+    assert!(ended, "the stream ends after the 431");
+    // Nobody reads the connection any more: sending on it fails (the first write after
+    // the close draws a reset). A lingering server reads these for seconds.
+    let refused = (0..100).any(|_| {
+        let failed = s.write_all(line.as_bytes()).is_err();
+        std::thread::sleep(Duration::from_millis(10));
+        failed
+    });
+    assert!(
+        refused,
+        "the server still reads the connection after its 431"
+    );
+    assert_eq!(get(&srv.origin, "/").status, 200, "the server is still up");
+}
+
 /// Peak resident memory of a process, in KiB (`VmHWM` of `/proc/PID/status`).
 #[cfg(target_os = "linux")]
 fn peak_rss_kib(pid: u32) -> u64 {

@@ -7,7 +7,8 @@
 //! checked alone ([`incremental`]). Its output is the same as a full build's. The pieces:
 //!
 //! - [`conn`]: one connection over `std::net`: the request head read with a 64 KiB bound
-//!   (431 past it), the response written, the connection closed;
+//!   (431 past it, and the connection closed at once), the response written, the
+//!   connection closed;
 //! - [`http`]: the Host rule (421 for another name), which site file a request names,
 //!   its status and content type, and the path rules (no traversal, no directory
 //!   listing, the site's 404 page);
@@ -550,8 +551,13 @@ fn handle(stream: TcpStream, shared: &Shared) {
     let head = match conn::read_head(&mut conn::Deadline::new(&stream, HEAD_TIMEOUT)) {
         Ok(head) => head,
         Err(e) => {
-            if let Some(refusal) = conn::refusal(&e) {
-                conn::finish(stream, &refusal, false);
+            match conn::refusal(&e) {
+                // The client may still be sending its endless head: no lingering.
+                Some(refusal) if e == conn::HeadError::TooLarge => {
+                    conn::close_now(stream, &refusal)
+                }
+                Some(refusal) => conn::finish(stream, &refusal, false),
+                None => {}
             }
             return;
         }
