@@ -729,6 +729,88 @@ fn not_an_evidence_site_is_an_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not an evidence site"));
 }
 
+/// Runs `evidence serve` with `args` on a copy of the fixture until it exits or has
+/// printed its URL; returns its exit status (`None` while it runs) and its stderr.
+fn serve_briefly(args: &[&str]) -> (Option<i32>, String) {
+    let dir = site();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["serve", "--port", "0", "--root"])
+        .arg(root(&dir))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    let deadline = Instant::now() + DEADLINE;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status.code(),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            // Still serving: stopped here, so that a failing test leaves no server.
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    (status, err)
+}
+
+/// Issue 39, defect 9: the preview is loopback only unless `--public` says otherwise.
+#[test]
+fn a_bind_beyond_loopback_needs_public() {
+    for bind in ["0.0.0.0", "::"] {
+        let (code, err) = serve_briefly(&["--bind", bind]);
+        assert_eq!(code, Some(2), "--bind {bind} without --public: {err}");
+        assert!(
+            err.contains("--public") && err.contains(bind),
+            "the error names the address and the flag: {err}"
+        );
+    }
+    let dir = site();
+    let srv = Served::start_with(&root(&dir), &["--bind", "0.0.0.0", "--public"]);
+    assert_eq!(get(&srv.origin, "/").status, 200);
+    let err = stderr_at_exit(srv);
+    assert!(
+        err.contains("reachable from other machines"),
+        "--public still warns: {err}"
+    );
+}
+
+/// Everything `srv` printed to stderr, once stopped with SIGINT.
+fn stderr_at_exit(mut srv: Served) -> String {
+    let status = srv.interrupt(DEADLINE);
+    assert_eq!(status.and_then(|s| s.code()), Some(0), "exit after SIGINT");
+    assert!(srv.wait_stderr_end(DEADLINE), "stderr not closed at exit");
+    srv.stderr_text()
+}
+
+/// Issue 39, defect 9: `::ffff:127.0.0.1` is the loopback address in IPv6 dress, neither
+/// reachable from other machines nor in need of `--public`.
+#[test]
+fn an_ipv4_mapped_loopback_is_loopback() {
+    let dir = site();
+    let srv = Served::start_with(&root(&dir), &["--bind", "::ffff:127.0.0.1"]);
+    assert!(
+        srv.origin.starts_with("http://127.0.0.1:"),
+        "printed as 127.0.0.1: {}",
+        srv.origin
+    );
+    assert_eq!(get(&srv.origin, "/").status, 200);
+    let err = stderr_at_exit(srv);
+    assert!(
+        !err.contains("reachable"),
+        "a loopback address was warned: {err}"
+    );
+}
+
 /// The `href` and `src` values of a page.
 fn links_of(html: &str) -> Vec<String> {
     let mut out = Vec::new();

@@ -58,6 +58,8 @@ pub struct ServeOptions {
     pub port: u16,
     /// Address to listen on; loopback unless asked otherwise.
     pub bind: IpAddr,
+    /// Whether a `bind` address beyond loopback is allowed (`--public`).
+    pub public: bool,
 }
 
 /// Connections answered at once; past it a connection gets 503 at once. Event streams do
@@ -188,6 +190,14 @@ impl Shared {
 /// Runs the server until Ctrl-C. Exit status: 0 after a clean shutdown, 2 when the site
 /// or the address cannot be used.
 pub fn run(opts: &ServeOptions) -> ExitCode {
+    if !is_loopback(opts.bind) && !opts.public {
+        eprintln!(
+            "error: --bind {} would make the preview reachable from other machines",
+            opts.bind
+        );
+        eprintln!("  = help: pass --public as well to mean it, or leave --bind out for 127.0.0.1");
+        return ExitCode::from(2);
+    }
     let root = match opts.root.canonicalize() {
         Ok(r) if r.join(watch::CONFIG).is_file() => r,
         _ => {
@@ -266,7 +276,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
             root.display()
         );
     }
-    if !local.ip().is_loopback() {
+    if !is_loopback(local.ip()) {
         eprintln!(
             "warning: listening on {}, reachable from other machines; \
              the default is 127.0.0.1",
@@ -275,7 +285,10 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     }
     // A site published under a path is previewed under the same path.
     let base = shared.snapshot().base_path();
-    println!("serving at http://{local}{base} (Ctrl-C to stop)");
+    println!(
+        "serving at http://{}{base} (Ctrl-C to stop)",
+        wake_address(local)
+    );
 
     let (stop_tx, stop_rx) = mpsc::channel::<()>();
     let signal_tx = stop_tx.clone();
@@ -478,10 +491,17 @@ fn follow_folders(w: &mut watch::Watch, batch: &mut watch::Batch) {
     }
 }
 
-/// Where a connection reaches a listener on `local`: itself, or loopback for a listener
-/// on every address.
+/// Whether only this machine reaches `ip`: a loopback address, also in IPv6 dress
+/// (`::ffff:127.0.0.1`, which `IpAddr::is_loopback` does not count).
+fn is_loopback(ip: IpAddr) -> bool {
+    ip.to_canonical().is_loopback()
+}
+
+/// Where a connection from this machine reaches a listener on `local` (the URL printed,
+/// the connection that wakes the accept thread): itself, plain IPv4 for an IPv4-mapped
+/// address, or loopback for a listener on every address.
 fn wake_address(local: SocketAddr) -> SocketAddr {
-    let ip = match local.ip() {
+    let ip = match local.ip().to_canonical() {
         IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
         IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
         ip => ip,
@@ -687,6 +707,27 @@ mod tests {
             Answer::Reply(r) => (r.status, String::from_utf8_lossy(&r.body).into_owned()),
             Answer::Events => (0, "events".into()),
         }
+    }
+
+    #[test]
+    fn loopback_in_any_dress_is_loopback() {
+        let loopback = |ip: &str| ip.parse::<IpAddr>().ok().is_some_and(is_loopback);
+        for ip in ["127.0.0.1", "127.8.9.1", "::1", "::ffff:127.0.0.1"] {
+            assert!(loopback(ip), "{ip}");
+        }
+        for ip in [
+            "0.0.0.0",
+            "::",
+            "192.168.1.2",
+            "::ffff:192.168.1.2",
+            "::ffff:0.0.0.0",
+        ] {
+            assert!(!loopback(ip), "{ip}");
+        }
+        let mapped = SocketAddr::new(IpAddr::V6(Ipv4Addr::LOCALHOST.to_ipv6_mapped()), 80);
+        assert_eq!(wake_address(mapped), SocketAddr::from(([127, 0, 0, 1], 80)));
+        let any = SocketAddr::from(([0, 0, 0, 0], 80));
+        assert_eq!(wake_address(any), SocketAddr::from(([127, 0, 0, 1], 80)));
     }
 
     #[test]
