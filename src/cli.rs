@@ -90,9 +90,12 @@ pub enum Command {
         /// Port to listen on (0: any free port; the URL is printed).
         #[arg(long, default_value_t = 1111)]
         port: u16,
-        /// Address to listen on (default: loopback only).
+        /// Address to listen on (default: loopback only; another address needs --public).
         #[arg(long, default_value = "127.0.0.1")]
         bind: std::net::IpAddr,
+        /// Allow a --bind address other machines can reach (0.0.0.0, ::, a LAN address).
+        #[arg(long)]
+        public: bool,
     },
     /// Re-run a probe against a running engine and record a new run in data/runs/.
     Probe(crate::probe::ProbeCommand),
@@ -141,9 +144,17 @@ pub fn main() -> ExitCode {
             exit_code,
             deny_rewrites,
         ),
-        Command::Serve { root, port, bind } => {
-            crate::serve::run(&crate::serve::ServeOptions { root, port, bind })
-        }
+        Command::Serve {
+            root,
+            port,
+            bind,
+            public,
+        } => crate::serve::run(&crate::serve::ServeOptions {
+            root,
+            port,
+            bind,
+            public,
+        }),
         Command::Init { dir } => match init::init(&dir) {
             Ok(()) => {
                 println!("created a new evidence site in {}", dir.display());

@@ -395,6 +395,55 @@ fn a_header_section_over_64_kib_gets_431() {
     assert_eq!(get(&srv.origin, "/").status, 200, "the server is still up");
 }
 
+/// Issue 39, defect 9: after a 431 the server went on reading and dropping what the
+/// client sent, for up to 5 s. Now it closes the connection at once: the 431 arrives, then
+/// the end of the stream, and what the client sends next is refused (a reset), where the
+/// old server took it all in silently.
+#[test]
+fn a_431_closes_the_connection_at_once() {
+    let dir = site();
+    let srv = Served::start(&root(&dir));
+    let addr = srv.origin.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+    let line = format!("X-Pad: {}\r\n", "a".repeat(1016));
+    let mut head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".to_vec();
+    for _ in 0..100 {
+        head.extend_from_slice(line.as_bytes());
+    }
+    // 100 KiB of header, no end: the server may refuse and close before it has all.
+    let _ = s.write_all(&head);
+    s.set_read_timeout(Some(DEADLINE)).ok();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 8192];
+    let ended = loop {
+        match s.read(&mut buf) {
+            Ok(0) => break true,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) => {
+                break !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                );
+            }
+        }
+    };
+    let reply = parse(&got).unwrap_or_else(|| panic!("no HTTP reply: {got:?}"));
+    assert_eq!(reply.status, 431, "{}", reply.text());
+    assert!(ended, "the stream ends after the 431");
+    // Nobody reads the connection any more: sending on it fails (the first write after
+    // the close draws a reset). A lingering server reads these for seconds.
+    let refused = (0..100).any(|_| {
+        let failed = s.write_all(line.as_bytes()).is_err();
+        std::thread::sleep(Duration::from_millis(10));
+        failed
+    });
+    assert!(
+        refused,
+        "the server still reads the connection after its 431"
+    );
+    assert_eq!(get(&srv.origin, "/").status, 200, "the server is still up");
+}
+
 /// Peak resident memory of a process, in KiB (`VmHWM` of `/proc/PID/status`).
 #[cfg(target_os = "linux")]
 fn peak_rss_kib(pid: u32) -> u64 {
@@ -680,6 +729,88 @@ fn not_an_evidence_site_is_an_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not an evidence site"));
 }
 
+/// Runs `evidence serve` with `args` on a copy of the fixture until it exits or has
+/// printed its URL; returns its exit status (`None` while it runs) and its stderr.
+fn serve_briefly(args: &[&str]) -> (Option<i32>, String) {
+    let dir = site();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["serve", "--port", "0", "--root"])
+        .arg(root(&dir))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    let deadline = Instant::now() + DEADLINE;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status.code(),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            // Still serving: stopped here, so that a failing test leaves no server.
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    (status, err)
+}
+
+/// Issue 39, defect 9: the preview is loopback only unless `--public` says otherwise.
+#[test]
+fn a_bind_beyond_loopback_needs_public() {
+    for bind in ["0.0.0.0", "::"] {
+        let (code, err) = serve_briefly(&["--bind", bind]);
+        assert_eq!(code, Some(2), "--bind {bind} without --public: {err}");
+        assert!(
+            err.contains("--public") && err.contains(bind),
+            "the error names the address and the flag: {err}"
+        );
+    }
+    let dir = site();
+    let srv = Served::start_with(&root(&dir), &["--bind", "0.0.0.0", "--public"]);
+    assert_eq!(get(&srv.origin, "/").status, 200);
+    let err = stderr_at_exit(srv);
+    assert!(
+        err.contains("reachable from other machines"),
+        "--public still warns: {err}"
+    );
+}
+
+/// Everything `srv` printed to stderr, once stopped with SIGINT.
+fn stderr_at_exit(mut srv: Served) -> String {
+    let status = srv.interrupt(DEADLINE);
+    assert_eq!(status.and_then(|s| s.code()), Some(0), "exit after SIGINT");
+    assert!(srv.wait_stderr_end(DEADLINE), "stderr not closed at exit");
+    srv.stderr_text()
+}
+
+/// Issue 39, defect 9: `::ffff:127.0.0.1` is the loopback address in IPv6 dress, neither
+/// reachable from other machines nor in need of `--public`.
+#[test]
+fn an_ipv4_mapped_loopback_is_loopback() {
+    let dir = site();
+    let srv = Served::start_with(&root(&dir), &["--bind", "::ffff:127.0.0.1"]);
+    assert!(
+        srv.origin.starts_with("http://127.0.0.1:"),
+        "printed as 127.0.0.1: {}",
+        srv.origin
+    );
+    assert_eq!(get(&srv.origin, "/").status, 200);
+    let err = stderr_at_exit(srv);
+    assert!(
+        !err.contains("reachable"),
+        "a loopback address was warned: {err}"
+    );
+}
+
 /// The `href` and `src` values of a page.
 fn links_of(html: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -763,4 +894,170 @@ fn with_a_base_url_under_a_path_every_link_stays_in_the_preview() {
     assert_eq!(get(&host, "/repo/static/style.css").status, 200);
     // Outside the site's path: the 404 page.
     assert_eq!(get(&host, "/static/style.css").status, 404);
+}
+
+/// The folders `serve` watches, each with a file in it whose text a served page shows.
+const WATCHED: [&str; 5] = ["content", "data", "templates", "locales", "static"];
+
+/// Writes version `n` of the marked file of `folder` (creating it and the folder when the
+/// fixture has neither), from the fixture's or the built-in theme's text.
+fn write_mark(root: &Path, folder: &str, n: u32) {
+    let theme = |p: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("theme").join(p);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let own =
+        |p: &str| std::fs::read_to_string(fixture().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let (file, text) = match folder {
+        "content" => (
+            "content/details.md",
+            own("content/details.md").replacen(
+                "The fixture tables.",
+                &format!("The fixture tables. watch-mark-{folder}-{n}"),
+                1,
+            ),
+        ),
+        "data" => (
+            "data/bundles.yaml",
+            own("data/bundles.yaml").replacen("size_kb: 12", &format!("size_kb: {}", 100 + n), 1),
+        ),
+        "templates" => (
+            "templates/404.html",
+            theme("templates/404.html").replacen(
+                "<h1>404</h1>",
+                &format!("<h1>404</h1><p>watch-mark-{folder}-{n}</p>"),
+                1,
+            ),
+        ),
+        "locales" => (
+            "locales/en/evidence.ftl",
+            theme("locales/en/evidence.ftl").replacen(
+                "not-found = This page does not exist.",
+                &format!("not-found = This page does not exist. watch-mark-{folder}-{n}"),
+                1,
+            ),
+        ),
+        "static" => ("static/mark.txt", format!("watch-mark-{folder}-{n}\n")),
+        other => panic!("no marked file for {other}"),
+    };
+    let path = root.join(file);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir {}: {e}", dir.display()));
+    }
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {file}: {e}"));
+}
+
+/// Whether version `n` of the marked file of `folder` is what the server shows.
+fn shows_mark(origin: &str, folder: &str, n: u32) -> bool {
+    let (page, want) = match folder {
+        "content" => ("/en/details/", format!("watch-mark-{folder}-{n}")),
+        "data" => (
+            "/en/",
+            format!("Bundle b1 is <span class=\"value\">{}</span> KB", 100 + n),
+        ),
+        "templates" | "locales" => ("/404.html", format!("watch-mark-{folder}-{n}")),
+        "static" => ("/static/mark.txt", format!("watch-mark-{folder}-{n}")),
+        other => panic!("no page for {other}"),
+    };
+    get(origin, page).text().contains(&want)
+}
+
+/// Waits (at most [`DEADLINE`]) until the server shows version `n` of `folder`'s marked file.
+fn wait_mark(srv: &Served, folder: &str, n: u32, after: &str) {
+    let deadline = Instant::now() + DEADLINE;
+    while !shows_mark(&srv.origin, folder, n) {
+        assert!(
+            Instant::now() < deadline,
+            "{folder}/: an edit after {after} was never served; output: {:?}; stderr:\n{}",
+            srv.drain(),
+            srv.stderr_text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits (at most [`DEADLINE`]) for the rebuild that a change of `folder` itself caused.
+fn wait_rebuild_of(srv: &Served, folder: &str) {
+    let names = |l: &str| {
+        l.starts_with("rebuil")
+            && (l.contains(&format!(" {folder} ")) || l.contains(&format!(" {folder};")))
+    };
+    assert!(
+        srv.wait_line(names, DEADLINE).is_some(),
+        "no rebuild after {folder}/ changed; stderr:\n{}",
+        srv.stderr_text()
+    );
+}
+
+/// Copies the folder tree `from` to `to` (which must not exist).
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap_or_else(|e| panic!("walk {}: {e}", from.display()));
+        let rel = entry.path().strip_prefix(from).unwrap_or(Path::new(""));
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap_or_else(|e| panic!("copy: {e}"));
+        }
+    }
+}
+
+/// Issue 39, defect 5: after a watched folder was moved away and back, or removed and
+/// made again, edits in it were never seen (notify dropped its watch with the folder and
+/// nothing watched it again). Each watched folder, each way, then an edit that must show.
+#[test]
+fn a_watched_folder_moved_or_made_again_is_still_watched() {
+    for folder in WATCHED {
+        let dir = site();
+        let r = root(&dir);
+        let (path, aside, copy) = (
+            r.join(folder),
+            dir.path().join(format!("{folder}-away")),
+            dir.path().join(format!("{folder}-copy")),
+        );
+        write_mark(&r, folder, 0);
+        let srv = Served::start(&r);
+        wait_mark(&srv, folder, 0, "the start");
+
+        // Moved out of the site, a rebuild, moved back, a rebuild, then an edit.
+        std::fs::rename(&path, &aside).unwrap_or_else(|e| panic!("move {folder}/ away: {e}"));
+        wait_rebuild_of(&srv, folder);
+        std::fs::rename(&aside, &path).unwrap_or_else(|e| panic!("move {folder}/ back: {e}"));
+        wait_rebuild_of(&srv, folder);
+        write_mark(&r, folder, 1);
+        wait_mark(&srv, folder, 1, "a move away and back");
+
+        // Removed, a rebuild, made again with its files, then an edit.
+        copy_tree(&path, &copy);
+        std::fs::remove_dir_all(&path).unwrap_or_else(|e| panic!("remove {folder}/: {e}"));
+        wait_rebuild_of(&srv, folder);
+        copy_tree(&copy, &path);
+        write_mark(&r, folder, 2);
+        wait_mark(&srv, folder, 2, "a removal and a new folder");
+        write_mark(&r, folder, 3);
+        wait_mark(&srv, folder, 3, "a removal and a new folder, edited again");
+
+        // Both at once, faster than the watcher's debounce, then an edit.
+        std::fs::rename(&path, &aside).unwrap_or_else(|e| panic!("move {folder}/ away: {e}"));
+        std::fs::rename(&aside, &path).unwrap_or_else(|e| panic!("move {folder}/ back: {e}"));
+        wait_rebuild_of(&srv, folder);
+        write_mark(&r, folder, 4);
+        wait_mark(&srv, folder, 4, "a quick move away and back");
+    }
+}
+
+/// A watched folder that did not exist when `serve` started is watched once it appears.
+#[test]
+fn a_watched_folder_made_after_the_start_is_watched() {
+    let dir = site();
+    let r = root(&dir);
+    let srv = Served::start(&r);
+    for folder in ["templates", "locales", "static"] {
+        assert!(!r.join(folder).exists(), "the fixture has no {folder}/");
+        write_mark(&r, folder, 0);
+        wait_mark(&srv, folder, 0, "the folder appeared");
+        write_mark(&r, folder, 1);
+        wait_mark(&srv, folder, 1, "the folder appeared, edited again");
+    }
 }

@@ -12,7 +12,8 @@
 //! there is no request body or pipelining to frame. Closing is a *lingering* close: the
 //! write side is shut, then what the client still sends is read and dropped for a bounded
 //! time, because closing a socket with unread input resets the connection and the client
-//! could lose the response (a 431 sent while the client is still sending its header).
+//! could lose the response. Not after a 431: a client sending an endless header would
+//! keep the connection for the whole lingering time, so it is closed at once.
 
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -252,6 +253,30 @@ pub fn finish(mut stream: TcpStream, response: &Response, head_only: bool) {
         let _ = stream.flush();
     }
     linger(stream);
+}
+
+/// Sends `response` to a client whose request head overran [`MAX_HEAD`] and closes the
+/// connection at once, without the lingering read: such a client may go on sending for
+/// as long as it likes, and reading and dropping that would hold the connection (and one
+/// of the server's places) for the whole [`LINGER`]. Only what has already arrived is
+/// dropped (at most [`MAX_HEAD`] more bytes, without waiting), so that a client that
+/// stopped sending gets the response and then the end of the stream, not a reset; one
+/// still sending gets a reset once the response is out.
+pub fn close_now(mut stream: TcpStream, response: &Response) {
+    if stream.write_all(&response.to_bytes(false)).is_err()
+        || stream.shutdown(Shutdown::Write).is_err()
+        || stream.set_nonblocking(true).is_err()
+    {
+        return;
+    }
+    let mut sink = [0u8; 8192];
+    let mut dropped = 0;
+    while dropped < MAX_HEAD {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => dropped += n,
+        }
+    }
 }
 
 /// Sends `response` and drops the connection without reading anything: for a refusal

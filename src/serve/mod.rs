@@ -7,7 +7,8 @@
 //! checked alone ([`incremental`]). Its output is the same as a full build's. The pieces:
 //!
 //! - [`conn`]: one connection over `std::net`: the request head read with a 64 KiB bound
-//!   (431 past it), the response written, the connection closed;
+//!   (431 past it, and the connection closed at once), the response written, the
+//!   connection closed;
 //! - [`http`]: the Host rule (421 for another name), which site file a request names,
 //!   its status and content type, and the path rules (no traversal, no directory
 //!   listing, the site's 404 page);
@@ -57,6 +58,8 @@ pub struct ServeOptions {
     pub port: u16,
     /// Address to listen on; loopback unless asked otherwise.
     pub bind: IpAddr,
+    /// Whether a `bind` address beyond loopback is allowed (`--public`).
+    pub public: bool,
 }
 
 /// Connections answered at once; past it a connection gets 503 at once. Event streams do
@@ -187,6 +190,14 @@ impl Shared {
 /// Runs the server until Ctrl-C. Exit status: 0 after a clean shutdown, 2 when the site
 /// or the address cannot be used.
 pub fn run(opts: &ServeOptions) -> ExitCode {
+    if !is_loopback(opts.bind) && !opts.public {
+        eprintln!(
+            "error: --bind {} would make the preview reachable from other machines",
+            opts.bind
+        );
+        eprintln!("  = help: pass --public as well to mean it, or leave --bind out for 127.0.0.1");
+        return ExitCode::from(2);
+    }
     let root = match opts.root.canonicalize() {
         Ok(r) if r.join(watch::CONFIG).is_file() => r,
         _ => {
@@ -265,7 +276,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
             root.display()
         );
     }
-    if !local.ip().is_loopback() {
+    if !is_loopback(local.ip()) {
         eprintln!(
             "warning: listening on {}, reachable from other machines; \
              the default is 127.0.0.1",
@@ -274,7 +285,10 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     }
     // A site published under a path is previewed under the same path.
     let base = shared.snapshot().base_path();
-    println!("serving at http://{local}{base} (Ctrl-C to stop)");
+    println!(
+        "serving at http://{}{base} (Ctrl-C to stop)",
+        wake_address(local)
+    );
 
     let (stop_tx, stop_rx) = mpsc::channel::<()>();
     let signal_tx = stop_tx.clone();
@@ -417,9 +431,7 @@ fn rebuild_loop(
         while let Ok(more) = w.changes.try_recv() {
             batch.merge(more);
         }
-        for f in w.watch_new_folders() {
-            println!("watching {f}/");
-        }
+        follow_folders(w, &mut batch);
         let changed = &batch.paths;
         let what = match changed.as_slice() {
             [one] => one.clone(),
@@ -455,10 +467,41 @@ fn rebuild_loop(
     }
 }
 
-/// Where a connection reaches a listener on `local`: itself, or loopback for a listener
-/// on every address.
+/// Lets the watcher follow the input folders `batch` shows appearing, coming back or
+/// going, and says so. A folder watched anew joins the batch's paths, so that the rebuild
+/// lists it again and looks at every file in it: files written before its watch was in
+/// place were reported by no event.
+fn follow_folders(w: &mut watch::Watch, batch: &mut watch::Batch) {
+    for followed in w.follow_folders(batch) {
+        match followed {
+            watch::Followed::Watching(f) => {
+                println!("watching {f}/");
+                batch.merge(watch::Batch {
+                    paths: vec![f.to_string()],
+                    lost: false,
+                });
+            }
+            watch::Followed::Gone(f) => {
+                println!("{f}/ is gone; it is watched again when it comes back")
+            }
+            watch::Followed::Failed(f, e) => {
+                eprintln!("warning: {e}; edits in {f}/ will not be seen until it changes again")
+            }
+        }
+    }
+}
+
+/// Whether only this machine reaches `ip`: a loopback address, also in IPv6 dress
+/// (`::ffff:127.0.0.1`, which `IpAddr::is_loopback` does not count).
+fn is_loopback(ip: IpAddr) -> bool {
+    ip.to_canonical().is_loopback()
+}
+
+/// Where a connection from this machine reaches a listener on `local` (the URL printed,
+/// the connection that wakes the accept thread): itself, plain IPv4 for an IPv4-mapped
+/// address, or loopback for a listener on every address.
 fn wake_address(local: SocketAddr) -> SocketAddr {
-    let ip = match local.ip() {
+    let ip = match local.ip().to_canonical() {
         IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
         IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
         ip => ip,
@@ -528,8 +571,13 @@ fn handle(stream: TcpStream, shared: &Shared) {
     let head = match conn::read_head(&mut conn::Deadline::new(&stream, HEAD_TIMEOUT)) {
         Ok(head) => head,
         Err(e) => {
-            if let Some(refusal) = conn::refusal(&e) {
-                conn::finish(stream, &refusal, false);
+            match conn::refusal(&e) {
+                // The client may still be sending its endless head: no lingering.
+                Some(refusal) if e == conn::HeadError::TooLarge => {
+                    conn::close_now(stream, &refusal)
+                }
+                Some(refusal) => conn::finish(stream, &refusal, false),
+                None => {}
             }
             return;
         }
@@ -659,6 +707,27 @@ mod tests {
             Answer::Reply(r) => (r.status, String::from_utf8_lossy(&r.body).into_owned()),
             Answer::Events => (0, "events".into()),
         }
+    }
+
+    #[test]
+    fn loopback_in_any_dress_is_loopback() {
+        let loopback = |ip: &str| ip.parse::<IpAddr>().ok().is_some_and(is_loopback);
+        for ip in ["127.0.0.1", "127.8.9.1", "::1", "::ffff:127.0.0.1"] {
+            assert!(loopback(ip), "{ip}");
+        }
+        for ip in [
+            "0.0.0.0",
+            "::",
+            "192.168.1.2",
+            "::ffff:192.168.1.2",
+            "::ffff:0.0.0.0",
+        ] {
+            assert!(!loopback(ip), "{ip}");
+        }
+        let mapped = SocketAddr::new(IpAddr::V6(Ipv4Addr::LOCALHOST.to_ipv6_mapped()), 80);
+        assert_eq!(wake_address(mapped), SocketAddr::from(([127, 0, 0, 1], 80)));
+        let any = SocketAddr::from(([0, 0, 0, 0], 80));
+        assert_eq!(wake_address(any), SocketAddr::from(([127, 0, 0, 1], 80)));
     }
 
     #[test]

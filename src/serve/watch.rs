@@ -2,8 +2,10 @@
 //! and `evidence.yaml`, through notify and its full debouncer.
 //!
 //! The folders are watched recursively and the site root itself only at its top level
-//! (for `evidence.yaml` and for an input folder created after the server started), so a
-//! big `target/` or `.git/` next to the site costs nothing. Events are debounced (an
+//! (for `evidence.yaml` and for an input folder created after the server started, or
+//! moved away and back, or removed and made again: notify drops a folder's watch when it
+//! goes, and [`Watch::follow_folders`] watches it again), so a big `target/` or `.git/`
+//! next to the site costs nothing. Events are debounced (an
 //! editor's save is a burst of events) and filtered: reads (the build's own included),
 //! editor swap and backup files, and anything outside the inputs are ignored. What is left
 //! arrives on [`Watch::changes`] as the list of changed site-relative paths, which a
@@ -103,31 +105,76 @@ impl Watch {
             .debouncer
             .watch(root, RecursiveMode::NonRecursive)
             .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
-        watch.watch_new_folders();
+        for f in FOLDERS {
+            if let Err(e) = watch.attach(f) {
+                eprintln!("warning: {e}; edits in {f}/ will not be seen");
+            }
+        }
         Ok(watch)
     }
 
-    /// Watches the input folders that exist now and were not watched yet (one created
-    /// after the server started). Returns their names.
-    pub fn watch_new_folders(&mut self) -> Vec<&'static str> {
-        let mut added = Vec::new();
+    /// Follows the input folders after `batch`: watches again one that re-appeared (moved
+    /// back, or made again after a removal), watches one made after the server started,
+    /// and lets go of one that is gone.
+    ///
+    /// notify drops the watch of a folder that is moved away or removed, and, as the site
+    /// root is watched at its top level only, does not watch it again when it comes back:
+    /// without this, edits in it would go unseen. A batch that names the folder itself
+    /// (created, removed, moved in or out) or lost events may hide such a change, so then
+    /// the folder is watched anew; a folder watched anew may hold files no event reported,
+    /// which the caller must look at (see [`Followed::Watching`]).
+    pub fn follow_folders(&mut self, batch: &Batch) -> Vec<Followed> {
+        let mut followed = Vec::new();
         for f in FOLDERS {
-            let dir = self.root.join(f);
-            if self.watched.contains(f) || !dir.is_dir() {
+            let named = batch.lost || batch.paths.iter().any(|p| p == f);
+            if self.watched.contains(f) && !named {
                 continue;
             }
-            if self.debouncer.watch(&dir, RecursiveMode::Recursive).is_ok() {
-                self.watched.insert(f);
-                added.push(f);
+            let was_watched = self.watched.remove(f);
+            if !self.root.join(f).is_dir() {
+                if was_watched {
+                    followed.push(Followed::Gone(f));
+                }
+                continue;
             }
+            followed.push(match self.attach(f) {
+                Ok(()) => Followed::Watching(f),
+                Err(e) => Followed::Failed(f, e),
+            });
         }
-        added
+        followed
+    }
+
+    /// Watches input folder `f` (recursively) if it exists; watching it again is harmless
+    /// (notify adds to the watch it may still hold).
+    fn attach(&mut self, f: &'static str) -> Result<(), String> {
+        let dir = self.root.join(f);
+        if !dir.is_dir() {
+            return Ok(());
+        }
+        self.debouncer
+            .watch(&dir, RecursiveMode::Recursive)
+            .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+        self.watched.insert(f);
+        Ok(())
     }
 
     /// The input folders being watched.
     pub fn folders(&self) -> impl Iterator<Item = &&'static str> {
         self.watched.iter()
     }
+}
+
+/// What [`Watch::follow_folders`] did with an input folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Followed {
+    /// Watched anew: it appeared or re-appeared. Files in it may have changed unreported
+    /// before the watch was in place, so the rebuild looks at the whole folder.
+    Watching(&'static str),
+    /// Gone; watched again once it re-appears.
+    Gone(&'static str),
+    /// There, but it could not be watched (why); tried again at the next change.
+    Failed(&'static str, String),
 }
 
 /// Whether an event can change the inputs: reads and opens are not changes (every build
@@ -263,5 +310,53 @@ mod tests {
             lost: false,
         };
         assert_eq!(got.ok(), Some(want));
+    }
+
+    /// The next batch that names `path`, waiting at most a generous minute.
+    fn batch_naming(watch: &Watch, path: &str) -> Batch {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match watch.changes.recv_timeout(left) {
+                Ok(b) if b.paths.iter().any(|p| p == path) => return b,
+                Ok(_) => {}
+                Err(e) => panic!("no batch naming {path}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_folder_moved_away_and_back_is_watched_again() {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => panic!("tempdir: {e}"),
+        };
+        let root = match dir.path().canonicalize() {
+            Ok(r) => r.join("site"),
+            Err(e) => panic!("canonicalize: {e}"),
+        };
+        std::fs::create_dir_all(root.join("data")).ok();
+        std::fs::write(root.join("data/a.yaml"), "a: 1\n").ok();
+        let mut watch = match Watch::start(&root) {
+            Ok(w) => w,
+            Err(e) => panic!("{e}"),
+        };
+        let aside = root.with_file_name("data-away");
+        std::fs::rename(root.join("data"), &aside).ok();
+        let gone = batch_naming(&watch, "data");
+        assert_eq!(watch.follow_folders(&gone), [Followed::Gone("data")]);
+        assert_eq!(watch.folders().count(), 0);
+        std::fs::rename(&aside, root.join("data")).ok();
+        let back = batch_naming(&watch, "data");
+        assert_eq!(watch.follow_folders(&back), [Followed::Watching("data")]);
+        // Watched again: an edit in it is reported.
+        std::fs::write(root.join("data/a.yaml"), "a: 2\n").ok();
+        batch_naming(&watch, "data/a.yaml");
+        // A batch that does not name a watched folder leaves it be.
+        let other = Batch {
+            paths: vec!["data/a.yaml".into()],
+            lost: false,
+        };
+        assert_eq!(watch.follow_folders(&other), []);
     }
 }

@@ -6,6 +6,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,6 +19,8 @@ pub struct Served {
     lines: Receiver<String>,
     /// Everything printed to stderr so far (diagnostics, warnings).
     pub stderr: Arc<Mutex<String>>,
+    /// Set once stderr is closed (the server exited and all it printed is in `stderr`).
+    stderr_end: Arc<AtomicBool>,
 }
 
 /// Copies the inputs of the site at `from` (config, content, data, templates, locales,
@@ -50,9 +53,15 @@ pub fn copy_site(from: &Path, to: &Path) {
 impl Served {
     /// Starts `evidence serve --root ROOT --port 0` and waits (at most 60 s) for its URL.
     pub fn start(root: &Path) -> Served {
+        Served::start_with(root, &[])
+    }
+
+    /// [`Served::start`] with more arguments (`--bind ADDR`).
+    pub fn start_with(root: &Path, args: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_evidence"))
             .args(["serve", "--port", "0", "--root"])
             .arg(root)
+            .args(args)
             .env("NO_COLOR", "1")
             .env("LC_ALL", "C")
             .stdin(Stdio::null())
@@ -71,8 +80,9 @@ impl Served {
             });
         }
         let stderr = Arc::new(Mutex::new(String::new()));
+        let stderr_end = Arc::new(AtomicBool::new(false));
         if let Some(err) = child.stderr.take() {
-            let sink = stderr.clone();
+            let (sink, end) = (stderr.clone(), stderr_end.clone());
             std::thread::spawn(move || {
                 for line in BufReader::new(err).lines().map_while(Result::ok) {
                     if let Ok(mut s) = sink.lock() {
@@ -80,6 +90,7 @@ impl Served {
                         s.push('\n');
                     }
                 }
+                end.store(true, Ordering::SeqCst);
             });
         }
         let mut served = Served {
@@ -87,6 +98,7 @@ impl Served {
             origin: String::new(),
             lines: rx,
             stderr,
+            stderr_end,
         };
         let line = served
             .wait_line(|l| l.starts_with("serving at "), Duration::from_secs(60))
@@ -125,6 +137,18 @@ impl Served {
     /// Lines printed so far and not yet read.
     pub fn drain(&self) -> Vec<String> {
         self.lines.try_iter().collect()
+    }
+
+    /// Waits at most `timeout` for stderr to close (the server exited); whether it did.
+    pub fn wait_stderr_end(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while !self.stderr_end.load(Ordering::SeqCst) {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        true
     }
 
     pub fn stderr_text(&self) -> String {
