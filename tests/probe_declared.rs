@@ -345,3 +345,29 @@ fn only_probe_run_runs_a_probe_file() {
         .any(|e| e.file_name().to_string_lossy().starts_with("ran-"));
     assert!(!ran, "check and build never run a probe");
 }
+
+#[test]
+fn the_postgres_example_checks_and_builds_clean() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(
+        &common::manifest_dir().join("examples/postgres-planner"),
+        dir.path(),
+    );
+    evidence()
+        .arg("check")
+        .arg("--root")
+        .arg(dir.path())
+        .assert()
+        .success();
+    evidence()
+        .arg("build")
+        .arg("--root")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(dir.path().join("site/en/index.html")).unwrap();
+    assert!(
+        page.contains("explain-analyze-"),
+        "the recorded run is shown"
+    );
+}
