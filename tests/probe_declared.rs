@@ -370,4 +370,10 @@ fn the_postgres_example_checks_and_builds_clean() {
         page.contains("explain-analyze-"),
         "the recorded run is shown"
     );
+    // A declared text has a column of its own, headed by its label.
+    assert!(
+        page.contains("<th scope=\"col\">scan</th>"),
+        "the text's column"
+    );
+    assert!(page.contains("<td>Index Scan</td>"), "the text as recorded");
 }
