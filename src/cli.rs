@@ -97,7 +97,8 @@ pub enum Command {
         #[arg(long)]
         public: bool,
     },
-    /// Re-run a probe against a running engine and record a new run in data/runs/.
+    /// Run a probe (one the site declares in data/probes/, or a pack's) and record a new
+    /// run in data/runs/.
     Probe(crate::probe::ProbeCommand),
     /// Record responses captured elsewhere as a new run in data/runs/.
     Import(crate::probe::ImportCommand),

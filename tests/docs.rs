@@ -161,6 +161,7 @@ fn every_field_of_every_kind_is_documented() {
             "engine" => fields_of::<Engine>(),
             "status" => fields_of::<Status>(),
             "measurement" => fields_of::<Measurement>(),
+            "text" => fields_of::<TextField>(),
             "subject" => fields_of::<Subject>(),
             "reading" => fields_of::<Reading>(),
             "bundle" => fields_of::<Bundle>(),

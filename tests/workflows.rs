@@ -428,6 +428,41 @@ fn probes_workflow_probes_each_host_then_merges_and_opens_a_pull_request() {
 }
 
 #[test]
+fn probes_workflow_runs_a_declared_probe_named_by_its_input() {
+    let wf = load("probes.yml");
+    let input = &wf["on"]["workflow_dispatch"]["inputs"]["probe"];
+    assert_eq!(input["required"], false);
+    assert_eq!(input["default"], "");
+    let probe_steps = steps(&wf, "probe");
+    let p = probe_job(probe_steps);
+    assert_eq!(probe_steps[p.probe]["if"], "inputs.probe == ''");
+    let declared = step_from(probe_steps, p.probe + 1, "the declared probe", |s| {
+        run(s).starts_with(&format!("{BIN} probe run \"$PROBE\""))
+            && s["if"] == "inputs.probe != ''"
+            && s["env"]["PROBE"] == "${{ inputs.probe }}"
+            && s["env"]["EVIDENCE_HOST"] == "${{ matrix.host }}"
+            && run(s).contains("--subject \"$SUBJECT\"")
+            && run(s).contains("--note \"$NOTE\"")
+    });
+    assert!(
+        declared < p.keep,
+        "its runs are kept and uploaded like the engine's"
+    );
+    let line = run(&probe_steps[declared]);
+    let args: Vec<String> = line
+        .replace("\"$PROBE\"", "explain-analyze")
+        .replace("\"$SUBJECT\"", "s")
+        .replace("\"$NOTE\"", "note")
+        .split_whitespace()
+        .map(|a| a.replace(BIN, "evidence"))
+        .collect();
+    use clap::Parser;
+    if let Err(e) = evidence::cli::Cli::try_parse_from(&args) {
+        panic!("`{line}` does not parse: {e}");
+    }
+}
+
+#[test]
 fn probe_steps_keep_only_new_runs_and_collect_imports_them() {
     let wf = load("probes.yml");
     let probe_steps = steps(&wf, "probe");

@@ -34,6 +34,11 @@ pub fn check(
     assessments(ev, diags);
     readings(ev, diags);
     measurements(ev, diags);
+    texts(ev, diags);
+    for p in &ev.probes {
+        diags.extend(declared_probe(ev, p));
+    }
+    probe_names(ev, diags);
     crate::packs::check::check(ev, derived, diags);
     messages.check(diags);
     home_page(ev, diags);
@@ -195,6 +200,78 @@ fn measurements(ev: &Evidence, diags: &mut Diagnostics) {
                     )),
                 );
             }
+        }
+    }
+}
+
+/// Every text a case records by name is one the site declares (`texts:` in
+/// `data/vocabulary.yaml`), which gives it its label; told once per run and name, at the
+/// first case that records it.
+fn texts(ev: &Evidence, diags: &mut Diagnostics) {
+    for run in ev.runs.iter() {
+        let mut seen: Vec<&str> = Vec::new();
+        for case in &run.cases {
+            for name in case.text_names() {
+                if seen.contains(&name) {
+                    continue;
+                }
+                seen.push(name);
+                if !ev.is_missing(crate::model::refs::Kind::TextField, name) {
+                    continue;
+                }
+                diags.push(
+                    Diagnostic::error(
+                        "undeclared-text",
+                        span_of(&run.file, &case.id),
+                        format!(
+                            "case `{}` records the text `{name}`, which the site does not declare",
+                            case.id.value
+                        ),
+                    )
+                    .with_hint(format!(
+                        "declare it with its labels in data/vocabulary.yaml: \
+                         `texts: [{{id: {name}, label: {{{}}}}}]`",
+                        ev.languages()
+                            .iter()
+                            .map(|l| format!("{l}: …"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// What is wrong with a declared probe file, judged without running it: its shape, and
+/// the measurements, texts and engine it names against the site's vocabulary.
+pub fn declared_probe(
+    ev: &Evidence,
+    p: &crate::model::Located<crate::model::probe_file::ProbeFile>,
+) -> Vec<Diagnostic> {
+    use crate::model::refs::Kind;
+    let declared = |kind: &str, name: &str| {
+        let kind = match kind {
+            "measurement" => Kind::Measurement,
+            "text" => Kind::TextField,
+            _ => Kind::Engine,
+        };
+        !ev.is_missing(kind, name)
+            || (kind == Kind::Measurement && ev.pack_measurement(name).is_some())
+    };
+    p.problems(&p.file, &declared)
+}
+
+/// Two declared probes never share a name: `evidence probe run NAME` runs one.
+fn probe_names(ev: &Evidence, diags: &mut Diagnostics) {
+    let mut seen = std::collections::HashMap::new();
+    for p in &ev.probes {
+        if let Some(first) = seen.insert(p.probe.value.as_str(), &p.file) {
+            diags.push(Diagnostic::error(
+                "probe-file",
+                span_of(&p.file, &p.probe),
+                format!("probe `{}` is declared in {first} too", p.probe.value),
+            ));
         }
     }
 }

@@ -389,9 +389,20 @@ fn load_data(
         .filter_map(|(_, i, path)| {
             let rel = rel_path(root, path);
             let under = rel.strip_prefix("data/").unwrap_or(&rel).to_string();
-            // Probe inputs (case lists) are read by `evidence probe`, not here.
+            // A declared probe is read (and checked, never run) here; the other files
+            // there are a pack's probe inputs (cases files), read by `evidence probe`.
             if under.starts_with("probes/") {
-                return None;
+                let text = match read_source(root, path) {
+                    Ok(t) => t,
+                    Err(d) => return Some((*i, rel, Err(d), 0)),
+                };
+                if !crate::model::probe_file::is_declared(&text) {
+                    return None;
+                }
+                let result = yaml::parse(&rel, &text, 0)
+                    .map(|p| Parsed::Probe(Box::new(p)))
+                    .map_err(|d| *d);
+                return Some((*i, rel, result, 0));
             }
             if let Some(d) = pack_off(config, &under, &rel) {
                 return Some((*i, rel, Err(d), 0));
@@ -449,7 +460,10 @@ fn load_data(
         match result {
             Ok(p) => {
                 // A declared file is parsed by a declaration the cache does not key on.
-                if let Some(n) = next.as_mut().filter(|_| !matches!(p, Parsed::Declared(..))) {
+                // A declared probe is read each time (it is small, and never in the
+                // cache's tables of kinds).
+                let fresh = matches!(p, Parsed::Declared(..) | Parsed::Probe(_));
+                if let Some(n) = next.as_mut().filter(|_| !fresh) {
                     n.data.insert(rel.clone(), (hash, p.clone()));
                 }
                 p.merge_into(Arc::from(rel.as_str()), &mut set)
@@ -508,6 +522,8 @@ pub(crate) enum Parsed {
     Readings(Vec<Reading>),
     /// Records of the declared collection of this name.
     Declared(String, Vec<crate::model::declared::WrittenRecord>),
+    /// A declared probe (`data/probes/`).
+    Probe(Box<crate::model::probe_file::ProbeFile>),
 }
 
 /// Parses the file of the declared collection `name`: a list of records, each field kept
@@ -566,7 +582,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
         Some(Kind::Term) => of!(Terms),
         Some(Kind::Finding) => of!(Findings),
         Some(Kind::Route) => of!(Routes),
-        Some(Kind::Engine | Kind::Status | Kind::Measurement) => of!(Vocabulary),
+        Some(Kind::Engine | Kind::Status | Kind::Measurement | Kind::TextField) => of!(Vocabulary),
         Some(Kind::Subject) => of!(Subjects),
         Some(Kind::Reading) => of!(Readings),
         Some(Kind::Page | Kind::Record) | None => Err(unknown_data_file(name, file)),
@@ -656,10 +672,15 @@ impl Parsed {
             Parsed::Declared(name, records) => set.written.push((name, file, records)),
             Parsed::Subjects(v) => set.subjects.extend(locate(f, v)),
             Parsed::Readings(v) => set.readings.extend(locate(f, v)),
+            Parsed::Probe(p) => set.probes.push(Located {
+                file: f.clone(),
+                value: *p,
+            }),
             Parsed::Vocabulary(v) => {
                 set.engines.extend(locate(f, v.engines));
                 set.statuses.extend(locate(f, v.statuses));
                 set.measurements.extend(locate(f, v.measurements));
+                set.texts.extend(locate(f, v.texts));
             }
         }
     }

@@ -50,6 +50,7 @@ const RUN_READS: &[Kind] = &[
     Kind::Family,
     Kind::Engine,
     Kind::Measurement,
+    Kind::TextField,
     Kind::Subject,
     Kind::Reading,
 ];
@@ -397,6 +398,7 @@ impl Spec for RunPage {
         Kind::TensorType,
         Kind::Engine,
         Kind::Measurement,
+        Kind::TextField,
         Kind::Subject,
         Kind::Reading,
     ];

@@ -15,6 +15,7 @@ pub mod lang;
 pub mod located;
 pub mod markup;
 pub mod page;
+pub mod probe_file;
 pub mod refs;
 pub mod registry;
 pub mod strings;
@@ -85,6 +86,7 @@ record!(
     Engine,
     Status,
     Measurement,
+    TextField,
     Family,
     DispatchMap,
     Bundle,
@@ -168,6 +170,9 @@ pub struct DataSet {
     pub engines: Vec<Located<Engine>>,
     pub statuses: Vec<Located<Status>>,
     pub measurements: Vec<Located<Measurement>>,
+    pub texts: Vec<Located<TextField>>,
+    /// The declared probes under `data/probes/` (not the packs' cases files).
+    pub probes: Vec<Located<probe_file::ProbeFile>>,
     pub subjects: Vec<Located<Subject>>,
     pub readings: Vec<Located<Reading>>,
     /// Records of declared collections as written, by collection name; typed against
@@ -266,6 +271,10 @@ macro_rules! with_collection {
                 let $c = &$ev.measurements;
                 $body
             }
+            $crate::model::refs::Kind::TextField => {
+                let $c = &$ev.texts;
+                $body
+            }
             $crate::model::refs::Kind::Subject => {
                 let $c = &$ev.subjects;
                 $body
@@ -307,6 +316,10 @@ pub struct Evidence {
     pub engines: Collection<Engine>,
     pub statuses: Collection<Status>,
     pub measurements: Collection<Measurement>,
+    /// The named texts cases record (`texts:` in `data/vocabulary.yaml`).
+    pub texts: Collection<TextField>,
+    /// The declared probes under `data/probes/`, in path order; run only by `evidence probe run`.
+    pub probes: Vec<Located<probe_file::ProbeFile>>,
     pub subjects: Collection<Subject>,
     pub readings: Collection<Reading>,
     /// Records of declared collections, keyed `collection:id`, in file order.
@@ -499,6 +512,8 @@ pub fn build(
         engines: index(Kind::Engine, d.engines, &mut diags),
         statuses: index(Kind::Status, d.statuses, &mut diags),
         measurements: index(Kind::Measurement, d.measurements, &mut diags),
+        texts: index(Kind::TextField, d.texts, &mut diags),
+        probes: d.probes,
         subjects: index(Kind::Subject, d.subjects, &mut diags),
         readings: index(Kind::Reading, d.readings, &mut diags),
         records,

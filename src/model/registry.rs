@@ -30,6 +30,8 @@ pub enum Kind {
     Engine,
     Status,
     Measurement,
+    /// A named text a case records (`texts:` in `data/vocabulary.yaml`).
+    TextField,
     Subject,
     Reading,
     /// A record of a collection the site declares (`model::declared`); its key is
@@ -130,6 +132,7 @@ pub const KINDS: &[KindSpec] = &[
         File("vocabulary.yaml"),
         Fields,
     ),
+    spec(Kind::TextField, "text", File("vocabulary.yaml"), Fields),
     spec(Kind::Subject, "subject", File("subjects.yaml"), Fields),
     spec(Kind::Reading, "reading", File("readings.yaml"), Fields),
     spec(Kind::Record, "record", Declared, Fields),

@@ -399,6 +399,10 @@ pub struct VocabularyFile {
     pub statuses: Vec<Status>,
     #[serde(default)]
     pub measurements: Vec<Measurement>,
+    /// The named texts cases record (a plan's node, a stop reason), shown in run tables
+    /// beside the measurements.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub texts: Vec<TextField>,
 }
 
 /// A run engine: the software a probe ran against or read (`none` is built in: a run that
@@ -447,6 +451,17 @@ impl Measurement {
             None => self.label.clone(),
         }
     }
+}
+
+/// A text cases record, by the name they record it under (`plan_node`), with the label
+/// run tables show it under.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextField {
+    pub id: Id,
+    pub label: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Text>,
 }
 
 // ---------------------------------------------------------------- components.yaml
@@ -936,12 +951,22 @@ pub struct Case {
     pub assessment: Option<Box<Assessment>>,
     /// Which repetition of which case this is (`evidence probe --repeat N`).
     pub repeat: Option<Repeat>,
+    /// Its texts by name (`texts:`, declared in the site's vocabulary), e.g. the node a
+    /// plan starts with. Boxed, as the assessment is: most cases have none.
+    pub texts: Option<Box<BTreeMap<String, String>>>,
     /// The fields of the pack whose probe recorded the case.
     pub values: Values,
 }
 
 /// The keys of a case the core reads itself.
-const CASE_KEYS: &[&str] = &["id", "mode", "measurements", "assessment", "repeat"];
+const CASE_KEYS: &[&str] = &[
+    "id",
+    "mode",
+    "measurements",
+    "assessment",
+    "repeat",
+    "texts",
+];
 
 impl<'de> Deserialize<'de> for Case {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Case, D::Error> {
@@ -954,6 +979,7 @@ impl<'de> Deserialize<'de> for Case {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Case, A::Error> {
                 let (mut id, mut mode, mut own, mut assessment, mut repeat) =
                     (None, None, None::<Measurements>, None, None);
+                let mut texts = None::<BTreeMap<String, String>>;
                 // Most of a case's keys are measurements: room for them all at once (a
                 // hint, so bounded: a damaged cache file may claim any length).
                 let room = map.size_hint().unwrap_or(0).min(16);
@@ -982,8 +1008,9 @@ impl<'de> Deserialize<'de> for Case {
                         "mode" => once(&mut mode, "mode", map.next_value()?)?,
                         "measurements" => once(&mut own, "measurements", map.next_value()?)?,
                         "assessment" => once(&mut assessment, "assessment", map.next_value()?)?,
+                        "repeat" => once(&mut repeat, "repeat", map.next_value()?)?,
                         // The last of CASE_KEYS, the only keys `KeySeed` gives as core.
-                        _ => once(&mut repeat, "repeat", map.next_value()?)?,
+                        _ => once(&mut texts, "texts", map.next_value()?)?,
                     }
                 }
                 for (n, v) in own.iter().flat_map(Measurements::iter) {
@@ -1000,6 +1027,7 @@ impl<'de> Deserialize<'de> for Case {
                     measurements,
                     assessment,
                     repeat,
+                    texts: texts.filter(|t| !t.is_empty()).map(Box::new),
                     values,
                 })
             }
@@ -1015,6 +1043,7 @@ impl Serialize for Case {
             + fields::measurement_entries(&self.measurements)
             + usize::from(self.assessment.is_some())
             + usize::from(self.repeat.is_some())
+            + usize::from(self.texts.is_some())
             + self.values.len();
         let mut m = s.serialize_map(Some(len))?;
         m.serialize_entry("id", &self.id)?;
@@ -1027,6 +1056,9 @@ impl Serialize for Case {
         }
         if let Some(v) = &self.repeat {
             m.serialize_entry("repeat", v)?;
+        }
+        if let Some(v) = &self.texts {
+            m.serialize_entry("texts", v)?;
         }
         self.values.serialize_into(&mut m)?;
         m.end()
@@ -1042,8 +1074,19 @@ impl Case {
             measurements: Measurements::default(),
             assessment: None,
             repeat: None,
+            texts: None,
             values: Values::default(),
         }
+    }
+
+    /// The text called `name`.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.texts.as_ref()?.get(name).map(String::as_str)
+    }
+
+    /// The names of the texts it has, sorted.
+    pub fn text_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.texts.iter().flat_map(|t| t.keys().map(String::as_str))
     }
 
     /// The key it is matched by across runs: a repetition (`lookup-r2`) counts as the

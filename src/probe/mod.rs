@@ -7,6 +7,7 @@
 //! ([`import_runs`]). Nothing is written unless the whole probe succeeded; a run file is
 //! written atomically and never overwrites another.
 
+pub mod declared;
 pub mod http;
 pub mod import_runs;
 pub mod record;
@@ -129,11 +130,21 @@ pub fn new_id(s: &str) -> Id {
 
 // ---------------------------------------------------------------- command line
 
-/// `evidence probe ENGINE …`
+/// `evidence probe run NAME …` or `evidence probe ENGINE …`
 #[derive(clap::Args, Debug)]
 pub struct ProbeCommand {
     #[command(subcommand)]
-    pub engine: crate::packs::probe::ProbeEngine,
+    pub what: ProbeWhat,
+}
+
+/// What `evidence probe` runs: a probe the site declares, or a pack's.
+#[derive(clap::Subcommand, Debug)]
+pub enum ProbeWhat {
+    /// Run the probe declared in data/probes/ (`probe: NAME`): its command or request
+    /// once per case, without a shell, in a clean environment; record one run.
+    Run(declared::RunArgs),
+    #[command(flatten)]
+    Engine(crate::packs::probe::ProbeEngine),
 }
 
 /// `evidence import runs PATH…` or `evidence import ENGINE …`
@@ -171,7 +182,10 @@ impl From<ModeArg> for Residency {
 
 /// Entry point of `evidence probe`.
 pub fn main_probe(cmd: ProbeCommand) -> ExitCode {
-    let (result, root) = crate::packs::probe::probe(cmd.engine);
+    let (result, root) = match cmd.what {
+        ProbeWhat::Run(args) => (declared::run(&args), args.root),
+        ProbeWhat::Engine(engine) => crate::packs::probe::probe(engine),
+    };
     report(result, &root)
 }
 

@@ -291,6 +291,7 @@ fn case_rows<'e>(
     prev: Option<&Run>,
     map: Option<&'e DispatchMap>,
     columns_of: &[MeasureColumn],
+    texts: &[&str],
 ) -> Rows<'e> {
     let prev_summary = prev.map(|p| s.derived.summaries(p));
     let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
@@ -331,6 +332,13 @@ fn case_rows<'e>(
                     None => rows.hole(Frag::Unknown),
                 }
                 i += 1;
+            }
+        }
+        for name in texts {
+            td(&mut rows);
+            match c.text(name) {
+                Some(t) => rows.html().push_text(t),
+                None => rows.html().push_static("—"),
             }
         }
         td(&mut rows);
@@ -377,17 +385,19 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
         false => measure_columns(s, derived.iter().copied()),
         true => measure_columns(s, run.cases.iter().flat_map(|c| c.measured())),
     };
+    let texts = super::vocabulary::text_columns(s, &run.cases);
     // Worked out once for all the page's views, filled in with each view's words.
     let html = s
         .in_every_view(
             &format!("run-rows {}", run.id.value),
-            || case_rows(s, run, prev, map, &columns_of),
+            || case_rows(s, run, prev, map, &columns_of, &texts),
             |v, rows| vec![rows.fill(|k| fragment(v, run, k))],
         )
         .pop()
         .unwrap_or_default();
     let mut columns: Vec<Html> = vec![s.ui("col-case"), s.ui("col-mode")];
     columns.extend(columns_of.into_iter().map(|c: MeasureColumn| c.label));
+    columns.extend(texts.iter().map(|n| super::vocabulary::text_field(s, n)));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
     let mut notes = vec![run_meta(s, run)];
     notes.extend(crate::packs::render::run_notes(s, run));

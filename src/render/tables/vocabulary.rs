@@ -43,6 +43,23 @@ pub fn measurement(s: &Scope, name: &str) -> Html {
     }
 }
 
+/// The column head of the text `name`: its label in the site's vocabulary, or the name.
+pub fn text_field(s: &Scope, name: &str) -> Html {
+    match s.ev.texts.get(name) {
+        Some(t) => s.fluent(&t.label),
+        None => code(name),
+    }
+}
+
+/// The texts `cases` record, in the order the vocabulary declares them (then by name).
+pub fn text_columns<'c>(s: &Scope, cases: &'c [crate::model::types::Case]) -> Vec<&'c str> {
+    let mut names: Vec<&str> = cases.iter().flat_map(|c| c.text_names()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.sort_by_key(|n| s.ev.texts.iter().position(|t| t.id.value == *n));
+    names
+}
+
 /// A measurement's label in each language, as [`measurement`] shows it; `None` when
 /// neither the site nor a pack labels it.
 pub fn measurement_text(s: &Scope, name: &str) -> Option<Text> {
