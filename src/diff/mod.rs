@@ -49,6 +49,8 @@ impl std::fmt::Display for DiffError {
     }
 }
 
+/// Loads one side, parsing every data file: never through the parse cache, which on a
+/// revision's side is whatever was committed.
 fn load(side: &source::Side, which: &str) -> Result<pipeline::Loaded, DiffError> {
     let source = crate::load::read::site_text(&side.root);
     let render =
