@@ -172,9 +172,15 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The parse cache of the site at `root`, unless turned off.
+/// The parse cache of the site at `root`, unless turned off or committed to the
+/// repository (said on stderr).
 fn disk_cache(root: &Path, off: bool) -> Option<DiskCache> {
-    (!off).then(|| DiskCache::open(root))
+    if off {
+        return None;
+    }
+    DiskCache::open_own(root)
+        .inspect_err(|why| eprintln!("warning: {why}"))
+        .ok()
 }
 
 /// Runs a command, then prints its stage timings to stderr when asked to.

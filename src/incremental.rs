@@ -410,10 +410,14 @@ fn load_again(
     let empty = crate::load::ParseCache::default();
     let cache = prev.as_ref().map(|p| &p.parsed).unwrap_or(&empty);
     // The first build starts from what `build` left in the parse cache (read only: the
-    // preview writes nothing to disk); later ones from the previous build in memory.
-    let disk = prev
-        .is_none()
-        .then(|| crate::load::cache::DiskCache::open(root));
+    // preview writes nothing to disk), unless the cache came with the repository; later
+    // ones from the previous build in memory.
+    let disk = prev.is_none().then(|| {
+        crate::load::cache::DiskCache::open_own(root)
+            .inspect_err(|why| eprintln!("warning: {why}"))
+            .ok()
+    });
+    let disk = disk.flatten();
     let reuse = crate::load::Reuse {
         memory: Some(cache),
         disk: disk.as_ref(),

@@ -488,6 +488,152 @@ fn ordinary_evidence_changes_pass_deny_rewrites() {
     assert!(out.contains("moved cannot-to-can"), "{out}");
 }
 
+// ------------------------------------------------------------------ git attributes (issue 39)
+
+/// `export-ignore` on a new run: `git archive` leaves the file out, so a diff read through
+/// it said "no evidence changes" while `build` published the run. Each side is read as its
+/// committed blobs, so the run is reported, and so is the new `.gitattributes`, in every
+/// format. (Seen failing before: `runs.added` was empty.)
+#[test]
+fn a_new_run_hidden_by_export_ignore_is_reported() {
+    let repo = rewritten(|d| {
+        write(
+            d,
+            &[
+                (".gitattributes", "data/runs/r3.yaml export-ignore\n"),
+                (
+                    "data/runs/r3.yaml",
+                    &RUN2.replace("id: r2", "id: r3").replace("04-01", "05-01"),
+                ),
+            ],
+        )
+    });
+    let (v, exit_code, deny, deny_err) = last_commit(repo.path());
+    assert_eq!(v["runs"]["added"][0]["id"], "r3", "{v:#}");
+    assert_eq!(
+        v["git_attributes"],
+        serde_json::json!([{"path": ".gitattributes", "change": "added"}])
+    );
+    assert_eq!(exit_code, 1);
+    assert_eq!(deny, 0, "{deny_err}");
+    let says = "evidence reads every file as committed, so this changes nothing it reads";
+    let (_, text, _) = diff(repo.path(), &["HEAD~1", "HEAD"]);
+    assert!(text.contains("1 run added"), "{text}");
+    assert!(
+        text.contains("Git attributes")
+            && text.contains("+ .gitattributes added")
+            && text.contains(says),
+        "{text}"
+    );
+    let (_, md, _) = diff(repo.path(), &["HEAD~1", "HEAD", "--format", "markdown"]);
+    assert!(
+        md.contains(&format!("- `.gitattributes` added: {says}")),
+        "{md}"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let page = out.path().join("review");
+    let (code, _, err) = diff(
+        repo.path(),
+        &[
+            "HEAD~1",
+            "HEAD",
+            "--format",
+            "html",
+            "--out",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(
+        html.contains("<li><code>.gitattributes</code> added: ") && html.contains(says),
+        "{html}"
+    );
+    assert!(html.contains("new run <code>r3</code>"), "{html}");
+}
+
+/// `export-subst` on the run files: the committed `r1.yaml` says `$Format:test$` where it
+/// said `test`, and `git archive` would expand it back to the base's very bytes, hiding
+/// the rewrite.
+/// Read as committed, it is a rewrite and `--deny-rewrites` fails. (Seen failing before:
+/// no rewrite, `--deny-rewrites` exited 0.)
+#[test]
+fn a_run_rewritten_under_export_subst_fails_deny_rewrites() {
+    let repo = rewritten(|d| {
+        write(
+            d,
+            &[
+                (".gitattributes", "data/runs/*.yaml export-subst\n"),
+                (
+                    "data/runs/r1.yaml",
+                    &RUN1.replace("en: test}", "en: $Format:test$}"),
+                ),
+            ],
+        )
+    });
+    assert!(
+        std::fs::read_to_string(repo.path().join("data/runs/r1.yaml"))
+            .unwrap()
+            .contains("$Format:test$")
+    );
+    assert_reported_as_rewrite(repo.path(), "data/runs/r1.yaml");
+    let (v, ..) = last_commit(repo.path());
+    assert_eq!(
+        v["rewrites"][0]["fields"],
+        serde_json::json!([{"path": "origin.en", "old": "test", "new": "$Format:test$"}])
+    );
+    assert_eq!(v["git_attributes"][0]["path"], ".gitattributes", "{v:#}");
+}
+
+/// A site in a folder of its repository: the `.gitattributes` at the top bears on it and
+/// is reported; one beside it in another folder does not. The working tree as the head
+/// side reports a file not yet added.
+#[test]
+fn attributes_above_the_site_folder_are_reported_and_others_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    write(
+        d,
+        &[
+            ("inv/evidence.yaml", CONFIG),
+            ("inv/content/index.md", PAGE),
+            ("inv/data/dispatch.yaml", DISPATCH),
+            ("inv/data/vocabulary.yaml", VOCABULARY),
+            ("inv/data/observers.yaml", OBSERVERS),
+            ("inv/data/claims.yaml", CLAIMS_BEFORE),
+            ("inv/data/runs/r1.yaml", RUN1),
+        ],
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "base"]);
+    write(
+        d,
+        &[
+            (".gitattributes", "*.yaml export-ignore\n"),
+            ("other/.gitattributes", "* export-ignore\n"),
+        ],
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "attributes"]);
+    let (code, json, err) = diff(&d.join("inv"), &["HEAD~1", "HEAD", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["git_attributes"],
+        serde_json::json!([{"path": ".gitattributes", "change": "added"}])
+    );
+    assert_eq!(v["runs"]["added"], serde_json::json!([]), "{v:#}");
+    write(d, &[("inv/data/.gitattributes", "* -text\n")]);
+    let (code, json, err) = diff(&d.join("inv"), &["HEAD", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["git_attributes"],
+        serde_json::json!([{"path": "inv/data/.gitattributes", "change": "added"}])
+    );
+}
+
 // ------------------------------------------------------------------ every section, by value
 
 /// A page of `n` ja/en pairs whose texts carry `tag`, so that each pair is told apart.

@@ -206,3 +206,158 @@ fn the_first_preview_build_reads_the_cache_and_writes_nothing() {
     assert_counts(&report, n, 0);
     assert_eq!(entries_in(root), before);
 }
+
+// ------------------------------------------------------------------ a forged entry (issue 39)
+
+/// The claims text the fixture commits (X) and the one a forged entry holds (Y).
+const FORGED: &str = "Forged by a cache entry made from another text";
+
+/// Whether any file of the tree at `dir` holds `text`.
+fn holds(dir: &Path, text: &str) -> bool {
+    read_tree(dir)
+        .values()
+        .any(|bytes| String::from_utf8_lossy(bytes).contains(text))
+}
+
+/// Swaps the first English claim text of the fixture at `root` for [`FORGED`] and back:
+/// returns the claims file's text as committed (X) and as forged (Y).
+fn claims_x_and_y(root: &Path) -> (String, String) {
+    let x = std::fs::read_to_string(root.join("data/claims.yaml")).unwrap();
+    let first_en = x
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("en: "))
+        .expect("an English text in claims.yaml")
+        .to_string();
+    let y = x.replacen(&format!("en: {first_en}"), &format!("en: \"{FORGED}\""), 1);
+    (x, y)
+}
+
+/// The attack of issue 39, up to the copy: builds `root` with claims Y into `out`, keeps
+/// that build's entry, restores the claims to X and copies Y's entry over the name X's
+/// text is looked up under (learnt from a build with X first). Returns X's text.
+fn forge_entry(root: &Path, out: &Path) -> String {
+    let (x, y) = claims_x_and_y(root);
+    build_ok(root, &root.join("x-build"));
+    let with_x = entries_in(root);
+    std::fs::remove_dir_all(root.join("x-build")).unwrap();
+    write_file(root, "data/claims.yaml", y.as_bytes());
+    build_ok(root, out);
+    assert!(holds(out, FORGED), "the build with Y publishes Y");
+    let with_y = entries_in(root);
+    let only = |a: &[String], b: &[String]| -> String {
+        let diff: Vec<&String> = a.iter().filter(|e| !b.contains(e)).collect();
+        assert_eq!(diff.len(), 1, "{a:?} against {b:?}");
+        diff[0].clone()
+    };
+    let (x_key, y_entry) = (only(&with_x, &with_y), only(&with_y, &with_x));
+    write_file(root, "data/claims.yaml", x.as_bytes());
+    let parsed = root.join(".evidence-cache/parsed");
+    std::fs::copy(parsed.join(y_entry), parsed.join(x_key)).unwrap();
+    x
+}
+
+/// An entry copied under another text's name is parsed again, silently: the build
+/// publishes the text on disk and the entry is counted as a parse. (Seen failing before
+/// entries held the digest of their text: the build published Y.)
+#[test]
+fn an_entry_made_from_another_text_is_parsed_again() {
+    let site = fixture_copy();
+    let root = site.path();
+    forge_entry(root, &root.join("y"));
+    let out = root.join("out");
+    let r = run_in(
+        root,
+        &["build", "--timings", "--out", out.to_str().unwrap()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!holds(&out, FORGED), "the forged entry was read");
+    assert!(!r.stderr.contains("warning"), "silently: {}", r.stderr);
+    let n = data_files(root);
+    assert_counts(&r.stderr, n - 1, 1);
+    let uncached = root.join("uncached");
+    let r = run_in(
+        root,
+        &["build", "--no-cache", "--out", uncached.to_str().unwrap()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(read_tree(&out), read_tree(&uncached));
+}
+
+/// The attack exactly as issue 39 tells it, over a real repository: the forged entry is
+/// committed with `git add -f` next to a site built from Y. In a fresh clone `check`,
+/// `build`, `build --check` and `diff` all see X, and the commands that would read the
+/// cache warn that it came from the repository. (Seen failing before: `build --check`
+/// passed and `build` published Y.)
+#[test]
+fn a_cache_committed_to_the_repository_is_not_read() {
+    let site = fixture_copy();
+    let root = site.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    std::fs::write(root.join(".gitignore"), ".evidence-cache/\n").unwrap();
+    build_ok(root, &root.join("site"));
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "X"]);
+    // The pull request: the site as built from Y, the claims as X, the forged entry.
+    forge_entry(root, &root.join("site"));
+    std::fs::remove_dir_all(root.join("x-build")).ok();
+    git(root, &["add", "-A"]);
+    git(root, &["add", "-f", ".evidence-cache"]);
+    git(root, &["commit", "-qm", "forged"]);
+    assert!(git(root, &["ls-files", ".evidence-cache"]).contains(".bin"));
+    assert_eq!(
+        git(root, &["diff", "--stat", "HEAD~1", "HEAD", "--", "data"]),
+        ""
+    );
+
+    let clones = tempfile::tempdir().unwrap();
+    let clone = clones.path().join("clone");
+    git(
+        clones.path(),
+        &["clone", "-q", root.to_str().unwrap(), "clone"],
+    );
+    let warned = |r: &Run| {
+        assert!(
+            r.stderr.contains(".evidence-cache/ is tracked by git")
+                && r.stderr.contains("git rm -r --cached .evidence-cache"),
+            "no warning: {}",
+            r.stderr
+        );
+    };
+    let r = run_in(&clone, &["check", "--timings"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    warned(&r);
+    let timings = r.stderr.lines().find(|l| l.starts_with("timings:"));
+    assert!(
+        timings.is_some_and(|t| !t.contains("parse cache")),
+        "no cache was opened: {}",
+        r.stderr
+    );
+
+    let r = run_in(&clone, &["build", "--check"]);
+    warned(&r);
+    assert_eq!(r.code, 1, "the site built from Y is stale: {}", r.stderr);
+    assert!(r.stderr.contains("changed: "), "{}", r.stderr);
+
+    let r = run_in(&clone, &["build"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    warned(&r);
+    assert!(!holds(&clone.join("site"), FORGED), "the build published Y");
+    let r = run_in(&clone, &["build", "--check"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+
+    // diff reads no cache: the pull request changes no evidence, and a side whose claims
+    // say Y differs from it by the forged text.
+    let r = run_in(&clone, &["diff", "HEAD~1", "HEAD", "--exit-code"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("no evidence changes"), "{}", r.stdout);
+    let y_side = clones.path().join("y-side");
+    copy_dir(&fixture_dir(), &y_side);
+    let (_, y) = claims_x_and_y(&y_side);
+    write_file(&y_side, "data/claims.yaml", y.as_bytes());
+    let r = run_in(
+        &clone,
+        &["diff", y_side.to_str().unwrap(), "HEAD", "--format", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(FORGED), "{}", r.stdout);
+}

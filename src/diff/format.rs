@@ -82,6 +82,11 @@ pub fn summary(r: &Report) -> String {
         (drift, "translation drift", "translation drifts"),
         (r.pages.added.len(), "page added", "pages added"),
         (r.pages.removed.len(), "page removed", "pages removed"),
+        (
+            r.git_attributes.len(),
+            "git attributes file changed",
+            "git attributes files changed",
+        ),
     ]
     .into_iter()
     .filter(|(n, _, _)| *n > 0)
@@ -93,6 +98,10 @@ pub fn summary(r: &Report) -> String {
         parts.join(", ")
     }
 }
+
+/// What a changed `.gitattributes` means for the review, as every format words it.
+pub const ATTRIBUTES_READ_AS_COMMITTED: &str = "evidence reads every file as committed, so \
+     this changes nothing it reads; it changes what `git archive` exports";
 
 /// The rule a rewrite breaks, as every format words it.
 pub const NEVER_REWRITTEN: &str = "run records are never rewritten: add a new run instead";
@@ -184,6 +193,18 @@ pub fn text(r: &Report, color: bool) -> String {
     let _ = writeln!(o, "evidence diff {} → {}", r.base, r.head);
     let _ = writeln!(o, "{}", summary(r));
     rewrites_text(&mut o, r, &paint);
+    if !r.git_attributes.is_empty() {
+        let _ = writeln!(o, "\nGit attributes — {ATTRIBUTES_READ_AS_COMMITTED}");
+        for a in &r.git_attributes {
+            let _ = writeln!(
+                o,
+                "  {} {} {}",
+                sign_of(a.change),
+                a.path,
+                change_word(a.change)
+            );
+        }
+    }
     if !r.claims.is_empty() {
         let _ = writeln!(o, "\nClaims");
         for c in &r.claims {
@@ -568,6 +589,17 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                 r.runs.added.len() - SHOWN
             );
         }
+        o.push('\n');
+    }
+    for a in &r.git_attributes {
+        let _ = writeln!(
+            o,
+            "- `{}` {}: {ATTRIBUTES_READ_AS_COMMITTED}",
+            a.path,
+            change_word(a.change)
+        );
+    }
+    if !r.git_attributes.is_empty() {
         o.push('\n');
     }
     rewrites_markdown(&mut o, r);

@@ -235,6 +235,8 @@ fn full() -> Report {
                 place: "page:p1".into(),
             }],
         }],
+        git_attributes: Vec::new(),
+        languages: vec!["ja".into(), "en".into()],
     }
 }
 
@@ -250,6 +252,8 @@ fn empty() -> Report {
         texts: Vec::new(),
         pages: PagesChange::default(),
         reread: Vec::new(),
+        git_attributes: Vec::new(),
+        languages: vec!["ja".into(), "en".into()],
     }
 }
 

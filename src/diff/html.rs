@@ -6,7 +6,9 @@
 //! value with its change, the zones a map change flips, and every translation that fell
 //! behind in one list for the translator.
 
-use super::format::{change_word, delta, medians, run_line, run_pair, summary, value};
+use super::format::{
+    ATTRIBUTES_READ_AS_COMMITTED, change_word, delta, medians, run_line, run_pair, summary, value,
+};
 use super::report::*;
 use super::words::{Piece, pieces};
 use pulldown_cmark_escape::{escape_html, escape_html_body_text};
@@ -141,6 +143,20 @@ pub fn html(r: &Report) -> String {
                 "<li>new run <code>{}</code>: {}</li>",
                 esc(&x.id),
                 esc(&run_line(x))
+            );
+        }
+        o.push_str("</ul>\n");
+    }
+    if !r.git_attributes.is_empty() {
+        o.push_str("<ul>\n");
+        for a in &r.git_attributes {
+            let _ = writeln!(
+                o,
+                "<li><code>{}</code> {}: {}</li>",
+                esc(&a.path),
+                change_word(a.change),
+                esc(ATTRIBUTES_READ_AS_COMMITTED)
+                    .replace("`git archive`", "<code>git archive</code>")
             );
         }
         o.push_str("</ul>\n");

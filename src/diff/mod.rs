@@ -49,6 +49,8 @@ impl std::fmt::Display for DiffError {
     }
 }
 
+/// Loads one side, parsing every data file: never through the parse cache, which on a
+/// revision's side is whatever was committed.
 fn load(side: &source::Side, which: &str) -> Result<pipeline::Loaded, DiffError> {
     let source = crate::load::read::site_text(&side.root);
     let render =
@@ -107,6 +109,18 @@ pub fn diff_drawing(
     let bv = report::Compared::new(&bl, run_files(&b, &bl, "base")?, site(&b, &bl));
     let hv = report::Compared::new(&hl, run_files(&h, &hl, "head")?, site(&h, &hl));
     let mut report = report::compare(&bv, &hv, &b.label, &h.label);
+    report.git_attributes = source::attributes_changed(root, &b, &h)
+        .map_err(DiffError::Side)?
+        .into_iter()
+        .map(|f| report::AttributesChange {
+            path: f.path,
+            change: match f.status {
+                'A' => report::Change::Added,
+                'D' => report::Change::Removed,
+                _ => report::Change::Changed,
+            },
+        })
+        .collect();
     if draw && !report.maps.is_empty() {
         let (before, after) = (pipeline::Figures::new(&bl), pipeline::Figures::new(&hl));
         for m in &mut report.maps {

@@ -59,6 +59,22 @@ pub struct Report {
     pub pages: PagesChange,
     /// What still cites or quotes a changed map, record or run: to re-read.
     pub reread: Vec<super::reread::Reread>,
+    /// `.gitattributes` files that bear on the site and changed: the diff reads committed
+    /// files as they are, so these change nothing it reads, but they change what
+    /// `git archive` (and anything built on it) would.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub git_attributes: Vec<AttributesChange>,
+    /// The head side's languages (their tags): the only values the review page declares
+    /// as a `lang`.
+    #[serde(skip)]
+    pub languages: Vec<String>,
+}
+
+/// A `.gitattributes` file added, removed or changed, by its path in the repository.
+#[derive(Debug, Serialize, PartialEq)]
+pub struct AttributesChange {
+    pub path: String,
+    pub change: Change,
 }
 
 #[derive(Debug, Serialize, PartialEq, Clone)]
@@ -269,6 +285,7 @@ impl Report {
             && self.texts.is_empty()
             && self.pages.added.is_empty()
             && self.pages.removed.is_empty()
+            && self.git_attributes.is_empty()
     }
 }
 
@@ -290,9 +307,22 @@ pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &
         texts: texts(base.ev, head.ev),
         pages: pages(base.ev, head.ev),
         reread: Vec::new(),
+        git_attributes: Vec::new(),
+        languages: languages(base.ev, head.ev),
     };
     report.reread = super::reread::find(base, head, &report);
     report
+}
+
+/// The tags of the languages of either side, each once, in the order the sites list them.
+fn languages(base: &Evidence, head: &Evidence) -> Vec<String> {
+    let mut tags: Vec<String> = Vec::new();
+    for l in head.languages().iter().chain(base.languages()) {
+        if !tags.iter().any(|t| t == l.code()) {
+            tags.push(l.code().to_string());
+        }
+    }
+    tags
 }
 
 // ------------------------------------------------------------------ generic fields

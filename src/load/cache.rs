@@ -5,13 +5,17 @@
 //! 10 MB/s), and a run file, once recorded, never changes. An entry is found by a hash of
 //! the program (its version and a fingerprint of the sources it was built from, made by
 //! `build.rs`), the file's path and its text, so any change to one of them misses; an entry
-//! that cannot be read is parsed again. Entries are written only after a build succeeds,
-//! and entries the build did not use are removed then, so the cache holds one entry per
-//! data file.
+//! that cannot be read is parsed again. An entry's name is only where to look: its first
+//! bytes are the SHA-256 of what it was parsed from, and an entry whose digest is not that
+//! of the file's text now is parsed again, so that an entry copied under another file's
+//! name (a cache committed to the repository, say) can never stand for that file.
+//! Entries are written only after a build succeeds, and entries the build did not use are
+//! removed then, so the cache holds one entry per data file.
 
 use super::Parsed;
 use super::read::{Limit, SOURCE, read_bytes};
 use crate::diagnostics::Diagnostic;
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -26,10 +30,13 @@ const ENTRY: Limit = Limit {
 const TAG: &str = "Signature: 8a477f597d28d172789f06886806bc55\n\
 # This file marks a cache folder made by evidence (https://bford.info/cachedir/).\n";
 
+/// The length of the digest an entry starts with.
+const DIGEST: usize = 32;
+
 /// The cache of one site, and what one load found and parsed in it.
 pub struct DiskCache {
     dir: PathBuf,
-    program: u128,
+    program: &'static str,
     state: Mutex<State>,
 }
 
@@ -48,21 +55,42 @@ impl DiskCache {
         let program = concat!(env!("CARGO_PKG_VERSION"), " ", env!("EVIDENCE_SOURCE_HASH"));
         DiskCache {
             dir: root.join(DIR).join(ENTRIES),
-            program: xxhash_rust::xxh3::xxh3_128(program.as_bytes()),
+            program,
             state: Mutex::new(State::default()),
         }
     }
 
-    fn key(&self, rel: &str, langs: &str, text: &str) -> u128 {
-        let mut h = xxhash_rust::xxh3::Xxh3::new();
-        h.update(&self.program.to_le_bytes());
-        // The languages a text must have are part of what a parse checked.
-        h.update(&(langs.len() as u64).to_le_bytes());
-        h.update(langs.as_bytes());
-        h.update(&(rel.len() as u64).to_le_bytes());
-        h.update(rel.as_bytes());
-        h.update(text.as_bytes());
-        h.digest128()
+    /// The SHA-256 of everything a parse depends on: the program, the languages a text
+    /// must have (part of what a parse checked), the file's path and its text, each
+    /// length-prefixed so that no two inputs run together alike.
+    fn digest(&self, rel: &str, langs: &str, text: &str) -> [u8; DIGEST] {
+        let mut h = Sha256::new();
+        for part in [self.program, langs, rel, text] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        h.finalize().into()
+    }
+
+    /// The cache of the site at `root` when it is this machine's own: a cache folder that
+    /// git tracks (the folder or any file in it) came with the repository, from whoever
+    /// committed it, and is not read; the warning to print says why and how to untrack it.
+    pub fn open_own(root: &Path) -> Result<DiskCache, String> {
+        if tracked_by_git(root) {
+            return Err(format!(
+                "{DIR}/ is tracked by git, so it came with the repository rather than from a \
+                 build on this machine: the parse cache is not read or written; untrack it \
+                 with `git rm -r --cached {DIR}` and list it in .gitignore"
+            ));
+        }
+        Ok(DiskCache::open(root))
+    }
+
+    /// The entry's name: the digest's first 128 bits.
+    fn key(digest: &[u8; DIGEST]) -> u128 {
+        let mut first = [0u8; 16];
+        first.copy_from_slice(&digest[..16]);
+        u128::from_be_bytes(first)
     }
 
     fn path(&self, key: u128) -> PathBuf {
@@ -79,22 +107,21 @@ impl DiskCache {
         text: &str,
         parse: impl FnOnce() -> Result<Parsed, Diagnostic>,
     ) -> Result<Parsed, Diagnostic> {
-        let key = self.key(rel, langs, text);
-        // The cache is this tool's own output, not the user's data: an entry that is
-        // missing, cannot be read or does not decode costs a parse, never a wrong result
-        // (its key covers the text). The read is bounded and refuses a FIFO all the same.
+        let digest = self.digest(rel, langs, text);
+        let key = Self::key(&digest);
+        // An entry that is missing, cannot be read, was made from another text or does not
+        // decode costs a parse, never a wrong result. The read is bounded and refuses a
+        // FIFO all the same.
         let cached = read_bytes(&self.path(key), ENTRY)
             .ok()
-            .and_then(|bytes| rmp_serde::from_slice::<Parsed>(&bytes).ok());
+            .and_then(|bytes| made_from(&bytes, &digest).map(rmp_serde::from_slice::<Parsed>))
+            .and_then(Result::ok);
         let hit = cached.is_some();
         let (result, bytes) = match cached {
             Some(p) => (Ok(p), None),
             None => {
                 let result = parse();
-                let bytes = result
-                    .as_ref()
-                    .ok()
-                    .and_then(|p| rmp_serde::to_vec_named(p).ok());
+                let bytes = result.as_ref().ok().and_then(|p| entry(&digest, p));
                 (result, bytes)
             }
         };
@@ -146,4 +173,32 @@ impl DiskCache {
         }
         Ok(())
     }
+}
+
+/// Whether git tracks the cache folder of the site at `root` or anything in it. Only
+/// asked when the folder exists; no git, or no repository, tracks nothing.
+fn tracked_by_git(root: &Path) -> bool {
+    if root.join(DIR).symlink_metadata().is_err() {
+        return false;
+    }
+    std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["ls-files", "-z", "--cached", "--", DIR])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|out| out.status.success() && !out.stdout.is_empty())
+}
+
+/// The records of an entry, when its digest is `digest` (it was made from the same text).
+fn made_from<'a>(entry: &'a [u8], digest: &[u8; DIGEST]) -> Option<&'a [u8]> {
+    let (head, records) = entry.split_at_checked(DIGEST)?;
+    (head == digest).then_some(records)
+}
+
+/// An entry: the digest of what `parsed` was parsed from, then its records.
+fn entry(digest: &[u8; DIGEST], parsed: &Parsed) -> Option<Vec<u8>> {
+    let mut bytes = digest.to_vec();
+    rmp_serde::encode::write_named(&mut bytes, parsed).ok()?;
+    Some(bytes)
 }
