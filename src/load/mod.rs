@@ -798,16 +798,6 @@ impl ParseCache {
     }
 }
 
-/// Every file under `dir`, as `/`-separated paths relative to it.
-pub fn files_under(dir: &Path) -> std::collections::BTreeSet<String> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| rel_path(dir, e.path()))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
