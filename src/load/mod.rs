@@ -167,6 +167,7 @@ pub fn config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
 
 fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
     let path = root.join("evidence.yaml");
+    outside_link("evidence.yaml", root, &path).map_err(Box::new)?;
     let text = read::read_text(&path, read::SOURCE).map_err(|e| {
         let hint = match e {
             read::ReadError::Io(_) => {
@@ -216,6 +217,26 @@ fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
         return Err(Box::new(d));
     }
     Ok(config)
+}
+
+/// Refuses, unread, a file `rel` at `path` that a symlink takes out of the site at `root`
+/// (`evidence.yaml -> /etc/passwd` would otherwise be parsed and quoted).
+fn outside_link(rel: &str, root: &Path, path: &Path) -> Result<(), Diagnostic> {
+    let (Ok(inside), Ok(real)) = (std::fs::canonicalize(root), std::fs::canonicalize(path)) else {
+        return Ok(()); // missing or unreadable: reading says why
+    };
+    if real.starts_with(&inside) {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        "io",
+        Span::new(rel, 1, 1),
+        format!(
+            "is a symlink to `{}`, outside the site folder",
+            real.display()
+        ),
+    )
+    .with_hint("copy the file into the site, or link to a file inside it"))
 }
 
 /// The diagnostic for a file `rel` that could not be read: at its first bad byte when it
