@@ -350,3 +350,17 @@ fn build_check_fails_on_any_entry_the_build_would_not_write() {
         assert_eq!(r.code, 0, "rebuilt: {}", r.stderr);
     }
 }
+
+/// A lock file that is a symlink is refused, not followed: a dangling one made a file
+/// at its target.
+#[test]
+fn a_symlinked_lock_is_refused_and_its_target_not_made() {
+    let site = fixture_copy();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("made-by-build");
+    std::os::unix::fs::symlink(&target, site.path().join(".site.lock")).unwrap();
+    let r = build(site.path(), None);
+    assert_refused(&r, ".site.lock is a symbolic link");
+    assert!(!target.exists(), "the build made the lock's target");
+    assert!(site.path().join(".site.lock").is_symlink());
+}
