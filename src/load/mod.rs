@@ -219,6 +219,52 @@ fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
     Ok(config)
 }
 
+/// The error for a page `rel` whose id `id` (its path under `content/`) has a segment
+/// that is not a URL path segment as it stands: ASCII letters, digits, `-`, `_` and `.`
+/// only. Any other character needs escaping in a link (`x?y` ends the path at `?`,
+/// `%2e%2e` reads as `..`), and the nav, `@/` links and search results use ids as
+/// written.
+fn page_name(rel: &str, id: &str) -> Option<Diagnostic> {
+    let bad = id
+        .split('/')
+        .find(|segment| !crate::model::refs::valid_id(segment))?;
+    let last = id.rsplit('/').next() == Some(bad);
+    let (what, suggested) = match last {
+        true => ("file name", format!("{}.md", segment_like(bad))),
+        false => ("folder name", segment_like(bad)),
+    };
+    Some(
+        Diagnostic::error(
+            "page-name",
+            Span::new(rel, 1, 1),
+            format!(
+                "the {what} `{bad}` cannot be a page's URL as it stands; a page's path may \
+                 hold only ASCII letters, digits, `-`, `_` and `.`"
+            ),
+        )
+        .with_hint(format!("rename it, e.g. to `{suggested}`")),
+    )
+}
+
+/// `name` with each run of characters a path segment cannot hold as it stands replaced
+/// by one `-`, without `-` at either end (`page` when nothing is left).
+fn segment_like(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '.') || c == '-' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-');
+    if out.is_empty() || out.starts_with('.') {
+        format!("page{out}")
+    } else {
+        out.to_string()
+    }
+}
+
 /// Refuses, unread, a file `rel` at `path` that a symlink takes out of the site at `root`
 /// (`evidence.yaml -> /etc/passwd` would otherwise be parsed and quoted).
 fn outside_link(rel: &str, root: &Path, path: &Path) -> Result<(), Diagnostic> {
@@ -774,6 +820,7 @@ fn load_page(
         .and_then(|r| r.strip_suffix(".md"))
         .unwrap_or(rel)
         .to_string();
+    ds.extend(page_name(rel, &id));
     let (page, found) = page::parse(&id, rel, &read, langs);
     ds.extend(found);
     let cached = stamp.map(|stamp| {
