@@ -280,6 +280,7 @@ fn build_check(root: &Path, out: &Path, cache: Option<&DiskCache>) -> ExitCode {
         ("changed", &st.changed),
         ("missing", &st.missing),
         ("not produced by the build", &st.extra),
+        ("not written by the build", &st.foreign),
     ] {
         for f in list {
             eprintln!("  {what}: {f}");

@@ -123,6 +123,10 @@ impl IntoIterator for Diagnostics {
     }
 }
 
+/// The code of a finding about a file that could not be read or was refused unread (not
+/// a regular file, a link out of the site, not UTF-8): it is never quoted.
+pub const IO: &str = "io";
+
 /// Output formats of `evidence check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -203,6 +207,13 @@ fn render_human(diags: &[Diagnostic], read: SourceText, color: bool) -> String {
     let mut cache: BTreeMap<String, Option<String>> = BTreeMap::new();
     let mut out = String::new();
     for d in diags {
+        // A file that could not be read, or was refused unread (a link out of the site),
+        // has no line to show: quoting one would print what the finding keeps out.
+        if d.code == IO {
+            out.push_str(&render_one(&renderer, d, None));
+            out.push('\n');
+            continue;
+        }
         let source = cache
             .entry(d.span.file.clone())
             .or_insert_with(|| read(&d.span.file));

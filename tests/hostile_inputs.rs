@@ -674,3 +674,48 @@ fn probe_gguf_refuses_a_fifo_before_opening_it() {
         &["is a FIFO, not a regular file"],
     );
 }
+
+/// A page linked to a file outside the site is refused before it is read, and the
+/// message quotes none of its text: `/proc/self/environ` would put the environment (a CI
+/// job's tokens) into the log, `/etc/passwd` the accounts. Checked in `check`, `build`
+/// and `build --check`, with a marker in the environment the command runs with.
+#[test]
+fn an_outside_symlink_is_never_quoted() {
+    const SECRET: &str = "EVIDENCE_TEST_SECRET=do-not-print-me";
+    let site = fixture_copy();
+    let root = site.path();
+    symlink(
+        Path::new("/proc/self/environ"),
+        &root.join("content/env.md"),
+    );
+    symlink(Path::new("/etc/passwd"), &root.join("content/pw.md"));
+    for args in [&["check"][..], &["build"], &["build", "--check"]] {
+        let mut cmd = Command::new(evidence_bin());
+        cmd.args(args)
+            .arg("--root")
+            .arg(root)
+            .env("EVIDENCE_TEST_SECRET", "do-not-print-me");
+        let r = run_bounded(cmd);
+        assert_ne!(r.code, 0, "{args:?} passed");
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(all.contains("content/env.md:1:1"), "{args:?}:\n{all}");
+        assert!(all.contains("outside the site folder"), "{args:?}:\n{all}");
+        assert!(
+            !all.contains(SECRET),
+            "{args:?} printed the environment:\n{all}"
+        );
+        assert!(
+            !all.contains("root:"),
+            "{args:?} printed /etc/passwd:\n{all}"
+        );
+    }
+    // The config too is judged before it is read.
+    std::fs::remove_file(root.join("content/env.md")).unwrap();
+    std::fs::remove_file(root.join("content/pw.md")).unwrap();
+    symlink(Path::new("/etc/passwd"), &root.join("evidence.yaml"));
+    let r = evidence_bounded(&[OsStr::new("check"), OsStr::new("--root"), root.as_os_str()]);
+    assert_ne!(r.code, 0);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(all.contains("outside the site folder"), "{all}");
+    assert!(!all.contains("root:"), "check printed /etc/passwd:\n{all}");
+}

@@ -1013,3 +1013,32 @@ fn a_missing_fragment_in_a_data_text_is_located_in_the_data() {
         report.summary()
     );
 }
+
+/// A page file name is a URL path segment as it stands: `x?y` would end the path at the
+/// `?`, `%2e%2e` would be read as `..`. Each is an error at the file, with a name to use.
+#[test]
+fn a_page_file_name_that_needs_escaping_is_an_error_with_a_suggestion() {
+    let site = fixture_copy();
+    let root = site.path();
+    let page = std::fs::read(root.join("content/index.md")).unwrap();
+    for (name, suggested) in [
+        ("content/x?y.md", "x-y.md"),
+        ("content/%2e%2e.md", "2e-2e.md"),
+        ("content/a b/c.md", "a-b"),
+    ] {
+        write_file(root, name, &page);
+        let (code, report) = check_json(root);
+        assert_eq!(code, 1, "{name} passed:\n{}", report.summary());
+        let d = report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "page-name" && d.span.file == name)
+            .unwrap_or_else(|| panic!("no page-name error at {name}:\n{}", report.summary()));
+        assert_eq!((d.span.line, d.span.column), (1, 1));
+        let hint = d.hint.as_deref().unwrap_or_default();
+        assert!(hint.contains(suggested), "{name}: hint {hint:?}");
+        let r = build(root, None);
+        assert_eq!(r.code, 1, "{name}: build passed");
+        std::fs::remove_file(root.join(name)).unwrap();
+    }
+}

@@ -273,3 +273,94 @@ fn init_ignores_everything_build_writes_but_the_output() {
     let o = git(&["check-ignore", "-q", "--no-index", "site/index.html"]);
     assert!(!o.status.success(), "site/ itself is committed");
 }
+
+/// `build --check` on `root` with its output at `out`.
+fn build_check(root: &Path, out: &Path) -> Run {
+    run(&[
+        "build".as_ref(),
+        "--check".as_ref(),
+        "--root".as_ref(),
+        root.as_ref(),
+        "--out".as_ref(),
+        out.as_ref(),
+    ])
+}
+
+/// Puts one entry into the output.
+type AddEntry<'a> = Box<dyn Fn() + 'a>;
+
+/// Whatever the build would not write makes `build --check` fail, named: a symlink (to a
+/// file outside, to a folder above, or in place of a page with that page's very bytes),
+/// an empty folder, a FIFO. A publishing step that follows links would otherwise ship
+/// `/etc/passwd` or the repository while `--check` said "up to date".
+#[test]
+fn build_check_fails_on_any_entry_the_build_would_not_write() {
+    let site = fixture_copy();
+    let out = site.path().join("site");
+    build_ok(site.path(), &out);
+    let r = build_check(site.path(), &out);
+    assert_eq!(r.code, 0, "fresh output: {}", r.stderr);
+
+    let page = out.join("index.html");
+    let copy = site.path().join("index-copy.html");
+    std::fs::copy(&page, &copy).unwrap();
+    let fifo = out.join("pipe");
+    let cases: Vec<(&str, AddEntry, &str)> = vec![
+        (
+            "pw.html",
+            Box::new(|| std::os::unix::fs::symlink("/etc/passwd", out.join("pw.html")).unwrap()),
+            "a symlink",
+        ),
+        (
+            "src",
+            Box::new(|| std::os::unix::fs::symlink("..", out.join("src")).unwrap()),
+            "a symlink",
+        ),
+        (
+            "index.html",
+            Box::new(|| {
+                std::fs::remove_file(&page).unwrap();
+                std::os::unix::fs::symlink(&copy, &page).unwrap();
+            }),
+            "a symlink",
+        ),
+        (
+            "empty",
+            Box::new(|| std::fs::create_dir(out.join("empty")).unwrap()),
+            "a folder",
+        ),
+        (
+            "pipe",
+            Box::new(|| {
+                let st = Command::new("mkfifo").arg(&fifo).status().unwrap();
+                assert!(st.success());
+            }),
+            "a FIFO",
+        ),
+    ];
+    for (name, add, kind) in cases {
+        add();
+        let r = build_check(site.path(), &out);
+        assert_eq!(r.code, 1, "{name} passed as up to date:\n{}", r.stdout);
+        let line = format!("not written by the build: {name} ({kind}");
+        assert!(r.stderr.contains(&line), "no `{line}` in:\n{}", r.stderr);
+        // Put back: the next case finds only its own entry.
+        build_ok(site.path(), &out);
+        let r = build_check(site.path(), &out);
+        assert_eq!(r.code, 0, "rebuilt: {}", r.stderr);
+    }
+}
+
+/// A lock file that is a symlink is refused, not followed: a dangling one made a file
+/// at its target.
+#[test]
+fn a_symlinked_lock_is_refused_and_its_target_not_made() {
+    let site = fixture_copy();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("made-by-build");
+    std::os::unix::fs::symlink(&target, site.path().join(".site.lock")).unwrap();
+    let r = build(site.path(), None);
+    assert_refused(&r, ".site.lock is a symbolic link");
+    assert!(!target.exists(), "the build made the lock's target");
+    assert!(site.path().join(".site.lock").is_symlink());
+}

@@ -167,6 +167,7 @@ pub fn config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
 
 fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
     let path = root.join("evidence.yaml");
+    outside_link("evidence.yaml", root, &path).map_err(Box::new)?;
     let text = read::read_text(&path, read::SOURCE).map_err(|e| {
         let hint = match e {
             read::ReadError::Io(_) => {
@@ -216,6 +217,72 @@ fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
         return Err(Box::new(d));
     }
     Ok(config)
+}
+
+/// The error for a page `rel` whose id `id` (its path under `content/`) has a segment
+/// that is not a URL path segment as it stands: ASCII letters, digits, `-`, `_` and `.`
+/// only. Any other character needs escaping in a link (`x?y` ends the path at `?`,
+/// `%2e%2e` reads as `..`), and the nav, `@/` links and search results use ids as
+/// written.
+fn page_name(rel: &str, id: &str) -> Option<Diagnostic> {
+    let bad = id
+        .split('/')
+        .find(|segment| !crate::model::refs::valid_id(segment))?;
+    let last = id.rsplit('/').next() == Some(bad);
+    let (what, suggested) = match last {
+        true => ("file name", format!("{}.md", segment_like(bad))),
+        false => ("folder name", segment_like(bad)),
+    };
+    Some(
+        Diagnostic::error(
+            "page-name",
+            Span::new(rel, 1, 1),
+            format!(
+                "the {what} `{bad}` cannot be a page's URL as it stands; a page's path may \
+                 hold only ASCII letters, digits, `-`, `_` and `.`"
+            ),
+        )
+        .with_hint(format!("rename it, e.g. to `{suggested}`")),
+    )
+}
+
+/// `name` with each run of characters a path segment cannot hold as it stands replaced
+/// by one `-`, without `-` at either end (`page` when nothing is left).
+fn segment_like(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '.') || c == '-' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-');
+    if out.is_empty() || out.starts_with('.') {
+        format!("page{out}")
+    } else {
+        out.to_string()
+    }
+}
+
+/// Refuses, unread, a file `rel` at `path` that a symlink takes out of the site at `root`
+/// (`evidence.yaml -> /etc/passwd` would otherwise be parsed and quoted).
+fn outside_link(rel: &str, root: &Path, path: &Path) -> Result<(), Diagnostic> {
+    let (Ok(inside), Ok(real)) = (std::fs::canonicalize(root), std::fs::canonicalize(path)) else {
+        return Ok(()); // missing or unreadable: reading says why
+    };
+    if real.starts_with(&inside) {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        "io",
+        Span::new(rel, 1, 1),
+        format!(
+            "is a symlink to `{}`, outside the site folder",
+            real.display()
+        ),
+    )
+    .with_hint("copy the file into the site, or link to a file inside it"))
 }
 
 /// The diagnostic for a file `rel` that could not be read: at its first bad byte when it
@@ -774,6 +841,7 @@ fn load_page(
         .and_then(|r| r.strip_suffix(".md"))
         .unwrap_or(rel)
         .to_string();
+    ds.extend(page_name(rel, &id));
     let (page, found) = page::parse(&id, rel, &read, langs);
     ds.extend(found);
     let cached = stamp.map(|stamp| {
@@ -817,16 +885,6 @@ impl ParseCache {
     pub fn has_page(&self, rel: &str) -> bool {
         self.pages.contains_key(rel)
     }
-}
-
-/// Every file under `dir`, as `/`-separated paths relative to it.
-pub fn files_under(dir: &Path) -> std::collections::BTreeSet<String> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| rel_path(dir, e.path()))
-        .collect()
 }
 
 #[cfg(test)]

@@ -205,9 +205,19 @@ pub fn read_text(path: &Path, limit: Limit) -> Result<String, ReadError> {
 
 /// The text of a site file by its path relative to `root`, for the source line a
 /// diagnostic quotes ([`crate::diagnostics::render`]). A file that cannot be read (often
-/// what the finding is about: a FIFO, a file too large) has none. Bounded, never blocking.
+/// what the finding is about: a FIFO, a file too large) has none, and neither has one
+/// that is not inside the site once its links are followed: the target is judged before
+/// it is read, so a page linked to `/proc/self/environ` never prints the environment.
+/// Bounded, never blocking.
 pub fn site_text(root: &Path) -> impl Fn(&str) -> Option<String> + '_ {
-    move |file| read_text(&root.join(file), SOURCE).ok()
+    let inside = std::fs::canonicalize(root).ok();
+    move |file| {
+        let real = std::fs::canonicalize(root.join(file)).ok()?;
+        if !real.starts_with(inside.as_ref()?) {
+            return None;
+        }
+        read_text(&real, SOURCE).ok()
+    }
 }
 
 /// `bytes` as UTF-8 text without a leading byte order mark, or where the first bad byte is.

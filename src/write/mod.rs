@@ -212,12 +212,21 @@ pub(crate) fn unique(dir: &Path, prefix: &str) -> PathBuf {
 pub struct Staleness {
     pub changed: Vec<String>,
     pub missing: Vec<String>,
+    /// Regular files the build did not produce.
     pub extra: Vec<String>,
+    /// Entries that are not a regular file or folder the build writes, each with what it
+    /// is: a symlink (never followed), a FIFO or other special file, an empty folder the
+    /// build does not make, a folder that cannot be listed. A publishing step that
+    /// follows links would ship what a link points to.
+    pub foreign: Vec<String>,
 }
 
 impl Staleness {
     pub fn is_fresh(&self) -> bool {
-        self.changed.is_empty() && self.missing.is_empty() && self.extra.is_empty()
+        self.changed.is_empty()
+            && self.missing.is_empty()
+            && self.extra.is_empty()
+            && self.foreign.is_empty()
     }
 }
 
@@ -244,25 +253,151 @@ impl CompareSink {
         }
     }
 
-    /// What differs; files on disk that the build did not produce are `extra`.
+    /// What differs; regular files on disk that the build did not produce are `extra`,
+    /// every other entry it would not write is `foreign`.
     pub fn finish(self) -> Staleness {
         let (produced, mut st) = self.seen.into_inner().unwrap_or_default();
         st.changed.sort();
         st.missing.sort();
-        st.extra = crate::load::files_under(&self.out)
-            .into_iter()
-            .filter(|f| !produced.contains(f) && f != MARKER)
-            .collect();
+        let (extra, foreign) = unwritten(&self.out, &produced);
+        st.extra = extra;
+        st.foreign = foreign;
         st
     }
 }
 
+/// The entries under `out` that a build producing `produced` would not write: regular
+/// files by path, and every other entry by path and what it is. Nothing is followed: a
+/// symlink is reported, never read or listed through.
+fn unwritten(out: &Path, produced: &BTreeSet<String>) -> (Vec<String>, Vec<String>) {
+    let folders: BTreeSet<&str> = produced
+        .iter()
+        .flat_map(|p| p.match_indices('/').map(move |(i, _)| &p[..i]))
+        .collect();
+    let mut extra = Vec::new();
+    let mut foreign = Vec::new();
+    let walk = walkdir::WalkDir::new(out)
+        .follow_links(false)
+        .follow_root_links(false)
+        .sort_by_file_name();
+    for entry in walk {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) if e.depth() == 0 && is_not_found(&e) => break,
+            Err(e) => {
+                let rel = e.path().map_or_else(String::new, |p| rel_path(out, p));
+                foreign.push(format!("{rel} (cannot be listed: {e})"));
+                continue;
+            }
+        };
+        let rel = rel_path(out, entry.path());
+        let t = entry.file_type();
+        if entry.depth() == 0 {
+            if !t.is_dir() {
+                foreign.push(format!(
+                    "{} ({}, not a folder)",
+                    out.display(),
+                    kind(&entry)
+                ));
+            }
+            continue;
+        }
+        if t.is_file() {
+            let ours = produced.contains(&rel) || (rel == MARKER && entry.depth() == 1);
+            if !ours {
+                extra.push(rel);
+            }
+        } else if t.is_dir() {
+            // A folder the build does not make is named when it is empty; anything in it
+            // is named itself.
+            if !folders.contains(rel.as_str()) && is_empty_folder(entry.path()) {
+                foreign.push(format!("{rel} (a folder)"));
+            }
+        } else {
+            foreign.push(format!("{rel} ({})", kind(&entry)));
+        }
+    }
+    (extra, foreign)
+}
+
+/// What a listed entry that is not a regular file is, in words; a symlink with its target.
+fn kind(entry: &walkdir::DirEntry) -> String {
+    let t = entry.file_type();
+    if t.is_symlink() {
+        return match std::fs::read_link(entry.path()) {
+            Ok(to) => format!("a symlink to `{}`", to.display()),
+            Err(_) => "a symlink".to_string(),
+        };
+    }
+    crate::load::read::kind_of(t).to_string()
+}
+
+fn is_not_found(e: &walkdir::Error) -> bool {
+    e.io_error()
+        .is_some_and(|io| io.kind() == io::ErrorKind::NotFound)
+}
+
+fn is_empty_folder(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut e| e.next().is_none())
+}
+
+/// `dir`-relative, `/`-separated.
+fn rel_path(dir: &Path, path: &Path) -> String {
+    crate::diagnostics::rel_path(dir, path)
+}
+
+/// What is at an output path, as `build --check` compares it.
+enum OnDisk {
+    Missing,
+    File(Vec<u8>),
+    /// A symlink, a folder or a special file: never read, and named by [`unwritten`].
+    Other,
+}
+
+/// Reads the regular file at `path` without following a symlink in its last component
+/// and without waiting on a FIFO put there.
+fn on_disk(path: &Path) -> OnDisk {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() => {}
+        Ok(_) => return OnDisk::Other,
+        Err(_) => return OnDisk::Missing,
+    }
+    let Ok(file) = open_no_follow(path) else {
+        return OnDisk::Other;
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return OnDisk::Other;
+    }
+    let mut bytes = Vec::new();
+    match io::Read::read_to_end(&mut &file, &mut bytes) {
+        Ok(_) => OnDisk::File(bytes),
+        Err(_) => OnDisk::Missing,
+    }
+}
+
+/// Opens for reading, refusing a symlink (`O_NOFOLLOW`) and never blocking (`O_NONBLOCK`).
+#[cfg(target_os = "linux")]
+fn open_no_follow(path: &Path) -> io::Result<std::fs::File> {
+    use rustix::fs::OFlags;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32)
+        .open(path)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_no_follow(path: &Path) -> io::Result<std::fs::File> {
+    std::fs::File::open(path)
+}
+
 impl Sink for CompareSink {
     fn put(&self, path: String, bytes: Vec<u8>) {
-        let status = match std::fs::read(self.out.join(&path)) {
-            Ok(b) if b == bytes => None,
-            Ok(_) => Some(true),
-            Err(_) => Some(false),
+        let status = match on_disk(&self.out.join(&path)) {
+            OnDisk::File(b) if b == bytes => None,
+            OnDisk::File(_) => Some(true),
+            OnDisk::Missing => Some(false),
+            OnDisk::Other => None,
         };
         if let Ok(mut seen) = self.seen.lock() {
             match status {
@@ -370,5 +505,20 @@ mod tests {
         assert!(st.extra.is_empty());
         let st = compare(&site(&[("a.html", "1")]), &out);
         assert_eq!(st.extra, vec!["b.html"]);
+    }
+
+    /// An output that is itself a link to a copy of the build is not up to date: what
+    /// it points to is not the build's.
+    #[test]
+    fn compare_names_a_linked_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        write(&site(&[("a.html", "1")]), dir.path(), &real).unwrap();
+        let out = dir.path().join("site");
+        std::os::unix::fs::symlink(&real, &out).unwrap();
+        let st = compare(&site(&[("a.html", "1")]), &out);
+        assert_eq!(st.foreign.len(), 1, "{st:?}");
+        assert!(st.foreign[0].contains("a symlink to"), "{st:?}");
+        assert!(!st.is_fresh());
     }
 }

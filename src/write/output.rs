@@ -54,6 +54,9 @@ pub enum OutputError {
     Input { out: PathBuf, input: PathBuf },
     /// The output lies inside a git repository's `.git` folder.
     InsideGit(PathBuf),
+    /// The output's lock file is a symbolic link (opening it would create or lock its
+    /// target).
+    LockSymlink(PathBuf),
     /// A folder with files in it, but without the marker of an earlier build.
     NotOurs(PathBuf),
     /// The file system refused something on the way.
@@ -85,6 +88,12 @@ impl fmt::Display for OutputError {
                 "the output {} is the input folder {} or inside it; choose an --out outside the sources",
                 out.display(),
                 input.display()
+            ),
+            OutputError::LockSymlink(p) => write!(
+                f,
+                "the lock file {} is a symbolic link; a build never makes one and does not \
+                 follow it: remove the link",
+                p.display()
             ),
             OutputError::InsideGit(p) => write!(
                 f,
@@ -142,16 +151,25 @@ impl Drop for Output {
 /// locked file is still the one at `path` (the holder may have removed it meanwhile).
 fn lock(path: &Path) -> io::Result<File> {
     loop {
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)?;
+        let file = open_lock(path)?;
         file.lock()?;
         if same_file(&file, path) {
             return Ok(file);
         }
     }
+}
+
+/// Opens (creating) the lock file without following a symlink put there since the check
+/// (`O_NOFOLLOW`: the open fails instead of making the link's target).
+fn open_lock(path: &Path) -> io::Result<File> {
+    let mut options = File::options();
+    options.create(true).truncate(false).write(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
+    }
+    options.open(path)
 }
 
 #[cfg(unix)]
@@ -189,6 +207,9 @@ impl Output {
             .to_path_buf();
         fs::create_dir_all(&parent).map_err(io_err(&parent))?;
         let lock_path = parent.join(format!(".{name}.lock"));
+        if fs::symlink_metadata(&lock_path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(OutputError::LockSymlink(lock_path));
+        }
         let lock = lock(&lock_path).map_err(io_err(&lock_path))?;
         let claimed = Output {
             path: out.to_path_buf(),
