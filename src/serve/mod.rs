@@ -221,8 +221,14 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     let built = build(&root, Changes::Unknown, None);
     let ms = start.elapsed().as_millis();
     match &built.result {
-        Ok(site) => println!("built {} files in {ms} ms", site.files.len()),
-        Err(f) => println!("build failed in {ms} ms: {}", count(f.errors)),
+        Ok(site) => crate::diagnostics::out_line(format_args!(
+            "built {} files in {ms} ms",
+            site.files.len()
+        )),
+        Err(f) => crate::diagnostics::out_line(format_args!(
+            "build failed in {ms} ms: {}",
+            count(f.errors)
+        )),
     }
     shared.store(built.result, built.base_url.as_deref());
     let previous = built.next;
@@ -254,7 +260,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     };
     if let Some(w) = &watcher {
         let folders: Vec<&str> = w.folders().copied().collect();
-        println!(
+        crate::diagnostics::out_line(format_args!(
             "watching {} and {} in {}",
             watch::CONFIG,
             if folders.is_empty() {
@@ -263,7 +269,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
                 folders.join("/, ") + "/"
             },
             root.display()
-        );
+        ));
     }
     if !local.ip().is_loopback() {
         eprintln!(
@@ -274,7 +280,9 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     }
     // A site published under a path is previewed under the same path.
     let base = shared.snapshot().base_path();
-    println!("serving at http://{local}{base} (Ctrl-C to stop)");
+    crate::diagnostics::out_line(format_args!(
+        "serving at http://{local}{base} (Ctrl-C to stop)"
+    ));
 
     let (stop_tx, stop_rx) = mpsc::channel::<()>();
     let signal_tx = stop_tx.clone();
@@ -327,7 +335,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     for t in threads.into_iter().filter(|t| t.is_finished()) {
         let _ = t.join();
     }
-    println!("stopped");
+    crate::diagnostics::out_line(format_args!("stopped"));
     ExitCode::SUCCESS
 }
 
@@ -418,7 +426,7 @@ fn rebuild_loop(
             batch.merge(more);
         }
         for f in w.watch_new_folders() {
-            println!("watching {f}/");
+            crate::diagnostics::out_line(format_args!("watching {f}/"));
         }
         let changed = &batch.paths;
         let what = match changed.as_slice() {
@@ -448,9 +456,9 @@ fn rebuild_loop(
         if shared.store(built.result, built.base_url.as_deref()) {
             let pages = shared.clients.len();
             shared.clients.broadcast(&shared.snapshot().version);
-            println!("{line}; reloading {pages} open page(s)");
+            crate::diagnostics::out_line(format_args!("{line}; reloading {pages} open page(s)"));
         } else {
-            println!("{line}; output unchanged");
+            crate::diagnostics::out_line(format_args!("{line}; output unchanged"));
         }
     }
 }
