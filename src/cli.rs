@@ -158,8 +158,14 @@ pub fn main() -> ExitCode {
         }),
         Command::Init { dir } => match init::init(&dir) {
             Ok(()) => {
-                println!("created a new evidence site in {}", dir.display());
-                println!("next: cd {} && evidence build", dir.display());
+                crate::diagnostics::out_line(format_args!(
+                    "created a new evidence site in {}",
+                    dir.display()
+                ));
+                crate::diagnostics::out_line(format_args!(
+                    "next: cd {} && evidence build",
+                    dir.display()
+                ));
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -238,19 +244,19 @@ fn build(root: &Path, out: &Path, check_only: bool, cache: Option<DiskCache>) ->
             {
                 eprintln!("warning: cannot write the parse cache: {e}");
             }
-            println!(
+            crate::diagnostics::out_line(format_args!(
                 "built {files} files into {} in {} ms",
                 out.display(),
                 start.elapsed().as_millis()
-            );
+            ));
             if crate::load::config(root).is_ok_and(|c| c.base_url.is_none()) {
-                println!(
+                crate::diagnostics::out_line(format_args!(
                     "note: no sitemap.xml: a sitemap lists absolute URLs; give evidence.yaml \
                      a base_url to publish one"
-                );
+                ));
             }
             for n in notes {
-                println!("{n}");
+                crate::diagnostics::out_line(format_args!("{n}"));
             }
             ExitCode::SUCCESS
         }
@@ -269,7 +275,10 @@ fn build_check(root: &Path, out: &Path, cache: Option<&DiskCache>) -> ExitCode {
     };
     let st = sink.finish();
     if st.is_fresh() {
-        println!("{} is up to date ({files} files)", out.display());
+        crate::diagnostics::out_line(format_args!(
+            "{} is up to date ({files} files)",
+            out.display()
+        ));
         return ExitCode::SUCCESS;
     }
     eprintln!(
@@ -362,10 +371,10 @@ fn check(root: &Path, format: Format, cache: Option<&DiskCache>) -> ExitCode {
         pipeline::run_reusing(root, Reuse::disk(cache), &crate::render::NullSink);
     let diags = &diags;
     let color = format == Format::Human && std::io::stdout().is_terminal();
-    print!(
+    crate::diagnostics::out(format_args!(
         "{}",
         diagnostics::render(diags, format, &site_text(root), color)
-    );
+    ));
     if diags.has_errors() {
         ExitCode::FAILURE
     } else {
@@ -377,7 +386,7 @@ fn check(root: &Path, format: Format, cache: Option<&DiskCache>) -> ExitCode {
                     (written, l.evidence.runs.len())
                 })
                 .unwrap_or_default();
-            println!("ok: {pages} pages, {runs} runs, no errors");
+            crate::diagnostics::out_line(format_args!("ok: {pages} pages, {runs} runs, no errors"));
         }
         exiting(loaded);
         ExitCode::SUCCESS
@@ -442,7 +451,7 @@ fn diff(
                 }
                 (F::Html, None) => String::new(),
             };
-            print!("{out}");
+            crate::diagnostics::out(format_args!("{out}"));
             let refusal = f::rewrites_refusal(&report).filter(|_| deny_rewrites);
             if let Some(why) = &refusal {
                 eprintln!("error: {why}");

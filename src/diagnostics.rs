@@ -311,6 +311,41 @@ pub fn rel_path(root: &Path, path: &Path) -> String {
         .join("/")
 }
 
+/// Whether standard output was found closed: its reader went away (`evidence check |
+/// head`, a pager quit early). Output after that is dropped.
+static STDOUT_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes `args` to standard output: the one way the tool prints there (`print!` panics
+/// when the reader has gone). A closed pipe (EPIPE) is no error, as for ripgrep: nothing
+/// is said, the rest of the output is dropped, and the command ends with the status its
+/// work earned (0 after a successful build). Any other failure to write is said once on
+/// standard error, and the process exits with status 1.
+pub fn out(args: std::fmt::Arguments) {
+    use std::io::Write as _;
+    use std::sync::atomic::Ordering;
+    if STDOUT_GONE.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout.write_fmt(args).and_then(|()| stdout.flush());
+    match written {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            STDOUT_GONE.store(true, Ordering::Relaxed);
+        }
+        Err(e) => {
+            STDOUT_GONE.store(true, Ordering::Relaxed);
+            eprintln!("error: cannot write to standard output: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// [`out`] with a line ending after `args`.
+pub fn out_line(args: std::fmt::Arguments) {
+    out(format_args!("{args}\n"));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

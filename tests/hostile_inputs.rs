@@ -719,3 +719,149 @@ fn an_outside_symlink_is_never_quoted() {
     assert!(all.contains("outside the site folder"), "{all}");
     assert!(!all.contains("root:"), "check printed /etc/passwd:\n{all}");
 }
+
+/// `evidence ARGS…` with its standard output a pipe whose reader has gone (as in
+/// `evidence … | head -0`, or a pager quit early): its exit code and standard error.
+fn with_stdout_closed<S: AsRef<OsStr>>(args: &[S]) -> (i32, String) {
+    let mut child = Command::new(evidence_bin())
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start evidence");
+    // The reading end closed before the command writes its first line.
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        e.read_to_string(&mut stderr).expect("read stderr");
+    }
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for evidence") {
+            break status;
+        }
+        assert!(start.elapsed() < DEADLINE, "{:?} hangs", args[0].as_ref());
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (
+        status.code().expect("exit code (not killed by a signal)"),
+        stderr,
+    )
+}
+
+/// A closed standard output ends every command quietly: no panic, no "Broken pipe", and
+/// the exit status its work earned (0 after a successful build, 1 for a failed check).
+#[test]
+fn a_closed_stdout_ends_every_command_quietly() {
+    let site = fixture_copy();
+    let root = site.path();
+    let other = fixture_copy();
+    replace_once(
+        other.path(),
+        "data/questions.yaml",
+        "\"An open fixture question.\"",
+        "\"A question reworded.\"",
+    );
+    let out = root.join("out");
+    let review = root.join("review");
+    let new_site = root.join("new-site");
+    let run_dir = tempfile::tempdir().expect("tempdir");
+    let run = std::fs::read_to_string(root.join("data/runs/r1.yaml"))
+        .expect("the fixture's run")
+        .replacen("id: r1\n", "id: r-elsewhere\n", 1);
+    std::fs::write(run_dir.path().join("r.yaml"), run).expect("write a run file");
+    let (r, o, b) = (root.as_os_str(), out.as_os_str(), other.path().as_os_str());
+    let cases: Vec<(Vec<&OsStr>, i32)> = vec![
+        (vec!["--help".as_ref()], 0),
+        (
+            vec!["build".as_ref(), "--root".as_ref(), r, "--out".as_ref(), o],
+            0,
+        ),
+        (
+            vec![
+                "build".as_ref(),
+                "--check".as_ref(),
+                "--root".as_ref(),
+                r,
+                "--out".as_ref(),
+                o,
+            ],
+            0,
+        ),
+        (vec!["check".as_ref(), "--root".as_ref(), r], 0),
+        (
+            vec![
+                "check".as_ref(),
+                "--format".as_ref(),
+                "json".as_ref(),
+                "--root".as_ref(),
+                r,
+            ],
+            0,
+        ),
+        (
+            vec![
+                "check".as_ref(),
+                "--format".as_ref(),
+                "github".as_ref(),
+                "--root".as_ref(),
+                r,
+            ],
+            0,
+        ),
+        (vec!["diff".as_ref(), r, b], 0),
+        (
+            vec![
+                "diff".as_ref(),
+                r,
+                b,
+                "--format".as_ref(),
+                "markdown".as_ref(),
+            ],
+            0,
+        ),
+        (
+            vec!["diff".as_ref(), r, b, "--format".as_ref(), "json".as_ref()],
+            0,
+        ),
+        (
+            vec![
+                "diff".as_ref(),
+                r,
+                b,
+                "--format".as_ref(),
+                "html".as_ref(),
+                "--out".as_ref(),
+                review.as_os_str(),
+            ],
+            0,
+        ),
+        (
+            vec![
+                "import".as_ref(),
+                "runs".as_ref(),
+                run_dir.path().as_os_str(),
+                "--root".as_ref(),
+                r,
+            ],
+            0,
+        ),
+        (vec!["init".as_ref(), new_site.as_os_str()], 0),
+    ];
+    for (args, want) in cases {
+        let (code, stderr) = with_stdout_closed(&args);
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(code, want, "{args:?}: {stderr}");
+    }
+    assert!(out.join("index.html").is_file(), "the build wrote its site");
+    // A check that fails still says so by its status.
+    replace_once(root, "content/details.md", "## Tables", "## Tables {#main}");
+    let (code, stderr) = with_stdout_closed(&["check".as_ref(), "--root".as_ref(), r]);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(code, 1, "{stderr}");
+}

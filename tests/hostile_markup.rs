@@ -171,6 +171,17 @@ const CORPUS: &[Case] = &[
         ],
     ),
     fine("![i](figures/a.svg)", &["src=\"figures/a.svg\""]),
+    // Heading ids: unique on the page (as GitHub makes them), never the frame's own.
+    fine(
+        "## Notes\n\n## Notes\n\n## Main\n\n## Top\n\n## Site search results",
+        &[
+            "<h2 id=\"notes\">",
+            "<h2 id=\"notes-1\">",
+            "<h2 id=\"main-1\">",
+            "<h2 id=\"top-1\">",
+            "<h2 id=\"site-search-results-1\">",
+        ],
+    ),
 ];
 
 #[test]
@@ -270,6 +281,7 @@ fn run_case(case: &Case, place: Place) {
             assert!(!html.contains(f), "{what}: {path} holds {f:?}");
         }
         assert_safe_markup(&what, path, html);
+        assert_unique_ids(&what, path, html);
     }
     for e in case.expected {
         assert!(
@@ -315,6 +327,19 @@ fn assert_safe_markup(what: &str, path: &str, html: &str) {
             }
         }
     }
+}
+
+/// No id of `html` is given twice.
+fn assert_unique_ids(what: &str, path: &str, html: &str) {
+    let mut seen = std::collections::BTreeSet::new();
+    let repeated: Vec<String> = ids(html)
+        .into_iter()
+        .filter(|id| !seen.insert(id.clone()))
+        .collect();
+    assert!(
+        repeated.is_empty(),
+        "{what}: {path} repeats ids {repeated:?}"
+    );
 }
 
 /// The scheme a browser finds in `url` (leading spaces and controls dropped, tabs and
@@ -598,4 +623,93 @@ fn a_base_url_that_is_not_absolute_http_is_an_error_at_its_position() {
         assert_eq!(r.code, 1, "{value}: build must fail\n{}", r.stderr);
         assert!(!out.exists(), "{value}: build wrote its output");
     }
+}
+
+/// A page's headings take ids unique on the page across its blocks, as GitHub makes
+/// them, and never one its frame or its tables use; a link to a repeated heading names
+/// its new id in every view, which the fragment check agrees with.
+#[test]
+fn repeated_headings_take_unique_ids_and_links_follow() {
+    let site = fixture_copy();
+    let root = site.path();
+    replace_once(
+        root,
+        "content/details.md",
+        "The fixture tables.\n",
+        "## Tables\n\n## Notes\n\n## Main\n\n## Bundle b1\n\nSee [the second](@/details#notes-1).\n",
+    );
+    // A second pair of blocks, whose `Notes` is the page's second.
+    replace_once(
+        root,
+        "content/details.md",
+        "<script>alert(\"block-en\")</script>\n:::\n",
+        "<script>alert(\"block-en\")</script>\n:::\n\n:::ja\n## 注\n:::\n\n:::en\n## Notes\n:::\n",
+    );
+    let out = root.join("out");
+    build_ok(root, &out);
+    for (file, prefix) in [("en/details/index.html", ""), ("details/index.html", "en-")] {
+        let html = std::fs::read_to_string(out.join(file)).unwrap();
+        assert_unique_ids(file, file, &html);
+        let ids = ids(&html);
+        for id in [
+            "tables",
+            "tables-1",
+            "notes",
+            "main-1",
+            "bundle-b1-1",
+            "notes-1",
+        ] {
+            let id = format!("{prefix}{id}");
+            assert!(ids.contains(&id), "{file}: no id {id} in {ids:?}");
+        }
+        assert!(
+            ids.contains(&"bundle-b1".to_string()),
+            "{file}: the row's anchor"
+        );
+        assert!(
+            html.contains(&format!("index.html#{prefix}notes-1\"")),
+            "{file}: the link does not name the second Notes"
+        );
+    }
+}
+
+/// An explicit `{#id}` that repeats an id taken before it on the page (by an earlier
+/// heading, in any block of the language, by the page's frame, or by a row of the page's
+/// table) is an error at the `#id`, in `check` and `build` alike.
+#[test]
+fn a_repeated_explicit_heading_id_is_a_located_error() {
+    let site = fixture_copy();
+    let root = site.path();
+    replace_once(
+        root,
+        "content/details.md",
+        "The fixture tables.\n",
+        "## Again {#tables}\n\n## Skip {#main}\n\n## Fine {#fine}\n\n## Row {#bundle-b1}\n",
+    );
+    replace_once(
+        root,
+        "content/details.md",
+        "<script>alert(\"block-en\")</script>\n:::\n",
+        "<script>alert(\"block-en\")</script>\n:::\n\n:::ja\n## 注\n:::\n\n:::en\n## Twice {#fine}\n:::\n",
+    );
+    let mut found = check_errors(root, "duplicate-id", "is already used");
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("content/details.md".to_string(), 17, 11),
+            ("content/details.md".to_string(), 19, 10),
+            ("content/details.md".to_string(), 23, 9),
+            ("content/details.md".to_string(), 33, 11),
+        ]
+    );
+    let out = root.join("out");
+    let r = build(root, Some(&out));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("content/details.md:17:11"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists());
 }

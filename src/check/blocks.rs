@@ -11,6 +11,7 @@
 
 use crate::diagnostics::{Diagnostic, Span, span_at};
 use crate::model::Evidence;
+use crate::model::heading_ids;
 use crate::model::markup::{self, Noted, Notes};
 use crate::model::page::{Item, Lang, PageSource};
 use crate::model::refs::Kind;
@@ -96,7 +97,44 @@ fn page(
             );
         }
     }
+    repeated_ids(page, &mut diags);
     (diags, written)
+}
+
+/// Reports each explicit heading id (`{#id}`) that repeats one taken before it on the
+/// page in its language: by the theme's frame or by an earlier heading of any block
+/// ([`heading_ids`]). Only a page that writes a `{#` is read for it.
+fn repeated_ids(page: &PageSource, diags: &mut Vec<Diagnostic>) {
+    let blocks = || {
+        page.items.iter().filter_map(|i| match i {
+            Item::Block(b) => Some(b),
+            Item::Directive(_) => None,
+        })
+    };
+    if !blocks().any(|b| b.markdown.contains("{#")) {
+        return;
+    }
+    let langs: BTreeSet<Lang> = blocks().map(|b| b.lang).collect();
+    for lang in langs {
+        // Each heading with its block, and the byte it starts at there.
+        let mut all = Vec::new();
+        for b in blocks().filter(|b| b.lang == lang) {
+            for (h, at) in heading_ids::headings(markup::events(&b.markdown)) {
+                all.push((h, b, at));
+            }
+        }
+        let written: Vec<heading_ids::Written> = all.iter().map(|(h, ..)| h.clone()).collect();
+        for i in heading_ids::explicit_repeats(&written, []) {
+            let (h, b, start) = &all[i];
+            let block = Block {
+                md: &b.markdown,
+                file: &page.file,
+                first: b.body_line,
+                lang,
+            };
+            block.repeated_id(&h.id, *start, diags);
+        }
+    }
 }
 
 /// Whether a block not yet noted is, without parsing it, sure to hold nothing to report
@@ -220,6 +258,30 @@ impl Block<'_> {
                 markup::attribute_message(key),
             )
             .with_hint(markup::ATTRIBUTE_HINT),
+        );
+    }
+
+    /// Reports an explicit heading id that repeats one taken before it, at the `#id` in
+    /// the braces that end the heading's first line (the heading starts at `at`).
+    fn repeated_id(&self, id: &str, at: usize, diags: &mut Vec<Diagnostic>) {
+        let line = &self.md[at.min(self.md.len())..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let brace = at + line.rfind('{').unwrap_or(0);
+        let by = if heading_ids::TEMPLATE_IDS.contains(&id) {
+            "the page's frame (the theme's template)"
+        } else {
+            "an earlier heading of this page"
+        };
+        diags.push(
+            Diagnostic::error(
+                "duplicate-id",
+                self.locate(brace, &format!("#{id}")).0,
+                format!("heading id `{id}` is already used on this page, by {by}"),
+            )
+            .with_hint(
+                "an id names one place on a page: give this heading an id of its own, or drop \
+                 the `{#…}` and let its text make one (a repeated text takes `-1`, `-2`, …)",
+            ),
         );
     }
 

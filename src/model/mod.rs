@@ -9,6 +9,7 @@ pub mod directive;
 pub mod fields;
 pub mod format;
 pub mod generated;
+pub mod heading_ids;
 pub mod history;
 pub mod id;
 pub mod lang;

@@ -204,19 +204,22 @@ fn report_imported(result: Result<import_runs::Imported, ProbeError>, root: &Pat
     match result {
         Ok(imported) => {
             for (id, file) in &imported.written {
-                println!("imported run `{id}` into {}", file.display());
+                crate::diagnostics::out_line(format_args!(
+                    "imported run `{id}` into {}",
+                    file.display()
+                ));
             }
             for (id, file) in &imported.skipped {
-                println!(
+                crate::diagnostics::out_line(format_args!(
                     "skipped run `{id}`: {} holds the same bytes",
                     file.display()
-                );
+                ));
             }
-            println!(
+            crate::diagnostics::out_line(format_args!(
                 "{} imported, {} already recorded",
                 imported.written.len(),
                 imported.skipped.len()
-            );
+            ));
             site_errors(&imported.diagnostics, root, "the runs were imported");
             ExitCode::SUCCESS
         }
@@ -227,9 +230,16 @@ fn report_imported(result: Result<import_runs::Imported, ProbeError>, root: &Pat
 fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
     match result {
         Ok(w) => {
-            println!("recorded run `{}` in {}", w.id, w.path.display());
+            crate::diagnostics::out_line(format_args!(
+                "recorded run `{}` in {}",
+                w.id,
+                w.path.display()
+            ));
             site_errors(&w.diagnostics, root, "the run was recorded");
-            println!("next: evidence build --root {}", root.display());
+            crate::diagnostics::out_line(format_args!(
+                "next: evidence build --root {}",
+                root.display()
+            ));
             ExitCode::SUCCESS
         }
         Err(e) => refused(e, root, "recorded"),
@@ -318,7 +328,7 @@ pub fn print_summary(w: &Written) {
         Ok(run) => run,
         Err(d) => return eprintln!("warning: no summary: {name}: {}", d.message),
     };
-    print!("{}", summary_table(&run));
+    crate::diagnostics::out(format_args!("{}", summary_table(&run)));
 }
 
 /// The text [`print_summary`] prints.

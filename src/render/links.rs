@@ -78,6 +78,11 @@ fn finder(name: &str) -> memchr::memmem::Finder<'static> {
 
 static IDS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| finder("id"));
+/// The `id` attributes of an HTML fragment the renderer wrote.
+pub fn ids_in(html: &[u8]) -> Vec<&str> {
+    attributes(html, &IDS)
+}
+
 static HREFS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| finder("href"));
 

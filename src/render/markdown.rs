@@ -12,6 +12,7 @@
 
 use super::view::{PageIndex, relative};
 use crate::model::Evidence;
+use crate::model::heading_ids;
 use crate::model::markup;
 use crate::model::page::{Item, Lang};
 use crate::model::values::Values;
@@ -40,6 +41,67 @@ pub struct Ctx<'a> {
     /// prefix as the heading does; `None` leaves every fragment as written (a figure's
     /// label, which keeps no link, and `diff`'s figures, drawn away from the site).
     pub headings: Option<&'a Headings<'a>>,
+    /// The page's heading ids as its blocks render, and the index of this block among
+    /// the page's items: a heading's id is unique on the page ([`PageIds`]). `None` for a
+    /// data text, whose headings are unique among themselves and the theme's ids.
+    pub page_ids: Option<(&'a std::cell::RefCell<PageIds>, usize)>,
+}
+
+/// The heading ids of one page as its blocks render: given out per language in the
+/// blocks' order ([`heading_ids::Taken`]), around the ids of the page's own tables and
+/// figures, and kept per block (by item index), so that every view of a block names its
+/// headings alike.
+#[derive(Debug, Default)]
+pub struct PageIds {
+    /// The ids of the page's tables and figures.
+    reserved: Vec<String>,
+    taken: FxHashMap<Lang, heading_ids::Taken>,
+    blocks: FxHashMap<usize, Arc<[String]>>,
+    /// Explicit heading ids that repeat an id of the page's tables or figures, by item
+    /// index: what only rendering sees, for the renderer to report.
+    pub clashes: Vec<(usize, String)>,
+}
+
+impl PageIds {
+    /// No heading id given yet on a page whose tables and figures use `reserved`.
+    pub fn new(reserved: Vec<String>) -> Self {
+        PageIds {
+            reserved,
+            ..PageIds::default()
+        }
+    }
+
+    /// Whether a table or figure of the page has `id`.
+    pub fn reserved(&self, id: &str) -> bool {
+        self.reserved.iter().any(|r| r == id)
+    }
+
+    /// The ids of the headings `written` of block `item` in `lang`: given the first time
+    /// the block renders, the same ones after.
+    fn of_block(
+        &mut self,
+        item: usize,
+        lang: Lang,
+        written: &[heading_ids::Written],
+    ) -> Arc<[String]> {
+        if let Some(ids) = self.blocks.get(&item) {
+            return ids.clone();
+        }
+        let clashes = written
+            .iter()
+            .filter(|h| h.explicit && self.reserved(&h.id))
+            .map(|h| (item, h.id.clone()))
+            .collect::<Vec<_>>();
+        self.clashes.extend(clashes);
+        let reserved = &self.reserved;
+        let taken = self
+            .taken
+            .entry(lang)
+            .or_insert_with(|| heading_ids::Taken::new(reserved.iter().map(String::as_str)));
+        let ids: Arc<[String]> = heading_ids::give_all(written, taken).into();
+        self.blocks.insert(item, ids.clone());
+        ids
+    }
 }
 
 /// The heading ids of each page's blocks in one language, as [`block`] gives them before
@@ -90,14 +152,18 @@ impl<'e> Headings<'e> {
             links: None,
             notes: None,
             headings: None,
+            page_ids: None,
             ..*ctx
         };
+        // Given as the page's rendering gives them, in the blocks' order.
+        let mut taken = heading_ids::Taken::new([]);
         let mut ids = Vec::new();
         for item in &source.items {
             if let Item::Block(b) = item
                 && b.lang == ctx.lang
             {
-                ids.extend(heading_ids(&transform(&b.markdown, &plain)));
+                let written = written_headings(&transform(&b.markdown, &plain));
+                ids.extend(heading_ids::give_all(&written, &mut taken));
             }
         }
         ids.into()
@@ -409,7 +475,11 @@ fn ids<'a>(events: Vec<Event<'a>>, ctx: &Ctx) -> Vec<Event<'a>> {
         Some(_) => ID_MARK.to_string(),
         None => id_prefix(ctx.view, ctx.lang),
     };
-    let headings = heading_ids(&events);
+    let written = written_headings(&events);
+    let headings: Arc<[String]> = match ctx.page_ids {
+        Some((page, item)) => page.borrow_mut().of_block(item, ctx.lang, &written),
+        None => heading_ids::give_all(&written, &mut heading_ids::Taken::new([])).into(),
+    };
     let footnotes = || {
         events.iter().any(|ev| {
             matches!(
@@ -465,29 +535,12 @@ fn ids<'a>(events: Vec<Event<'a>>, ctx: &Ctx) -> Vec<Event<'a>> {
         .collect()
 }
 
-/// The id of each heading in `events`, in order, before any prefix: its `{#id}`, else a
-/// slug of its text.
-fn heading_ids(events: &[Event]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut text: Option<String> = None;
-    for ev in events {
-        match ev {
-            Event::Start(Tag::Heading { id: Some(id), .. }) => out.push(id.to_string()),
-            Event::Start(Tag::Heading { id: None, .. }) => text = Some(String::new()),
-            Event::Text(t) | Event::Code(t) => {
-                if let Some(buf) = text.as_mut() {
-                    buf.push_str(t);
-                }
-            }
-            Event::End(TagEnd::Heading(_)) => {
-                if let Some(t) = text.take() {
-                    out.push(slug(&t));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
+/// The headings of `events` as written: each one's `{#id}`, else a slug of its text.
+fn written_headings(events: &[Event]) -> Vec<heading_ids::Written> {
+    heading_ids::headings(events.iter().map(|e| (e, 0)))
+        .into_iter()
+        .map(|(h, _)| h)
+        .collect()
 }
 
 /// The page title is the only h1; a `#` heading in a block becomes h2.
@@ -495,24 +548,6 @@ fn shift(level: HeadingLevel) -> HeadingLevel {
     match level {
         HeadingLevel::H1 => HeadingLevel::H2,
         l => l,
-    }
-}
-
-/// A URL-safe id from heading text; keeps non-ASCII letters (Japanese headings).
-pub fn slug(text: &str) -> String {
-    let mut s = String::new();
-    for c in text.trim().chars() {
-        if c.is_alphanumeric() {
-            s.extend(c.to_lowercase());
-        } else if !s.ends_with('-') && !s.is_empty() {
-            s.push('-');
-        }
-    }
-    let s = s.trim_end_matches('-').to_string();
-    if s.is_empty() {
-        "section".to_string()
-    } else {
-        s
     }
 }
 
@@ -538,6 +573,7 @@ mod tests {
             links: None,
             notes: None,
             headings: None,
+            page_ids: None,
         };
         block(md, &ctx)
     }
@@ -625,14 +661,9 @@ mod tests {
     #[test]
     fn headings_get_ids_and_shift() {
         let html = render("# Top\n## Step 1 — Source");
-        assert!(html.contains("<h2 id=\"top\">"), "{html}");
+        // `top` is the page article's own id.
+        assert!(html.contains("<h2 id=\"top-1\">"), "{html}");
         assert!(html.contains("<h2 id=\"step-1-source\">"), "{html}");
-    }
-
-    #[test]
-    fn slugs_keep_japanese() {
-        assert_eq!(slug("観測 ポイント"), "観測-ポイント");
-        assert_eq!(slug("!!"), "section");
     }
 
     #[test]
@@ -714,6 +745,7 @@ mod tests {
                 links: None,
                 notes: None,
                 headings: None,
+                page_ids: None,
             };
             let p = portable(md, &base).expect("no markers in the text");
             for &view in View::DEFAULT {
@@ -739,6 +771,7 @@ mod tests {
             links: None,
             notes: None,
             headings: None,
+            page_ids: None,
         };
         assert!(portable(marked, &ctx).is_none());
         assert!(portable("a %EE%80%80 b", &ctx).is_none());

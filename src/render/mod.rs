@@ -212,6 +212,61 @@ pub fn base_path(base: &str) -> String {
     }
 }
 
+/// The ids a directive's tables or figures put on the page, as `table.html`,
+/// `figure.html` and the figure's SVG write them: a table's id and caption and each
+/// row's anchor; a figure's id, caption, and its drawing's title and description.
+fn shown_ids(shown: &Shown) -> Vec<String> {
+    let mut out = Vec::new();
+    match shown {
+        Shown::Tables(tables) => {
+            for t in tables {
+                out.push(t.id.clone());
+                out.push(format!("{}-caption", t.id));
+                out.extend(t.rows.iter().filter_map(|r| r.id.clone()));
+                out.extend(
+                    links::ids_in(t.rows_html.as_str().as_bytes())
+                        .into_iter()
+                        .map(str::to_string),
+                );
+            }
+        }
+        Shown::Figures(drawn) => {
+            for d in drawn {
+                let id = figures::figure_id(d);
+                for suffix in ["", "-caption", "-title", "-desc"] {
+                    out.push(format!("{id}{suffix}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An error for each explicit heading id of `page` that repeats an id of its tables or
+/// figures (taken from `found`), at the `#id` in the heading's braces: rendering alone
+/// sees those ids; `check` judges the repeats among headings and the theme's ids.
+fn clashes(page: &PageSource, found: &mut Vec<(usize, String)>) -> Vec<Diagnostic> {
+    std::mem::take(found)
+        .into_iter()
+        .filter_map(|(item, id)| match page.items.get(item) {
+            Some(Item::Block(b)) => Some((b, id)),
+            _ => None,
+        })
+        .map(|(b, id)| {
+            let at = b.markdown.find(&format!("{{#{id}")).map_or(0, |i| i + 1);
+            Diagnostic::error(
+                "duplicate-id",
+                crate::diagnostics::span_at(&page.file, &b.markdown, at, b.body_line),
+                format!("heading id `{id}` is already used on this page, by one of its tables or figures"),
+            )
+            .with_hint(
+                "an id names one place on a page: give this heading an id of its own, or drop \
+                 the `{#…}` and let its text make one (a repeated text takes `-1`, `-2`, …)",
+            )
+        })
+        .collect()
+}
+
 /// A page's blocks rendered for every view (by item index), while its views render.
 /// One page's blocks as rendered for its first view, for the next views to localize, and
 /// the notes (`markup::Notes`) taken on each block's first rendering, by item index.
@@ -221,6 +276,8 @@ struct Blocks {
     notes: Vec<(usize, markup::Notes)>,
     /// What the page's tables made for the views still to render.
     later: scope::Later,
+    /// The page's heading ids, given on its first view and kept for the others.
+    ids: Option<std::cell::RefCell<markdown::PageIds>>,
 }
 
 /// Everything rendering needs, prepared once per build.
@@ -417,6 +474,25 @@ impl<'a> Renderer<'a> {
     ) {
         let mut scope = self.scope(view, &page.id);
         scope.later = Some(&blocks.later);
+        // The directives first: a heading takes no id their tables and figures use.
+        // An invalid directive is reported by `check`; render the rest.
+        let mut shown: Vec<Option<Shown>> = page
+            .items
+            .iter()
+            .map(|item| match item {
+                Item::Directive(d) => d.resolved().ok().map(|dir| directives::render(dir, &scope)),
+                Item::Block(_) => None,
+            })
+            .collect();
+        if blocks.ids.is_none() {
+            let has_blocks = page.items.iter().any(|i| matches!(i, Item::Block(_)));
+            let reserved = if has_blocks {
+                shown.iter().flatten().flat_map(shown_ids).collect()
+            } else {
+                Vec::new()
+            };
+            blocks.ids = Some(std::cell::RefCell::new(markdown::PageIds::new(reserved)));
+        }
         for (i, item) in page.items.iter().enumerate() {
             match item {
                 Item::Block(b) if view.langs().contains(&b.lang) => {
@@ -433,6 +509,7 @@ impl<'a> Renderer<'a> {
                         links: None,
                         notes: first.then_some(&notes),
                         headings: Some(&self.headings),
+                        page_ids: blocks.ids.as_ref().map(|ids| (ids, i)),
                     };
                     let portable = blocks
                         .portable
@@ -461,16 +538,15 @@ impl<'a> Renderer<'a> {
                     out.push_str("</div>\n");
                 }
                 Item::Block(_) => {}
-                Item::Directive(d) => {
-                    // An invalid directive is reported by `check`; render the rest.
-                    if let Ok(dir) = d.resolved() {
-                        match directives::render(dir, &scope) {
-                            Shown::Tables(t) => self.tables(t, out, diags),
-                            Shown::Figures(f) => self.figures(f, &scope, sink, out, diags),
-                        }
-                    }
-                }
+                Item::Directive(_) => match shown.get_mut(i).and_then(Option::take) {
+                    Some(Shown::Tables(t)) => self.tables(t, out, diags),
+                    Some(Shown::Figures(f)) => self.figures(f, &scope, sink, out, diags),
+                    None => {}
+                },
             }
+        }
+        if let Some(ids) = &blocks.ids {
+            diags.extend(clashes(page, &mut ids.borrow_mut().clashes));
         }
     }
 

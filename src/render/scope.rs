@@ -79,6 +79,7 @@ impl<'a> Scope<'a> {
                     links: None,
                     notes: None,
                     headings: self.headings,
+                    page_ids: None,
                 };
                 // The markdown renderer escapes text and admits no raw HTML.
                 let html = markdown::inline(lang.pick(t), &ctx);

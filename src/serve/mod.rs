@@ -232,8 +232,14 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     let built = build(&root, Changes::Unknown, None);
     let ms = start.elapsed().as_millis();
     match &built.result {
-        Ok(site) => println!("built {} files in {ms} ms", site.files.len()),
-        Err(f) => println!("build failed in {ms} ms: {}", count(f.errors)),
+        Ok(site) => crate::diagnostics::out_line(format_args!(
+            "built {} files in {ms} ms",
+            site.files.len()
+        )),
+        Err(f) => crate::diagnostics::out_line(format_args!(
+            "build failed in {ms} ms: {}",
+            count(f.errors)
+        )),
     }
     shared.store(built.result, built.base_url.as_deref());
     let previous = built.next;
@@ -265,7 +271,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     };
     if let Some(w) = &watcher {
         let folders: Vec<&str> = w.folders().copied().collect();
-        println!(
+        crate::diagnostics::out_line(format_args!(
             "watching {} and {} in {}",
             watch::CONFIG,
             if folders.is_empty() {
@@ -274,7 +280,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
                 folders.join("/, ") + "/"
             },
             root.display()
-        );
+        ));
     }
     if !is_loopback(local.ip()) {
         eprintln!(
@@ -285,10 +291,10 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     }
     // A site published under a path is previewed under the same path.
     let base = shared.snapshot().base_path();
-    println!(
+    crate::diagnostics::out_line(format_args!(
         "serving at http://{}{base} (Ctrl-C to stop)",
         wake_address(local)
-    );
+    ));
 
     let (stop_tx, stop_rx) = mpsc::channel::<()>();
     let signal_tx = stop_tx.clone();
@@ -341,7 +347,7 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
     for t in threads.into_iter().filter(|t| t.is_finished()) {
         let _ = t.join();
     }
-    println!("stopped");
+    crate::diagnostics::out_line(format_args!("stopped"));
     ExitCode::SUCCESS
 }
 
@@ -460,9 +466,9 @@ fn rebuild_loop(
         if shared.store(built.result, built.base_url.as_deref()) {
             let pages = shared.clients.len();
             shared.clients.broadcast(&shared.snapshot().version);
-            println!("{line}; reloading {pages} open page(s)");
+            crate::diagnostics::out_line(format_args!("{line}; reloading {pages} open page(s)"));
         } else {
-            println!("{line}; output unchanged");
+            crate::diagnostics::out_line(format_args!("{line}; output unchanged"));
         }
     }
 }
@@ -475,15 +481,15 @@ fn follow_folders(w: &mut watch::Watch, batch: &mut watch::Batch) {
     for followed in w.follow_folders(batch) {
         match followed {
             watch::Followed::Watching(f) => {
-                println!("watching {f}/");
+                crate::diagnostics::out_line(format_args!("watching {f}/"));
                 batch.merge(watch::Batch {
                     paths: vec![f.to_string()],
                     lost: false,
                 });
             }
-            watch::Followed::Gone(f) => {
-                println!("{f}/ is gone; it is watched again when it comes back")
-            }
+            watch::Followed::Gone(f) => crate::diagnostics::out_line(format_args!(
+                "{f}/ is gone; it is watched again when it comes back"
+            )),
             watch::Followed::Failed(f, e) => {
                 eprintln!("warning: {e}; edits in {f}/ will not be seen until it changes again")
             }

@@ -211,6 +211,7 @@ pub fn text(s: &Scope, t: &Text) -> Words {
                 links: None,
                 notes: None,
                 headings: None,
+                page_ids: None,
             };
             let html = markdown::inline(lang.pick(t), &ctx);
             (lang, plain(&html))
@@ -501,9 +502,14 @@ pub struct Presented {
     pub files: Vec<(String, Vec<u8>)>,
 }
 
+/// The id of a figure on its page.
+pub fn figure_id(o: &Drawn) -> String {
+    format!("fig-{}", o.name)
+}
+
 /// Prepares one figure of page `page_id` for the scope's view.
 pub fn present(o: &Drawn, s: &Scope, page_id: &str) -> Presented {
-    let id = format!("fig-{}", o.name);
+    let id = figure_id(o);
     let path = format!("figures/{page_id}/{}.{}.svg", o.name, suffix(s.view));
     let mut files = Vec::new();
     let mut context = FigureContext {
