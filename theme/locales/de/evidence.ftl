@@ -39,6 +39,10 @@ claims-limit = Grenze:
 basis-source = aus dem Quelltext
 basis-observed = beobachtet
 basis-inferred = unsere Deutung
+basis-legend = Worauf eine Aussage beruht:
+basis-legend-observed = von dieser Untersuchung aufgezeichnet (ein Lauf, ein Scan, ein Protokoll).
+basis-legend-source = aus der verlinkten Datei, dem Commit oder dem Pull Request gelesen.
+basis-legend-inferred = ein Schluss dieser Seite, den weder eine Aufzeichnung noch eine Quelle ausspricht.
 claims-note = Ein Eintrag „Kann nicht zeigen“ markiert die Grenze eines Beobachters, nicht mangelnden Aufwand.
 ledger-caption = { $count ->
     [one] Ein Aussagenpaar

@@ -39,6 +39,10 @@ claims-limit = Limit:
 basis-source = from the source
 basis-observed = observed
 basis-inferred = our reading
+basis-legend = What each statement rests on:
+basis-legend-observed = recorded by this investigation (a run, a scan, a log).
+basis-legend-source = read from the upstream file, commit or pull request linked with it.
+basis-legend-inferred = an inference of this site, not stated by a record or a source.
 claims-note = A "cannot show" entry is the limit of an observer, not a gap in effort.
 ledger-caption = { $count ->
     [one] One claim pair

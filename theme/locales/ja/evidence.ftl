@@ -39,6 +39,10 @@ claims-limit = 限界:
 basis-source = ソースから
 basis-observed = 観測
 basis-inferred = この調査の読み
+basis-legend = 各記述の根拠:
+basis-legend-observed = この調査の記録(実行・走査・ログ)に基づく。
+basis-legend-source = 併記したリンク先のファイル・コミット・プルリクエストから読んだ。
+basis-legend-inferred = 記録や出典が直接述べていない、このサイトの推論。
 claims-note = 「示せないこと」は観測手段の限界を表し、調査の手抜きを意味しない。
 ledger-caption = 主張の組 { $count } 件
 
