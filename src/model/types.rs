@@ -92,8 +92,13 @@ impl Source {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         {
+            // A `file` that is a note (several files, a symbol in brackets) is no path:
+            // the tree at the revision is linked instead.
             return Some(match &self.file {
-                Some(f) => format!("https://github.com/{}/blob/{rev}/{f}", self.repository),
+                Some(f) if !f.contains(char::is_whitespace) && !f.contains(',') => {
+                    format!("https://github.com/{}/blob/{rev}/{f}", self.repository)
+                }
+                Some(_) => format!("https://github.com/{}/tree/{rev}", self.repository),
                 None => format!("https://github.com/{}/commit/{rev}", self.repository),
             });
         }
@@ -1269,5 +1274,41 @@ mod case_fields_tests {
         });
         let e = off.expect_err("the pack is off");
         assert!(e.to_string().contains("`ggml` pack"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod source_link_tests {
+    use super::Source;
+
+    fn source(repo: &str, rev: Option<&str>, file: Option<&str>, prs: &[&str]) -> Source {
+        Source {
+            repository: repo.into(),
+            revision: rev.map(Into::into),
+            file: file.map(Into::into),
+            prs: prs.iter().map(|p| p.to_string()).collect(),
+            url: None,
+        }
+    }
+
+    /// A file written as a note (a symbol in brackets, two files) would make a broken
+    /// address: the tree at the revision is linked instead.
+    #[test]
+    fn links_a_path_a_tree_a_commit_or_a_pull_request() {
+        let s = source("o/r", Some("abc1234"), Some("src/a.rs"), &[]);
+        assert_eq!(
+            s.link().as_deref(),
+            Some("https://github.com/o/r/blob/abc1234/src/a.rs")
+        );
+        let s = source("o/r", Some("v1"), Some("src/a.rs (SYMBOL)"), &[]);
+        assert_eq!(s.link().as_deref(), Some("https://github.com/o/r/tree/v1"));
+        let s = source("o/r", Some("abc1234"), None, &[]);
+        assert_eq!(
+            s.link().as_deref(),
+            Some("https://github.com/o/r/commit/abc1234")
+        );
+        let s = source("a local tree", Some("abc"), None, &["o/r#12"]);
+        assert_eq!(s.link().as_deref(), Some("https://github.com/o/r/pull/12"));
+        assert_eq!(source("a local tree", None, None, &[]).link(), None);
     }
 }
