@@ -113,3 +113,23 @@ fn references_and_figure_titles_name_records_by_their_titles() {
     assert!(details.contains("Decision flow: Fixture map"));
     assert!(!details.contains("Decision flow of fixture_map"));
 }
+
+/// A phase label may be given per language, so that no English label stands in the
+/// Japanese view ("setup" in the worklog); a plain string still serves every language.
+#[test]
+fn a_phase_label_may_be_given_in_each_language() {
+    let site = fixture_copy();
+    replace_once(
+        site.path(),
+        "data/worklog.yaml",
+        "  label: F1\n",
+        "  label: {ja: \"準備\", en: \"setup\"}\n",
+    );
+    let out = site.path().join("out");
+    build_ok(site.path(), &out);
+    let ja = std::fs::read_to_string(out.join("ja/details/index.html")).unwrap();
+    let en = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    assert!(ja.contains("<strong class=\"phase-label\">準備</strong>"));
+    assert!(!ja.contains(">setup<"));
+    assert!(en.contains("<strong class=\"phase-label\">setup</strong>"));
+}

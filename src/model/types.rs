@@ -614,8 +614,9 @@ pub enum ObserverOutcome {
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     pub id: Id,
-    /// Short label such as `A` or `setup`.
-    pub label: String,
+    /// Short label such as `A`, the same in every language, or one per language
+    /// (`{ja: 準備, en: setup}`).
+    pub label: PhaseLabel,
     pub title: Text,
     /// `YYYY-MM-DD` when known; the seeds lost most dates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -624,6 +625,14 @@ pub struct Phase {
     pub fixed: Vec<Fact>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub questions: Vec<Id>,
+}
+
+/// A phase's short label: one string for every language (`A`), or a text in each.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum PhaseLabel {
+    Same(String),
+    Each(Text),
 }
 
 /// One recorded fact with the evidence it rests on.

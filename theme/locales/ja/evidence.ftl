@@ -43,7 +43,7 @@ basis-legend = 各記述の根拠:
 basis-legend-observed = この調査の記録(実行・走査・ログ)に基づく。
 basis-legend-source = 併記したリンク先のファイル・コミット・プルリクエストから読んだ。
 basis-legend-inferred = 記録や出典が直接述べていない、このサイトの推論。
-claims-note = 「示せないこと」は観測手段の限界を表し、調査の手抜きを意味しない。
+claims-note = 「示せないこと」は観測手段の限界を表し、調査不足を意味するものではない。
 ledger-caption = 主張の組 { $count } 件
 
 ## 未解決の問い
@@ -75,10 +75,10 @@ col-outcome = 結果
 col-showed = 見えたこと
 col-constraint = 制約
 col-as-of = 時点
-outcome-distorts = 対象を歪める
-outcome-blocked = 阻まれる
-outcome-partial = 部分的
-outcome-works = 機能する
+outcome-distorts = 対象を乱す
+outcome-blocked = 拒否された
+outcome-partial = 一部だけ見える
+outcome-works = 使える
 
 ## 作業ログ
 worklog-caption = フェーズごとの作業ログ
