@@ -267,7 +267,8 @@ fn parsed(p: &PageSource) -> u64 {
                 markdown,
                 line,
                 body_line,
-            }) => (lang, markdown, line, body_line).hash(&mut h),
+                basis,
+            }) => (lang, markdown, line, body_line, basis).hash(&mut h),
             Item::Directive(DirectiveLine {
                 name,
                 attrs,

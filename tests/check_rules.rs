@@ -179,3 +179,139 @@ fn the_investigation_checks_with_no_error_and_no_warning() {
         report.summary()
     );
 }
+
+/// The places, severities and codes of a check report's diagnostics.
+fn places(report: &Report) -> Vec<(String, usize, usize, String, String)> {
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.span.file.clone(),
+                d.span.line,
+                d.span.column,
+                d.severity.as_str().to_string(),
+                d.code.clone(),
+            )
+        })
+        .collect()
+}
+
+/// A glossary entry's `spelling:` makes every variant a page block or a data text writes a
+/// warning at its line and column that names the spelling to use; code spans, names
+/// (`mul_mat_kernel`), the other language and the entry's own id are not judged.
+#[test]
+fn a_variant_of_a_declared_term_is_warned_about_where_it_is_written() {
+    let site = fixture_with("terminology");
+    let (code, report) = check_json(site.path());
+    assert_eq!(
+        code,
+        0,
+        "warnings must not fail check:\n{}",
+        report.summary()
+    );
+    let s = |f: &str, l, c| {
+        (
+            f.to_string(),
+            l,
+            c,
+            "warning".to_string(),
+            "terminology".to_string(),
+        )
+    };
+    assert_eq!(
+        places(&report),
+        [
+            s("content/terms.md", 10, 5),
+            s("content/terms.md", 10, 18),
+            s("data/glossary.yaml", 4, 24),
+        ],
+        "{}",
+        report.summary()
+    );
+    let messages: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages[0].contains("`kernel` is written `カーネル`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].contains("`復号` is written `デコード`"),
+        "{messages:?}"
+    );
+    // A spelling for a language the site does not have is an error at the entry.
+    replace_once(
+        site.path(),
+        "data/glossary.yaml",
+        "    ja: {avoid: [\"kernel\"]}",
+        "    fr: {avoid: [\"kernel\"]}",
+    );
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1, "{}", report.summary());
+    assert!(
+        places(&report).contains(&(
+            "data/glossary.yaml".into(),
+            1,
+            7,
+            "error".into(),
+            "terminology".into()
+        )),
+        "{}",
+        report.summary()
+    );
+}
+
+/// `basis: source` needs a source a reader can follow, on a record and on a prose block's
+/// fence; a site that gives them shows each basis with its own badge and the legend.
+#[test]
+fn a_source_basis_needs_a_link_and_every_basis_has_its_badge() {
+    let site = fixture_with("basis");
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1, "{}", report.summary());
+    let e =
+        |f: &str, l, c, code: &str| (f.to_string(), l, c, "error".to_string(), code.to_string());
+    assert_eq!(
+        places(&report),
+        [
+            e("content/basis.md", 18, 7, "block"),
+            e("data/findings.yaml", 10, 7, "basis-source"),
+        ],
+        "{}",
+        report.summary()
+    );
+    replace_once(
+        site.path(),
+        "content/basis.md",
+        ":::en{basis=\"source\"}",
+        ":::en{basis=\"source\" source=\"https://github.com/example-org/example/pull/7\"}",
+    );
+    replace_once(
+        site.path(),
+        "data/findings.yaml",
+        "    repository: \"a local tree\"\n",
+        "    repository: \"a local tree\"\n    url: \"https://example.org/tree/notes.txt\"\n",
+    );
+    let out = site.path().join("out");
+    build_ok(site.path(), &out);
+    let page = std::fs::read_to_string(out.join("en/basis/index.html")).unwrap();
+    for class in ["basis-observed", "basis-source", "basis-inferred"] {
+        assert!(
+            page.contains(&format!("<span class=\"badge {class}\">")),
+            "no {class} badge"
+        );
+    }
+    assert_eq!(page.matches("<aside class=\"basis-legend\">").count(), 1);
+    assert!(page.contains("<a href=\"https://github.com/example-org/example/pull/7\">"));
+    assert!(
+        page.contains(
+            "<a href=\"https://github.com/example-org/example/blob/abc1234/src/lib.rs\">"
+        )
+    );
+    assert!(page.contains("<a href=\"https://example.org/tree/notes.txt\">"));
+    // A page that shows no basis has no legend.
+    let other = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    assert!(!other.contains("basis-legend"));
+}

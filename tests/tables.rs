@@ -86,3 +86,50 @@ fn a_run_notes_the_cases_whose_zone_changed() {
     assert!(note.contains("</span> → <span class=\"badge "), "{note}");
     assert_eq!(note.matches("<code>").count(), 1, "only small: {note}");
 }
+
+/// Ids are not words: a reference to a record with a name shows the name with the id as a
+/// code detail, and a map's decision flow is captioned with the map's title.
+#[test]
+fn references_and_figure_titles_name_records_by_their_titles() {
+    let site = fixture_copy();
+    replace_once(
+        site.path(),
+        "data/claims.yaml",
+        "evidence: [\"bundle:b1\", \"run:r1\"]",
+        "evidence: [\"bundle:b1\", \"run:r1\", \"map:fixture_map\"]",
+    );
+    let page = site.path().join("content/details.md");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\n::dispatch-diagram{map=\"fixture_map\"}\n");
+    std::fs::write(&page, text).unwrap();
+    let out = site.path().join("out");
+    build_ok(site.path(), &out);
+    let index = std::fs::read_to_string(out.join("en/index.html")).unwrap();
+    assert!(
+        index.contains("Fixture map <small><code>map:fixture_map</code></small>"),
+        "the reference shows the map's title"
+    );
+    let details = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    assert!(details.contains("Decision flow: Fixture map"));
+    assert!(!details.contains("Decision flow of fixture_map"));
+}
+
+/// A phase label may be given per language, so that no English label stands in the
+/// Japanese view ("setup" in the worklog); a plain string still serves every language.
+#[test]
+fn a_phase_label_may_be_given_in_each_language() {
+    let site = fixture_copy();
+    replace_once(
+        site.path(),
+        "data/worklog.yaml",
+        "  label: F1\n",
+        "  label: {ja: \"準備\", en: \"setup\"}\n",
+    );
+    let out = site.path().join("out");
+    build_ok(site.path(), &out);
+    let ja = std::fs::read_to_string(out.join("ja/details/index.html")).unwrap();
+    let en = std::fs::read_to_string(out.join("en/details/index.html")).unwrap();
+    assert!(ja.contains("<strong class=\"phase-label\">準備</strong>"));
+    assert!(!ja.contains(">setup<"));
+    assert!(en.contains("<strong class=\"phase-label\">setup</strong>"));
+}

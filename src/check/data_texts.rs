@@ -28,6 +28,8 @@ struct Origin {
 /// Checks every string of every record.
 pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostics) {
     let pages_complete = !ev.incomplete.contains(&Kind::Page);
+    let rules = super::terms::rules(ev, None);
+    let rules = &rules;
     // Records are walked in parallel (a site with many probe runs has a million cases),
     // their findings reported in the registry's order of kinds, then the records'.
     let mut found: Vec<(Origin, Vec<Problem>)> = Vec::new();
@@ -37,7 +39,7 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
             found.par_extend(
                 records
                     .par_iter()
-                    .filter_map(|r| judge(r, ev, values, pages_complete)),
+                    .filter_map(|r| judge(r, ev, values, pages_complete, rules)),
             );
         }, pages => {})
     }
@@ -60,9 +62,19 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
             };
         let mut from = line_start(&source, origin.line);
         for (needle, code, msg, hint) in problems {
-            let at = source[from.min(source.len())..]
-                .find(&needle)
-                .map(|i| from + i);
+            let rest = &source[from.min(source.len())..];
+            let at = if code == super::terms::CODE {
+                // The variant with the words after it, shorter until found: the variant
+                // alone may stand earlier in the record (its id, a code span).
+                let mut ends: Vec<usize> = needle.char_indices().map(|(i, _)| i).skip(1).collect();
+                ends.push(needle.len());
+                ends.iter()
+                    .rev()
+                    .find_map(|&end| rest.find(&needle[..end]))
+                    .map(|i| from + i)
+            } else {
+                rest.find(&needle).map(|i| from + i)
+            };
             let span = match at {
                 Some(i) => {
                     from = i + needle.len();
@@ -70,7 +82,13 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
                 }
                 None => Span::new(&origin.file, origin.line, 1),
             };
-            diags.push(Diagnostic::error(code, span, msg).with_hint(hint));
+            // A variant of a term is a warning: the site still says what it means.
+            let d = if code == super::terms::CODE {
+                Diagnostic::warning(code, span, msg)
+            } else {
+                Diagnostic::error(code, span, msg)
+            };
+            diags.push(d.with_hint(hint));
         }
     }
 }
@@ -82,12 +100,24 @@ fn judge<T: Serialize + Record>(
     ev: &Evidence,
     values: &Values,
     pages_complete: bool,
+    rules: &[super::terms::Rule],
 ) -> Option<(Origin, Vec<Problem>)> {
     let mut problems = Vec::new();
-    strings::each(&record.value, ev.languages(), &mut |s, text| {
+    strings::each_in(&record.value, ev.languages(), &mut |s, lang| {
         problems.extend(text_problems(s, ev, values, pages_complete));
-        if text {
+        if let Some(lang) = lang {
             problems.extend(markup_problems(s));
+            problems.extend(super::terms::hits(s, lang, rules).into_iter().map(
+                |(at, len, rule)| {
+                    let written = &s[at..at + len];
+                    (
+                        needle(&s[at..]).chars().take(16).collect(),
+                        super::terms::CODE,
+                        super::terms::message(written, rule),
+                        super::terms::HINT,
+                    )
+                },
+            ));
         }
     });
     let origin = || Origin {

@@ -6,9 +6,11 @@
 //! recorded assessments against derived zones, the Fluent messages, and links and quoted
 //! values inside data texts.
 
+mod basis;
 pub mod blocks;
 mod data_texts;
 pub mod fragments;
+pub mod terms;
 
 use crate::derive;
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
@@ -33,6 +35,8 @@ pub fn check(
     }
     assessments(ev, diags);
     readings(ev, diags);
+    basis::check(ev, diags);
+    terms::rules(ev, Some(diags));
     measurements(ev, diags);
     texts(ev, diags);
     for p in &ev.probes {
@@ -54,6 +58,7 @@ pub fn page_rules(ev: &Evidence, page: &PageSource, diags: &mut Diagnostics) {
     language_folder(ev, page, diags);
     page_date(page, diags);
     directives(page, diags);
+    terms::page(ev, page, diags);
 }
 
 /// A page date must be a calendar date. Its position is within the front matter, which

@@ -6,7 +6,8 @@
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::load::yaml;
-use crate::model::page::{Block, DirectiveLine, FrontMatter, Item, Lang, PageSource};
+use crate::model::page::{Block, BlockBasis, DirectiveLine, FrontMatter, Item, Lang, PageSource};
+use crate::model::types::Basis;
 use std::collections::BTreeMap;
 
 /// Parses one content file of a site in `langs`. Errors are collected; a page with errors
@@ -105,12 +106,12 @@ fn parse_body(
         .collect::<Vec<_>>()
         .join(", ");
     let mut items = Vec::new();
-    let mut open: Option<(Lang, usize, Vec<&str>)> = None;
+    let mut open: Option<(Lang, usize, Option<BlockBasis>, Vec<&str>)> = None;
     let mut fence: Option<String> = None;
     for (i, raw) in lines.iter().enumerate().skip(start) {
         let line_no = i + 1;
         let line = raw.trim_end_matches('\r');
-        if let Some((lang, opened, body)) = open.as_mut() {
+        if let Some((lang, opened, basis, body)) = open.as_mut() {
             // Code fences inside a block may contain `:::` lines; skip them.
             if let Some(f) = &fence {
                 if line.trim_start().starts_with(f.as_str()) {
@@ -130,6 +131,7 @@ fn parse_body(
                     markdown: body.join("\n").into(),
                     line: *opened,
                     body_line: *opened + 1,
+                    basis: basis.take(),
                 }));
                 open = None;
                 continue;
@@ -158,14 +160,31 @@ fn parse_body(
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix(":::") {
-            let tag = rest.trim();
+            // A fence may carry attributes: `:::en{basis="inferred"}`.
+            let (tag, attrs) = match rest.find('{') {
+                Some(brace) => match fence_basis(rest, brace) {
+                    Ok(basis) => (rest[..brace].trim(), basis),
+                    Err((col, message)) => {
+                        diags.push(
+                            Diagnostic::error(
+                                "block",
+                                Span::new(file, line_no, indent(line) + 4 + col),
+                                message,
+                            )
+                            .with_hint(FENCE_HINT),
+                        );
+                        (rest[..brace].trim(), None)
+                    }
+                },
+                None => (rest.trim(), None),
+            };
             // Tags compare canonically (`:::de-ch` is the site's `de-CH`).
             let known = langs.iter().find(|l| l.code() == tag).or_else(|| {
                 let lang = Lang::parse(tag).ok()?;
                 langs.iter().find(|l| **l == lang)
             });
             if let Some(&lang) = known {
-                open = Some((lang, line_no, Vec::new()));
+                open = Some((lang, line_no, attrs, Vec::new()));
                 continue;
             }
             match tag {
@@ -222,7 +241,7 @@ fn parse_body(
             )),
         );
     }
-    if let Some((lang, opened, _)) = open {
+    if let Some((lang, opened, _, _)) = open {
         diags.push(
             Diagnostic::error(
                 "block",
@@ -233,6 +252,55 @@ fn parse_body(
         );
     }
     items
+}
+
+/// How a fence's attributes are written.
+const FENCE_HINT: &str = "a block's fence may say what it rests on: `:::en{basis=\"observed\"}`, \
+    `{basis=\"inferred\"}`, or `{basis=\"source\" source=\"https://…\"}`";
+
+/// The basis a fence's attributes give its block (`rest` is the fence after `:::`, its
+/// attributes from byte `brace`); errors at a column counted in characters from `rest`.
+fn fence_basis(rest: &str, brace: usize) -> Result<Option<BlockBasis>, (usize, String)> {
+    let (_, attrs) = parse_directive(&format!("x{}", &rest[brace..]))
+        .map_err(|(col, msg)| (rest[..brace].chars().count() + col.saturating_sub(1), msg))?;
+    let at = |key: &str| {
+        rest.find(&format!("{key}="))
+            .map_or(brace, |i| i)
+            .min(rest.len())
+    };
+    let col = |byte: usize| rest[..byte].chars().count();
+    if let Some(key) = attrs
+        .keys()
+        .find(|k| !matches!(k.as_str(), "basis" | "source"))
+    {
+        return Err((col(at(key)), format!("unknown block attribute `{key}`")));
+    }
+    let Some(value) = attrs.get("basis") else {
+        return Err((col(brace), "a block's attributes need `basis=\"…\"`".into()));
+    };
+    let Some(basis) = Basis::parse(value) else {
+        return Err((
+            col(at("basis")),
+            format!("unknown basis `{value}`: write `observed`, `source` or `inferred`"),
+        ));
+    };
+    let source = attrs.get("source").cloned();
+    if let Some(url) = &source
+        && let Err(why) = crate::model::markup::link_target(url)
+    {
+        return Err((
+            col(at("source")),
+            crate::model::markup::refused_message(url, &why),
+        ));
+    }
+    if basis == Basis::Source && source.is_none() {
+        return Err((
+            col(at("basis")),
+            "a block marked `basis=\"source\"` needs `source=\"…\"`: the address of what it was read from"
+                .into(),
+        ));
+    }
+    Ok(Some(BlockBasis { basis, source }))
 }
 
 /// The characters (not bytes: columns count characters) that `trim_start` removes.

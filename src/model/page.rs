@@ -46,6 +46,17 @@ pub struct Block {
     pub line: usize,
     /// Line of the first markdown line.
     pub body_line: usize,
+    /// What the block's statements rest on, when its fence says
+    /// (`:::en{basis="source" source="https://…"}`).
+    pub basis: Option<BlockBasis>,
+}
+
+/// The basis a prose block's fence gives it, and the source a `source` basis links to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BlockBasis {
+    pub basis: super::types::Basis,
+    /// The address of the source read (`source="…"`), shown as a link with the badge.
+    pub source: Option<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -16,13 +16,19 @@ use std::fmt;
 /// Calls `f` on every string of `record`, saying whether it is one language of a text
 /// (rendered as markdown) rather than a plain value.
 pub fn each(record: &impl Serialize, langs: &[Lang], f: &mut dyn FnMut(&str, bool)) {
+    each_in(record, langs, &mut |s, lang| f(s, lang.is_some()));
+}
+
+/// Calls `f` on every string of `record` with the language it is written in when it is
+/// one language of a text, `None` for a plain value.
+pub fn each_in(record: &impl Serialize, langs: &[Lang], f: &mut dyn FnMut(&str, Option<Lang>)) {
     // The walk fails only where the record's own impl fails, which `evidence.json` reports.
     let _ = record.serialize(&mut Walk { langs, f });
 }
 
 struct Walk<'l, 'f> {
     langs: &'l [Lang],
-    f: &'f mut dyn FnMut(&str, bool),
+    f: &'f mut dyn FnMut(&str, Option<Lang>),
 }
 
 /// The only error: a record's impl that failed.
@@ -66,7 +72,7 @@ impl<'w, 'l, 'f> Object<'w, 'l, 'f> {
     fn flush(&mut self) {
         if let Some(pending) = self.pending.take() {
             for (_, s) in pending {
-                (self.walk.f)(&s, false);
+                (self.walk.f)(&s, None);
             }
         }
     }
@@ -112,8 +118,8 @@ impl<'w, 'l, 'f> Object<'w, 'l, 'f> {
             Some(mut p) if p.len() == self.walk.langs.len() && !p.is_empty() => {
                 let langs = self.walk.langs;
                 p.sort_by_key(|(l, _)| langs.iter().position(|x| x == l));
-                for (_, s) in p {
-                    (self.walk.f)(&s, true);
+                for (l, s) in p {
+                    (self.walk.f)(&s, Some(l));
                 }
             }
             other => {
@@ -219,11 +225,11 @@ impl<'w, 'l, 'f> ser::Serializer for &'w mut Walk<'l, 'f> {
         serialize_f64: f64, serialize_bytes: &[u8], serialize_unit_struct: &'static str);
 
     fn serialize_char(self, v: char) -> Result<(), Failed> {
-        (self.f)(v.encode_utf8(&mut [0; 4]), false);
+        (self.f)(v.encode_utf8(&mut [0; 4]), None);
         Ok(())
     }
     fn serialize_str(self, v: &str) -> Result<(), Failed> {
-        (self.f)(v, false);
+        (self.f)(v, None);
         Ok(())
     }
     fn serialize_none(self) -> Result<(), Failed> {
@@ -241,7 +247,7 @@ impl<'w, 'l, 'f> ser::Serializer for &'w mut Walk<'l, 'f> {
         _: u32,
         v: &'static str,
     ) -> Result<(), Failed> {
-        (self.f)(v, false);
+        (self.f)(v, None);
         Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(

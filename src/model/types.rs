@@ -19,12 +19,43 @@ pub use super::lang::Text;
 /// What a statement rests on: a source (code, documentation, an original page), an
 /// observation, or the site's own reading of them — an inference, which every page that
 /// shows the statement marks as such.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Basis {
-    Source,
+    /// The investigation's own records: what a run, a scan or a log showed.
     Observed,
+    /// Read from a named upstream file, commit or pull request, which the statement links.
+    Source,
+    /// An inference: the site's own reading of what it observed or read.
     Inferred,
+}
+
+impl Basis {
+    /// Every basis, in the order a legend lists them.
+    pub const ALL: [Basis; 3] = [Basis::Observed, Basis::Source, Basis::Inferred];
+
+    /// The value as written in data (`observed`, `source`, `inferred`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Basis::Observed => "observed",
+            Basis::Source => "source",
+            Basis::Inferred => "inferred",
+        }
+    }
+
+    /// The CSS class of its badge.
+    pub fn class(self) -> &'static str {
+        match self {
+            Basis::Observed => "basis-observed",
+            Basis::Source => "basis-source",
+            Basis::Inferred => "basis-inferred",
+        }
+    }
+
+    /// The basis a value names, as written in data or on a block's fence.
+    pub fn parse(value: &str) -> Option<Basis> {
+        Basis::ALL.into_iter().find(|b| b.name() == value)
+    }
 }
 
 /// Where a source-side fact comes from.
@@ -41,6 +72,59 @@ pub struct Source {
     /// Pull requests the fact rests on, e.g. `owner/repo#123`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prs: Vec<String>,
+    /// Where a reader can open the source, when `repository` is not a GitHub
+    /// `owner/name` whose file or commit can be linked from `revision`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+impl Source {
+    /// The address a reader can follow to check the fact: `url`; else, for a GitHub
+    /// `owner/name` with a revision, the file at that revision (or the commit); else the
+    /// first pull request written `owner/name#number`. `None` when nothing can be linked.
+    pub fn link(&self) -> Option<String> {
+        if let Some(url) = &self.url {
+            return Some(url.clone());
+        }
+        if let (true, Some(rev)) = (github_repo(&self.repository), &self.revision)
+            && !rev.is_empty()
+            && rev
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
+            // A `file` that is a note (several files, a symbol in brackets) is no path:
+            // the tree at the revision is linked instead.
+            return Some(match &self.file {
+                Some(f) if !f.contains(char::is_whitespace) && !f.contains(',') => {
+                    format!("https://github.com/{}/blob/{rev}/{f}", self.repository)
+                }
+                Some(_) => format!("https://github.com/{}/tree/{rev}", self.repository),
+                None => format!("https://github.com/{}/commit/{rev}", self.repository),
+            });
+        }
+        self.prs.iter().find_map(|p| pull_request_url(p))
+    }
+}
+
+/// Whether `repo` is written as a GitHub `owner/name`.
+pub fn github_repo(repo: &str) -> bool {
+    let mut parts = repo.split('/');
+    let ok = |s: Option<&str>| {
+        s.is_some_and(|s| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        })
+    };
+    ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
+}
+
+/// The GitHub address of a pull request written `owner/name#number`; `None` for
+/// anything else.
+pub fn pull_request_url(pr: &str) -> Option<String> {
+    let (repo, n) = pr.split_once('#')?;
+    (github_repo(repo) && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("https://github.com/{repo}/pull/{n}"))
 }
 
 /// An inclusive integer range, as in "observed for 1..8".
@@ -281,6 +365,10 @@ pub struct DispatchMap {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applies_to: Option<Text>,
     pub source: Source,
+    /// What the map rests on: `observed` (recorded by the investigation), `source` (read
+    /// from the linked source) or `inferred` (the site's reading); shown with its title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Basis>,
     /// Worklog phase that recorded the map, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<Id>,
@@ -361,9 +449,12 @@ pub struct Reading {
     pub zone: Option<Id>,
     /// The reading, in words.
     pub text: Text,
-    /// What it rests on; `inferred` marks it as the site's own reading wherever it is shown.
+    /// What it rests on, shown with it (its badge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basis: Option<Basis>,
+    /// The source a `basis: source` reading was read from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
     /// When it was read, `YYYY-MM-DD`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<Id>,
@@ -538,8 +629,9 @@ pub enum ObserverOutcome {
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     pub id: Id,
-    /// Short label such as `A` or `setup`.
-    pub label: String,
+    /// Short label such as `A`, the same in every language, or one per language
+    /// (`{ja: 準備, en: setup}`).
+    pub label: PhaseLabel,
     pub title: Text,
     /// `YYYY-MM-DD` when known; the seeds lost most dates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -550,14 +642,25 @@ pub struct Phase {
     pub questions: Vec<Id>,
 }
 
+/// A phase's short label: one string for every language (`A`), or a text in each.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum PhaseLabel {
+    Same(String),
+    Each(Text),
+}
+
 /// One recorded fact with the evidence it rests on.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fact {
     pub text: Text,
-    /// What it rests on; `inferred` is marked as the site's reading.
+    /// What it rests on, shown with it (its badge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basis: Option<Basis>,
+    /// The source a `basis: source` fact was read from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<Id>,
 }
@@ -575,6 +678,12 @@ pub struct Claim {
     pub cannot: Text,
     /// Evidence behind the can-show side (`kind:id` references).
     pub evidence: Vec<Id>,
+    /// What the can-show side rests on, shown with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Basis>,
+    /// The source a `basis: source` claim was read from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
     /// Observer whose limit keeps the cannot-show side out of reach.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constraint: Option<Id>,
@@ -661,6 +770,21 @@ pub struct Term {
     /// Where a reader can check the definition (a file at a revision, a pull request).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// How the site writes the term, by language tag (`ja: {use: カーネル, avoid: [kernel]}`):
+    /// `check` warns where a page or a data text writes a variant to avoid.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub spelling: BTreeMap<String, Spelling>,
+}
+
+/// The spelling a site uses for a term in one language, and the variants it avoids.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spelling {
+    /// The spelling the site uses; by default the term as written in that language.
+    #[serde(default, rename = "use", skip_serializing_if = "Option::is_none")]
+    pub preferred: Option<String>,
+    /// Spellings the site does not use for the term; each is warned about where written.
+    pub avoid: Vec<String>,
 }
 
 // ---------------------------------------------------------------- findings.yaml
@@ -1202,5 +1326,41 @@ mod case_fields_tests {
         });
         let e = off.expect_err("the pack is off");
         assert!(e.to_string().contains("`ggml` pack"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod source_link_tests {
+    use super::Source;
+
+    fn source(repo: &str, rev: Option<&str>, file: Option<&str>, prs: &[&str]) -> Source {
+        Source {
+            repository: repo.into(),
+            revision: rev.map(Into::into),
+            file: file.map(Into::into),
+            prs: prs.iter().map(|p| p.to_string()).collect(),
+            url: None,
+        }
+    }
+
+    /// A file written as a note (a symbol in brackets, two files) would make a broken
+    /// address: the tree at the revision is linked instead.
+    #[test]
+    fn links_a_path_a_tree_a_commit_or_a_pull_request() {
+        let s = source("o/r", Some("abc1234"), Some("src/a.rs"), &[]);
+        assert_eq!(
+            s.link().as_deref(),
+            Some("https://github.com/o/r/blob/abc1234/src/a.rs")
+        );
+        let s = source("o/r", Some("v1"), Some("src/a.rs (SYMBOL)"), &[]);
+        assert_eq!(s.link().as_deref(), Some("https://github.com/o/r/tree/v1"));
+        let s = source("o/r", Some("abc1234"), None, &[]);
+        assert_eq!(
+            s.link().as_deref(),
+            Some("https://github.com/o/r/commit/abc1234")
+        );
+        let s = source("a local tree", Some("abc"), None, &["o/r#12"]);
+        assert_eq!(s.link().as_deref(), Some("https://github.com/o/r/pull/12"));
+        assert_eq!(source("a local tree", None, None, &[]).link(), None);
     }
 }

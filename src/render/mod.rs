@@ -42,6 +42,9 @@ const NOT_FOUND: &str = "404";
 /// and through Tera each was copied into its context, copied out and checked as UTF-8
 /// again. Unicode noncharacters: a frame that holds the mark other than once (a caption
 /// quoting it) is rendered the ordinary way.
+/// The start of a basis badge's markup (`records::badge`), by which a page is known to
+/// show a basis and so to need the legend.
+const BASIS_BADGE: &[u8] = b"<span class=\"badge basis-";
 const SPLICE: &str = "\u{FDD0}evidence-splice\u{FDD1}";
 
 /// `frame` on either side of its one [`SPLICE`] mark; `None` when the mark is not there
@@ -493,6 +496,7 @@ impl<'a> Renderer<'a> {
             };
             blocks.ids = Some(std::cell::RefCell::new(markdown::PageIds::new(reserved)));
         }
+        let start = out.len();
         for (i, item) in page.items.iter().enumerate() {
             match item {
                 Item::Block(b) if view.langs().contains(&b.lang) => {
@@ -535,6 +539,11 @@ impl<'a> Renderer<'a> {
                     out.push_str(b.lang.code());
                     out.push_str("\">\n");
                     out.push_str(&html);
+                    if let Some(basis) = &b.basis {
+                        out.push_str(
+                            tables::records::block_basis_note(&scope, b.lang, basis).as_str(),
+                        );
+                    }
                     out.push_str("</div>\n");
                 }
                 Item::Block(_) => {}
@@ -547,6 +556,10 @@ impl<'a> Renderer<'a> {
         }
         if let Some(ids) = &blocks.ids {
             diags.extend(clashes(page, &mut ids.borrow_mut().clashes));
+        }
+        // A page that shows what a statement rests on explains the marks once, after them.
+        if memchr::memmem::find(&out.as_bytes()[start..], BASIS_BADGE).is_some() {
+            out.push_str(tables::records::basis_legend(&scope).as_str());
         }
     }
 

@@ -72,6 +72,8 @@ fn node(svg: &mut Svg, s: &Scope, c: &Component, x: f64, y: f64, w: f64, small: 
     } else {
         Font::sans(16).bold()
     };
+    // A name is never cut inside a word: a long one is set smaller to fit its box.
+    let name_font = svg::font_to_fit(&c.name, max, name_font, 12);
     let mut cy = para(
         &mut inner,
         x + 10.0,

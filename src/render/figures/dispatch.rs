@@ -338,7 +338,7 @@ pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Drawn {
     Drawn {
         name: super::slug(&format!("dispatch-{}", m.id.value)),
         kind: "dispatch-diagram",
-        title: super::ui_with(s, "figure-dispatch-title", "map", m.id.value.clone()),
+        title: super::ui_texts(s, "figure-dispatch-title", &[("map", m.title.clone())]),
         sources: files(sources),
         content: Content::Svg {
             width: WIDTH,

@@ -10,7 +10,7 @@ use super::{Content, Drawn, Words, family_hue, family_name, files, fit_lines, ui
 use crate::derive::zone;
 use crate::model::Located;
 use crate::model::format::Decimal;
-use crate::model::{DispatchMap, Edge, Run};
+use crate::model::{DispatchMap, Edge, Run, Text};
 use crate::render::scope::Scope;
 
 const WIDTH: u32 = 400;
@@ -82,18 +82,22 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     });
     let map = own.or(previous.flatten().map(|(_, m)| m));
     let title = match (own, previous.flatten()) {
-        (Some(m), _) => ui_args(
+        // A map is named by its title, which a reader knows it by.
+        (Some(m), _) => super::ui_texts(
             s,
             "figure-proxy-title",
-            &[("run", run.id.value.clone()), ("map", m.id.value.clone())],
+            &[
+                ("run", Text::untranslated(&run.id.value)),
+                ("map", m.title.clone()),
+            ],
         ),
-        (None, Some((prev, m))) => ui_args(
+        (None, Some((prev, m))) => super::ui_texts(
             s,
             "figure-proxy-title-previous",
             &[
-                ("run", run.id.value.clone()),
-                ("map", m.id.value.clone()),
-                ("previous", prev.id.value.clone()),
+                ("run", Text::untranslated(&run.id.value)),
+                ("map", m.title.clone()),
+                ("previous", Text::untranslated(&prev.id.value)),
             ],
         ),
         (None, None) => ui_args(

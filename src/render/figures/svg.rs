@@ -168,42 +168,42 @@ fn pieces(s: &str) -> Vec<&str> {
     out
 }
 
-/// Wraps `s` into lines no wider than `max` pixels (a single piece wider than `max` is cut
-/// between characters). Always returns at least one line.
+/// Wraps `s` into lines no wider than `max` pixels, breaking only where [`pieces`]
+/// allows: a piece wider than `max` stands alone on its line, whole, never cut inside a
+/// word (a figure that must fit it sets it smaller, [`font_to_fit`]). Always returns at
+/// least one line.
 pub fn wrap(s: &str, max: f64, font: Font) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut cur = String::new();
     for piece in pieces(s) {
         let candidate = format!("{cur}{piece}");
-        if text_width(candidate.trim_end(), font) <= max || cur.is_empty() {
+        if text_width(candidate.trim_end(), font) <= max || cur.trim().is_empty() {
             cur = candidate;
         } else {
             lines.push(cur.trim_end().to_string());
             cur = piece.trim_start().to_string();
         }
-        // A piece that alone is too wide is cut between characters.
-        while text_width(cur.trim_end(), font) > max && cur.chars().count() > 1 {
-            let mut head = String::new();
-            let mut rest = cur.chars().peekable();
-            while let Some(&c) = rest.peek() {
-                let mut next = head.clone();
-                next.push(c);
-                if text_width(&next, font) > max && !head.is_empty() {
-                    break;
-                }
-                head = next;
-                rest.next();
-            }
-            let tail: String = rest.collect();
-            if tail.is_empty() {
-                break;
-            }
-            lines.push(head);
-            cur = tail;
-        }
     }
     lines.push(cur.trim_end().to_string());
     lines
+}
+
+/// The width of the widest piece of `s` that a line may not break inside.
+pub fn widest_piece(s: &str, font: Font) -> f64 {
+    pieces(s)
+        .into_iter()
+        .map(|p| text_width(p.trim(), font))
+        .fold(0.0, f64::max)
+}
+
+/// `font`, made smaller (down to `min` points) until every unbreakable piece of `s` fits
+/// in `max` pixels, so that wrapping never has to cut a word.
+pub fn font_to_fit(s: &str, max: f64, font: Font, min: u32) -> Font {
+    let mut f = font;
+    while f.size > min && widest_piece(s, f) > max {
+        f.size -= 1;
+    }
+    f
 }
 
 /// Shortens `s` with a trailing `…` so that it fits `max` pixels.
@@ -529,8 +529,23 @@ mod tests {
         assert!(ja.len() > 1);
         assert!(ja.iter().all(|l| !l.starts_with('。')));
         let long = wrap("index_scan_next<btree,1,false>", 60.0, Font::mono(12));
-        assert!(long.iter().all(|l| text_width(l, Font::mono(12)) <= 60.0));
+        assert!(long.len() > 1);
         assert_eq!(long.concat(), "index_scan_next<btree,1,false>");
+        assert_eq!(wrap("", 10.0, f), vec![String::new()]);
+    }
+
+    /// A word wider than the line stays whole on its own line: "rocSOLVER" in a narrow
+    /// box was cut into "rocSOLVE" and "R".
+    #[test]
+    fn never_cuts_inside_a_word() {
+        let f = Font::sans(14).bold();
+        let lines = wrap("rocSOLVER", text_width("rocSOLV", f), f);
+        assert_eq!(lines, ["rocSOLVER"]);
+        let lines = wrap("load rocSOLVER now", text_width("rocSOLV", f), f);
+        assert_eq!(lines, ["load", "rocSOLVER", "now"]);
+        let fit = font_to_fit("rocSOLVER", text_width("rocSOLV", f), f, 8);
+        assert!(fit.size < f.size);
+        assert!(text_width("rocSOLVER", fit) <= text_width("rocSOLV", f));
         assert_eq!(wrap("", 10.0, f), vec![String::new()]);
     }
 

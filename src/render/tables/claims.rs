@@ -49,7 +49,7 @@ pub fn enum_key(v: &impl serde::Serialize) -> String {
 }
 
 fn claim_row(s: &Scope, c: &Claim, with_id: bool) -> Row {
-    let mut can = s.text(&c.can);
+    let mut can = s.text(&c.can) + &super::records::basis_mark(s, c.basis);
     // A finding that corrects the claim is said where the claim is.
     for f in c
         .corrected_by

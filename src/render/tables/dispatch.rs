@@ -1,5 +1,6 @@
 //! Dispatch maps: the branches of one map, and all maps compared over ranges of their variable.
 
+use super::records::basis_mark;
 use super::records::source_text;
 use super::{anchor, code, record_link, source_line};
 use crate::derive::{sample, segments, zone};
@@ -100,10 +101,15 @@ pub fn map(s: &Scope, id: &str) -> Table {
         id: anchor(Kind::Map, &m.id.value),
         class: "dispatch-map".into(),
         caption: if m.subject.is_empty() {
-            s.text(&m.title)
+            s.text(&m.title) + &basis_mark(s, m.basis)
         } else {
             let subject = Html::join(m.subject.values().map(|v| code(v)), " · ");
-            html!("{} <small>({})</small>", s.text(&m.title), subject)
+            html!(
+                "{} <small>({})</small>{}",
+                s.text(&m.title),
+                subject,
+                basis_mark(s, m.basis)
+            )
         },
         source: source_line(s, [m.file.to_string()]),
         columns: ["col-condition", "col-family", "col-anchor", "col-chain"]

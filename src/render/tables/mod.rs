@@ -100,9 +100,35 @@ pub fn anchor(kind: Kind, id: &str) -> String {
     }
 }
 
-/// A reference as a link to the record's row (or to the page, for `page:`).
+/// A reference as a link to the record's row (or to the page, for `page:`): the name a
+/// reader knows the record by, with the reference as a code detail; the reference alone
+/// for a record with no name.
 pub fn ref_link(s: &Scope, r: &Ref) -> Html {
-    record_link(s, r.kind, &r.id, code(&r.to_string()))
+    let label = match record_name(s, r.kind, &r.id) {
+        Some(name) => {
+            crate::render::html::html!("{} <small>{}</small>", name, code(&r.to_string()))
+        }
+        None => code(&r.to_string()),
+    };
+    record_link(s, r.kind, &r.id, label)
+}
+
+/// The name a reader knows a record by — a map's or phase's title, a family's, route's or
+/// subject's label, an observer's or component's name, a glossary term — when its kind
+/// has one.
+pub fn record_name(s: &Scope, kind: Kind, id: &str) -> Option<Html> {
+    let ev = s.ev;
+    match kind {
+        Kind::Map => ev.maps.get(id).map(|m| s.fluent(&m.title)),
+        Kind::Phase => ev.phases.get(id).map(|p| s.fluent(&p.title)),
+        Kind::Family => ev.families.get(id).map(|f| s.fluent(&f.label)),
+        Kind::Route => ev.routes.get(id).map(|r| s.fluent(&r.label)),
+        Kind::Subject => ev.subjects.get(id).map(|x| s.fluent(&x.label)),
+        Kind::Observer => ev.observers.get(id).map(|o| Html::text(&o.name)),
+        Kind::Component => ev.components.get(id).map(|c| Html::text(&c.name)),
+        Kind::Term => ev.terms.get(id).map(|t| s.fluent(&t.term)),
+        _ => None,
+    }
 }
 
 /// `label` as a link to the row of a record on the page that lists it (the page

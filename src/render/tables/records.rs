@@ -30,19 +30,61 @@ pub(crate) fn route_badge(s: &Scope, id: &str) -> Html {
     )
 }
 
-/// The mark of a statement that is the site's own reading (`basis: inferred`); nothing
-/// for one that rests on a source or an observation.
+/// The badge of what a statement rests on: each basis (observed, from the source, our
+/// reading) has its own, so that a reader tells a record from a source read and from an
+/// inference at a glance; nothing for a statement that names no basis.
 pub(crate) fn basis_mark(s: &Scope, basis: Option<crate::model::types::Basis>) -> Html {
     match basis {
-        Some(crate::model::types::Basis::Inferred) => html!(
-            " {}",
-            badge(
-                "basis-inferred",
-                s.label("basis", &crate::model::types::Basis::Inferred)
-            )
-        ),
-        _ => Html::default(),
+        Some(b) => html!(" {}", basis_badge(s, b)),
+        None => Html::default(),
     }
+}
+
+/// The badge of one basis, classed `basis-<value>` (the page's legend explains them).
+pub(crate) fn basis_badge(s: &Scope, basis: crate::model::types::Basis) -> Html {
+    badge(basis.class(), s.label("basis", &basis))
+}
+
+/// The legend of the basis badges, one line for each: what the page's marks mean.
+pub fn basis_legend(s: &Scope) -> Html {
+    let items = Html::join(
+        crate::model::types::Basis::ALL.into_iter().map(|b| {
+            html!(
+                "<li>{} {}</li>",
+                basis_badge(s, b),
+                s.ui(&format!("basis-legend-{}", b.name()))
+            )
+        }),
+        "",
+    );
+    html!(
+        "<aside class=\"basis-legend\"><p>{}</p><ul>{}</ul></aside>\n",
+        s.ui("basis-legend"),
+        items
+    )
+}
+
+/// The line under a prose block whose fence gives a basis: its badge, in the block's own
+/// language, and the address of the source read, as a link.
+pub fn block_basis_note(
+    s: &Scope,
+    lang: crate::model::page::Lang,
+    b: &crate::model::page::BlockBasis,
+) -> Html {
+    let label = Html::text(lang.pick(&s.msgs.label("basis", &b.basis)));
+    let mut note = html!("<p class=\"basis-note\">{}", badge(b.basis.class(), label));
+    if let Some(url) = &b.source {
+        let shown = url
+            .trim_start_matches("https://")
+            .trim_start_matches("http://");
+        html_into!(
+            note,
+            " <a href=\"{}\">{}</a>",
+            Html::text(url),
+            Html::text(shown)
+        );
+    }
+    note + &Html::trusted_static("</p>\n")
 }
 
 pub(crate) fn badge(class: &str, label: Html) -> Html {
@@ -204,14 +246,35 @@ pub fn glossary(s: &Scope) -> Table {
     )
 }
 
-/// A source as `repo @ revision · file · PRs`.
+/// A source as `repo @ revision · file · PRs`; the revision (or the file, when there is
+/// one) links to it when the source can be linked, each PR to its page.
 pub fn source_text(src: &Source) -> Html {
     let mut out = code(&src.repository);
+    let link = src.url.clone().or_else(|| {
+        (crate::model::types::github_repo(&src.repository) && src.revision.is_some())
+            .then(|| src.link())
+            .flatten()
+    });
+    let linked = |label: Html| match &link {
+        Some(href) => html!("<a href=\"{}\">{}</a>", Html::text(href), label),
+        None => label,
+    };
+    let mut linked_once = false;
     if let Some(r) = &src.revision {
-        html_into!(out, " @ {}", code(r));
+        let label = code(r);
+        if src.file.is_none() {
+            html_into!(out, " @ {}", linked(label));
+            linked_once = true;
+        } else {
+            html_into!(out, " @ {}", label);
+        }
     }
     if let Some(f) = &src.file {
-        html_into!(out, " · {}", code(f));
+        html_into!(out, " · {}", linked(code(f)));
+        linked_once = true;
+    }
+    if !linked_once && src.url.is_some() {
+        html_into!(out, " · {}", linked(Html::text("↗")));
     }
     if !src.prs.is_empty() {
         let prs = Html::join(src.prs.iter().map(|p| pull_request(p)), ", ");
@@ -223,28 +286,8 @@ pub fn source_text(src: &Source) -> Html {
 /// A pull request written `owner/repo#123` as a link to it on GitHub; anything else as
 /// written.
 fn pull_request(pr: &str) -> Html {
-    let linkable = pr.split_once('#').filter(|(repo, n)| {
-        let mut parts = repo.split('/');
-        let ok = |s: Option<&str>| {
-            s.is_some_and(|s| {
-                !s.is_empty()
-                    && s.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-            })
-        };
-        ok(parts.next())
-            && ok(parts.next())
-            && parts.next().is_none()
-            && !n.is_empty()
-            && n.chars().all(|c| c.is_ascii_digit())
-    });
-    match linkable {
-        Some((repo, n)) => html!(
-            "<a href=\"https://github.com/{}/pull/{}\">{}</a>",
-            Html::text(repo),
-            Html::text(n),
-            Html::text(pr)
-        ),
+    match crate::model::types::pull_request_url(pr) {
+        Some(href) => html!("<a href=\"{}\">{}</a>", Html::text(&href), Html::text(pr)),
         None => Html::text(pr),
     }
 }

@@ -42,7 +42,10 @@ pub fn worklog(s: &Scope) -> Table {
                 Row::new(vec![
                     html!(
                         "<strong class=\"phase-label\">{}</strong><br>{}",
-                        Html::text(&p.label),
+                        match &p.label {
+                            crate::model::types::PhaseLabel::Same(l) => Html::text(l),
+                            crate::model::types::PhaseLabel::Each(t) => s.fluent(t),
+                        },
                         s.text(&p.title)
                     ),
                     date,
