@@ -242,6 +242,17 @@ fn a_variant_of_a_declared_term_is_warned_about_where_it_is_written() {
         messages[1].contains("`復号` is written `デコード`"),
         "{messages:?}"
     );
+    // A run file is never rewritten, so its texts are not judged: the same variant in a
+    // run's reading adds no warning.
+    replace_once(
+        site.path(),
+        "data/runs/r1.yaml",
+        "ja: \"フィクスチャの実行。\"",
+        "ja: \"kernel を測ったフィクスチャの実行。\"",
+    );
+    let (code, again) = check_json(site.path());
+    assert_eq!(code, 0, "{}", again.summary());
+    assert_eq!(places(&again), places(&report), "{}", again.summary());
     // A spelling for a language the site does not have is an error at the entry.
     replace_once(
         site.path(),
