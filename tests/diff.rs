@@ -1127,6 +1127,14 @@ fn the_review_page_is_written_to_its_folder_and_never_over_a_file_of_yours() {
     assert!(said.starts_with("wrote "), "{said}");
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(page.starts_with("<!doctype html>"), "{page}");
+    // Readable as any file written under the same umask, as the site's are (it was 0600).
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    std::fs::write(out.path().join("plain"), "x").unwrap();
+    assert_eq!(
+        format!("{:o}", mode(&dir.join("index.html"))),
+        format!("{:o}", mode(&out.path().join("plain")))
+    );
     // Side by side: the removed word marked in the old text, the inserted one in the new.
     assert!(
         page.contains("How often <del>each</del> call ran"),

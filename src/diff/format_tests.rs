@@ -718,3 +718,39 @@ fn a_value_change_shows_old_new_delta_and_percent_with_its_unit() {
     };
     assert_eq!(delta(&rows), "-3 rows, -30 %");
 }
+
+/// Only the site's languages are languages on the review page: a field path's last
+/// segment that is not one (`file`, `revision`, `basis`, `search`, `prs`) gets no `lang`.
+/// (Seen failing before: every short last segment was declared, `lang="file"` …)
+#[test]
+fn the_review_page_declares_only_the_sites_languages() {
+    let record = |path: &str| RecordChange {
+        kind: "source".into(),
+        id: "s".into(),
+        change: Change::Changed,
+        fields: vec![field(path, Some("old words"), Some("new words"))],
+        drift: Vec::new(),
+    };
+    let paths = [
+        "file",
+        "at.revision",
+        "basis",
+        "search",
+        "refs[example-org/tool#17156].prs",
+        "text.ja",
+        "text.en",
+    ];
+    let r = Report {
+        records: paths.iter().map(|p| record(p)).collect(),
+        ..empty()
+    };
+    let page = super::super::html::html(&r);
+    let mut declared: Vec<&str> = page
+        .split("lang=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    declared.sort_unstable();
+    declared.dedup();
+    assert_eq!(declared, ["en", "ja"], "{page}");
+}

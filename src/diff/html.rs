@@ -45,13 +45,11 @@ fn attr(s: &str) -> String {
     out
 }
 
-/// The language of a field path ending in a site language (`can.ja` → `ja`), for `lang`.
-fn lang_of(path: &str) -> Option<&str> {
+/// The language of a field path ending in one of the site's languages (`can.ja` → `ja`),
+/// for `lang`; any other last segment (`file`, `search`, `prs` in `repo#17156`) is none.
+fn lang_of<'a>(path: &str, langs: &'a [String]) -> Option<&'a str> {
     let last = path.rsplit('.').next()?;
-    (2..=8)
-        .contains(&last.len())
-        .then_some(last)
-        .filter(|l| l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+    langs.iter().find(|l| *l == last).map(String::as_str)
 }
 
 /// Two cells, before and after: the words removed marked in the first, those inserted in
@@ -87,9 +85,9 @@ fn sides(old: Option<&str>, new: Option<&str>, lang: Option<&str>) -> (String, S
     }
 }
 
-fn field_rows(o: &mut String, head: &str, fields: &[FieldChange]) {
+fn field_rows(o: &mut String, head: &str, fields: &[FieldChange], langs: &[String]) {
     for f in fields {
-        let (a, b) = sides(f.old.as_deref(), f.new.as_deref(), lang_of(&f.path));
+        let (a, b) = sides(f.old.as_deref(), f.new.as_deref(), lang_of(&f.path, langs));
         let _ = writeln!(
             o,
             "<tr><th scope=\"row\">{head}</th><td><code>{}</code></td>{a}{b}</tr>",
@@ -185,7 +183,12 @@ pub fn html(r: &Report) -> String {
         if r.rewrites.iter().any(|w| !w.fields.is_empty()) {
             let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
             for w in &r.rewrites {
-                field_rows(&mut o, &format!("<code>{}</code>", esc(&w.file)), &w.fields);
+                field_rows(
+                    &mut o,
+                    &format!("<code>{}</code>", esc(&w.file)),
+                    &w.fields,
+                    &r.languages,
+                );
             }
             o.push_str("</tbody></table>");
         }
@@ -235,7 +238,7 @@ pub fn html(r: &Report) -> String {
                         "<tr><th scope=\"row\">{head}</th><td></td><td></td><td></td></tr>"
                     );
                 }
-                field_rows(o, &head, &c.fields);
+                field_rows(o, &head, &c.fields, &r.languages);
             }
             o.push_str("</tbody></table>\n");
         });
@@ -252,7 +255,12 @@ pub fn html(r: &Report) -> String {
                 );
                 if !m.fields.is_empty() {
                     let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
-                    field_rows(o, &format!("<code>{}</code>", esc(&m.id)), &m.fields);
+                    field_rows(
+                        o,
+                        &format!("<code>{}</code>", esc(&m.id)),
+                        &m.fields,
+                        &r.languages,
+                    );
                     o.push_str("</tbody></table>\n");
                 }
                 if m.before_svg.is_some() || m.after_svg.is_some() {
@@ -319,7 +327,7 @@ pub fn html(r: &Report) -> String {
                         change_word(x.change)
                     );
                 }
-                field_rows(o, &head, &x.fields);
+                field_rows(o, &head, &x.fields, &r.languages);
             }
             o.push_str("</tbody></table>\n");
         });
@@ -529,7 +537,11 @@ pub fn write_page(dir: &std::path::Path, page: &str) -> Result<std::path::PathBu
         Err(e) => return Err(format!("cannot read {}: {e}", target.display())),
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+    // Readable as the site's files are: 0666 less the umask (tempfile's own default, 0600,
+    // would hide the page from the web server that publishes it).
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(dir)
         .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
     tmp.write_all(page.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
