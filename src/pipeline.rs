@@ -103,6 +103,7 @@ pub fn checked_with(root: &Path, reuse: Reuse) -> Result<Checked, Diagnostics> {
             &loaded.derived,
             &messages,
             &values,
+            &loaded.theme,
             root,
             &mut diagnostics,
         )

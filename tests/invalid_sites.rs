@@ -1042,3 +1042,33 @@ fn a_page_file_name_that_needs_escaping_is_an_error_with_a_suggestion() {
         std::fs::remove_file(root.join(name)).unwrap();
     }
 }
+
+/// A page whose folder is a file the build writes itself (`evidence.json`, the theme's
+/// `static/style.css`, `404.html`) is a collision located at the page, naming both,
+/// not "Is a directory (os error 21)" when the file is written.
+#[test]
+fn a_page_in_the_place_of_a_file_the_build_writes_is_a_collision() {
+    let site = fixture_copy();
+    let root = site.path();
+    let page = std::fs::read(root.join("content/details.md")).unwrap();
+    for (name, built) in [
+        ("content/evidence.json.md", "evidence.json"),
+        ("content/static/style.css.md", "static/style.css"),
+        ("content/404.html.md", "404.html"),
+    ] {
+        write_file(root, name, &page);
+        let (code, report) = check_json(root);
+        assert_eq!(code, 1, "{name} passed:\n{}", report.summary());
+        let found = report.diagnostics.iter().any(|d| {
+            d.code == "page-collision"
+                && d.span.file == name
+                && (d.span.line, d.span.column) == (1, 1)
+                && d.message.contains(&format!("`{built}`"))
+        });
+        assert!(found, "{name}:\n{}", report.summary());
+        let r = build(root, None);
+        assert_eq!(r.code, 1, "{name}: {}", r.stderr);
+        assert!(!r.stderr.contains("os error"), "{name}: {}", r.stderr);
+        std::fs::remove_file(root.join(name)).unwrap();
+    }
+}

@@ -27,12 +27,14 @@ pub fn check(
     derived: &derive::Derived,
     messages: &Messages,
     values: &Values,
+    theme: &crate::load::Theme,
     root: &Path,
     diags: &mut Diagnostics,
 ) {
     for page in &ev.pages {
         page_rules(ev, page, diags);
     }
+    own_files(ev, theme, diags);
     assessments(ev, diags);
     readings(ev, diags);
     basis::check(ev, diags);
@@ -76,6 +78,75 @@ fn page_date(page: &PageSource, diags: &mut Diagnostics) {
             Diagnostic::error("bad-date", span, format!("`{}` is not a date", d.value))
                 .with_hint("write dates as YYYY-MM-DD"),
         );
+    }
+}
+
+/// The files (and folders) the build writes itself besides pages and figures, with what
+/// each is, as `render` writes them (`model::view::own`).
+fn built_files(ev: &Evidence, theme: &crate::load::Theme) -> Vec<(String, String)> {
+    use crate::model::view::own;
+    let config = ev.config.as_ref();
+    let views = config.map_or(crate::model::view::View::DEFAULT, |c| c.views());
+    let mut out = vec![
+        (own::NOT_FOUND.to_string(), "the not-found page".to_string()),
+        (own::EXPORT.to_string(), "the records as JSON".to_string()),
+    ];
+    if config.is_some_and(|c| c.base_url.is_some()) {
+        out.push((own::SITEMAP.to_string(), "the sitemap".to_string()));
+    }
+    for view in views {
+        let folder = view.path("index");
+        if config.is_some_and(|c| c.history) {
+            out.push((format!("{folder}{}", own::FEED), "a feed".to_string()));
+        }
+        if config.is_some_and(|c| c.search) {
+            let search = format!("{}{}", own::SEARCH, view.name());
+            out.push((search, "a folder of the search index".to_string()));
+        }
+    }
+    for (name, f) in theme.under(own::STATIC) {
+        let whose = if f.is_builtin() {
+            "the built-in theme's"
+        } else {
+            "the site's"
+        };
+        let path = format!("{}{name}", own::STATIC);
+        out.push((path.clone(), format!("{whose} static file `{path}`")));
+    }
+    out
+}
+
+/// A page may not be written where the build writes a file of its own, nor inside one:
+/// `content/evidence.json.md` makes a folder `evidence.json/` that the export cannot be
+/// written to.
+fn own_files(ev: &Evidence, theme: &crate::load::Theme, diags: &mut Diagnostics) {
+    let built = built_files(ev, theme);
+    let views = ev
+        .config
+        .as_ref()
+        .map_or(crate::model::view::View::DEFAULT, |c| c.views());
+    for page in &ev.pages {
+        for view in views {
+            let file = view.file(&page.id);
+            let taken = built
+                .iter()
+                .find(|(path, _)| file == *path || file.starts_with(&format!("{path}/")));
+            if let Some((path, what)) = taken {
+                diags.push(
+                    Diagnostic::error(
+                        "page-collision",
+                        Span::new(&page.file, 1, 1),
+                        format!(
+                            "page `{}` would be written at `{file}`, in the place of `{path}`, \
+                             {what}, which the build writes itself",
+                            page.id
+                        ),
+                    )
+                    .with_hint("rename or move the page"),
+                );
+                break;
+            }
+        }
     }
 }
 

@@ -8,6 +8,23 @@
 use super::lang::Lang;
 use serde::Serialize;
 
+/// The files the build writes itself besides pages and figures, named once for the
+/// renderer that writes them and the check that keeps pages out of their way.
+pub mod own {
+    /// The page served for any missing path.
+    pub const NOT_FOUND: &str = "404.html";
+    /// The sitemap (only with a `base_url`).
+    pub const SITEMAP: &str = "sitemap.xml";
+    /// The records as JSON.
+    pub const EXPORT: &str = "evidence.json";
+    /// Each view's Atom feed, in the view's folder (only with a history).
+    pub const FEED: &str = "feed.xml";
+    /// The folder of the theme's static files.
+    pub const STATIC: &str = "static/";
+    /// The folder of the search index, one folder per view in it (only with search).
+    pub const SEARCH: &str = "search/";
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum View {
     /// Every language of the site, in its order, at the site's root.

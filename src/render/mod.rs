@@ -23,7 +23,7 @@ use crate::load::messages::Messages;
 use crate::model::markup::{self, Judge};
 use crate::model::page::{Item, PageSource};
 use crate::model::values::Values;
-use crate::model::view::View;
+use crate::model::view::{View, own};
 use crate::model::{Evidence, Text};
 use directives::Shown;
 use scope::{Scope, join_langs};
@@ -837,7 +837,7 @@ impl<'a> Renderer<'a> {
         sm.insert("entries", &entries);
         match self.tera.render("sitemap.xml", &sm) {
             Ok(xml) => {
-                sink.put("sitemap.xml".into(), xml.into_bytes());
+                sink.put(own::SITEMAP.into(), xml.into_bytes());
             }
             Err(e) => diags.push(Diagnostic::error(
                 "template",
@@ -859,7 +859,7 @@ impl<'a> Renderer<'a> {
         ctx.insert("description", &desc);
         match self.tera.render("404.html", &ctx) {
             Ok(html) => {
-                sink.put("404.html".into(), html.into_bytes());
+                sink.put(own::NOT_FOUND.into(), html.into_bytes());
             }
             Err(e) => diags.push(Diagnostic::error(
                 "template",
@@ -878,11 +878,14 @@ impl<'a> Renderer<'a> {
             };
             for &view in self.views() {
                 if let Some(xml) = feed.xml(view) {
-                    sink.put(format!("{}feed.xml", view.path("index")), xml.into_bytes());
+                    sink.put(
+                        format!("{}{}", view.path("index"), own::FEED),
+                        xml.into_bytes(),
+                    );
                 }
             }
         }
-        sink.put_pieces("evidence.json".into(), &mut |piece| {
+        sink.put_pieces(own::EXPORT.into(), &mut |piece| {
             crate::model::values::export_pieces(self.ev, &mut |s| piece(s.as_bytes()));
             piece(b"\n");
         });
@@ -892,7 +895,7 @@ impl<'a> Renderer<'a> {
             if name == search::SCRIPT && !search {
                 continue;
             }
-            sink.put(format!("static/{name}"), f.bytes.clone());
+            sink.put(format!("{}{name}", own::STATIC), f.bytes.clone());
         }
     }
 }

@@ -317,7 +317,7 @@ fn index_files(name: &str, docs: &BTreeMap<String, Arc<Doc>>, sink: &dyn Sink) {
         let b = fnv1a(tokens::key(tok)) as usize & (shards - 1);
         buckets[b].push((tok, list));
     }
-    let dir = format!("search/{name}");
+    let dir = format!("{}{name}", crate::model::view::own::SEARCH);
     buckets
         .into_par_iter()
         .enumerate()
