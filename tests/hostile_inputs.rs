@@ -865,3 +865,47 @@ fn a_closed_stdout_ends_every_command_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(code, 1, "{stderr}");
 }
+
+/// A control character (C0 but tab and line breaks, DEL, C1), raw or as a YAML escape in a
+/// double-quoted scalar, is refused where it stands, in data and pages alike, before it
+/// can reach a page.
+#[test]
+fn control_characters_are_refused_at_their_place() {
+    let cases: [(&str, &str, &str, (usize, usize)); 4] = [
+        (
+            "data/questions.yaml",
+            "\"An open fixture question.\"",
+            "\"An open \\u0001 question.\"",
+            (4, 18),
+        ),
+        (
+            "data/questions.yaml",
+            "\"An open fixture question.\"",
+            "\"An open \u{7f} question.\"",
+            (4, 18),
+        ),
+        (
+            "content/details.md",
+            "The fixture tables.",
+            "The fixture\u{1} tables.",
+            (17, 12),
+        ),
+        (
+            "content/details.md",
+            "The fixture tables.",
+            "The \u{85}fixture tables.",
+            (17, 5),
+        ),
+    ];
+    for (file, old, new, (line, column)) in cases {
+        let site = fixture_copy();
+        let root = site.path();
+        replace_once(root, file, old, new);
+        let found = check_errors(root, "control-character", "control character");
+        assert_eq!(found, [(file.to_string(), line, column)], "{new:?}");
+        let out = root.join("out");
+        let r = build(root, Some(&out));
+        assert_eq!(r.code, 1, "{new:?}: {}", r.stderr);
+        assert!(!out.exists(), "{new:?}: the build wrote its output");
+    }
+}

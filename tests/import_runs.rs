@@ -109,6 +109,8 @@ fn an_id_taken_by_other_contents_imports_nothing() {
         out.stderr
     );
     assert!(out.stderr.contains("nothing was imported"));
+    // Placed at the first value that differs, not at the file as a whole.
+    assert!(out.stderr.contains("r1.yaml:15:24"), "{}", out.stderr);
     assert_eq!(read_tree(root), before, "nothing was written");
 }
 
@@ -126,6 +128,7 @@ fn two_files_with_one_id_and_other_contents_clash() {
         "{}",
         out.stderr
     );
+    assert!(out.stderr.contains("2.yaml:15:24"), "{}", out.stderr);
     assert_eq!(read_tree(root), before);
     // The same file twice is one run.
     let twice = artifacts(&[("x/1.yaml", run_file(id, 3)), ("y/1.yaml", run_file(id, 3))]);
@@ -172,4 +175,60 @@ fn a_bad_run_file_is_an_error_at_its_place_and_imports_nothing() {
         "{}",
         out.stderr
     );
+}
+
+/// A path that is neither a file nor a folder is named for what it is, not as missing,
+/// and is refused without being read (a FIFO would block, `/dev/zero` never ends).
+#[test]
+fn a_fifo_or_a_device_is_not_a_regular_file() {
+    let site = fixture_copy();
+    let root = site.path();
+    let before = read_tree(root);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("run.yaml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success());
+    for (path, what) in [
+        (fifo.as_path(), "a FIFO"),
+        (Path::new("/dev/zero"), "a character device"),
+    ] {
+        let out = import(root, &[path]);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert!(
+            out.stderr.contains("not a regular file") && out.stderr.contains(what),
+            "{}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("no such file"), "{}", out.stderr);
+    }
+    assert_eq!(read_tree(root), before);
+}
+
+/// A run whose file name is taken by another run of the site says which run holds it,
+/// at the incoming run's id.
+#[test]
+fn a_file_name_taken_by_another_run_names_that_run() {
+    let site = fixture_copy();
+    let root = site.path();
+    write_file(
+        root,
+        "data/runs/gpu-a-run.yaml",
+        run_file("someone-else", 3).as_bytes(),
+    );
+    let before = read_tree(root);
+    let art = artifacts(&[("a/run.yaml", run_file("gpu-a-run", 3))]);
+    let out = import(root, &[art.path()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("holds run `someone-else`: the file name is taken"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("same id"), "{}", out.stderr);
+    assert!(out.stderr.contains("run.yaml:1:5"), "{}", out.stderr);
+    assert_eq!(read_tree(root), before);
 }

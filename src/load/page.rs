@@ -19,7 +19,9 @@ pub fn parse(
     langs: &'static [Lang],
 ) -> (Option<PageSource>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    if let Some(d) = yaml::lone_carriage_return(file, text, 0) {
+    if let Some(d) = yaml::lone_carriage_return(file, text, 0)
+        .or_else(|| yaml::control_character(file, text, 0, false))
+    {
         diags.push(d);
         return (None, diags);
     }

@@ -44,8 +44,17 @@ pub struct Imported {
 struct Incoming {
     path: PathBuf,
     id: String,
-    bytes: Vec<u8>,
+    text: String,
     sha256: [u8; 32],
+}
+
+/// A run file the site already holds.
+struct Existing {
+    path: PathBuf,
+    text: String,
+    sha256: [u8; 32],
+    /// The id of the run it holds, when it parses.
+    id: Option<String>,
 }
 
 /// Imports the run files at `args.paths` into the site at `args.root`.
@@ -89,12 +98,11 @@ pub fn import_runs(args: &ImportRunsArgs) -> Result<Imported, ProbeError> {
             ));
             continue;
         }
-        let bytes = text.into_bytes();
         incoming.push(Incoming {
-            sha256: Sha256::digest(&bytes).into(),
+            sha256: Sha256::digest(text.as_bytes()).into(),
             path,
             id: run.id.value,
-            bytes,
+            text,
         });
     }
     let existing = existing_runs(root, &mut diags);
@@ -105,16 +113,22 @@ pub fn import_runs(args: &ImportRunsArgs) -> Result<Imported, ProbeError> {
     for run in &incoming {
         if let Some(first) = by_id.get(run.id.as_str()) {
             if first.sha256 != run.sha256 {
-                diags.push(clash(run, &first.path.display().to_string()));
+                diags.push(clash(run, &first.path.display().to_string(), &first.text));
             }
             continue;
         }
         by_id.insert(&run.id, run);
         match existing.get(&run.id) {
-            Some((file, sha)) if *sha == run.sha256 => {
-                skipped.push((run.id.clone(), file.clone()));
+            Some(e) if e.sha256 == run.sha256 => {
+                skipped.push((run.id.clone(), e.path.clone()));
             }
-            Some((file, _)) => diags.push(clash(run, &crate::diagnostics::rel_path(root, file))),
+            Some(e) => {
+                let file = crate::diagnostics::rel_path(root, &e.path);
+                match e.id.as_deref().filter(|id| *id != run.id) {
+                    Some(other) => diags.push(name_taken(run, &file, other)),
+                    None => diags.push(clash(run, &file, &e.text)),
+                }
+            }
             None => plan.push(run),
         }
     }
@@ -127,7 +141,7 @@ pub fn import_runs(args: &ImportRunsArgs) -> Result<Imported, ProbeError> {
     let mut written: Vec<(String, PathBuf)> = Vec::new();
     for run in plan {
         let path = runs_dir.join(format!("{}.yaml", run.id));
-        if let Err(e) = write_new(&runs_dir, &path, &run.bytes) {
+        if let Err(e) = write_new(&runs_dir, &path, run.text.as_bytes()) {
             // All or nothing: take back what this import wrote (and nothing else).
             for (_, file) in &written {
                 let _ = std::fs::remove_file(file);
@@ -155,10 +169,12 @@ pub fn import_runs(args: &ImportRunsArgs) -> Result<Imported, ProbeError> {
     })
 }
 
-fn clash(run: &Incoming, other: &str) -> Diagnostic {
+/// Two runs under one id with other contents: placed at the first character where `run`'s
+/// text differs from `theirs` (the other file's).
+fn clash(run: &Incoming, other: &str, theirs: &str) -> Diagnostic {
     Diagnostic::error(
         "import",
-        Span::file(run.path.display().to_string()),
+        first_difference(&run.path.display().to_string(), &run.text, theirs),
         format!(
             "run `{}` clashes with {other}: same id, other contents",
             run.id
@@ -167,6 +183,42 @@ fn clash(run: &Incoming, other: &str) -> Diagnostic {
     .with_hint(
         "a run is recorded once and never rewritten: give the new one another id (probes \
          name runs by host and time), or leave it out",
+    )
+}
+
+/// The place in `ours` (the text of file `shown`) of its first character that differs
+/// from `theirs` (the end of the shorter text when one is the start of the other).
+fn first_difference(shown: &str, ours: &str, theirs: &str) -> Span {
+    let mut at = ours
+        .bytes()
+        .zip(theirs.bytes())
+        .position(|(a, b)| a != b)
+        .unwrap_or(ours.len().min(theirs.len()));
+    while !ours.is_char_boundary(at) {
+        at -= 1;
+    }
+    crate::diagnostics::span_at(shown, ours, at, 1)
+}
+
+/// A run whose id names a file of the site that holds another run (`data/runs/x.yaml`
+/// whose id is `other`): placed at the run's id.
+fn name_taken(run: &Incoming, file: &str, other: &str) -> Diagnostic {
+    let shown = run.path.display().to_string();
+    let at = run
+        .text
+        .find(&format!("id: {}", run.id))
+        .map_or(0, |i| i + "id: ".len());
+    Diagnostic::error(
+        "import",
+        crate::diagnostics::span_at(&shown, &run.text, at, 1),
+        format!(
+            "run `{}` would be written to {file}, which holds run `{other}`: the file name is taken",
+            run.id
+        ),
+    )
+    .with_hint(
+        "a run file is named by its run's id: give the new run another id, or rename the \
+         site's file after the id it holds",
     )
 }
 
@@ -208,23 +260,53 @@ fn files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
             diags.push(Diagnostic::error(
                 "import",
                 Span::file(p.display().to_string()),
-                "no such file or folder",
+                not_a_run_file(p),
             ));
         }
     }
     out
 }
 
+/// Why `path`, neither a folder nor a regular file, cannot be imported: what it is.
+fn not_a_run_file(path: &Path) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return "no such file or folder".into();
+        }
+        Err(e) => return format!("cannot read: {e}"),
+        Ok(m) => m.file_type(),
+    };
+    let what = if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "neither a file nor a folder"
+    };
+    format!("not a regular file: this is {what}; a run file is a `.yaml` file")
+}
+
 /// The site's recorded runs by the names they take (file stem and id): the file that holds
 /// each and the SHA-256 of its bytes.
-fn existing_runs(root: &Path, diags: &mut Diagnostics) -> BTreeMap<String, (PathBuf, [u8; 32])> {
+fn existing_runs(root: &Path, diags: &mut Diagnostics) -> BTreeMap<String, std::rc::Rc<Existing>> {
     let (files, problems) = super::record::recorded_files(root);
     diags.extend(problems);
     let mut out = BTreeMap::new();
     for f in files {
-        let sha: [u8; 32] = Sha256::digest(f.text.as_bytes()).into();
+        // The names are the file's stem, then the id it holds when it parses.
+        let file = std::rc::Rc::new(Existing {
+            sha256: Sha256::digest(f.text.as_bytes()).into(),
+            id: f.names.get(1).cloned(),
+            path: f.path,
+            text: f.text,
+        });
         for name in f.names {
-            out.insert(name, (f.path.clone(), sha));
+            out.insert(name, file.clone());
         }
     }
     out

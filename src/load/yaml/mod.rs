@@ -43,7 +43,9 @@ pub fn parse<T: DeserializeOwned + Debug>(
     text: &str,
     line_offset: usize,
 ) -> Result<T, Box<Diagnostic>> {
-    if let Some(d) = lone_carriage_return(file, text, line_offset) {
+    if let Some(d) = lone_carriage_return(file, text, line_offset)
+        .or_else(|| control_character(file, text, line_offset, true))
+    {
         return Err(Box::new(d));
     }
     if let Some(value) = subset_de::read::<T>(text) {
@@ -72,6 +74,104 @@ pub fn lone_carriage_return(file: &str, text: &str, line_offset: usize) -> Optio
         )
         .with_hint("save the file with LF or CRLF line endings"),
     )
+}
+
+/// Whether `c` is a control character no text of a site may hold: C0 controls but tab,
+/// LF and CR (CR is judged as a line ending), DEL and the C1 controls. The SVG writer
+/// drops them; HTML may not carry them either.
+fn refused_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// The first control character in `text` (the contents of `file`), raw or written as a
+/// YAML escape inside a double-quoted scalar (`"\u0001"`, `"\x7f"`, `"\e"`), as an error
+/// at its place: the one check every data file and page passes through on its way in.
+/// A double-quoted scalar is recognised on its own line (an odd count of unescaped `"`
+/// before the backslash); `escapes` is false for markdown, where a backslash is text.
+pub fn control_character(
+    file: &str,
+    text: &str,
+    line_offset: usize,
+    escapes: bool,
+) -> Option<Diagnostic> {
+    let bytes = text.as_bytes();
+    // Most files have no byte that may start one: a vectorised pass says so.
+    let odd = |any: bool, &b: &u8| {
+        any | ((b < b' ') & (b != b'\t') & (b != b'\n') & (b != b'\r'))
+            | (b == 0x7f)
+            | (b == 0xc2)
+            | (b == b'\\')
+    };
+    if !bytes.chunks(1024).any(|c| c.iter().fold(false, odd)) {
+        return None;
+    }
+    let mut line = 1;
+    let mut line_start = 0;
+    let mut quotes = 0usize;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let found = if refused_control(c) {
+            Some(c)
+        } else if escapes && c == '\\' && quotes % 2 == 1 {
+            let escaped = escape_value(&text[i + 1..]);
+            // The escaped character is the backslash's, not a quote that closes.
+            chars.next();
+            escaped.filter(|&e| refused_control(e))
+        } else {
+            None
+        };
+        if let Some(bad) = found {
+            let column = 1 + text[line_start..i].chars().count();
+            return Some(
+                Diagnostic::error(
+                    "control-character",
+                    Span::new(file, line + line_offset, column),
+                    format!(
+                        "a control character (U+{:04X}), which no page may show",
+                        u32::from(bad)
+                    ),
+                )
+                .with_hint(
+                    "remove it: text may hold tabs and line breaks, no other control character",
+                ),
+            );
+        }
+        match c {
+            '\n' => {
+                line += 1;
+                line_start = i + 1;
+                quotes = 0;
+            }
+            '"' => quotes += 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The character a YAML double-quoted escape (the text after its backslash) stands for,
+/// or `None` when it is no escape of one character.
+fn escape_value(after: &str) -> Option<char> {
+    let hex = |n: usize| {
+        after
+            .get(1..1 + n)
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .and_then(char::from_u32)
+    };
+    match after.chars().next()? {
+        '0' => Some('\0'),
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        'e' => Some('\u{1b}'),
+        'f' => Some('\u{c}'),
+        'v' => Some('\u{b}'),
+        'r' => Some('\r'),
+        'N' => Some('\u{85}'),
+        'x' => hex(2),
+        'u' => hex(4),
+        'U' => hex(8),
+        _ => None,
+    }
 }
 
 /// Debug builds (every test) check each text the subset read against serde-saphyr.
