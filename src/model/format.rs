@@ -155,6 +155,19 @@ mod tests {
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Decimal(pub f64);
 
+/// `b - a` without the noise of binary fractions: rounded to the most decimal places
+/// either number is written with (`31.49 - 31.76` is `-0.27`, not `-0.2700000000000031`).
+pub fn difference(a: f64, b: f64) -> f64 {
+    let places = |x: f64| {
+        let s = x.to_string();
+        s.split_once('.').map_or(0, |(_, f)| f.len())
+    };
+    let p = places(a).max(places(b)).min(15) as i32;
+    let scale = 10f64.powi(p);
+    let d = ((b - a) * scale).round() / scale;
+    if d.is_finite() { d } else { b - a }
+}
+
 impl Decimal {
     /// The value as a whole number, when it is one that fits.
     fn whole(self) -> Option<i64> {
@@ -194,5 +207,16 @@ mod decimal_tests {
         assert_eq!(serde_json::to_string(&Decimal(290.0)).unwrap(), "290");
         assert_eq!(serde_json::to_string(&Decimal(0.05)).unwrap(), "0.05");
         assert_eq!(Decimal(1e20).to_string(), "100000000000000000000");
+    }
+}
+
+#[cfg(test)]
+mod difference_tests {
+    #[test]
+    fn differences_carry_no_binary_noise() {
+        assert_eq!(super::difference(31.76, 31.49).to_string(), "-0.27");
+        assert_eq!(super::difference(1319.81, 1332.28).to_string(), "12.47");
+        assert_eq!(super::difference(0.248, 0.279).to_string(), "0.031");
+        assert_eq!(super::difference(3.0, 290.0), 287.0);
     }
 }

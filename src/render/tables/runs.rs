@@ -198,7 +198,7 @@ fn pct_text(a: f64, b: f64) -> Option<String> {
 
 /// `+3`, `-0.25`, `±0`: how far `b` is from `a`.
 fn signed(out: &mut String, a: f64, b: f64) {
-    let d = b - a;
+    let d = crate::model::format::difference(a, b);
     const EXACT: f64 = 9_007_199_254_740_992.0;
     if d == 0.0 {
         out.push_str("±0");
