@@ -1,1 +1,1 @@
-__evidenceSearch("ja/meta",{"v":1,"shards":8,"chunk":8,"docs":14});
+__evidenceSearch("ja/meta",{"v":1,"shards":8,"chunk":8,"docs":16});
