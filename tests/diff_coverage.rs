@@ -147,6 +147,16 @@ fn every_kind_of_input_edited_is_reported() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let repo = repo_of(root);
     let d = repo.path();
+    // The investigation declares no text field: one is added to the base first.
+    let vocabulary = read(d, "data/vocabulary.yaml");
+    std::fs::write(
+        d.join("data/vocabulary.yaml"),
+        format!(
+            "{vocabulary}texts:\n  - id: stop_reason\n    label: {{ja: \"停止理由\", en: \"stop reason\"}}\n"
+        ),
+    )
+    .expect("vocabulary");
+    git(d, &["commit", "-qam", "a text field"]);
     // Kinds reported field by field, each edited in its own file (and section).
     let generic: &[(&str, &str, Option<&str>)] = &[
         ("phase", "data/worklog.yaml", None),
@@ -170,6 +180,7 @@ fn every_kind_of_input_edited_is_reported() {
         ("engine", "data/vocabulary.yaml", Some("engines")),
         ("status", "data/vocabulary.yaml", Some("statuses")),
         ("measurement", "data/vocabulary.yaml", Some("measurements")),
+        ("text", "data/vocabulary.yaml", Some("texts")),
         ("subject", "data/subjects.yaml", None),
         ("reading", "data/readings.yaml", None),
     ];

@@ -247,8 +247,11 @@ fn is_path(span: &str) -> bool {
     let chars_ok = span
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
-    // `.ftl` alone is a kind of file, not a file.
-    let named = !span.starts_with('.');
+    // `.ftl` alone is a kind of file, not a file; `data/probes/NAME.yaml` is a pattern.
+    let placeholder = span
+        .split(['/', '.'])
+        .any(|part| part.len() > 1 && part.chars().all(|c| c.is_ascii_uppercase() || c == '_'));
+    let named = !span.starts_with('.') && !placeholder;
     chars_ok && named && (ENDINGS.iter().any(|e| span.ends_with(e)) || span.ends_with('/'))
 }
 

@@ -709,7 +709,8 @@ fn a_glossary_term_shows_its_source() {
     assert!(
         table.contains(
             "The block read at once.<br><small class=\"source\"><code>example/planner</code> @ \
-             <code>v1.2</code> · <code>src/tile.rs</code> · \
+             <code>v1.2</code> · <a href=\"https://github.com/example/planner/blob/v1.2/src/tile.rs\">\
+             <code>src/tile.rs</code></a> · \
              <a href=\"https://github.com/example/planner/pull/42\">example/planner#42</a></small>"
         ),
         "{table}"

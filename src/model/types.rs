@@ -643,11 +643,67 @@ pub struct Phase {
 }
 
 /// A phase's short label: one string for every language (`A`), or a text in each.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(untagged)]
+///
+/// Written by hand rather than `#[serde(untagged)]`: an untagged enum reads its input
+/// through serde's buffer, which tells a [`Text`] it is reading YAML even when it reads
+/// the parse cache, so every cached worklog failed to decode and was parsed again.
+#[derive(Debug, Clone)]
 pub enum PhaseLabel {
     Same(String),
     Each(Text),
+}
+
+/// [`PhaseLabel`] as the parse cache writes it: tagged, so each side decodes as itself.
+#[derive(Deserialize, Serialize)]
+enum TaggedLabel<T> {
+    Same(String),
+    Each(T),
+}
+
+impl Serialize for PhaseLabel {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match (self, s.is_human_readable()) {
+            (PhaseLabel::Same(l), true) => s.serialize_str(l),
+            (PhaseLabel::Each(t), true) => t.serialize(s),
+            (PhaseLabel::Same(l), false) => TaggedLabel::<&Text>::Same(l.clone()).serialize(s),
+            (PhaseLabel::Each(t), false) => TaggedLabel::Each(t).serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PhaseLabel {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PhaseLabel, D::Error> {
+        if !d.is_human_readable() {
+            return Ok(match TaggedLabel::<Text>::deserialize(d)? {
+                TaggedLabel::Same(l) => PhaseLabel::Same(l),
+                TaggedLabel::Each(t) => PhaseLabel::Each(t),
+            });
+        }
+        d.deserialize_any(PhaseLabelVisitor)
+    }
+}
+
+struct PhaseLabelVisitor;
+
+impl<'de> Visitor<'de> for PhaseLabelVisitor {
+    type Value = PhaseLabel;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a label for every language (`A`) or one in each language")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<PhaseLabel, E> {
+        Ok(PhaseLabel::Same(v.to_owned()))
+    }
+
+    /// A plain scalar such as `1`, read as the label it spells.
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<PhaseLabel, E> {
+        Ok(PhaseLabel::Same(v.to_string()))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<PhaseLabel, A::Error> {
+        Text::deserialize(de::value::MapAccessDeserializer::new(map)).map(PhaseLabel::Each)
+    }
 }
 
 /// One recorded fact with the evidence it rests on.
@@ -770,7 +826,7 @@ pub struct Term {
     /// Where a reader can check the definition (a file at a revision, a pull request).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
-    /// How the site writes the term, by language tag (`ja: {use: カーネル, avoid: [kernel]}`):
+    /// How the site writes the term, by language tag (`ja: {use: インデックス, avoid: [index]}`):
     /// `check` warns where a page or a data text writes a variant to avoid.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub spelling: BTreeMap<String, Spelling>,

@@ -400,7 +400,9 @@ mod tests {
         let r = s.ev.runs.get("scan-next").expect("run");
         let doc = standalone(&plot(&s, r, &r.file, "p"), View::EN);
         assert!(
-            doc.contains("over the zones of planner_v1, the map run scan-sample before it was assessed against"),
+            doc.contains(
+                "over the zones of the map “Scan branches as read in v1”, which run scan-sample before it was assessed against"
+            ),
             "{doc}"
         );
         assert!(doc.contains("<rect"), "zones are shaded");

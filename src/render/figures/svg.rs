@@ -141,7 +141,7 @@ pub fn text_width(s: &str, font: Font) -> f64 {
 /// Splits a text into pieces between which a line may break: where UAX #14 allows it
 /// (unicode-linebreak: after spaces, between ideographs and kana, never before `、。）」`
 /// nor after `（「`), and after `_` or `/` before a letter or digit. UAX #14 keeps
-/// `prompt_eval_count` and `data/runs` whole (a low line is a letter to it), and a
+/// `exec_time_ms` and `data/runs` whole (a low line is a letter to it), and a
 /// figure's narrow box would then cut such a name at any character instead.
 fn pieces(s: &str) -> Vec<&str> {
     let mut cuts: Vec<usize> = unicode_linebreak::linebreaks(s)
