@@ -714,3 +714,20 @@ fn a_value_change_shows_old_new_delta_and_percent_with_its_unit() {
     };
     assert_eq!(delta(&rows), "-3 rows, -30 %");
 }
+
+#[test]
+fn a_change_too_small_to_show_is_zero_without_a_sign() {
+    let d = |delta: f64, unit: &str| ValueDelta {
+        field: "x".into(),
+        old: Some(Decimal(1_000_000.0)),
+        new: Some(Decimal(1_000_000.0 + delta)),
+        delta: Some(Decimal(delta)),
+        percent: None,
+        unit: Some(unit.into()),
+    };
+    assert_eq!(delta(&d(-30.0, "ns")), "±0 s");
+    assert_eq!(delta(&d(30.0, "ns")), "±0 s");
+    assert_eq!(delta(&d(-60_000.0, "ns")), "-0.0001 s");
+    assert_eq!(delta(&d(-0.0, "rows")), "±0 rows");
+    assert_eq!(delta(&d(-0.0023, "ms")), "-0.0023 ms");
+}

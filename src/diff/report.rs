@@ -662,7 +662,9 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                 field: field.to_string(),
                 old: a.map(Decimal),
                 new: b.map(Decimal),
-                delta: a.zip(b).map(|(a, b)| Decimal(b - a)),
+                delta: a
+                    .zip(b)
+                    .map(|(a, b)| Decimal(crate::model::format::difference(a, b))),
                 percent: a
                     .zip(b)
                     .filter(|(a, _)| *a > 0.0)

@@ -196,9 +196,9 @@ fn pct_text(a: f64, b: f64) -> Option<String> {
     pct(&mut out, a, b).then_some(out)
 }
 
-/// `+3`, `-0.25`, `±0`: how far `b` is from `a`.
+/// `+3`, `-0.25`, `±0`: how far `b` is from `a`, at the precision of the two.
 fn signed(out: &mut String, a: f64, b: f64) {
-    let d = b - a;
+    let d = crate::model::format::difference(a, b);
     const EXACT: f64 = 9_007_199_254_740_992.0;
     if d == 0.0 {
         out.push_str("±0");
@@ -912,5 +912,9 @@ mod tests {
         );
         assert_eq!(signed_text(0.25, 0.5), "+0.25");
         assert_eq!(signed_text(3.0, 3.0), "±0");
+        // Decimal measurements: no binary noise past the places they were written with.
+        assert_eq!(signed_text(0.0068, 0.0045), "-0.0023");
+        assert_eq!(signed_text(0.0045, 0.0068), "+0.0023");
+        assert_eq!(signed_text(0.01, 0.00265), "-0.00735");
     }
 }
