@@ -14,6 +14,7 @@ pub mod id;
 pub mod lang;
 pub mod located;
 pub mod markup;
+pub mod numerals;
 pub mod page;
 pub mod refs;
 pub mod registry;
