@@ -124,6 +124,16 @@ fn numbers_are_written_as_each_language_writes_them() {
     assert!(all.contains(&cell("18.2")) && !all.contains(&cell("18,2")));
     assert!(all.contains(&format!("At {} °C", quote("18.2"))));
     assert!(all.contains(&format!("Bei {} °C", quote("18,2"))));
+    // A figure's labels and its text alternative, in German and in English.
+    let svg = |tag: &str| {
+        read(
+            out.path(),
+            &format!("figures/index/proxy-morning.{tag}.svg"),
+        )
+    };
+    assert!(svg("de").contains("early · 18,2"), "{}", svg("de"));
+    assert!(svg("en").contains("early · 18.2"));
+    assert!(de.contains("early 18,2 → Heizen"));
 }
 
 #[test]
