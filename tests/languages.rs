@@ -94,6 +94,52 @@ fn three_languages_make_four_views() {
 }
 
 #[test]
+fn numbers_are_written_as_each_language_writes_them() {
+    let site = three();
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(site.path(), out.path());
+    let page = |prefix: &str| without_switcher(&read(out.path(), &format!("{prefix}index.html")));
+    let quote = |n: &str| format!("<span class=\"value\">{n}</span>");
+    let cell = |n: &str| format!("<td>{n}</td>");
+    // A quote in prose: the decimal comma in German, the point in English and Japanese.
+    let de = page("de/");
+    assert!(de.contains(&format!("Bei {} °C", quote("18,2"))), "{de}");
+    // The run's table of values, in German.
+    assert!(
+        de.contains(&cell("18,2")) && de.contains(&cell("24,1")),
+        "{de}"
+    );
+    assert!(!de.contains("18.2"), "{de}");
+    for prefix in ["en/", "ja/"] {
+        let p = page(prefix);
+        assert!(
+            p.contains(&quote("18.2")) && p.contains(&cell("18.2")),
+            "{prefix}"
+        );
+        assert!(!p.contains("18,2"), "{prefix}");
+    }
+    // The interleaved view's table writes as English, its first language, does; each
+    // block quotes as its own language writes.
+    let all = page("");
+    assert!(all.contains(&cell("18.2")) && !all.contains(&cell("18,2")));
+    assert!(all.contains(&format!("At {} °C", quote("18.2"))));
+    assert!(all.contains(&format!("Bei {} °C", quote("18,2"))));
+    // A figure's labels and its text alternative, in German and in English.
+    let svg = |tag: &str| {
+        read(
+            out.path(),
+            &format!("figures/index/proxy-morning.{tag}.svg"),
+        )
+    };
+    assert!(svg("de").contains("early · 18,2"), "{}", svg("de"));
+    assert!(svg("en").contains("early · 18.2"));
+    assert!(de.contains("early 18,2 → Heizen"));
+    // A declared collection's number field, with its unit.
+    assert!(figure(&de, "declared declared-visit").contains("21,5 °C"));
+    assert!(figure(&page("en/"), "declared declared-visit").contains("21.5 °C"));
+}
+
+#[test]
 fn one_language_is_one_view_at_the_root() {
     let site = three();
     let root = site.path();

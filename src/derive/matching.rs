@@ -24,7 +24,8 @@ pub fn median(mut v: Vec<u64>) -> Option<u64> {
     }
 }
 
-/// Median of the values present (the mean of the middle two for an even count). Whole
+/// Median of the values present (the mean of the middle two for an even count, to one
+/// place more than they were written with). Whole
 /// numbers (counts, nanoseconds) keep a whole median, as [`median`] gives it.
 pub fn median_f64(mut v: Vec<f64>) -> Option<f64> {
     const EXACT: f64 = 9_007_199_254_740_992.0;
@@ -38,7 +39,7 @@ pub fn median_f64(mut v: Vec<f64>) -> Option<f64> {
     match n {
         0 => None,
         _ if n % 2 == 1 => Some(v[n / 2]),
-        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+        _ => Some(crate::model::format::midpoint(v[n / 2 - 1], v[n / 2])),
     }
 }
 

@@ -150,13 +150,23 @@ pub(super) fn delta(d: &ValueDelta) -> String {
     let Some(x) = d.delta else {
         return String::new();
     };
-    let sign = if x.0 > 0.0 { "+" } else { "" };
-    let mut out = format!("{sign}{}", value(d, Some(x)));
+    let shown = value(d, Some(Decimal(x.0.abs())));
+    let mut out = if shown_as_zero(d, x) {
+        format!("±{shown}")
+    } else {
+        format!("{}{shown}", if x.0 > 0.0 { "+" } else { "-" })
+    };
     if let Some(p) = d.percent {
         let psign = if p.0 > 0.0 { "+" } else { "" };
         out.push_str(&format!(", {psign}{p} %"));
     }
     out
+}
+
+/// Whether the change `x` shows as zero: none at all, or a duration under the half of a
+/// tenth of a millisecond that seconds are shown to (`±0 s`, never `-0 s`).
+fn shown_as_zero(d: &ValueDelta, x: Decimal) -> bool {
+    x.0 == 0.0 || (d.unit.as_deref() == Some("ns") && x.0.abs() < 50_000.0)
 }
 
 fn short(s: &str, n: usize) -> String {

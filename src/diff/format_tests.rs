@@ -754,3 +754,20 @@ fn the_review_page_declares_only_the_sites_languages() {
     declared.dedup();
     assert_eq!(declared, ["en", "ja"], "{page}");
 }
+
+#[test]
+fn a_change_too_small_to_show_is_zero_without_a_sign() {
+    let d = |delta: f64, unit: &str| ValueDelta {
+        field: "x".into(),
+        old: Some(Decimal(1_000_000.0)),
+        new: Some(Decimal(1_000_000.0 + delta)),
+        delta: Some(Decimal(delta)),
+        percent: None,
+        unit: Some(unit.into()),
+    };
+    assert_eq!(delta(&d(-30.0, "ns")), "±0 s");
+    assert_eq!(delta(&d(30.0, "ns")), "±0 s");
+    assert_eq!(delta(&d(-60_000.0, "ns")), "-0.0001 s");
+    assert_eq!(delta(&d(-0.0, "rows")), "±0 rows");
+    assert_eq!(delta(&d(-0.0023, "ms")), "-0.0023 ms");
+}

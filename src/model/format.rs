@@ -83,6 +83,40 @@ pub fn write_signed_tenths(out: &mut String, x: f64) {
     out.push(char::from(b'0' + (n % 10) as u8));
 }
 
+/// How many decimal places the shortest decimal that reads back `x` has: the places it
+/// was written with, for a value read from data (`0.0068` → 4, `290` → 0).
+pub fn decimal_places(x: f64) -> usize {
+    if !x.is_finite() || x.fract() == 0.0 {
+        return 0;
+    }
+    // `{}` writes an `f64` as its shortest round-trip decimal, never in exponent form.
+    let text = x.to_string();
+    text.find('.').map_or(0, |dot| text.len() - dot - 1)
+}
+
+/// `x` rounded to `places` decimals (half away from zero on the exact binary value, as
+/// the formatter rounds), with a zero never negative.
+pub fn round_to(x: f64, places: usize) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let rounded = format!("{x:.places$}").parse::<f64>().unwrap_or(x);
+    if rounded == 0.0 { 0.0 } else { rounded }
+}
+
+/// `b - a` at the precision of its operands: subtracting two decimals in binary leaves
+/// noise past their last written place (`0.0068 - 0.0045` = `0.0022999999999999996`),
+/// which is rounded away; no change is `0`, never `-0`.
+pub fn difference(a: f64, b: f64) -> f64 {
+    round_to(b - a, decimal_places(a).max(decimal_places(b)))
+}
+
+/// The mean of `a` and `b` at one place more than its operands (`0.1`, `0.2` → `0.15`):
+/// the middle of an even count of repetitions, without binary noise.
+pub fn midpoint(a: f64, b: f64) -> f64 {
+    round_to((a + b) / 2.0, decimal_places(a).max(decimal_places(b)) + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +170,30 @@ mod tests {
     }
 
     #[test]
+    fn differences_keep_their_operands_precision() {
+        assert_ne!(0.00565 - 0.008, -0.00235, "the noise this guards against");
+        assert_eq!(difference(0.008, 0.00565), -0.00235);
+        assert_eq!(difference(0.008, 0.00565).to_string(), "-0.00235");
+        assert_eq!(difference(0.0045, 0.0068), 0.0023);
+        assert_eq!(difference(0.0068, 0.0045), -0.0023);
+        assert_eq!(difference(0.0068, 0.0045).to_string(), "-0.0023");
+        assert_eq!(difference(0.1, 0.2).to_string(), "0.1");
+        assert_eq!(difference(1.5, 0.25), -1.25);
+        assert_eq!(difference(64_300.0, 76_600.0), 12_300.0);
+        // No change is a positive zero, whatever the operands' signs.
+        assert!(difference(-0.0, 0.0).is_sign_positive());
+        assert!(difference(0.3, 0.3).is_sign_positive());
+        assert!(round_to(-0.00001, 2).is_sign_positive());
+        assert_eq!(decimal_places(0.0068), 4);
+        assert_eq!(decimal_places(290.0), 0);
+        assert_eq!(decimal_places(1e-7), 7);
+        assert_eq!(decimal_places(f64::NAN), 0);
+        assert!(difference(1.0, f64::INFINITY).is_infinite());
+        assert_eq!(midpoint(0.1, 0.2), 0.15);
+        assert_eq!(midpoint(0.0045, 0.0068), 0.00565);
+    }
+
+    #[test]
     fn digits_and_seconds() {
         assert_eq!(group_digits(17455000000), "17,455,000,000");
         assert_eq!(group_digits(290), "290");
@@ -154,19 +212,6 @@ mod tests {
 /// (`290`, not `290.0`), else as the shortest decimal that reads back the same (`0.05`).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Decimal(pub f64);
-
-/// `b - a` without the noise of binary fractions: rounded to the most decimal places
-/// either number is written with (`31.49 - 31.76` is `-0.27`, not `-0.2700000000000031`).
-pub fn difference(a: f64, b: f64) -> f64 {
-    let places = |x: f64| {
-        let s = x.to_string();
-        s.split_once('.').map_or(0, |(_, f)| f.len())
-    };
-    let p = places(a).max(places(b)).min(15) as i32;
-    let scale = 10f64.powi(p);
-    let d = ((b - a) * scale).round() / scale;
-    if d.is_finite() { d } else { b - a }
-}
 
 impl Decimal {
     /// The value as a whole number, when it is one that fits.

@@ -15,6 +15,7 @@ pub mod id;
 pub mod lang;
 pub mod located;
 pub mod markup;
+pub mod numerals;
 pub mod page;
 pub mod probe_file;
 pub mod refs;

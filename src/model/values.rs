@@ -117,23 +117,46 @@ impl Values {
         self.root.get_or_init(|| tree(ev))
     }
 
-    /// The value at `kind:id.field.field…` as text in `lang`. A `|s` suffix shows a
-    /// nanosecond count in seconds, `|n` groups the digits of a number.
-    /// `ev` is the evidence these values were made from.
+    /// The value at `kind:id.field.field…` as text in `lang`, a number as `lang` writes
+    /// it (`0,25` in German). A `|s` suffix shows a nanosecond count in seconds, `|n`
+    /// groups the digits of a number. `ev` is the evidence these values were made from.
     pub fn quote(&self, ev: &Evidence, path: &str, lang: Lang) -> Result<String, QuoteError> {
+        let nums = super::numerals::Numerals::of(lang);
         if let Some((inner, format)) = path.split_once('|') {
-            let raw = self.quote(ev, inner, lang)?;
+            let raw = self.raw_quote(ev, inner, lang)?;
             let n: u64 = raw.parse().map_err(|_| {
                 format!("`{inner}` is not a whole number, so `|{format}` cannot apply")
             })?;
             return match format {
-                "s" => Ok(super::format::seconds(n)),
-                "n" => Ok(super::format::group_digits(n)),
+                "s" => Ok(nums.seconds(n)),
+                "n" => Ok(nums.digits(n)),
                 other => Err(QuoteError::Bad(format!(
                     "unknown value format `|{other}` (known: `|s` for ns as seconds, `|n` for grouped digits)"
                 ))),
             };
         }
+        let raw = self.raw_quote(ev, path, lang)?;
+        // A number reads back from its machine form; a text that only looks like one
+        // (a version, an id) is a string in the data and stays as written.
+        match self.number_at(ev, path) {
+            Some(x) => Ok(nums.quoted(x)),
+            None => Ok(raw),
+        }
+    }
+
+    /// The number at `path`, when the value there is one.
+    fn number_at(&self, ev: &Evidence, path: &str) -> Option<f64> {
+        let (kind, rest) = path.split_once(':')?;
+        let mut segs = rest.split('.');
+        let mut cur = self.json(ev).get(kind)?.get(segs.next()?)?;
+        for seg in segs {
+            cur = step(cur, seg)?;
+        }
+        cur.as_f64()
+    }
+
+    /// The value at `path` as text in `lang`, a number machine-written (`0.25`).
+    fn raw_quote(&self, ev: &Evidence, path: &str, lang: Lang) -> Result<String, QuoteError> {
         let (kind, rest) = path
             .split_once(':')
             .ok_or_else(|| format!("`{path}` is not a value path: expected `kind:id.field`"))?;

@@ -6,6 +6,7 @@ use super::markdown::{self, Ctx};
 use super::view::relative;
 use crate::derive::Derived;
 use crate::load::messages::Messages;
+use crate::model::numerals::Numerals;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{Evidence, Text};
@@ -51,11 +52,19 @@ impl<'a> Scope<'a> {
         }
         let done = work();
         let views = self.ev.config.as_ref().map_or(View::DEFAULT, |c| c.views());
-        for &view in views.iter().filter(|&&v| v != self.view) {
+        // A view that writes numbers otherwise does its own work: `work` writes them.
+        let nums = self.numerals();
+        let alike = |v: View| Numerals::of(v.lead()).writes_like(nums);
+        for &view in views.iter().filter(|&&v| v != self.view && alike(v)) {
             let other = write(&Scope { view, ..*self }, &done);
             later.0.borrow_mut().insert((view, key.to_string()), other);
         }
         write(self, &done)
+    }
+
+    /// How this view writes numbers: by its language, the interleaved view by its first.
+    pub fn numerals(&self) -> &'static Numerals {
+        Numerals::of(self.view.lead())
     }
 
     pub fn depth(&self) -> usize {

@@ -51,12 +51,14 @@ fn is_duration(field: &str) -> bool {
     crate::model::fields::is_duration(field)
 }
 
-fn value_label(field: &str, v: f64) -> String {
+/// A point's value as the view's language writes it.
+fn value_label(s: &Scope, field: &str, v: f64) -> String {
+    let nums = s.numerals();
     let whole = (v >= 0.0 && v.fract() == 0.0 && v < 9.0e15).then_some(v as u64);
     match whole {
-        Some(n) if is_duration(field) => crate::model::format::seconds(n),
-        Some(n) => crate::model::format::group_digits(n),
-        None => crate::model::format::Decimal(v).to_string(),
+        Some(n) if is_duration(field) => nums.seconds(n),
+        Some(n) => nums.digits(n),
+        None => nums.number(v),
     }
 }
 
@@ -149,7 +151,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
         svg.text(
             x,
             y - 12.0,
-            &value_label(field, *v),
+            &value_label(s, field, *v),
             &TextStyle::new(Font::mono(13).bold(), "").anchor(Anchor::Middle),
         );
         let mut ly = f64::from(axis_y) + 6.0;
@@ -165,7 +167,7 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
     }
     let items: Vec<String> = points
         .iter()
-        .map(|(r, v)| format!("{} {}", r.id.value, value_label(field, *v)))
+        .map(|(r, v)| format!("{} {}", r.id.value, value_label(s, field, *v)))
         .collect();
     out.with_svg((WIDTH, height), svg, &items)
 }

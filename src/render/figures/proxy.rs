@@ -9,7 +9,6 @@ use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, family_hue, family_name, files, fit_lines, ui, ui_args};
 use crate::derive::zone;
 use crate::model::Located;
-use crate::model::format::Decimal;
 use crate::model::{DispatchMap, Edge, Run, Text};
 use crate::render::scope::Scope;
 
@@ -215,7 +214,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         };
         plot::dot(&mut svg, p, 6, &class);
     }
-    labels(&mut svg, &bands, &points, &placed);
+    labels(&mut svg, &bands, &points, &placed, s.numerals());
     let axis_top = f64::from(placed.axis_y) + 26.0;
     super::draw_lines(
         &mut svg,
@@ -246,9 +245,10 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
                     } else {
                         String::new()
                     };
+                    let v_text = s.numerals().number(*v);
                     match zone_of(*v) {
-                        Some(f) => format!("{id} {} → {}{note}", Decimal(*v), family_name(s, f)),
-                        None => format!("{id} {}{note}", Decimal(*v)),
+                        Some(f) => format!("{id} {v_text} → {}{note}", family_name(s, f)),
+                        None => format!("{id} {v_text}{note}"),
                     }
                 })
                 .collect();
@@ -265,7 +265,13 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
 }
 
 /// Band names, tick labels and point labels.
-fn labels(svg: &mut Svg, bands: &[Band], points: &[(&str, f64)], p: &Placed) {
+fn labels(
+    svg: &mut Svg,
+    bands: &[Band],
+    points: &[(&str, f64)],
+    p: &Placed,
+    nums: &crate::model::numerals::Numerals,
+) {
     for (b, (x0, x1)) in bands.iter().zip(&p.bands) {
         let (x0, x1) = (f64::from(*x0), f64::from(*x1));
         let w = x1 - x0 - 4.0;
@@ -302,7 +308,7 @@ fn labels(svg: &mut Svg, bands: &[Band], points: &[(&str, f64)], p: &Placed) {
     let font = Font::mono(14);
     for ((id, v), (x, y)) in points.iter().zip(&p.points) {
         let (x, y) = (f64::from(*x), f64::from(*y));
-        let text = format!("{id} · {}", Decimal(*v));
+        let text = format!("{id} · {}", nums.number(*v));
         let w = svg::text_width(&text, font);
         let (tx, anchor) = if x + 12.0 + w <= f64::from(WIDTH - RIGHT) {
             (x + 12.0, Anchor::Start)

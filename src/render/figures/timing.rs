@@ -177,7 +177,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, asked: &[String]) -> Draw
                     .anchor(Anchor::End),
             );
             let value = match ns(c, name) {
-                Some(ns) => seconds(ns),
+                Some(ns) => s.numerals().seconds(ns),
                 None => "—".into(),
             };
             let end = ends

@@ -4,7 +4,6 @@
 use super::{anchor, code, record_link, source_line};
 use crate::model::Text;
 use crate::model::declared::{FieldSpec, FieldType};
-use crate::model::format::Decimal;
 use crate::model::refs::Kind;
 use crate::render::html::Html;
 use crate::render::html::html;
@@ -90,7 +89,7 @@ fn item(s: &Scope, f: &FieldSpec, v: &Value) -> Html {
         FieldType::Number => {
             let n = v
                 .as_f64()
-                .map(|n| Decimal(n).to_string())
+                .map(|n| s.numerals().number(n))
                 .unwrap_or_default();
             match &f.unit {
                 Some(u) => html!("{} {}", Html::text(&n), s.fluent(u)),

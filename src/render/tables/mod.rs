@@ -13,7 +13,6 @@ use super::directives::{Render, Shown};
 use super::html::Html;
 use super::scope::Scope;
 use crate::model::directive as d;
-use crate::model::format::group_digits;
 use crate::model::refs::{Kind, Ref};
 
 /// Implements [`Render`] for directive types whose rendering is tables: `$body` with
@@ -73,7 +72,7 @@ pub fn code(s: &str) -> Html {
 /// A number with thousands separators, or the "unknown" label.
 pub fn num(s: &Scope, n: Option<u64>) -> Html {
     match n {
-        Some(n) => Html::text(&group_digits(n)),
+        Some(n) => Html::text(&s.numerals().digits(n)),
         None => unknown(s),
     }
 }

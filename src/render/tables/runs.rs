@@ -9,7 +9,7 @@ use super::vocabulary::{MeasureColumn, measure_columns, measure_text, measuremen
 use super::{anchor, code, source_line, unknown};
 use crate::derive::{Summary, case_key, zone};
 use crate::model::fields::Measurements;
-use crate::model::format::Decimal;
+use crate::model::numerals::Numerals;
 use crate::model::refs::Kind;
 use crate::model::types::Residency;
 use crate::model::{Case, DispatchMap, Run};
@@ -17,7 +17,6 @@ use crate::render::html::html;
 use crate::render::html::{Holed, Html};
 use crate::render::scope::Scope;
 use crate::render::table::{Row, Table};
-use std::fmt::Write as _;
 
 fn date(s: &Scope, r: &Run) -> Html {
     match &r.date {
@@ -176,7 +175,7 @@ fn primary_map<'e>(s: &Scope<'e>, run: &Run, prev: &Run) -> Option<&'e DispatchM
 
 /// `+12.5 %` (relative change), or `±0 %` within 0.05 %; nothing when `a` is not a
 /// positive number.
-fn pct(out: &mut String, a: f64, b: f64) -> bool {
+fn pct(out: &mut String, nums: &Numerals, a: f64, b: f64) -> bool {
     if !(a.is_finite() && b.is_finite()) || a <= 0.0 {
         return false;
     }
@@ -184,7 +183,7 @@ fn pct(out: &mut String, a: f64, b: f64) -> bool {
     if p.abs() < 0.05 {
         out.push_str("±0 %");
     } else {
-        crate::model::format::write_signed_tenths(out, p);
+        nums.write_signed_tenths(out, p);
         out.push_str(" %");
     }
     true
@@ -193,30 +192,26 @@ fn pct(out: &mut String, a: f64, b: f64) -> bool {
 #[cfg(test)]
 fn pct_text(a: f64, b: f64) -> Option<String> {
     let mut out = String::new();
-    pct(&mut out, a, b).then_some(out)
+    pct(&mut out, Numerals::of(crate::model::lang::Lang::EN), a, b).then_some(out)
 }
 
-/// `+3`, `-0.25`, `±0`: how far `b` is from `a`.
-fn signed(out: &mut String, a: f64, b: f64) {
+/// `+3`, `-0.25`, `±0`: how far `b` is from `a`, at the precision of the two.
+fn signed(out: &mut String, nums: &Numerals, a: f64, b: f64) {
     let d = crate::model::format::difference(a, b);
-    const EXACT: f64 = 9_007_199_254_740_992.0;
     if d == 0.0 {
         out.push_str("±0");
-    } else if d.fract() == 0.0 && d.abs() < EXACT {
-        // Counts, the common case: integer formatting, much cheaper than a decimal's.
-        let _ = write!(out, "{:+}", d as i64);
     } else {
-        let _ = write!(out, "{}{}", if d > 0.0 { "+" } else { "" }, Decimal(d));
+        nums.write_signed(out, d);
     }
 }
 
 /// How a measurement changed from `a` to `b`: a duration by its relative change, any
 /// other number by its difference.
-fn change(out: &mut String, name: &str, a: f64, b: f64) -> bool {
+fn change(out: &mut String, nums: &Numerals, name: &str, a: f64, b: f64) -> bool {
     if crate::model::fields::is_duration(name) {
-        pct(out, a, b)
+        pct(out, nums, a, b)
     } else {
-        signed(out, a, b);
+        signed(out, nums, a, b);
         true
     }
 }
@@ -228,11 +223,11 @@ fn change(out: &mut String, name: &str, a: f64, b: f64) -> bool {
 fn delta<'e>(
     out: &mut Rows<'e>,
     scratch: &mut String,
+    nums: &Numerals,
     map: Option<&'e DispatchMap>,
     order: &[&'static str],
     variable: Option<usize>,
-    before: &[Option<f64>],
-    now: &[Option<f64>],
+    (before, now): (&[Option<f64>], &[Option<f64>]),
 ) {
     let start = out.mark();
     let line = |out: &mut Rows| {
@@ -249,7 +244,7 @@ fn delta<'e>(
             line(out);
             out.hole(Frag::Label(name));
             out.html().push_static(" ");
-            if !text(out, scratch, |t| change(t, name, a, b)) {
+            if !text(out, scratch, |t| change(t, nums, name, a, b)) {
                 out.reset(mark);
             }
         }
@@ -304,6 +299,7 @@ fn case_rows<'e>(
             .collect();
     let mut rows = Rows::with_capacity(run.cases.len() * 400);
     let mut scratch = String::new();
+    let nums = s.numerals();
     // Where the previous run's summary of the next case is likely to be.
     let mut at = 0;
     for (n, c) in run.cases.iter().enumerate() {
@@ -325,7 +321,7 @@ fn case_rows<'e>(
                 match now[i] {
                     Some(v) => {
                         text(&mut rows, &mut scratch, |t| {
-                            write_measure(t, name, v);
+                            write_measure(t, nums, name, v);
                             true
                         });
                     }
@@ -358,11 +354,11 @@ fn case_rows<'e>(
                     delta(
                         &mut rows,
                         &mut scratch,
+                        nums,
                         map,
                         &order,
                         variable,
-                        &before,
-                        &now,
+                        (&before, &now),
                     );
                 }
                 None => rows.hole(Frag::DeltaNew),
@@ -621,12 +617,12 @@ fn compare_table(s: &Scope, run: &Run, prev: &Run, file: &str, prev_file: &str) 
                 );
                 let mut cell = arrow(
                     s,
-                    x.map(|v| Html::text(&measure_text(name, v))),
-                    y.map(|v| Html::text(&measure_text(name, v))),
+                    x.map(|v| Html::text(&measure_text(s.numerals(), name, v))),
+                    y.map(|v| Html::text(&measure_text(s.numerals(), name, v))),
                 );
                 if let (Some(x), Some(y)) = (x, y) {
                     let mut c = String::new();
-                    if x != y && change(&mut c, name, x, y) {
+                    if x != y && change(&mut c, s.numerals(), name, x, y) {
                         crate::render::html::html_into!(
                             cell,
                             " <small>({})</small>",
@@ -911,16 +907,19 @@ mod tests {
         assert_eq!(pct_text(0.0, 1.0), None);
         let signed_text = |a, b| {
             let mut out = String::new();
-            signed(&mut out, a, b);
+            signed(&mut out, Numerals::of(crate::model::lang::Lang::EN), a, b);
             out
         };
         assert_eq!(signed_text(290.0, 11.0), "-279");
         assert_eq!(signed_text(11.0, 290.0), "+279");
-        assert_eq!(
-            signed_text(-3.0, 9.0e15),
-            format!("{:+}", 9.0e15 as i64 + 3)
-        );
+        assert_eq!(signed_text(-3.0, 9.0e15), "+9,000,000,000,000,003");
+        // A change is grouped as the values beside it are.
+        assert_eq!(signed_text(64_300.0, 76_600.0), "+12,300");
         assert_eq!(signed_text(0.25, 0.5), "+0.25");
         assert_eq!(signed_text(3.0, 3.0), "±0");
+        // Decimal measurements: no binary noise past the places they were written with.
+        assert_eq!(signed_text(0.0068, 0.0045), "-0.0023");
+        assert_eq!(signed_text(0.0045, 0.0068), "+0.0023");
+        assert_eq!(signed_text(0.01, 0.00265), "-0.00735");
     }
 }

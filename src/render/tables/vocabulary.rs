@@ -4,6 +4,7 @@
 
 use super::code;
 use crate::model::Seen;
+use crate::model::numerals::Numerals;
 use crate::model::types::NO_ENGINE;
 use crate::model::types::Text;
 use crate::render::html::Html;
@@ -134,22 +135,21 @@ pub fn measure_columns(
 
 /// Writes a measurement's value: a duration (`…_ns`) in seconds, a whole number with its
 /// digits grouped, any other number as written.
-pub fn write_measure(out: &mut String, name: &str, v: f64) {
+pub fn write_measure(out: &mut String, nums: &Numerals, name: &str, v: f64) {
     const EXACT: f64 = 9_007_199_254_740_992.0;
     let whole = v.fract() == 0.0 && (0.0..EXACT).contains(&v);
     if whole && crate::model::fields::is_duration(name) {
-        crate::model::format::write_seconds(out, v as u64);
+        nums.write_seconds(out, v as u64);
     } else if whole {
-        crate::model::format::write_digits(out, v as u64);
+        nums.write_digits(out, v as u64);
     } else {
-        use std::fmt::Write as _;
-        let _ = write!(out, "{}", crate::model::format::Decimal(v));
+        nums.write_number(out, v);
     }
 }
 
 /// A measurement's value as [`write_measure`] writes it.
-pub fn measure_text(name: &str, v: f64) -> String {
+pub fn measure_text(nums: &Numerals, name: &str, v: f64) -> String {
     let mut out = String::new();
-    write_measure(&mut out, name, v);
+    write_measure(&mut out, nums, name, v);
     out
 }
