@@ -117,6 +117,8 @@ runs-latest = latest
 run-nav-previous = Run before it:
 run-nav-next = Run after it:
 run-nav-index = All runs
+run-same-result-later = A later run read the same file and recorded the same result; its page shows the table:
+run-same-result-earlier = An earlier run read the same file and recorded the same result:
 col-zones = Cases per zone (assessed map)
 runs-zones-open = { $count ->
     [one] 1 left open by its reading
