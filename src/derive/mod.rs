@@ -181,12 +181,31 @@ impl Derived {
         self.neighbours(ev, run).0
     }
 
-    /// The runs of the same probe just before and just after `run`.
+    /// The runs of the same probe just before and just after `run`, when their order is
+    /// known: a run without a date has no known order against any other, so it has neither
+    /// a previous nor a next run.
     pub fn neighbours<'e>(
         &self,
         ev: &'e Evidence,
         run: &Run,
     ) -> (Option<&'e Run>, Option<&'e Run>) {
+        let (prev, next) = self.adjacent(ev, run);
+        let dated = |r: Option<&'e Run>| r.filter(|r| r.date.is_some() && run.date.is_some());
+        (dated(prev), dated(next))
+    }
+
+    /// Whether `run` has a run of the same probe beside it whose order against it is
+    /// unknown, because one of the two has no date.
+    pub fn order_unknown(&self, ev: &Evidence, run: &Run) -> bool {
+        let (prev, next) = self.adjacent(ev, run);
+        [prev, next]
+            .into_iter()
+            .flatten()
+            .any(|r| r.date.is_none() || run.date.is_none())
+    }
+
+    /// The runs of the same probe sorted just before and just after `run`, dated or not.
+    fn adjacent<'e>(&self, ev: &'e Evidence, run: &Run) -> (Option<&'e Run>, Option<&'e Run>) {
         let Some(ids) = self.runs_by_probe.get(&run.probe) else {
             return (None, None);
         };

@@ -774,6 +774,9 @@ fn neighbours_note(s: &Scope, run: &Run) -> Html {
     if let Some(n) = next {
         parts.push(html!("{} {}", s.ui("run-nav-next"), run_link(s, n)));
     }
+    if s.derived.order_unknown(s.ev, run) {
+        parts.push(s.ui("run-order-unknown"));
+    }
     if let Some(index) = s.pages.runs_index() {
         parts.push(html!(
             "<a href=\"{}\">{}</a>",

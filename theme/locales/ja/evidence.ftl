@@ -114,6 +114,7 @@ runs-latest = 最新
 run-nav-previous = 一つ前の実行:
 run-nav-next = 一つ後の実行:
 run-nav-index = すべての実行
+run-order-unknown = 日付のない実行があるため、同じプローブのほかの実行との前後関係は分からない。どの実行も前後として示していない。
 run-same-result-later = 後の実行が同じファイルを読み、同じ結果を記録した。表はその実行のページにある:
 run-same-result-earlier = 前の実行も同じファイルを読み、同じ結果を記録している:
 col-zones = 圏ごとのケース数 (照合した地図)
