@@ -556,6 +556,27 @@ fn every_run_gets_a_page_below_the_runs_index() {
     );
 }
 
+/// A run without a date has no known order against the other runs of its probe: neither
+/// page calls the other the run before or after it, and both say the order is unknown.
+#[test]
+fn runs_without_a_date_are_not_ordered_before_or_after() {
+    let (site, _) = with_runs_index();
+    let root = site.path();
+    replace_once(root, "data/runs/r2.yaml", "date: \"2026-01-21\"\n", "");
+    let out = root.join("site-undated");
+    build_ok(root, &out);
+    let read = |p: &str| std::fs::read_to_string(out.join(p)).unwrap_or_default();
+    for run in ["r1", "r2"] {
+        let html = read(&format!("en/details/{run}/index.html"));
+        assert!(!html.contains("Run before it"), "{run}");
+        assert!(!html.contains("Run after it"), "{run}");
+        assert!(!html.contains(&format!("id=\"compare-{run}\"")), "{run}");
+        assert!(html.contains("so their order is unknown"), "{run}");
+        let ja = read(&format!("ja/details/{run}/index.html"));
+        assert!(ja.contains("前後関係は分からない"), "{run}");
+    }
+}
+
 #[test]
 fn a_run_page_can_be_linked_with_at_slash() {
     let (site, _) = with_runs_index();

@@ -15,9 +15,9 @@ tensor-types-caption = テンソル型と、それを受け付けるカーネル
 col-families = カーネル系統
 # The dispatch words of this investigation where the theme speaks of decisions in general.
 col-chain = ライブラリの連鎖
-compare-caption = { $var } の範囲で比べた dispatch 地図
-runs-zone-note = 圏は各 dispatch 地図から導出しており、手で書き込んではいない。調査者が照合に使った地図は枠で示す。
+compare-caption = { $var } の範囲で比べたディスパッチ地図
+runs-zone-note = 範囲は各ディスパッチ地図から導出しており、手で書き込んではいない。調査者が照合に使った地図は枠で示す。
 figure-dispatch-title = ディスパッチの流れ:{ $map }
-figure-diff-title = dispatch 地図どうしの食い違い(範囲ごと)
+figure-diff-title = ディスパッチ地図どうしの食い違い(範囲ごと)
 figure-chain-title = ライブラリの連鎖と、各コンポーネントで観測できたこと
 figure-chain-side = 右側の箱は、矢印の根元にあるライブラリ経由で読み込まれる。

@@ -119,6 +119,10 @@ pub struct Derived {
     /// How each run's cases fall into the families of the map it was assessed against
     /// (run id → counts), for the runs that have any.
     zone_counts: HashMap<String, ZoneCounts>,
+    /// Run id → the next dated run of the same probe and subject that read the same file
+    /// and recorded the same result ([`same_result`]): the earlier run's table would
+    /// only repeat the later one's.
+    repeated_by: HashMap<String, String>,
 }
 
 /// How many of a run's cases fall in each family under the map the run was assessed
@@ -177,12 +181,31 @@ impl Derived {
         self.neighbours(ev, run).0
     }
 
-    /// The runs of the same probe just before and just after `run`.
+    /// The runs of the same probe just before and just after `run`, when their order is
+    /// known: a run without a date has no known order against any other, so it has neither
+    /// a previous nor a next run.
     pub fn neighbours<'e>(
         &self,
         ev: &'e Evidence,
         run: &Run,
     ) -> (Option<&'e Run>, Option<&'e Run>) {
+        let (prev, next) = self.adjacent(ev, run);
+        let dated = |r: Option<&'e Run>| r.filter(|r| r.date.is_some() && run.date.is_some());
+        (dated(prev), dated(next))
+    }
+
+    /// Whether `run` has a run of the same probe beside it whose order against it is
+    /// unknown, because one of the two has no date.
+    pub fn order_unknown(&self, ev: &Evidence, run: &Run) -> bool {
+        let (prev, next) = self.adjacent(ev, run);
+        [prev, next]
+            .into_iter()
+            .flatten()
+            .any(|r| r.date.is_none() || run.date.is_none())
+    }
+
+    /// The runs of the same probe sorted just before and just after `run`, dated or not.
+    fn adjacent<'e>(&self, ev: &'e Evidence, run: &Run) -> (Option<&'e Run>, Option<&'e Run>) {
         let Some(ids) = self.runs_by_probe.get(&run.probe) else {
             return (None, None);
         };
@@ -218,6 +241,24 @@ impl Derived {
     /// `None` without such a map or when no case has a zone.
     pub fn zone_counts(&self, run: &Run) -> Option<&ZoneCounts> {
         self.zone_counts.get(&run.id.value)
+    }
+
+    /// The later run that read the same file as `run` and recorded the same result, if any.
+    pub fn repeated_by<'e>(&self, ev: &'e Evidence, run: &Run) -> Option<&'e Run> {
+        let id = self.repeated_by.get(&run.id.value)?;
+        ev.runs.get(id).map(|r| &r.value)
+    }
+
+    /// The earlier runs that read the same file as `run` and recorded the same result.
+    pub fn repeats_of<'e>(&self, ev: &'e Evidence, run: &Run) -> Vec<&'e Run> {
+        let mut out: Vec<&Run> = self
+            .repeated_by
+            .iter()
+            .filter(|(_, later)| **later == run.id.value)
+            .filter_map(|(earlier, _)| ev.runs.get(earlier).map(|r| &r.value))
+            .collect();
+        out.sort_by(|a, b| run_order(a).cmp(&run_order(b)));
+        out
     }
 
     pub fn citations(&self, target: &Ref) -> &[Ref] {
@@ -267,7 +308,51 @@ pub fn derive(ev: &Evidence) -> Derived {
         cited_by: citations(ev),
         summaries,
         zone_counts: zone_counts.into_iter().flatten().collect(),
+        repeated_by: repeated_runs(ev),
     }
+}
+
+/// Each dated run that read a file → the next dated run of the same probe and subject
+/// that read the same file and recorded the same result. Undated runs are left out: no
+/// order is known between them and the others.
+fn repeated_runs(ev: &Evidence) -> HashMap<String, String> {
+    let mut groups: BTreeMap<(&str, Option<&str>), Vec<&Run>> = BTreeMap::new();
+    for r in ev.runs.iter() {
+        if r.input.is_some() && r.date.is_some() {
+            groups
+                .entry((r.probe.as_str(), ev.subject_of(r)))
+                .or_default()
+                .push(&r.value);
+        }
+    }
+    let mut out = HashMap::new();
+    for runs in groups.values_mut() {
+        runs.sort_by(|a, b| run_order(a).cmp(&run_order(b)));
+        for pair in runs.windows(2) {
+            if same_result(pair[0], pair[1]) {
+                out.insert(pair[0].id.value.clone(), pair[1].id.value.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Whether two runs read the same file (name and size, and SHA-256 where both have it)
+/// and recorded the same result: no cases, and equal fields of the pack that wrote them.
+fn same_result(a: &Run, b: &Run) -> bool {
+    let (Some(x), Some(y)) = (&a.input, &b.input) else {
+        return false;
+    };
+    let same_hash = match (&x.sha256, &y.sha256) {
+        (Some(h), Some(k)) => h == k,
+        _ => true,
+    };
+    x.name == y.name
+        && x.size == y.size
+        && same_hash
+        && a.cases.is_empty()
+        && b.cases.is_empty()
+        && a.values == b.values
 }
 
 fn run_order(r: &Run) -> (bool, &str, &str) {
@@ -334,6 +419,31 @@ mod tests {
 
     const PHASE_A: &str = "id: a\ntitle: {ja: a, en: a}\nsubject: {op: SCAN}\nvariable: est_rows\n\
         source: {repository: r}\nbranches:\n  - {bound: {le: 8}, family: seq}\n  - {bound: {le: 256}, family: index}\n  - {family: bitmap}\n";
+
+    fn run(id: &str, input: &str) -> Run {
+        let text = format!(
+            "id: {id}\nprobe: p\ndate: \"2026-01-0{}\"\nengine: none\norigin: {{ja: o, en: o}}\n\
+             cases: []\ninput: {input}\n",
+            id.len() % 9 + 1
+        );
+        yaml::parse::<Run>("r.yaml", &text, 0).unwrap()
+    }
+
+    #[test]
+    fn runs_of_the_same_file_with_the_same_result_are_one_result() {
+        let a = run("a", "{name: f.so, size: 10}");
+        let b = run("bb", "{name: f.so, size: 10, sha256: ab}");
+        assert!(
+            same_result(&a, &b),
+            "a missing hash does not tell the files apart"
+        );
+        assert!(!same_result(&a, &run("c", "{name: f.so, size: 11}")));
+        assert!(!same_result(&a, &run("d", "{name: g.so, size: 10}")));
+        assert!(!same_result(
+            &b,
+            &run("e", "{name: f.so, size: 10, sha256: cd}")
+        ));
+    }
 
     #[test]
     fn zones_follow_the_first_matching_branch() {

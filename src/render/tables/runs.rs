@@ -770,6 +770,9 @@ fn neighbours_note(s: &Scope, run: &Run) -> Html {
     if let Some(n) = next {
         parts.push(html!("{} {}", s.ui("run-nav-next"), run_link(s, n)));
     }
+    if s.derived.order_unknown(s.ev, run) {
+        parts.push(s.ui("run-order-unknown"));
+    }
     if let Some(index) = s.pages.runs_index() {
         parts.push(html!(
             "<a href=\"{}\">{}</a>",
@@ -797,8 +800,35 @@ pub fn page(s: &Scope, id: &str) -> Vec<Table> {
     if is_latest(s, run) {
         out.extend(comparison(s, run));
     }
-    out.extend(crate::packs::render::run_tables(s, run, &file));
+    // A run whose result a later run of the same file repeats points there rather than
+    // showing the same table twice.
+    if let Some(later) = s.derived.repeated_by(s.ev, run) {
+        out[0].notes.push(html!(
+            "{} {}",
+            s.ui("run-same-result-later"),
+            run_link(s, later)
+        ));
+        return out;
+    }
+    let mut tables = crate::packs::render::run_tables(s, run, &file);
+    if let Some(first) = tables.first_mut() {
+        first.notes.extend(same_result_note(s, run));
+    }
+    out.extend(tables);
     out
+}
+
+/// "The earlier run of the same file gave the same result: …", when one did.
+fn same_result_note(s: &Scope, run: &Run) -> Option<Html> {
+    let earlier = s.derived.repeats_of(s.ev, run);
+    if earlier.is_empty() {
+        return None;
+    }
+    let links = Html::join(
+        earlier.iter().map(|r| run_link(s, r)).collect::<Vec<_>>(),
+        ", ",
+    );
+    Some(html!("{} {}", s.ui("run-same-result-earlier"), links))
 }
 
 /// `::runs`: one row per run, linking to the run's own page, where its cases are.

@@ -117,6 +117,9 @@ runs-latest = neuester
 run-nav-previous = Lauf davor:
 run-nav-next = Lauf danach:
 run-nav-index = Alle Läufe
+run-order-unknown = Ohne Datum bei beiden Läufen ist die Reihenfolge dieses Laufs unter den anderen Läufen seiner Probe unbekannt: keiner wird als davor oder danach gezeigt.
+run-same-result-later = Ein späterer Lauf las dieselbe Datei und zeichnete dasselbe Ergebnis auf; seine Seite zeigt die Tabelle:
+run-same-result-earlier = Ein früherer Lauf las dieselbe Datei und zeichnete dasselbe Ergebnis auf:
 col-zones = Fälle je Zone (abgeglichene Karte)
 runs-zones-open = { $count ->
     [one] 1 laut Lesart offen

@@ -117,6 +117,9 @@ runs-latest = latest
 run-nav-previous = Run before it:
 run-nav-next = Run after it:
 run-nav-index = All runs
+run-order-unknown = This run or a run beside it has no date, so their order is unknown: neither is shown as the run before or after the other.
+run-same-result-later = A later run read the same file and recorded the same result; its page shows the table:
+run-same-result-earlier = An earlier run read the same file and recorded the same result:
 col-zones = Cases per zone (assessed map)
 runs-zones-open = { $count ->
     [one] 1 left open by its reading
