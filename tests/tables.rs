@@ -133,3 +133,51 @@ fn a_phase_label_may_be_given_in_each_language() {
     assert!(!ja.contains(">setup<"));
     assert!(en.contains("<strong class=\"phase-label\">setup</strong>"));
 }
+
+/// Every data table's body rows, from every page of the built fixture: `(figure class, row)`.
+fn data_rows(b: &Built) -> Vec<(String, String)> {
+    let mut rows = Vec::new();
+    for (page, bytes) in read_tree(&b.out) {
+        if !page.ends_with(".html") {
+            continue;
+        }
+        let html = String::from_utf8(bytes).unwrap();
+        for fig in html.split("<figure class=\"data ").skip(1) {
+            let class = fig.split('"').next().unwrap().to_string();
+            let Some(body) = fig.split("<tbody>").nth(1) else {
+                continue;
+            };
+            let body = body.split("</tbody>").next().unwrap();
+            for row in body.split("<tr").skip(1) {
+                rows.push((class.clone(), row.to_string()));
+            }
+        }
+    }
+    rows
+}
+
+/// Each row of a data table (a run's cases, findings, claims, questions, a map's and a
+/// comparison's ranges, records) is named by its first cell: a row header, which a screen
+/// reader announces with each cell after it. Only the "no records" row has none.
+#[test]
+fn every_data_row_is_named_by_a_row_header() {
+    let b = Built::new();
+    let rows = data_rows(&b);
+    for class in ["claims", "dispatch-map", "run"] {
+        assert!(rows.iter().any(|(c, _)| c == class), "no {class} rows");
+    }
+    let unnamed: Vec<_> = rows
+        .iter()
+        .filter(|(_, r)| !r.contains("class=\"empty\""))
+        .filter(|(_, r)| {
+            !r.split_once('>')
+                .unwrap()
+                .1
+                .starts_with("<th scope=\"row\">")
+        })
+        .collect();
+    assert!(
+        unnamed.is_empty(),
+        "rows without a row header: {unnamed:#?}"
+    );
+}

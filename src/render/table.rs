@@ -122,21 +122,17 @@ impl Table {
                 out.push_static("\"");
             }
             out.push_static(">");
-            // A record's row is named by its first cell: a header for the cells after it,
-            // which a screen reader announces with each of them.
+            // A row is named by its first cell (a record's id, a case, a claim, a range): a
+            // header for the cells after it, which a screen reader announces with each.
             for (i, cell) in row.cells.iter().enumerate() {
-                let tag = if i == 0 && row.id.is_some() {
-                    "th"
+                let (open, close) = if i == 0 {
+                    ("<th scope=\"row\">", "</th>")
                 } else {
-                    "td"
+                    ("<td>", "</td>")
                 };
-                out.push_static(if tag == "th" {
-                    "<th scope=\"row\">"
-                } else {
-                    "<td>"
-                });
+                out.push_static(open);
                 out.push(cell);
-                out.push_static(if tag == "th" { "</th>" } else { "</td>" });
+                out.push_static(close);
             }
             out.push_static("</tr>\n");
         }

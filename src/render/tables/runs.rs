@@ -309,10 +309,10 @@ fn case_rows<'e>(
     for (n, c) in run.cases.iter().enumerate() {
         let td = |out: &mut Rows| out.html().push_static("</td><td>");
         fill(&mut now, &order, &c.measurements);
-        rows.html().push_static("<tr><td><code>");
+        // The case names its row: a row header, announced with each measurement.
+        rows.html().push_static("<tr><th scope=\"row\"><code>");
         rows.html().push_text(&c.id.value);
-        rows.html().push_static("</code>");
-        td(&mut rows);
+        rows.html().push_static("</code></th><td>");
         mode_cell(&mut rows, s, c);
         // `order` is the columns' names one after another.
         let mut i = 0;
