@@ -181,3 +181,23 @@ fn every_data_row_is_named_by_a_row_header() {
         "rows without a row header: {unnamed:#?}"
     );
 }
+
+/// A column head named by an identifier is shown whole: no break opportunity after its
+/// `_` (a reader saw "num_ / predict"), and the stylesheet does not break words in heads.
+#[test]
+fn identifier_heads_are_not_broken() {
+    let b = Built::new();
+    let html = b.read("en/details/index.html");
+    let run = figure(&html, "run");
+    for head in ["num_predict", "prompt_eval_count", "eval_count"] {
+        assert!(
+            run.contains(&format!("<th scope=\"col\">{head}</th>")),
+            "{head} whole: {run}"
+        );
+    }
+    assert!(!run.contains("<wbr>"), "{run}");
+    let css = b.read("static/style.css");
+    let heads = css.split("th[scope=\"col\"] {").nth(1).unwrap();
+    let heads = heads.split('}').next().unwrap();
+    assert!(heads.contains("overflow-wrap: normal"), "{heads}");
+}
