@@ -312,7 +312,7 @@ fn run_table_shows_the_derived_zone_of_each_case() {
     assert!(rows[0].starts_with("<th scope=\"row\"><code>small</code></th>"));
     assert!(
         rows[0].contains(
-            "<span class=\"zone assessed\"><span class=\"badge hue-0\">SMALL</span> <small>fixture_map</small></span>"
+            "<span class=\"zone assessed\"><span class=\"badge hue-0\">SMALL</span> <small>fixture_map</small> <small class=\"assessed-label\">(assessed)</small></span>"
         ),
         "{}",
         rows[0]

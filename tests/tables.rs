@@ -201,3 +201,33 @@ fn identifier_heads_are_not_broken() {
     let heads = heads.split('}').next().unwrap();
     assert!(heads.contains("overflow-wrap: normal"), "{heads}");
 }
+
+/// The zone of the map a run was assessed against says so in words, in each view's
+/// language, and stays the only outlined zone when the system forces its colours.
+#[test]
+fn the_assessed_zone_is_marked_in_words() {
+    let b = Built::new();
+    for (page, word) in [
+        ("en/details/index.html", "(assessed)"),
+        ("ja/details/index.html", "(照合)"),
+    ] {
+        let run = figure(&b.read(page), "run").to_string();
+        let assessed = run.split("<span class=\"zone assessed\">").nth(1).unwrap();
+        let assessed = assessed.split("</span></span>").next().unwrap();
+        assert!(
+            assessed.contains(&format!("<small class=\"assessed-label\">{word}</small>")),
+            "{page}: {assessed}"
+        );
+        for other in run.split("<span class=\"zone\">").skip(1) {
+            let other = other.split("</span></span>").next().unwrap();
+            assert!(!other.contains("assessed-label"), "{page}: {other}");
+        }
+    }
+    let css = b.read("static/style.css");
+    let forced = css.split("@media (forced-colors: active)").nth(1).unwrap();
+    assert!(
+        forced.contains(".zone.assessed { border: 2px solid CanvasText; }"),
+        "{forced}"
+    );
+    assert!(forced.contains(".zone { border-style: none; }"), "{forced}");
+}

@@ -61,14 +61,27 @@ fn fragment(s: &Scope, run: &Run, key: &Frag) -> Html {
         Frag::Badge(family) => family_badge(s, family),
         Frag::Label(name) => measurement(s, name),
         Frag::Zone(map, z, assessed) => {
-            let class = Html::trusted_static(if assessed { " assessed" } else { "" });
+            // The assessed map is named in words as well as outlined: an outline alone is
+            // lost to a screen reader and to forced colours.
+            let (class, label) = if assessed {
+                (
+                    Html::trusted_static(" assessed"),
+                    html!(
+                        " <small class=\"assessed-label\">({})</small>",
+                        s.ui("zone-assessed")
+                    ),
+                )
+            } else {
+                (Html::default(), Html::default())
+            };
             // The map's id is shown beside the zone: a title repeating it would only be
             // read out twice.
             html!(
-                "<span class=\"zone{}\">{} <small>{}</small></span>",
+                "<span class=\"zone{}\">{} <small>{}</small>{}</span>",
                 class,
                 family_badge(s, z),
-                Html::text(map)
+                Html::text(map),
+                label
             )
         }
         Frag::Mode(mode, mark) => {

@@ -123,7 +123,8 @@ runs-zones-open = { $count ->
    *[other] { $count } laut Lesart offen
 }
 runs-previous = Deltas beziehen sich auf den vorherigen Lauf derselben Probe, { $run }.
-runs-zone-note = Zonen werden aus jeder Entscheidungskarte abgeleitet, nie von Hand eingetragen; die Karte, mit der die Untersuchung abgeglichen wurde, ist umrandet.
+runs-zone-note = Zonen werden aus jeder Entscheidungskarte abgeleitet, nie von Hand eingetragen; die Karte, mit der die Untersuchung abgeglichen wurde, ist umrandet und mit „abgeglichen“ markiert.
+zone-assessed = abgeglichen
 col-run = Lauf
 col-probe = Probe
 col-recorded = Aufgezeichnet durch

@@ -123,7 +123,8 @@ runs-zones-open = { $count ->
    *[other] { $count } left open by their readings
 }
 runs-previous = Deltas compare with the previous run of the same probe, { $run }.
-runs-zone-note = Zones are derived from each decision map, never typed by hand; the map the investigator assessed against is outlined.
+runs-zone-note = Zones are derived from each decision map, never typed by hand; the map the investigator assessed against is outlined and marked “assessed”.
+zone-assessed = assessed
 col-run = Run
 col-probe = Probe
 col-recorded = Recorded by
