@@ -231,3 +231,46 @@ fn the_assessed_zone_is_marked_in_words() {
     );
     assert!(forced.contains(".zone { border-style: none; }"), "{forced}");
 }
+
+/// A range where the compared maps route differently is marked by a symbol with words for
+/// a screen reader, not by its colour alone; a range where they agree has no mark.
+#[test]
+fn differing_comparison_rows_carry_a_mark() {
+    let dir = fixture_copy();
+    let maps = std::fs::read_to_string(dir.path().join("data/dispatch.yaml")).unwrap();
+    let start = maps.find("  - id: fixture_map").unwrap();
+    // The same variable, a lower bound: the maps disagree between 5 and 8 only.
+    let second = maps[start..]
+        .replace("id: fixture_map", "id: other_map")
+        .replace("bound: {le: 8}", "bound: {le: 4}")
+        .replace("        anchor: bundle:b1\n", "");
+    write_file(
+        dir.path(),
+        "data/dispatch.yaml",
+        format!("{maps}{second}").as_bytes(),
+    );
+    let page = dir.path().join("content/details.md");
+    let text = std::fs::read_to_string(&page).unwrap() + "\n::dispatch-compare\n";
+    std::fs::write(&page, text).unwrap();
+    let out = dir.path().join("out");
+    build_ok(dir.path(), &out);
+    for (view, words) in [
+        ("en", "the maps differ here"),
+        ("ja", "地図どうしで判断が異なる"),
+    ] {
+        let html = std::fs::read_to_string(out.join(view).join("details/index.html")).unwrap();
+        let table = figure(&html, "dispatch-compare");
+        let body = table.split("<tbody>").nth(1).unwrap();
+        let rows: Vec<&str> = body.split("<tr").skip(1).collect();
+        let mark = format!(
+            "<th scope=\"row\"><span class=\"differs-mark\" aria-hidden=\"true\">≠</span>\
+             <span class=\"sr-only\">{words}</span> "
+        );
+        let (differ, agree): (Vec<&str>, Vec<&str>) = rows
+            .iter()
+            .partition(|r| r.starts_with(" class=\"differs\""));
+        assert_eq!((differ.len(), agree.len()), (1, 2), "{table}");
+        assert!(differ[0].contains(&mark), "{view}: {}", differ[0]);
+        assert!(agree.iter().all(|r| !r.contains("differs-mark")), "{table}");
+    }
+}

@@ -99,7 +99,8 @@ col-family = Familie
 col-anchor = Anker
 col-chain = Verläuft über
 compare-caption = Entscheidungskarten im Vergleich über { $var }
-compare-note = Hervorgehobene Zeilen sind die Bereiche, in denen die Karten voneinander abweichen.
+compare-note = Hervorgehobene, mit ≠ markierte Zeilen sind die Bereiche, in denen die Karten voneinander abweichen.
+compare-differs = die Karten weichen hier ab
 col-range = Bereich von { $var }
 
 ## Läufe

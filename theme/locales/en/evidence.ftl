@@ -99,7 +99,8 @@ col-family = Family
 col-anchor = Anchor
 col-chain = Goes through
 compare-caption = Decision maps compared over { $var }
-compare-note = Highlighted rows are the ranges where the maps disagree.
+compare-note = Highlighted rows, marked ≠, are the ranges where the maps disagree.
+compare-differs = the maps differ here
 col-range = { $var } range
 
 ## Runs

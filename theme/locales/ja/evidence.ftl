@@ -96,7 +96,8 @@ col-family = 系統
 col-anchor = アンカー
 col-chain = 経由するもの
 compare-caption = { $var } ごとに見た判断の地図の比較
-compare-note = 強調した行は、地図どうしで判断が食い違う範囲。
+compare-note = 強調し ≠ を付けた行は、地図どうしで判断が食い違う範囲。
+compare-differs = 地図どうしで判断が異なる
 col-range = { $var } の範囲
 
 ## 実行記録
