@@ -309,16 +309,16 @@ fn run_table_shows_the_derived_zone_of_each_case() {
     let table = figure(&html, "run");
     let rows: Vec<&str> = table.split("<tr>").skip(2).collect();
     assert_eq!(rows.len(), 2, "{table}");
-    assert!(rows[0].starts_with("<td><code>small</code></td>"));
+    assert!(rows[0].starts_with("<th scope=\"row\"><code>small</code></th>"));
     assert!(
         rows[0].contains(
-            "<span class=\"zone assessed\"><span class=\"badge hue-0\">SMALL</span> <small>fixture_map</small></span>"
+            "<span class=\"zone assessed\"><span class=\"badge hue-0\">SMALL</span> <small>fixture_map</small> <small class=\"assessed-label\">(assessed)</small></span>"
         ),
         "{}",
         rows[0]
     );
     assert!(rows[0].contains("<td>small side</td>"));
-    assert!(rows[1].starts_with("<td><code>large</code></td>"));
+    assert!(rows[1].starts_with("<th scope=\"row\"><code>large</code></th>"));
     assert!(
         rows[1].contains("<span class=\"badge hue-1\">LARGE</span>"),
         "{}",
@@ -1086,7 +1086,7 @@ fn spliced_pages_match_pages_rendered_whole_by_the_templates() {
     assert!(
         builtin
             .read("details/index.html")
-            .contains("<tr><td><code>small")
+            .contains("<tr><th scope=\"row\"><code>small")
     );
 
     // A template of the site's own that does more with the body than show it once.

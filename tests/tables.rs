@@ -133,3 +133,144 @@ fn a_phase_label_may_be_given_in_each_language() {
     assert!(!ja.contains(">setup<"));
     assert!(en.contains("<strong class=\"phase-label\">setup</strong>"));
 }
+
+/// Every data table's body rows, from every page of the built fixture: `(figure class, row)`.
+fn data_rows(b: &Built) -> Vec<(String, String)> {
+    let mut rows = Vec::new();
+    for (page, bytes) in read_tree(&b.out) {
+        if !page.ends_with(".html") {
+            continue;
+        }
+        let html = String::from_utf8(bytes).unwrap();
+        for fig in html.split("<figure class=\"data ").skip(1) {
+            let class = fig.split('"').next().unwrap().to_string();
+            let Some(body) = fig.split("<tbody>").nth(1) else {
+                continue;
+            };
+            let body = body.split("</tbody>").next().unwrap();
+            for row in body.split("<tr").skip(1) {
+                rows.push((class.clone(), row.to_string()));
+            }
+        }
+    }
+    rows
+}
+
+/// Each row of a data table (a run's cases, findings, claims, questions, a map's and a
+/// comparison's ranges, records) is named by its first cell: a row header, which a screen
+/// reader announces with each cell after it. Only the "no records" row has none.
+#[test]
+fn every_data_row_is_named_by_a_row_header() {
+    let b = Built::new();
+    let rows = data_rows(&b);
+    for class in ["claims", "dispatch-map", "run"] {
+        assert!(rows.iter().any(|(c, _)| c == class), "no {class} rows");
+    }
+    let unnamed: Vec<_> = rows
+        .iter()
+        .filter(|(_, r)| !r.contains("class=\"empty\""))
+        .filter(|(_, r)| {
+            !r.split_once('>')
+                .unwrap()
+                .1
+                .starts_with("<th scope=\"row\">")
+        })
+        .collect();
+    assert!(
+        unnamed.is_empty(),
+        "rows without a row header: {unnamed:#?}"
+    );
+}
+
+/// A column head named by an identifier is shown whole: no break opportunity after its
+/// `_` (a reader saw "num_ / predict"), and the stylesheet does not break words in heads.
+#[test]
+fn identifier_heads_are_not_broken() {
+    let b = Built::new();
+    let html = b.read("en/details/index.html");
+    let run = figure(&html, "run");
+    for head in ["num_predict", "prompt_eval_count", "eval_count"] {
+        assert!(
+            run.contains(&format!("<th scope=\"col\">{head}</th>")),
+            "{head} whole: {run}"
+        );
+    }
+    assert!(!run.contains("<wbr>"), "{run}");
+    let css = b.read("static/style.css");
+    let heads = css.split("th[scope=\"col\"] {").nth(1).unwrap();
+    let heads = heads.split('}').next().unwrap();
+    assert!(heads.contains("overflow-wrap: normal"), "{heads}");
+}
+
+/// The zone of the map a run was assessed against says so in words, in each view's
+/// language, and stays the only outlined zone when the system forces its colours.
+#[test]
+fn the_assessed_zone_is_marked_in_words() {
+    let b = Built::new();
+    for (page, word) in [
+        ("en/details/index.html", "(assessed)"),
+        ("ja/details/index.html", "(照合)"),
+    ] {
+        let run = figure(&b.read(page), "run").to_string();
+        let assessed = run.split("<span class=\"zone assessed\">").nth(1).unwrap();
+        let assessed = assessed.split("</span></span>").next().unwrap();
+        assert!(
+            assessed.contains(&format!("<small class=\"assessed-label\">{word}</small>")),
+            "{page}: {assessed}"
+        );
+        for other in run.split("<span class=\"zone\">").skip(1) {
+            let other = other.split("</span></span>").next().unwrap();
+            assert!(!other.contains("assessed-label"), "{page}: {other}");
+        }
+    }
+    let css = b.read("static/style.css");
+    let forced = css.split("@media (forced-colors: active)").nth(1).unwrap();
+    assert!(
+        forced.contains(".zone.assessed { border: 2px solid CanvasText; }"),
+        "{forced}"
+    );
+    assert!(forced.contains(".zone { border-style: none; }"), "{forced}");
+}
+
+/// A range where the compared maps route differently is marked by a symbol with words for
+/// a screen reader, not by its colour alone; a range where they agree has no mark.
+#[test]
+fn differing_comparison_rows_carry_a_mark() {
+    let dir = fixture_copy();
+    let maps = std::fs::read_to_string(dir.path().join("data/dispatch.yaml")).unwrap();
+    let start = maps.find("  - id: fixture_map").unwrap();
+    // The same variable, a lower bound: the maps disagree between 5 and 8 only.
+    let second = maps[start..]
+        .replace("id: fixture_map", "id: other_map")
+        .replace("bound: {le: 8}", "bound: {le: 4}")
+        .replace("        anchor: bundle:b1\n", "");
+    write_file(
+        dir.path(),
+        "data/dispatch.yaml",
+        format!("{maps}{second}").as_bytes(),
+    );
+    let page = dir.path().join("content/details.md");
+    let text = std::fs::read_to_string(&page).unwrap() + "\n::dispatch-compare\n";
+    std::fs::write(&page, text).unwrap();
+    let out = dir.path().join("out");
+    build_ok(dir.path(), &out);
+    for (view, words) in [
+        ("en", "the maps differ here"),
+        ("ja", "地図どうしで判断が異なる"),
+    ] {
+        let html = std::fs::read_to_string(out.join(view).join("details/index.html")).unwrap();
+        let table = figure(&html, "dispatch-compare");
+        let body = table.split("<tbody>").nth(1).unwrap();
+        let rows: Vec<&str> = body.split("<tr").skip(1).collect();
+        let mark = format!(
+            "<th scope=\"row\"><span class=\"differs-mark\" aria-hidden=\"true\">≠</span>\
+             <span class=\"sr-only\">{words}</span> "
+        );
+        let (differ, agree): (Vec<&str>, Vec<&str>) = rows
+            .iter()
+            .partition(|r| r.starts_with(" class=\"differs\""));
+        assert_eq!((differ.len(), agree.len()), (1, 2), "{table}");
+        assert!(differ[0].contains(&mark), "{view}: {}", differ[0]);
+        assert!(agree.iter().all(|r| !r.contains("differs-mark")), "{table}");
+    }
+}

@@ -64,30 +64,13 @@ pub struct TableContext<'a> {
     pub class: &'a str,
     pub caption: &'a Html,
     pub source: &'a Html,
-    /// Column heads, identifiers breakable after `_` (`est_<wbr>rows`).
-    pub columns: Vec<Html>,
+    /// Column heads, as given: an identifier (`est_rows`) is never broken inside (the
+    /// stylesheet keeps it whole), so a reader sees the name the data uses.
+    pub columns: &'a [Html],
     /// The table's own `rows_html` when it has no other rows: a run table's rows are not
     /// copied once more on their way into the template.
     pub rows_html: std::borrow::Cow<'a, Html>,
     pub notes: &'a [Html],
-}
-
-/// `html` with a line-break opportunity after each `_` of its text (not of its tags), so
-/// that a head named by an identifier (`est_rows`) does not widen its column.
-fn breakable(html: &Html) -> Html {
-    let mut out = String::with_capacity(html.as_str().len() + 8);
-    let mut in_tag = false;
-    for c in html.as_str().chars() {
-        out.push(c);
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            '_' if !in_tag => out.push_str("<wbr>"),
-            _ => {}
-        }
-    }
-    // A `<wbr>` between characters of text keeps the markup well-formed.
-    Html::trusted(out)
 }
 
 impl Table {
@@ -97,7 +80,7 @@ impl Table {
             class: &self.class,
             caption: &self.caption,
             source: &self.source,
-            columns: self.columns.iter().map(breakable).collect(),
+            columns: &self.columns,
             rows_html: self.body_html(),
             notes: &self.notes,
         }
@@ -122,21 +105,17 @@ impl Table {
                 out.push_static("\"");
             }
             out.push_static(">");
-            // A record's row is named by its first cell: a header for the cells after it,
-            // which a screen reader announces with each of them.
+            // A row is named by its first cell (a record's id, a case, a claim, a range): a
+            // header for the cells after it, which a screen reader announces with each.
             for (i, cell) in row.cells.iter().enumerate() {
-                let tag = if i == 0 && row.id.is_some() {
-                    "th"
+                let (open, close) = if i == 0 {
+                    ("<th scope=\"row\">", "</th>")
                 } else {
-                    "td"
+                    ("<td>", "</td>")
                 };
-                out.push_static(if tag == "th" {
-                    "<th scope=\"row\">"
-                } else {
-                    "<td>"
-                });
+                out.push_static(open);
                 out.push(cell);
-                out.push_static(if tag == "th" { "</th>" } else { "</td>" });
+                out.push_static(close);
             }
             out.push_static("</tr>\n");
         }
@@ -150,28 +129,5 @@ impl Table {
             );
         }
         std::borrow::Cow::Owned(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::breakable;
-    use crate::render::html::Html;
-
-    #[test]
-    fn heads_break_after_underscores_of_their_text_only() {
-        let b = |h: Html| breakable(&h).into_string();
-        assert_eq!(
-            b(Html::text("prompt_eval_count")),
-            "prompt_<wbr>eval_<wbr>count"
-        );
-        assert_eq!(
-            b(crate::render::html::html!(
-                "<code class=\"a_b\">{}</code>",
-                Html::text("x_y")
-            )),
-            "<code class=\"a_b\">x_<wbr>y</code>"
-        );
-        assert_eq!(b(Html::text("Case")), "Case");
     }
 }

@@ -136,6 +136,18 @@ pub fn compare(s: &Scope) -> Table {
             };
             let zones: Vec<Option<&str>> = maps.iter().map(|m| zone(m, sample(&seg))).collect();
             let differ = zones.windows(2).any(|w| w[0] != w[1]);
+            // Colour alone does not tell a differing range: a ≠ mark, named for a screen
+            // reader, does.
+            let range = if differ {
+                html!(
+                    "<span class=\"differs-mark\" aria-hidden=\"true\">≠</span>\
+                     <span class=\"sr-only\">{}</span> {}",
+                    s.ui("compare-differs"),
+                    range
+                )
+            } else {
+                range
+            };
             let mut cells = vec![range];
             cells.extend(zones.iter().map(|z| {
                 z.map(|f| family_cell(s, f))

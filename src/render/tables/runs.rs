@@ -60,14 +60,27 @@ fn fragment(s: &Scope, run: &Run, key: &Frag) -> Html {
         Frag::Badge(family) => family_badge(s, family),
         Frag::Label(name) => measurement(s, name),
         Frag::Zone(map, z, assessed) => {
-            let class = Html::trusted_static(if assessed { " assessed" } else { "" });
+            // The assessed map is named in words as well as outlined: an outline alone is
+            // lost to a screen reader and to forced colours.
+            let (class, label) = if assessed {
+                (
+                    Html::trusted_static(" assessed"),
+                    html!(
+                        " <small class=\"assessed-label\">({})</small>",
+                        s.ui("zone-assessed")
+                    ),
+                )
+            } else {
+                (Html::default(), Html::default())
+            };
             // The map's id is shown beside the zone: a title repeating it would only be
             // read out twice.
             html!(
-                "<span class=\"zone{}\">{} <small>{}</small></span>",
+                "<span class=\"zone{}\">{} <small>{}</small>{}</span>",
                 class,
                 family_badge(s, z),
-                Html::text(map)
+                Html::text(map),
+                label
             )
         }
         Frag::Mode(mode, mark) => {
@@ -305,10 +318,10 @@ fn case_rows<'e>(
     for (n, c) in run.cases.iter().enumerate() {
         let td = |out: &mut Rows| out.html().push_static("</td><td>");
         fill(&mut now, &order, &c.measurements);
-        rows.html().push_static("<tr><td><code>");
+        // The case names its row: a row header, announced with each measurement.
+        rows.html().push_static("<tr><th scope=\"row\"><code>");
         rows.html().push_text(&c.id.value);
-        rows.html().push_static("</code>");
-        td(&mut rows);
+        rows.html().push_static("</code></th><td>");
         mode_cell(&mut rows, s, c);
         // `order` is the columns' names one after another.
         let mut i = 0;

@@ -99,7 +99,8 @@ col-family = Familie
 col-anchor = Anker
 col-chain = Verläuft über
 compare-caption = Entscheidungskarten im Vergleich über { $var }
-compare-note = Hervorgehobene Zeilen sind die Bereiche, in denen die Karten voneinander abweichen.
+compare-note = Hervorgehobene, mit ≠ markierte Zeilen sind die Bereiche, in denen die Karten voneinander abweichen.
+compare-differs = die Karten weichen hier ab
 col-range = Bereich von { $var }
 
 ## Läufe
@@ -126,7 +127,8 @@ runs-zones-open = { $count ->
    *[other] { $count } laut Lesart offen
 }
 runs-previous = Deltas beziehen sich auf den vorherigen Lauf derselben Probe, { $run }.
-runs-zone-note = Zonen werden aus jeder Entscheidungskarte abgeleitet, nie von Hand eingetragen; die Karte, mit der die Untersuchung abgeglichen wurde, ist umrandet.
+runs-zone-note = Zonen werden aus jeder Entscheidungskarte abgeleitet, nie von Hand eingetragen; die Karte, mit der die Untersuchung abgeglichen wurde, ist umrandet und mit „abgeglichen“ markiert.
+zone-assessed = abgeglichen
 col-run = Lauf
 col-probe = Probe
 col-recorded = Aufgezeichnet durch

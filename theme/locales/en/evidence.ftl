@@ -99,7 +99,8 @@ col-family = Family
 col-anchor = Anchor
 col-chain = Goes through
 compare-caption = Decision maps compared over { $var }
-compare-note = Highlighted rows are the ranges where the maps disagree.
+compare-note = Highlighted rows, marked ≠, are the ranges where the maps disagree.
+compare-differs = the maps differ here
 col-range = { $var } range
 
 ## Runs
@@ -126,7 +127,8 @@ runs-zones-open = { $count ->
    *[other] { $count } left open by their readings
 }
 runs-previous = Deltas compare with the previous run of the same probe, { $run }.
-runs-zone-note = Zones are derived from each decision map, never typed by hand; the map the investigator assessed against is outlined.
+runs-zone-note = Zones are derived from each decision map, never typed by hand; the map the investigator assessed against is outlined and marked “assessed”.
+zone-assessed = assessed
 col-run = Run
 col-probe = Probe
 col-recorded = Recorded by

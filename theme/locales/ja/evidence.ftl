@@ -96,7 +96,8 @@ col-family = 系統
 col-anchor = アンカー
 col-chain = 経由するもの
 compare-caption = { $var } ごとに見た判断の地図の比較
-compare-note = 強調した行は、地図どうしで判断が食い違う範囲。
+compare-note = 強調し ≠ を付けた行は、地図どうしで判断が食い違う範囲。
+compare-differs = 地図どうしで判断が異なる
 col-range = { $var } の範囲
 
 ## 実行記録
@@ -120,7 +121,8 @@ run-same-result-earlier = 前の実行も同じファイルを読み、同じ結
 col-zones = 圏ごとのケース数 (照合した地図)
 runs-zones-open = 読みでは未決 { $count }
 runs-previous = 差分は、同じプローブの一つ前の実行 { $run } と比べたもの。
-runs-zone-note = 圏は各判断の地図から導出しており、手で書き込んではいない。調査者が照合に使った地図は枠で示す。
+runs-zone-note = 圏は各判断の地図から導出しており、手で書き込んではいない。調査者が照合に使った地図は枠で囲み「照合」と記す。
+zone-assessed = 照合
 col-run = 実行
 col-probe = プローブ
 col-recorded = 記録の方法
