@@ -377,3 +377,113 @@ fn the_postgres_example_checks_and_builds_clean() {
     );
     assert!(page.contains("<td>Index Scan</td>"), "the text as recorded");
 }
+
+/// A server on 127.0.0.1 that answers each of `n` requests with a JSON body made from
+/// the request's body (the `"load"` field it was sent, doubled) and hands back the
+/// requests it read.
+fn json_server(n: usize) -> (String, std::thread::JoinHandle<Vec<String>>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let handle = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        for _ in 0..n {
+            let (stream, _) = listener.accept().expect("accept");
+            stream
+                .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                .expect("timeout");
+            let mut reader = BufReader::new(stream);
+            let mut head = String::new();
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).expect("head");
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().expect("length");
+                }
+                head.push_str(&line);
+                if line == "\r\n" || line.is_empty() {
+                    break;
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).expect("body");
+            let body = String::from_utf8(body).expect("utf-8");
+            let sent: serde_json::Value = serde_json::from_str(&body).expect("a JSON body");
+            let load: f64 = sent["load"]
+                .as_str()
+                .expect("load")
+                .parse()
+                .expect("number");
+            let reply = format!(
+                r#"{{"result": {{"load": {}, "node": "Hash Join"}}}}"#,
+                load * 2.0
+            );
+            let mut stream = reader.into_inner();
+            write!(
+                stream,
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                reply.len()
+            )
+            .expect("reply");
+            seen.push(format!("{head}{body}"));
+        }
+        seen
+    });
+    (format!("http://{addr}"), handle)
+}
+
+/// The `request:` form against a real HTTP server on 127.0.0.1: each case's holes are
+/// filled in the JSON body, the reply's values land in the run as the server wrote them.
+#[test]
+fn a_request_probe_posts_each_case_to_a_real_server() {
+    let (url, server) = json_server(2);
+    let body = format!(
+        r#"probe: t
+request: {{method: POST, url: "{url}/explain", json: {{load: "{{load}}", label: "case {{name}}"}}}}
+output: json
+timeout: 5s
+measurements:
+  queue_load: /result/load
+texts:
+  node: /result/node
+cases:
+  - {{id: quiet, params: {{load: "0.0034", name: "a"}}}}
+  - {{id: busy, params: {{load: "0.375", name: "b"}}}}
+"#
+    );
+    let dir = site(&body);
+    let out = evidence()
+        .args(["probe", "run", "t", "--root"])
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen = server.join().expect("server");
+    assert!(
+        seen[0].starts_with("POST /explain HTTP/1.1\r\n"),
+        "{}",
+        seen[0]
+    );
+    assert!(seen[0].contains(r#""label":"case a""#), "{}", seen[0]);
+    assert!(seen[1].contains(r#""load":"0.375""#), "{}", seen[1]);
+    let new: Vec<String> = runs(dir.path())
+        .into_iter()
+        .filter(|n| n.starts_with("t-"))
+        .collect();
+    assert_eq!(new.len(), 1, "{new:?}");
+    let text = std::fs::read_to_string(dir.path().join("data/runs").join(&new[0])).unwrap();
+    assert!(text.contains("queue_load: 0.0068\n"), "{text}");
+    assert!(text.contains("queue_load: 0.75\n"), "{text}");
+    assert!(text.contains("node: Hash Join\n"), "{text}");
+    evidence()
+        .arg("check")
+        .arg("--root")
+        .arg(dir.path())
+        .assert()
+        .success();
+}
