@@ -42,6 +42,7 @@ fn run_ref(id: &str, date: Option<&str>) -> RunRef {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
         subject: None,
+        shown: None,
     }
 }
 
