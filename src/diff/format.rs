@@ -504,7 +504,14 @@ New run `{id}`: {}
 /// "r1 → r2", or "r1 (the same run; what is derived from it changed)" when the latest
 /// run did not change; `quote` wraps the ids for markdown.
 pub(super) fn run_pair(l: &LatestChange, quote: &str) -> String {
-    if l.base_run == l.head_run {
+    // A recorded value that differs means the run file itself was rewritten.
+    let rewritten = l.cases.iter().any(|c| !c.values.is_empty());
+    if l.base_run == l.head_run && rewritten {
+        format!(
+            "{quote}{}{quote} (the same run; its recorded values were rewritten)",
+            l.base_run
+        )
+    } else if l.base_run == l.head_run {
         format!(
             "{quote}{}{quote} (the same run; what is derived from it changed)",
             l.base_run

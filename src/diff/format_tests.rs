@@ -755,3 +755,39 @@ fn the_review_page_declares_only_the_sites_languages() {
     declared.dedup();
     assert_eq!(declared, ["en", "ja"], "{page}");
 }
+
+#[test]
+fn a_latest_run_whose_values_changed_is_not_called_derived_only() {
+    let case = |values: Vec<ValueDelta>| CaseChange {
+        case: "a".into(),
+        repeats: None,
+        values,
+        zones: vec![ZoneFlip {
+            map: "m".into(),
+            old: Some("x".into()),
+            new: Some("y".into()),
+        }],
+    };
+    let same = |cases| LatestChange {
+        probe: "p".into(),
+        base_run: "r1".into(),
+        head_run: "r1".into(),
+        cases,
+    };
+    let moved_value = ValueDelta {
+        field: "n".into(),
+        old: Some(Decimal(1.0)),
+        new: Some(Decimal(2.0)),
+        delta: Some(Decimal(1.0)),
+        percent: None,
+        unit: None,
+    };
+    assert_eq!(
+        run_pair(&same(vec![case(vec![moved_value])]), ""),
+        "r1 (the same run; its recorded values were rewritten)"
+    );
+    assert_eq!(
+        run_pair(&same(vec![case(vec![])]), ""),
+        "r1 (the same run; what is derived from it changed)"
+    );
+}
