@@ -1317,3 +1317,143 @@ fn a_reworded_claim_move_is_a_move_when_the_claim_says_so() {
         }
     }
 }
+
+/// Subjects for the added-runs repository: the investigation's own and a comparison.
+const SUBJECTS: &str =
+    "- id: ours\n  label: {ja: 対象, en: ours}\n- id: cpu\n  label: {ja: CPU, en: a CPU build}\n";
+
+/// A run of another subject (a comparison), with a note and a repeated case.
+const RUN_CPU: &str = "id: cpu1
+probe: proxy
+date: \"2026-04-02\"
+engine: ollama
+subject: cpu
+origin: {ja: 比較, en: comparison}
+note: {ja: CPU での比較, en: A comparison on the CPU}
+cases:
+  - {id: short-r1, repeat: {of: short, index: 1}, prompt_eval_count: 4, eval_count: 1}
+  - {id: short-r2, repeat: {of: short, index: 2}, prompt_eval_count: 6, eval_count: 1}
+  - {id: short-r3, repeat: {of: short, index: 3}, prompt_eval_count: 5, eval_count: 1}
+";
+
+/// A new probe's first run.
+const RUN_SWEEP: &str = "id: sweep1
+probe: sweep
+date: \"2026-04-03\"
+engine: ollama
+origin: {ja: 掃引, en: sweep}
+cases:
+  - {id: wide, prompt_eval_count: 300, eval_count: 1}
+";
+
+/// A repository whose second commit adds a comparison run and a new probe's first run,
+/// neither of which replaces the base's latest run of its probe.
+fn repo_with_added_runs() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    write(
+        d,
+        &[
+            (
+                "evidence.yaml",
+                &format!("{CONFIG}subject: ours\nbase_url: https://example.org/site/\n"),
+            ),
+            ("content/index.md", PAGE),
+            (
+                "content/runs.md",
+                "---\ntitle: {ja: 実行, en: Runs}\norder: 1\n---\n\n::runs\n",
+            ),
+            ("data/dispatch.yaml", DISPATCH),
+            ("data/vocabulary.yaml", VOCABULARY),
+            ("data/observers.yaml", OBSERVERS),
+            ("data/claims.yaml", CLAIMS_BEFORE),
+            ("data/subjects.yaml", SUBJECTS),
+            ("data/runs/r1.yaml", &format!("{RUN1}subject: ours\n")),
+        ],
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "base"]);
+    write(
+        d,
+        &[
+            ("data/runs/cpu1.yaml", RUN_CPU),
+            ("data/runs/sweep1.yaml", RUN_SWEEP),
+        ],
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "a comparison run and a new probe"]);
+    dir
+}
+
+#[test]
+fn every_added_run_shows_its_values_zones_note_and_page() {
+    let repo = repo_with_added_runs();
+    let (code, text, err) = diff(repo.path(), &["HEAD~1", "HEAD"]);
+    assert_eq!(code, 0, "{err}");
+    // The comparison run: its note, case count, page and the median of the repeated case.
+    assert!(text.contains("note: A comparison on the CPU"), "{text}");
+    assert!(
+        text.contains("3 cases; page https://example.org/site/runs/cpu1/"),
+        "{text}"
+    );
+    assert!(
+        text.contains("short (median of 3): prompt_eval_count 5, eval_count 1; zone m: mmvq"),
+        "{text}"
+    );
+    // The new probe's first run.
+    assert!(
+        text.contains("wide: prompt_eval_count 300, eval_count 1; zone m: blas"),
+        "{text}"
+    );
+
+    let (_, md, _) = diff(
+        repo.path(),
+        &[
+            "HEAD~1",
+            "HEAD",
+            "--format",
+            "markdown",
+            "--link",
+            "https://ci.example/r",
+        ],
+    );
+    assert!(
+        md.contains("- new run [`cpu1`](<https://example.org/site/runs/cpu1/>):"),
+        "{md}"
+    );
+    assert!(md.contains("> A comparison on the CPU"), "{md}");
+    assert!(
+        md.contains("| `short` (median of 3) | prompt_eval_count 5, eval_count 1 | m: mmvq |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| `wide` | prompt_eval_count 300, eval_count 1 | m: blas |"),
+        "{md}"
+    );
+
+    let out = tempfile::tempdir().unwrap();
+    let (code, _, err) = diff(
+        repo.path(),
+        &[
+            "HEAD~1",
+            "HEAD",
+            "--format",
+            "html",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert!(page.contains("<li id=\"run-cpu1\">"), "{page}");
+    assert!(
+        page.contains("<a href=\"https://example.org/site/runs/cpu1/\">its page</a>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<td>prompt_eval_count 300, eval_count 1</td><td>m: blas</td>"),
+        "{page}"
+    );
+    assert!(page.contains("A comparison on the CPU"), "{page}");
+}

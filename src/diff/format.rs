@@ -134,7 +134,12 @@ fn opt(v: &Option<String>) -> &str {
 /// A value of `d` with its unit; a duration in ns in seconds, as the site shows it.
 pub(super) fn value(d: &ValueDelta, v: Option<Decimal>) -> String {
     let Some(x) = v else { return "—".into() };
-    match d.unit.as_deref() {
+    with_unit(x, d.unit.as_deref())
+}
+
+/// `x` with its unit; a duration in ns in seconds, as the site shows it.
+pub(super) fn with_unit(x: Decimal, unit: Option<&str>) -> String {
+    match unit {
         Some("ns") if x.0.fract() == 0.0 => {
             let s = crate::model::format::seconds(x.0.abs() as u64);
             if x.0 < 0.0 { format!("-{s}") } else { s }
@@ -397,10 +402,126 @@ pub(super) fn run_line(x: &RunRef) -> String {
     parts.join(", ")
 }
 
+/// An added run's case values, "prompt_eval_count 3, eval_count 1" (medians of a
+/// repeated case).
+pub(super) fn case_values(c: &CaseShown) -> String {
+    c.values
+        .iter()
+        .map(|m| format!("{} {}", m.field, with_unit(m.value, m.unit.as_deref())))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An added run's case zones, "m: mmvq, other: blas".
+pub(super) fn case_zones(c: &CaseShown) -> String {
+    c.zones
+        .iter()
+        .map(|z| format!("{}: {}", z.map, z.zone))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// " (median of 3)" after a repeated case of an added run.
+pub(super) fn repeats(c: &CaseShown) -> String {
+    c.repeats
+        .map(|n| format!(" (median of {n})"))
+        .unwrap_or_default()
+}
+
+/// "3 cases" and, where the site has one, the run's page.
+pub(super) fn shown_head(s: &RunShown) -> String {
+    let cases = match s.case_count {
+        1 => "1 case".to_string(),
+        n => format!("{n} cases"),
+    };
+    match (&s.url, &s.page) {
+        (Some(u), _) => format!("{cases}; page {u}"),
+        (None, Some(p)) => format!("{cases}; page {p}"),
+        (None, None) => cases,
+    }
+}
+
+/// Text lines under an added run: its note, case count and page, then each case.
+fn shown_text(o: &mut String, s: &RunShown) {
+    if let Some(n) = &s.note {
+        let _ = writeln!(o, "      note: {}", short(n, 200));
+    }
+    let _ = writeln!(o, "      {}", shown_head(s));
+    for c in &s.cases {
+        let zones = case_zones(c);
+        let zones = if zones.is_empty() {
+            String::new()
+        } else {
+            format!("; zone {zones}")
+        };
+        let _ = writeln!(
+            o,
+            "      {}{}: {}{zones}",
+            c.case,
+            repeats(c),
+            case_values(c)
+        );
+    }
+}
+
+/// An added run's id for the comment, linked to its page on the site (when the site
+/// declares its `base_url`) or else to its entry on the review page (`--link`).
+fn run_link(x: &RunRef, link: Option<&str>) -> String {
+    let url = x
+        .shown
+        .as_ref()
+        .and_then(|s| s.url.clone())
+        .or_else(|| link.map(|l| format!("{l}#run-{}", x.id)));
+    match url {
+        Some(u) => format!("[`{}`](<{u}>)", x.id),
+        None => format!("`{}`", x.id),
+    }
+}
+
+/// An added run's note, case count and a table of its cases' values and zones.
+fn shown_markdown(o: &mut String, id: &str, s: &RunShown) {
+    let _ = writeln!(
+        o,
+        "
+New run `{id}`: {}
+",
+        cell(&shown_head(s))
+    );
+    if let Some(n) = &s.note {
+        let _ = writeln!(
+            o,
+            "> {}
+",
+            cell(n)
+        );
+    }
+    if s.cases.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "| case | values | zones |\n|---|---|---|");
+    for c in &s.cases {
+        let _ = writeln!(
+            o,
+            "| `{}`{} | {} | {} |",
+            c.case,
+            repeats(c),
+            escape_cell(&case_values(c)),
+            escape_cell(&case_zones(c))
+        );
+    }
+}
+
 /// "r1 → r2", or "r1 (the same run; what is derived from it changed)" when the latest
 /// run did not change; `quote` wraps the ids for markdown.
 pub(super) fn run_pair(l: &LatestChange, quote: &str) -> String {
-    if l.base_run == l.head_run {
+    // A recorded value that differs means the run file itself was rewritten.
+    let rewritten = l.cases.iter().any(|c| !c.values.is_empty());
+    if l.base_run == l.head_run && rewritten {
+        format!(
+            "{quote}{}{quote} (the same run; its recorded values were rewritten)",
+            l.base_run
+        )
+    } else if l.base_run == l.head_run {
         format!(
             "{quote}{}{quote} (the same run; what is derived from it changed)",
             l.base_run
@@ -433,6 +554,9 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
             "{}",
             paint(colour::ADDED, format!("  + {} ({})", x.id, run_line(x)))
         );
+        if let Some(s) = &x.shown {
+            shown_text(o, s);
+        }
     }
     for x in &r.runs.removed {
         let _ = writeln!(
@@ -557,7 +681,12 @@ pub(super) fn change_word(c: Change) -> &'static str {
 
 /// Markdown cells: pipes and newlines would break the table.
 fn cell(s: &str) -> String {
-    short(s, 120).replace('|', "\\|").replace('<', "&lt;")
+    escape_cell(&short(s, 120))
+}
+
+/// `s` safe in a table cell, whole.
+fn escape_cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('<', "&lt;")
 }
 
 /// A pull-request comment: a summary line, then collapsible sections per kind.
@@ -590,7 +719,7 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
     if !r.runs.added.is_empty() {
         const SHOWN: usize = 10;
         for x in r.runs.added.iter().take(SHOWN) {
-            let _ = writeln!(o, "- new run `{}`: {}", x.id, cell(&run_line(x)));
+            let _ = writeln!(o, "- new run {}: {}", run_link(x, link), cell(&run_line(x)));
         }
         if r.runs.added.len() > SHOWN {
             let _ = writeln!(
@@ -675,7 +804,12 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
             .len();
         section(&mut o, "Probe runs", n, |o| {
             for x in &r.runs.added {
-                let _ = writeln!(o, "- added `{}` ({})", x.id, cell(&run_line(x)));
+                let _ = writeln!(o, "- added {} ({})", run_link(x, link), cell(&run_line(x)));
+            }
+            for x in &r.runs.added {
+                if let Some(s) = &x.shown {
+                    shown_markdown(o, &x.id, s);
+                }
             }
             for x in &r.runs.removed {
                 let _ = writeln!(o, "- removed `{}` ({})", x.id, x.probe);

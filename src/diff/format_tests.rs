@@ -42,6 +42,7 @@ fn run_ref(id: &str, date: Option<&str>) -> RunRef {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
         subject: None,
+        shown: None,
     }
 }
 
@@ -770,4 +771,40 @@ fn a_change_too_small_to_show_is_zero_without_a_sign() {
     assert_eq!(delta(&d(-60_000.0, "ns")), "-0.0001 s");
     assert_eq!(delta(&d(-0.0, "rows")), "±0 rows");
     assert_eq!(delta(&d(-0.0023, "ms")), "-0.0023 ms");
+}
+
+#[test]
+fn a_latest_run_whose_values_changed_is_not_called_derived_only() {
+    let case = |values: Vec<ValueDelta>| CaseChange {
+        case: "a".into(),
+        repeats: None,
+        values,
+        zones: vec![ZoneFlip {
+            map: "m".into(),
+            old: Some("x".into()),
+            new: Some("y".into()),
+        }],
+    };
+    let same = |cases| LatestChange {
+        probe: "p".into(),
+        base_run: "r1".into(),
+        head_run: "r1".into(),
+        cases,
+    };
+    let moved_value = ValueDelta {
+        field: "n".into(),
+        old: Some(Decimal(1.0)),
+        new: Some(Decimal(2.0)),
+        delta: Some(Decimal(1.0)),
+        percent: None,
+        unit: None,
+    };
+    assert_eq!(
+        run_pair(&same(vec![case(vec![moved_value])]), ""),
+        "r1 (the same run; its recorded values were rewritten)"
+    );
+    assert_eq!(
+        run_pair(&same(vec![case(vec![])]), ""),
+        "r1 (the same run; what is derived from it changed)"
+    );
 }

@@ -7,7 +7,8 @@
 //! behind in one list for the translator.
 
 use super::format::{
-    ATTRIBUTES_READ_AS_COMMITTED, change_word, delta, medians, run_line, run_pair, summary, value,
+    ATTRIBUTES_READ_AS_COMMITTED, case_values, case_zones, change_word, delta, medians, repeats,
+    run_line, run_pair, shown_head, summary, value,
 };
 use super::report::*;
 use super::words::{Piece, pieces};
@@ -420,7 +421,8 @@ fn runs(o: &mut String, r: &Report) {
         for x in &rc.added {
             let _ = writeln!(
                 o,
-                "<li>added <code>{}</code> ({})</li>",
+                "<li id=\"run-{}\">added <code>{}</code> ({})</li>",
+                attr(&x.id),
                 esc(&x.id),
                 esc(&run_line(x))
             );
@@ -434,6 +436,11 @@ fn runs(o: &mut String, r: &Report) {
             );
         }
         o.push_str("</ul>\n");
+        for x in &rc.added {
+            if let Some(s) = &x.shown {
+                run_shown(o, &x.id, s);
+            }
+        }
         for l in &rc.latest {
             let _ = writeln!(
                 o,
@@ -471,6 +478,36 @@ fn runs(o: &mut String, r: &Report) {
             o.push_str("</tbody></table>\n");
         }
     });
+}
+
+/// An added run's note, case count, page link and a table of its cases.
+fn run_shown(o: &mut String, id: &str, s: &RunShown) {
+    let page = match &s.url {
+        Some(u) => format!(" (<a href=\"{}\">its page</a>)", attr(u)),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        o,
+        "<table><caption>New run <code>{}</code>: {}{page}</caption><thead><tr>\
+         <th scope=\"col\">Case</th><th scope=\"col\">Values</th>\
+         <th scope=\"col\">Zones</th></tr></thead><tbody>",
+        esc(id),
+        esc(&shown_head(s))
+    );
+    for c in &s.cases {
+        let _ = writeln!(
+            o,
+            "<tr><th scope=\"row\"><code>{}</code>{}</th><td>{}</td><td>{}</td></tr>",
+            esc(&c.case),
+            esc(&repeats(c)),
+            esc(&case_values(c)),
+            esc(&case_zones(c))
+        );
+    }
+    o.push_str("</tbody></table>\n");
+    if let Some(n) = &s.note {
+        let _ = writeln!(o, "<p>Note on <code>{}</code>: {}</p>", esc(id), esc(n));
+    }
 }
 
 /// Every text that changed in one language only, in one list for the translator.

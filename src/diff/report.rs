@@ -150,6 +150,55 @@ pub struct RunRef {
     pub environment: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
+    /// What an added run measured, so that a comparison run or a new probe's first run
+    /// reads as fully as one that replaces a latest run; empty for a removed run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown: Option<RunShown>,
+}
+
+/// An added run's note, case count, cases and site page.
+#[derive(Debug, Serialize, PartialEq, Default)]
+pub struct RunShown {
+    /// The note in the site's leading language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// How many cases the run recorded (each repetition counted).
+    pub case_count: usize,
+    /// Per case key (a repeated case by its medians), its values and zones.
+    pub cases: Vec<CaseShown>,
+    /// The id of the run's page on the site (`runs/<id>`), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<String>,
+    /// The page's address, when the site declares its `base_url`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// One case of an added run: its values and the zone each map puts it in.
+#[derive(Debug, Serialize, PartialEq)]
+pub struct CaseShown {
+    pub case: String,
+    /// How many repetitions the values are the medians of, when more than one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<usize>,
+    pub values: Vec<Measured>,
+    pub zones: Vec<ZoneOf>,
+}
+
+/// A measurement's value with its unit.
+#[derive(Debug, Serialize, PartialEq)]
+pub struct Measured {
+    pub field: String,
+    pub value: Decimal,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+}
+
+/// The zone a map puts a case in.
+#[derive(Debug, Serialize, PartialEq)]
+pub struct ZoneOf {
+    pub map: String,
+    pub zone: String,
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -615,7 +664,91 @@ fn run_ref(ev: &Evidence, r: &Run) -> RunRef {
         model: r.model.clone(),
         environment: r.environment.clone(),
         subject: ev.subject_of(r).map(String::from),
+        shown: None,
     }
+}
+
+/// What an added run shows a reviewer: note, case count, per-case values and zones, and
+/// its page.
+fn run_shown(side: &Compared, r: &Run) -> RunShown {
+    let ev = side.ev;
+    let page = ev
+        .pages
+        .iter()
+        .find(|p| is_page_of_run(p, &r.id.value))
+        .map(|p| p.id.clone());
+    let url = page.as_ref().and_then(|p| {
+        let base = ev.config.as_ref()?.base_url.as_ref()?;
+        Some(format!("{}{p}/", base.value))
+    });
+    let summaries = side.loaded.derived.summaries(r);
+    let cases = summaries
+        .keys()
+        .filter_map(|key| {
+            let s = summaries.get(key)?;
+            Some(case_shown(ev, key, s))
+        })
+        .collect();
+    RunShown {
+        note: r.note.as_ref().map(|t| t.reading().to_string()),
+        case_count: r.cases.len(),
+        cases,
+        page,
+        url,
+    }
+}
+
+/// Whether `p` is the page generated for run `id`.
+fn is_page_of_run(p: &PageSource, id: &str) -> bool {
+    p.items.first().is_some_and(|i| match i {
+        crate::model::page::Item::Directive(d) => {
+            d.name == crate::model::generated::RUN_PAGE
+                && d.attrs.get("id").map(String::as_str) == Some(id)
+        }
+        _ => false,
+    })
+}
+
+/// One case key's values (in the site's order of measurements) and zones.
+fn case_shown(ev: &Evidence, key: &str, s: crate::derive::matching::Summary) -> CaseShown {
+    let mut names: Vec<&str> = s.values.keys().collect();
+    names.sort_by_cached_key(|n| (ev.measurement_rank(n), *n));
+    let values = names
+        .into_iter()
+        .filter_map(|field| {
+            Some(Measured {
+                field: field.to_string(),
+                value: Decimal(s.measurement(field)?),
+                unit: unit_of(ev, field),
+            })
+        })
+        .collect();
+    let zones = ev
+        .maps
+        .iter()
+        .filter_map(|m| {
+            let z = s.measurement(m.measured_as()).and_then(|v| zone(m, v))?;
+            Some(ZoneOf {
+                map: m.id.value.clone(),
+                zone: z.to_string(),
+            })
+        })
+        .collect();
+    CaseShown {
+        case: key.to_string(),
+        repeats: (s.n > 1).then_some(s.n),
+        values,
+        zones,
+    }
+}
+
+/// The unit a measurement is read in (`ns` for a duration the site shows in seconds).
+fn unit_of(ev: &Evidence, field: &str) -> Option<String> {
+    ev.measurements
+        .get(field)
+        .and_then(|m| m.unit.as_ref())
+        .map(|u| u.reading().to_string())
+        .or_else(|| crate::model::fields::is_duration(field).then(|| "ns".to_string()))
 }
 
 fn runs(base: &Compared, head: &Compared) -> RunsChange {
@@ -626,7 +759,9 @@ fn runs(base: &Compared, head: &Compared) -> RunsChange {
         .iter()
         .filter(|r| !base.ev.runs.contains(&r.id.value))
     {
-        rc.added.push(run_ref(head.ev, r));
+        let mut x = run_ref(head.ev, r);
+        x.shown = Some(run_shown(head, r));
+        rc.added.push(x);
     }
     for r in base
         .ev
@@ -699,12 +834,7 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                     .zip(b)
                     .filter(|(a, _)| *a > 0.0)
                     .map(|(a, b)| Decimal(((b - a) / a * 1000.0).round() / 10.0)),
-                unit: hev
-                    .measurements
-                    .get(field)
-                    .and_then(|m| m.unit.as_ref())
-                    .map(|u| u.reading().to_string())
-                    .or_else(|| crate::model::fields::is_duration(field).then(|| "ns".to_string())),
+                unit: unit_of(hev, field),
             })
             .collect();
         let zone_of = |m: &crate::model::DispatchMap, s: crate::derive::matching::Summary| {
