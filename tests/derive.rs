@@ -83,7 +83,7 @@ fn order(l: &evidence::pipeline::Loaded) -> Vec<String> {
 }
 
 #[test]
-fn runs_are_ordered_by_date_then_id_with_undated_runs_first() {
+fn dated_runs_are_ordered_by_date_then_id_and_undated_runs_by_nothing() {
     let site = fixture_copy();
     let root = site.path();
     // r1 (the fixture's) is dated 2026-01-20.
@@ -93,17 +93,14 @@ fn runs_are_ordered_by_date_then_id_with_undated_runs_first() {
     add_run(root, "y-undated", None, &[]);
     add_run(root, "x-undated", None, &[]);
     let l = loaded(root);
-    assert_eq!(
-        order(&l),
-        [
-            "x-undated",
-            "y-undated",
-            "z-early",
-            "b-same-day",
-            "r1",
-            "a-late"
-        ]
-    );
+    // No order is known between a run without a date and any other: the chain of
+    // previous runs holds the dated runs only.
+    assert_eq!(order(&l), ["z-early", "b-same-day", "r1", "a-late"]);
+    let ev = &l.evidence;
+    for undated in ["x-undated", "y-undated"] {
+        let run = ev.runs.get(undated).expect("run");
+        assert!(l.derived.previous(ev, run).is_none(), "{undated}");
+    }
 }
 
 #[test]
