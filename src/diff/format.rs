@@ -402,7 +402,7 @@ pub(super) fn run_line(x: &RunRef) -> String {
     parts.join(", ")
 }
 
-/// An added run's case values, "prompt_eval_count 3, eval_count 1" (medians of a
+/// An added run's case values, "exec_ms 0.25, rows 1,055" (medians of a
 /// repeated case).
 pub(super) fn case_values(c: &CaseShown) -> String {
     c.values
@@ -412,7 +412,7 @@ pub(super) fn case_values(c: &CaseShown) -> String {
         .join(", ")
 }
 
-/// An added run's case zones, "m: mmvq, other: blas".
+/// An added run's case zones, "planner: index_scan, other: seq_scan".
 pub(super) fn case_zones(c: &CaseShown) -> String {
     c.zones
         .iter()

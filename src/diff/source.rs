@@ -314,70 +314,34 @@ fn unpack_error(path: &Path, e: &std::io::Error) -> SideError {
     SideError::Git(format!("cannot write {}: {e}", path.display()))
 }
 
-/// A `git cat-file --batch` process: one object per request, its bytes as committed.
-struct Blobs {
-    child: std::process::Child,
-    out: std::io::BufReader<std::process::ChildStdout>,
+/// Blobs of the side's commit, through the one `git cat-file --batch` reader.
+struct Blobs(crate::load::git::CatFile);
+
+/// A failure talking to `git cat-file`.
+fn cat_file_error(e: std::io::Error) -> SideError {
+    SideError::Git(format!("git cat-file: {e}"))
 }
 
 impl Blobs {
     fn open(repo: &Path) -> Result<Blobs, SideError> {
-        let mut child = Command::new("git")
-            .arg("-C")
-            .arg(repo)
-            .args(["cat-file", "--batch"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| SideError::Git(format!("cannot run git cat-file: {e}")))?;
-        let out = child
-            .stdout
-            .take()
-            .ok_or_else(|| SideError::Git("no output from git cat-file".into()))?;
-        Ok(Blobs {
-            child,
-            out: std::io::BufReader::new(out),
-        })
+        crate::load::git::CatFile::open(repo)
+            .map(Blobs)
+            .map_err(|e| SideError::Git(format!("cannot run git cat-file: {e}")))
     }
 
-    /// Asks for `object` and returns its size from the answer's header.
+    /// Asks for blob `object` and returns its size.
     fn ask(&mut self, object: &str) -> Result<u64, SideError> {
-        use std::io::{BufRead, Write};
-        let failed = |e: std::io::Error| SideError::Git(format!("git cat-file: {e}"));
-        let stdin = self
-            .child
-            .stdin
-            .as_mut()
-            .ok_or_else(|| SideError::Git("git cat-file has no input".into()))?;
-        writeln!(stdin, "{object}")
-            .and_then(|()| stdin.flush())
-            .map_err(failed)?;
-        let mut header = String::new();
-        self.out.read_line(&mut header).map_err(failed)?;
-        match header.split_whitespace().collect::<Vec<_>>()[..] {
-            [_, "blob", size] => size
-                .parse()
-                .map_err(|_| SideError::Git(format!("git cat-file: bad size in `{header}`"))),
-            _ => Err(SideError::Git(format!(
-                "git cat-file: no blob {object} ({})",
-                header.trim()
-            ))),
+        match self.0.ask(object).map_err(cat_file_error)? {
+            Some(o) if o.kind == "blob" => Ok(o.size),
+            _ => Err(SideError::Git(format!("git cat-file: no blob {object}"))),
         }
-    }
-
-    /// Ends an answer: the newline after the object's bytes.
-    fn end(&mut self) -> Result<(), SideError> {
-        let mut nl = [0u8; 1];
-        std::io::Read::read_exact(&mut self.out, &mut nl)
-            .map_err(|e| SideError::Git(format!("git cat-file: {e}")))
     }
 
     /// Streams blob `object` into `file` (at `path`, for messages).
     fn copy(&mut self, object: &str, file: std::fs::File, path: &Path) -> Result<(), SideError> {
         let size = self.ask(object)?;
         let mut w = std::io::BufWriter::new(file);
-        let copied = std::io::copy(&mut std::io::Read::take(&mut self.out, size), &mut w)
+        let copied = std::io::copy(&mut self.0.body(size), &mut w)
             .and_then(|n| std::io::Write::flush(&mut w).map(|()| n))
             .map_err(|e| unpack_error(path, &e))?;
         if copied != size {
@@ -385,24 +349,16 @@ impl Blobs {
                 "git cat-file: {object} ended after {copied} of {size} bytes"
             )));
         }
-        self.end()
+        self.0.end().map_err(cat_file_error)
     }
 
     /// The bytes of blob `object` (a link's target: short).
     fn read(&mut self, object: &str) -> Result<Vec<u8>, SideError> {
         let size = self.ask(object)?;
         let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::Read::take(&mut self.out, size), &mut bytes)
-            .map_err(|e| SideError::Git(format!("git cat-file: {e}")))?;
-        self.end()?;
+        std::io::Read::read_to_end(&mut self.0.body(size), &mut bytes).map_err(cat_file_error)?;
+        self.0.end().map_err(cat_file_error)?;
         Ok(bytes)
-    }
-}
-
-impl Drop for Blobs {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
     }
 }
 

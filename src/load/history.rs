@@ -8,9 +8,9 @@ use crate::model::history::{Event, History, What};
 use crate::model::types::ClaimSide;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const CLAIMS: &str = "data/claims.yaml";
 const MAPS: &str = "data/dispatch.yaml";
@@ -119,59 +119,29 @@ fn log(root: &Path, prefix: &str) -> Result<Vec<Commit>, String> {
     Ok(out)
 }
 
-/// A `git cat-file --batch` process: blobs by `rev:path`, one request at a time.
-struct Blobs {
-    child: std::process::Child,
-    out: BufReader<std::process::ChildStdout>,
-}
+/// Blobs by `rev:path`, through the one `git cat-file --batch` reader.
+struct Blobs(super::git::CatFile);
 
 impl Blobs {
     fn open(root: &Path) -> Result<Blobs, String> {
-        let mut child = Command::new("git")
-            .arg("-C")
-            .arg(root)
-            .args(["cat-file", "--batch"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("git could not be run ({e})"))?;
-        let out = BufReader::new(child.stdout.take().ok_or("git cat-file has no output")?);
-        Ok(Blobs { child, out })
+        super::git::CatFile::open(root)
+            .map(Blobs)
+            .map_err(|e| format!("git could not be run ({e})"))
     }
 
     /// The text of `path` at `commit`, `None` when it is not there.
     fn get(&mut self, commit: &str, path: &str) -> Result<Option<String>, String> {
-        let stdin = self
-            .child
-            .stdin
-            .as_mut()
-            .ok_or("git cat-file has no input")?;
-        writeln!(stdin, "{commit}:{path}")
-            .and_then(|_| stdin.flush())
-            .map_err(|e| format!("git cat-file: {e}"))?;
-        let mut header = String::new();
-        self.out
-            .read_line(&mut header)
-            .map_err(|e| format!("git cat-file: {e}"))?;
-        let mut parts = header.split_whitespace();
-        let (Some(_), Some(kind), Some(size)) = (parts.next(), parts.next(), parts.next()) else {
+        let failed = |e: std::io::Error| format!("git cat-file: {e}");
+        let Some(object) = self.0.ask(&format!("{commit}:{path}")).map_err(failed)? else {
             return Ok(None);
         };
-        let size: usize = size.parse().map_err(|_| "git cat-file: bad size")?;
-        let mut body = vec![0; size + 1];
-        self.out
-            .read_exact(&mut body)
-            .map_err(|e| format!("git cat-file: {e}"))?;
-        body.pop();
-        Ok((kind == "blob").then(|| String::from_utf8_lossy(&body).into_owned()))
-    }
-}
-
-impl Drop for Blobs {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
+        let mut body = Vec::new();
+        self.0
+            .body(object.size)
+            .read_to_end(&mut body)
+            .map_err(failed)?;
+        self.0.end().map_err(failed)?;
+        Ok((object.kind == "blob").then(|| String::from_utf8_lossy(&body).into_owned()))
     }
 }
 

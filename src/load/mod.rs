@@ -4,6 +4,7 @@
 //! problem found so far. Loading goes on past a bad file so `check` can report them all.
 
 pub mod cache;
+pub mod git;
 pub mod history;
 pub mod messages;
 pub mod page;
