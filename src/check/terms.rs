@@ -35,12 +35,10 @@ pub fn rules(ev: &Evidence, diags: Option<&mut Diagnostics>) -> Vec<Rule> {
     for t in ev.terms.iter() {
         for (tag, spelling) in &t.spelling {
             let Some(lang) = site_lang(ev, tag) else {
-                problems.push(Diagnostic::error(
-                    CODE,
-                    span_of(&t.file, &t.id),
+                problems.push(entry_error(
+                    t,
                     format!(
-                        "term `{}` gives a spelling for `{tag}`, which is not one of the site's languages",
-                        t.id.value
+                        "gives a spelling for `{tag}`, which is not one of the site's languages"
                     ),
                 ));
                 continue;
@@ -51,13 +49,9 @@ pub fn rules(ev: &Evidence, diags: Option<&mut Diagnostics>) -> Vec<Rule> {
                 .unwrap_or_else(|| lang.pick(&t.term).to_string());
             for variant in &spelling.avoid {
                 if variant.trim().is_empty() || variant == &preferred {
-                    problems.push(Diagnostic::error(
-                        CODE,
-                        span_of(&t.file, &t.id),
-                        format!(
-                            "term `{}` lists `{variant}` to avoid in `{tag}`, but it is empty or the spelling used",
-                            t.id.value
-                        ),
+                    problems.push(entry_error(
+                        t,
+                        format!("lists `{variant}` to avoid in `{tag}`, but it is empty or the spelling used"),
                     ));
                     continue;
                 }
@@ -76,6 +70,15 @@ pub fn rules(ev: &Evidence, diags: Option<&mut Diagnostics>) -> Vec<Rule> {
         }
     }
     out
+}
+
+/// An error at glossary entry `t`: "term `id` " and what is wrong with its spelling.
+fn entry_error(t: &crate::model::Located<crate::model::types::Term>, what: String) -> Diagnostic {
+    Diagnostic::error(
+        CODE,
+        span_of(&t.file, &t.id),
+        format!("term `{}` {what}", t.id.value),
+    )
 }
 
 /// The site language a spelling's key names (canonically: `de-ch` is `de-CH`).
