@@ -99,13 +99,80 @@ pub enum Command {
     },
     /// Run a probe (one the site declares in data/probes/, or a pack's) and record a new
     /// run in data/runs/.
-    Probe(crate::probe::ProbeCommand),
+    Probe(ProbeCommand),
     /// Record responses captured elsewhere as a new run in data/runs/.
-    Import(crate::probe::ImportCommand),
+    Import(ImportCommand),
+}
+
+/// `evidence probe run NAME …` or `evidence probe PROBE …` of a pack.
+#[derive(clap::Args, Debug)]
+#[command(after_help = PACK_PROBES)]
+pub struct ProbeCommand {
+    #[command(subcommand)]
+    pub what: ProbeWhat,
+}
+
+/// Where `probe --help` and `import --help` say whose probes the others are.
+const PACK_PROBES: &str = "Every command but `run` is a probe of the `ggml` pack (GPU \
+kernel dispatch in ggml), for a site that turns it on with `packs: [ggml]`.";
+
+/// What `evidence probe` runs: a probe the site declares, or a pack's.
+#[derive(clap::Subcommand, Debug)]
+pub enum ProbeWhat {
+    /// Run the probe declared in data/probes/ (`probe: NAME`): its command or request
+    /// once per case, without a shell, in a clean environment; record one run.
+    Run(crate::probe::declared::RunArgs),
+    #[command(flatten)]
+    Ggml(crate::packs::ggml::probe::ProbeEngine),
+}
+
+/// `evidence import runs PATH…` or `evidence import PROBE …` of a pack.
+#[derive(clap::Args, Debug)]
+#[command(after_help = PACK_IMPORTS)]
+pub struct ImportCommand {
+    #[command(subcommand)]
+    pub what: ImportWhat,
+}
+
+const PACK_IMPORTS: &str = "Every command but `runs` is an importer of the `ggml` pack \
+(GPU kernel dispatch in ggml), for a site that turns it on with `packs: [ggml]`.";
+
+/// What `evidence import` brings in.
+#[derive(clap::Subcommand, Debug)]
+pub enum ImportWhat {
+    /// Merge run files recorded on other machines (a probe matrix's artifacts) into
+    /// data/runs/: each is checked first, an identical one already there is skipped, an id
+    /// taken by other contents stops the import.
+    Runs(crate::probe::import_runs::ImportRunsArgs),
+    #[command(flatten)]
+    Ggml(crate::packs::ggml::probe::ImportEngine),
+}
+
+/// Entry point of `evidence probe`.
+fn probe(cmd: ProbeCommand) -> ExitCode {
+    let (result, root) = match cmd.what {
+        ProbeWhat::Run(args) => (crate::probe::declared::run(&args), args.root),
+        ProbeWhat::Ggml(engine) => crate::packs::ggml::probe::probe(engine),
+    };
+    crate::probe::report(result, &root)
+}
+
+/// Entry point of `evidence import`.
+fn import(cmd: ImportCommand) -> ExitCode {
+    match cmd.what {
+        ImportWhat::Ggml(engine) => {
+            let (result, root) = crate::packs::ggml::probe::import(engine);
+            crate::probe::report(result, &root)
+        }
+        ImportWhat::Runs(args) => {
+            crate::probe::report_imported(crate::probe::import_runs::import_runs(&args), &args.root)
+        }
+    }
 }
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
+    crate::packs::register();
     let cli = Cli::parse();
     match cli.command {
         Command::Build {
@@ -173,8 +240,8 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Probe(cmd) => crate::probe::main_probe(cmd),
-        Command::Import(cmd) => crate::probe::main_import(cmd),
+        Command::Probe(cmd) => probe(cmd),
+        Command::Import(cmd) => import(cmd),
     }
 }
 

@@ -150,7 +150,7 @@ struct Prints {
     parsed: u64,
     /// The hash of the text it was parsed from ([`PageSource::text_hash`]).
     text: Option<u64>,
-    /// The kinds its blocks quote with `:v[…]`, as bits by position in [`ALL`]: found
+    /// The kinds its blocks quote with `:v[…]`, as bits ([`bit`]): found
     /// once per text, not by reading every page's prose at each data edit.
     quoted: u64,
 }
@@ -205,10 +205,14 @@ impl Prints {
     }
 }
 
-// Each kind has a bit in `Prints::quoted`.
-const _: () = assert!(ALL.len() <= 64);
+/// The bit of `kind` in `Prints::quoted`: its position among every kind, the core's then
+/// the packs' (past 63, they share the last bit, which only rebuilds more).
+fn bit(kind: Kind) -> u64 {
+    let at = crate::model::registry::all().position(|k| k == kind);
+    1 << at.unwrap_or(63).min(63)
+}
 
-/// The kinds `p`'s blocks quote with `:v[…]`, as bits by position in [`ALL`].
+/// The kinds `p`'s blocks quote with `:v[…]`, as bits ([`bit`]).
 fn block_quotes(p: &PageSource) -> u64 {
     let mut kinds = BTreeSet::new();
     for item in &p.items {
@@ -216,10 +220,7 @@ fn block_quotes(p: &PageSource) -> u64 {
             quotes(&b.markdown, &mut kinds);
         }
     }
-    ALL.iter()
-        .enumerate()
-        .filter(|(_, k)| kinds.contains(k))
-        .fold(0, |bits, (i, _)| bits | 1 << i)
+    kinds.into_iter().fold(0, |bits, k| bits | bit(k))
 }
 
 /// A hash of what other pages see of a page (directive lines left out).
@@ -452,7 +453,7 @@ fn load_again(
                 let blocks = state.pages.get(id).map(|p| p.quoted);
                 match (ev.page(id), blocks) {
                     (Some(p), Some(blocks)) => page_needs(p, blocks, quoted),
-                    _ => ALL.iter().copied().collect(),
+                    _ => all(),
                 }
             };
             timings::time("decide", || decide(paths, &p.state, &state, &needs))
@@ -704,8 +705,11 @@ fn decide(
     Rerendered::Pages(pages)
 }
 
-/// Every kind of record: what a page reads when a directive of it does not parse.
-pub const ALL: &[Kind] = &crate::model::registry::ALL;
+/// Every kind of record (the core's and the packs'): what a page reads when a directive
+/// of it does not parse.
+pub fn all() -> BTreeSet<Kind> {
+    crate::model::registry::all().collect()
+}
 
 /// The kinds a page's rendering reads: through its directives (with what their kinds'
 /// texts quote, and the kinds anchored to for those that show anchors) and through
@@ -715,21 +719,19 @@ fn page_needs(
     blocks: u64,
     (quoted, anchored): &(BTreeMap<Kind, BTreeSet<Kind>>, BTreeSet<Kind>),
 ) -> BTreeSet<Kind> {
-    let mut needs: BTreeSet<Kind> = ALL
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| blocks >> i & 1 == 1)
-        .map(|(_, k)| *k)
+    let mut needs: BTreeSet<Kind> = all()
+        .into_iter()
+        .filter(|k| blocks & bit(*k) != 0)
         .collect();
     for item in &page.items {
         match item {
             Item::Block(_) => {}
             Item::Directive(raw) => {
-                let kinds = raw.resolved().map_or(ALL, |d| d.reads());
+                let kinds = directive_reads(raw.resolved().ok());
                 if raw.resolved().is_ok_and(|d| d.anchors()) {
                     needs.extend(anchored);
                 }
-                for k in kinds {
+                for k in &kinds {
                     needs.insert(*k);
                     needs.extend(quoted.get(k).into_iter().flatten());
                 }
@@ -737,6 +739,22 @@ fn page_needs(
         }
     }
     needs
+}
+
+/// The kinds a directive reads (every kind for one that did not parse): its own, those a
+/// pack's tables on a run's page read, and, for one that shows a site's declared records
+/// (which may name any kind), every kind.
+fn directive_reads(d: Option<&crate::model::directive::Directive>) -> BTreeSet<Kind> {
+    let Some(d) = d else { return all() };
+    let mut kinds: BTreeSet<Kind> = d.reads().iter().copied().collect();
+    if kinds.contains(&Kind::Record) {
+        return all();
+    }
+    if matches!(d, crate::model::directive::Directive::RunPage(_)) {
+        let packs = crate::model::pack::known();
+        kinds.extend(packs.iter().flat_map(|p| p.run_reads.iter().copied()));
+    }
+    kinds
 }
 
 /// The kinds the maps' branches anchor to (what a directive that shows anchors reads).
@@ -752,7 +770,7 @@ fn anchored_kinds(ev: &Evidence) -> BTreeSet<Kind> {
 /// Kind → the kinds its records' texts quote with `:v[…]`.
 fn quoted_kinds(ev: &Evidence) -> BTreeMap<Kind, BTreeSet<Kind>> {
     let mut out: BTreeMap<Kind, BTreeSet<Kind>> = BTreeMap::new();
-    for &kind in ALL {
+    for kind in crate::model::registry::all() {
         let (mut found, mut records) = (BTreeSet::new(), 0);
         crate::model::with_collection!(ev, kind, |c| {
             for r in c.iter() {
@@ -762,8 +780,8 @@ fn quoted_kinds(ev: &Evidence) -> BTreeMap<Kind, BTreeSet<Kind>> {
         }, pages => continue);
         if kind == Kind::Record {
             // A declared collection: whoever reads it is unknown, so all kinds are.
-            for k in ALL.iter().filter(|_| !found.is_empty()) {
-                out.entry(*k).or_default().extend(&found);
+            for k in all().into_iter().filter(|_| !found.is_empty()) {
+                out.entry(k).or_default().extend(&found);
             }
         } else if records > 0 {
             out.entry(kind).or_default().extend(found);
@@ -772,7 +790,7 @@ fn quoted_kinds(ev: &Evidence) -> BTreeMap<Kind, BTreeSet<Kind>> {
     out
 }
 
-/// Adds the kinds `text` quotes with `:v[kind:…]`; [`ALL`] for one it cannot tell.
+/// Adds the kinds `text` quotes with `:v[kind:…]`; every kind for one it cannot tell.
 fn quotes(text: &str, out: &mut BTreeSet<Kind>) {
     for (i, _) in text.match_indices(":v[") {
         let rest = &text[i + 3..];
@@ -782,7 +800,7 @@ fn quotes(text: &str, out: &mut BTreeSet<Kind>) {
             Some(k) => {
                 out.insert(k);
             }
-            None => out.extend(ALL),
+            None => out.extend(all()),
         }
     }
 }
@@ -890,10 +908,10 @@ mod tests {
         Rerendered::Pages(list.iter().map(|s| s.to_string()).collect())
     }
 
-    /// `a` quotes bundles in its prose, `b` lists runs, `c` reads nothing.
+    /// `a` quotes claims in its prose, `b` lists runs, `c` reads nothing.
     fn needs(id: &str) -> BTreeSet<Kind> {
         match id {
-            "a" => [Kind::Bundle].into(),
+            "a" => [Kind::Claim].into(),
             "b" => [Kind::Run, Kind::Map, Kind::Family].into(),
             _ => BTreeSet::new(),
         }
@@ -929,7 +947,7 @@ mod tests {
         let renamed = state(&[("a", 1, 1), ("b", 2, 2), ("e", 3, 3)]);
         assert_eq!(decide_on(&[], &prev, &renamed), Rerendered::Everything);
         // Data: the pages that read the file's kinds.
-        assert_eq!(decide_on(&["data/bundles.yaml"], &prev, &prev), ids(&["a"]));
+        assert_eq!(decide_on(&["data/claims.yaml"], &prev, &prev), ids(&["a"]));
         assert_eq!(
             decide_on(&["data/runs/new.yaml"], &prev, &prev),
             ids(&["b"])
@@ -940,7 +958,7 @@ mod tests {
         );
         assert_eq!(decide_on(&["data/glossary.yaml"], &prev, &prev), ids(&[]));
         assert_eq!(
-            decide_on(&["data/bundles.yaml", "content/c.md"], &prev, &prose),
+            decide_on(&["data/claims.yaml", "content/c.md"], &prev, &prose),
             ids(&["a", "c"])
         );
         // Not a known data file, or outside content/ and data/: everything.
@@ -971,13 +989,13 @@ mod tests {
     fn quotes_and_reads() {
         let mut found = BTreeSet::new();
         quotes(
-            "size :v[bundle:b1.size_kb] and :v[run:r.cases.c.load_duration_ns|s]",
+            "said :v[claim:c1.can] and :v[run:r.cases.c.load_duration_ns|s]",
             &mut found,
         );
-        assert_eq!(found, [Kind::Bundle, Kind::Run].into());
+        assert_eq!(found, [Kind::Claim, Kind::Run].into());
         let mut unknown = BTreeSet::new();
         quotes("broken :v[nokind:x] here", &mut unknown);
-        assert_eq!(unknown.len(), ALL.len());
+        assert_eq!(unknown, all());
         assert_eq!(
             Directive::Runs(crate::model::directive::Runs).reads(),
             &[
@@ -990,14 +1008,13 @@ mod tests {
                 Kind::Reading
             ]
         );
-        assert!(
-            Directive::Bundles(crate::packs::Bundles {
-                arch: None,
-                ids: vec![]
-            })
-            .reads()
-            .contains(&Kind::Bundle)
-        );
+        // What shows a site's declared records reads every kind they may name.
+        let table = Directive::Table(crate::model::directive::Table {
+            of: "experiment".into(),
+            columns: vec![],
+        });
+        assert_eq!(directive_reads(Some(&table)), all());
+        assert_eq!(directive_reads(None), all());
     }
 
     #[test]

@@ -407,6 +407,7 @@ mod tests {
 
     /// This repository's investigation and the test fixtures, loaded.
     fn sites() -> Vec<(&'static str, Loaded)> {
+        crate::packs::register();
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         ["", "tests/fixtures/valid", "tests/fixtures/three_languages"]
             .into_iter()
@@ -424,7 +425,7 @@ mod tests {
         for (site, loaded) in sites() {
             let ev = &loaded.evidence;
             let mut records = 0;
-            for kind in crate::model::registry::ALL {
+            for kind in crate::model::registry::all() {
                 crate::model::with_collection!(ev, kind, |c| {
                     for r in c.iter() {
                         records += 1;

@@ -690,6 +690,7 @@ fn agent() -> ureq::Agent {
 
 #[test]
 fn every_page_in_every_view() {
+    evidence::packs::register();
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let started = Instant::now();
     let Some(b) = browser("every_page_in_every_view") else {
@@ -805,6 +806,7 @@ fn every_page_in_every_view() {
 /// `every_page_in_every_view` means a clean site, not checks that never fire).
 #[test]
 fn the_accessibility_checks_find_what_they_look_for() {
+    evidence::packs::register();
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let Some(b) = browser("the_accessibility_checks_find_what_they_look_for") else {
         return;
@@ -856,6 +858,7 @@ const PWN_IMG: &str = "<img src=x onerror=\"window.__pwned=1\">";
 
 #[test]
 fn markup_in_data_and_markdown_never_runs() {
+    evidence::packs::register();
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let Some(b) = browser("markup_in_data_and_markdown_never_runs") else {
         return;
@@ -959,6 +962,7 @@ fn markup_in_data_and_markdown_never_runs() {
 
 #[test]
 fn live_reload_in_the_browser() {
+    evidence::packs::register();
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let Some(b) = browser("live_reload_in_the_browser") else {
         return;
@@ -1075,6 +1079,7 @@ fn git_in(dir: &Path, args: &[&str]) {
 
 #[test]
 fn the_review_page_in_the_browser() {
+    evidence::packs::register();
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let Some(b) = browser("the_review_page_in_the_browser") else {
         return;

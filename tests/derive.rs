@@ -84,6 +84,7 @@ fn order(l: &evidence::pipeline::Loaded) -> Vec<String> {
 
 #[test]
 fn dated_runs_are_ordered_by_date_then_id_and_undated_runs_by_nothing() {
+    evidence::packs::register();
     let site = fixture_copy();
     let root = site.path();
     // r1 (the fixture's) is dated 2026-01-20.
@@ -105,6 +106,7 @@ fn dated_runs_are_ordered_by_date_then_id_and_undated_runs_by_nothing() {
 
 #[test]
 fn repeated_cases_are_matched_to_the_case_they_repeat() {
+    evidence::packs::register();
     let site = fixture_copy();
     let root = site.path();
     add_run(root, "later", Some("2026-02-01"), &[5, 2, 3]);
@@ -131,6 +133,7 @@ fn repeated_cases_are_matched_to_the_case_they_repeat() {
 
 #[test]
 fn runs_that_share_no_case_are_not_compared() {
+    evidence::packs::register();
     let site = fixture_copy();
     let root = site.path();
     let text = run_yaml("other", Some("2026-02-01"), &[]).replace("id: small", "id: other");
@@ -148,6 +151,7 @@ fn runs_that_share_no_case_are_not_compared() {
 
 #[test]
 fn citations_list_each_record_that_cites_a_target_once() {
+    evidence::packs::register();
     let site = fixture_copy();
     let l = loaded(site.path());
     let target = Ref::parse("bundle:b1").expect("a ref");

@@ -144,6 +144,7 @@ fn has_record(report: &Value, kind: &str, id: &str) -> bool {
 
 #[test]
 fn every_kind_of_input_edited_is_reported() {
+    evidence::packs::register();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let repo = repo_of(root);
     let d = repo.path();
@@ -307,6 +308,7 @@ fn every_kind_of_input_edited_is_reported() {
 
 #[test]
 fn a_record_of_a_declared_collection_edited_is_reported() {
+    evidence::packs::register();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/figures");
     let repo = repo_of(&root);
     let d = repo.path();

@@ -30,11 +30,21 @@ fn every_kind_and_its_file_is_documented() {
                 "the `{}` pack's kinds are not listed",
                 pack.name
             );
-            assert!(listed.contains(&k.name()), "pack kind `{}`", k.name());
+            assert!(listed.contains(&k.name), "pack kind `{}`", k.name);
         }
     }
     // Declared records are referred to by their collection's name, not as `record:`.
-    let written = || KINDS.iter().filter(|s| s.storage != Storage::Declared);
+    let pack_kinds = || {
+        evidence::packs::PACKS
+            .iter()
+            .flat_map(|p| p.kinds.iter().copied())
+    };
+    let written = || {
+        KINDS
+            .iter()
+            .chain(pack_kinds())
+            .filter(|s| s.storage != Storage::Declared)
+    };
     for spec in written() {
         assert!(
             listed.contains(&spec.name),
@@ -144,9 +154,12 @@ fn documented_fields(doc: &str, heading: &str, after: Option<&str>) -> Vec<Strin
 #[test]
 fn every_field_of_every_kind_is_documented() {
     use evidence::model::types::*;
-    use evidence::packs::{Bundle, FileType, Generation, Layer, PlanStep, TensorType};
+    use evidence::packs::ggml::model::{Bundle, FileType, Generation, Layer, PlanStep, TensorType};
     let doc = authoring();
-    for spec in KINDS {
+    let pack_kinds = evidence::packs::PACKS
+        .iter()
+        .flat_map(|p| p.kinds.iter().copied());
+    for spec in KINDS.iter().chain(pack_kinds) {
         let fields: &[&str] = match spec.name {
             "phase" => fields_of::<Phase>(),
             "observer" => fields_of::<Observer>(),

@@ -186,11 +186,13 @@ const CORPUS: &[Case] = &[
 
 #[test]
 fn hostile_markdown_in_a_page_block_is_refused_and_never_reaches_the_html() {
+    evidence::packs::register();
     run_corpus(Place::Page);
 }
 
 #[test]
 fn hostile_markdown_in_a_data_text_is_refused_and_never_reaches_the_html() {
+    evidence::packs::register();
     run_corpus(Place::DataText);
 }
 
@@ -452,6 +454,7 @@ fn tags(html: &str) -> Vec<Tag> {
 
 #[test]
 fn the_attribute_scanner_sees_what_a_browser_would() {
+    evidence::packs::register();
     let t = tags(
         "<p>a</p><h2 id=\"y\" onfocus=\"alert(1)\" autofocus=\"\"><a href='java&#x73;cript:x'>",
     );
@@ -470,6 +473,7 @@ fn the_attribute_scanner_sees_what_a_browser_would() {
 /// bilingual view, and each reference points to its own block's note.
 #[test]
 fn footnotes_and_explicit_ids_are_unique_per_language_and_links_follow() {
+    evidence::packs::register();
     let site = fixture_copy();
     let root = site.path();
     replace_once(
@@ -553,6 +557,7 @@ fn block_of<'h>(html: &'h str, lang: &str) -> &'h str {
 /// are values, not markdown: shown as text, never made into a link.
 #[test]
 fn url_valued_fields_of_records_stay_text() {
+    evidence::packs::register();
     let site = fixture_copy();
     let root = site.path();
     replace_once(
@@ -591,6 +596,7 @@ fn url_valued_fields_of_records_stay_text() {
 /// `build` refuse it at its line and column.
 #[test]
 fn a_base_url_that_is_not_absolute_http_is_an_error_at_its_position() {
+    evidence::packs::register();
     for (value, column) in [
         ("\"javascript:alert(1)//\"", 11),
         ("/sub/", 11),
@@ -630,6 +636,7 @@ fn a_base_url_that_is_not_absolute_http_is_an_error_at_its_position() {
 /// its new id in every view, which the fragment check agrees with.
 #[test]
 fn repeated_headings_take_unique_ids_and_links_follow() {
+    evidence::packs::register();
     let site = fixture_copy();
     let root = site.path();
     replace_once(
@@ -678,6 +685,7 @@ fn repeated_headings_take_unique_ids_and_links_follow() {
 /// table) is an error at the `#id`, in `check` and `build` alike.
 #[test]
 fn a_repeated_explicit_heading_id_is_a_located_error() {
+    evidence::packs::register();
     let site = fixture_copy();
     let root = site.path();
     replace_once(

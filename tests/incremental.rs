@@ -99,6 +99,7 @@ fn page(title: &str, body: &str) -> String {
 
 #[test]
 fn every_edit_gives_the_bytes_of_a_full_build() {
+    evidence::packs::register();
     let dir = investigation();
     let r = dir.path();
     let (prev, rerendered) = step(r, &[], None);
@@ -312,6 +313,7 @@ fn small_site() -> TempDir {
 
 #[test]
 fn edits_patched_or_loaded_give_the_bytes_of_a_full_build() {
+    evidence::packs::register();
     let dir = small_site();
     let r = dir.path();
     let run = |prev, changed: &[&str], edit: &dyn Fn(&Path)| {
@@ -449,6 +451,7 @@ fn edits_patched_or_loaded_give_the_bytes_of_a_full_build() {
 /// with it; when the ids stay, the page is rendered alone.
 #[test]
 fn pages_linking_to_an_edited_pages_headings_follow_it() {
+    evidence::packs::register();
     let dir = small_site();
     let r = dir.path();
     write_file(

@@ -71,6 +71,7 @@ fn refused(body: &str, line: usize, message: &str) {
 
 #[test]
 fn a_run_records_values_as_written_texts_versions_and_repeats() {
+    evidence::packs::register();
     let dir = site(GOOD);
     let out = evidence()
         .args([
@@ -123,6 +124,7 @@ fn a_run_records_values_as_written_texts_versions_and_repeats() {
 
 #[test]
 fn holes_are_single_arguments_never_a_shell() {
+    evidence::packs::register();
     let body = GOOD.replace("Seq Scan", "$(touch pwned); echo x > pwned2");
     let dir = site(&body);
     evidence()
@@ -142,6 +144,7 @@ fn holes_are_single_arguments_never_a_shell() {
 
 #[test]
 fn the_environment_is_clean_and_passed_values_are_not_recorded() {
+    evidence::packs::register();
     // A variable the probe does not pass is not there: `printenv` fails.
     let leak = GOOD.replace(
         "  tool: [printf, \"tool 1.2\\nsecond line\\n\"]",
@@ -176,6 +179,7 @@ fn the_environment_is_clean_and_passed_values_are_not_recorded() {
 
 #[test]
 fn a_missing_measurement_is_located_at_its_pointer() {
+    evidence::packs::register();
     refused(
         &GOOD.replace("queue_load: /load", "queue_load: /gone"),
         6,
@@ -190,6 +194,7 @@ fn a_missing_measurement_is_located_at_its_pointer() {
 
 #[test]
 fn a_measurement_that_is_not_a_number_is_refused() {
+    evidence::packs::register();
     refused(
         &GOOD.replace("queue_load: /load", "queue_load: /plan/node"),
         6,
@@ -199,6 +204,7 @@ fn a_measurement_that_is_not_a_number_is_refused() {
 
 #[test]
 fn a_text_that_is_not_a_string_is_refused() {
+    evidence::packs::register();
     refused(
         &GOOD.replace("node: /plan/node", "node: /load"),
         8,
@@ -208,6 +214,7 @@ fn a_text_that_is_not_a_string_is_refused() {
 
 #[test]
 fn a_failing_command_is_refused_with_its_status_and_message() {
+    evidence::packs::register();
     refused(
         &GOOD.replace(
             r#"[printf, '{"load": %s, "plan": {"node": "%s"}}', "{load}", "{name}"]"#,
@@ -220,6 +227,7 @@ fn a_failing_command_is_refused_with_its_status_and_message() {
 
 #[test]
 fn output_that_is_not_json_is_refused() {
+    evidence::packs::register();
     refused(
         &GOOD.replace(
             r#"[printf, '{"load": %s, "plan": {"node": "%s"}}', "{load}", "{name}"]"#,
@@ -232,6 +240,7 @@ fn output_that_is_not_json_is_refused() {
 
 #[test]
 fn a_command_past_its_time_limit_is_stopped() {
+    evidence::packs::register();
     let body = GOOD
         .replace(
             r#"[printf, '{"load": %s, "plan": {"node": "%s"}}', "{load}", "{name}"]"#,
@@ -248,6 +257,7 @@ fn a_command_past_its_time_limit_is_stopped() {
 
 #[test]
 fn output_over_the_bound_is_refused() {
+    evidence::packs::register();
     refused(
         &GOOD.replace(
             r#"[printf, '{"load": %s, "plan": {"node": "%s"}}', "{load}", "{name}"]"#,
@@ -260,6 +270,7 @@ fn output_over_the_bound_is_refused() {
 
 #[test]
 fn a_hole_naming_no_parameter_is_a_check_error_and_the_probe_does_not_run() {
+    evidence::packs::register();
     let body = GOOD.replace("\"{name}\"]", "\"{nmae}\"]");
     refused(
         &body,
@@ -285,6 +296,7 @@ fn a_hole_naming_no_parameter_is_a_check_error_and_the_probe_does_not_run() {
 
 #[test]
 fn check_locates_unknown_fields_and_undeclared_names() {
+    evidence::packs::register();
     for (body, line, message) in [
         (
             GOOD.replace("output: json", "output: json\nshell: true"),
@@ -322,6 +334,7 @@ fn check_locates_unknown_fields_and_undeclared_names() {
 
 #[test]
 fn only_probe_run_runs_a_probe_file() {
+    evidence::packs::register();
     let body = GOOD.replace(
         r#"[printf, '{"load": %s, "plan": {"node": "%s"}}', "{load}", "{name}"]"#,
         r#"[touch, "ran-{load}-{name}"]"#,
@@ -348,6 +361,7 @@ fn only_probe_run_runs_a_probe_file() {
 
 #[test]
 fn the_postgres_example_checks_and_builds_clean() {
+    evidence::packs::register();
     let dir = tempfile::tempdir().expect("tempdir");
     common::copy_dir(
         &common::manifest_dir().join("examples/postgres-planner"),
@@ -437,6 +451,7 @@ fn json_server(n: usize) -> (String, std::thread::JoinHandle<Vec<String>>) {
 /// filled in the JSON body, the reply's values land in the run as the server wrote them.
 #[test]
 fn a_request_probe_posts_each_case_to_a_real_server() {
+    evidence::packs::register();
     let (url, server) = json_server(2);
     let body = format!(
         r#"probe: t

@@ -177,6 +177,7 @@ fn newest(root: &Path) -> Run {
 
 #[test]
 fn llama_server_end_to_end() {
+    evidence::packs::register();
     let Some((bin, model)) = inputs() else {
         return;
     };

@@ -130,6 +130,7 @@ fn probe(root: &Path, url: &str, extra: &[&str]) -> Out {
 
 #[test]
 fn a_run_names_its_host_and_keeps_the_note() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let server = FakeServer::start(ollama(Fault::None));
@@ -186,6 +187,7 @@ fn a_run_names_its_host_and_keeps_the_note() {
 
 #[test]
 fn probe_records_a_run_with_its_environment() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let server = FakeServer::start(ollama(Fault::None));
@@ -322,6 +324,7 @@ fn probe_records_a_run_with_its_environment() {
 
 #[test]
 fn a_second_run_is_compared_with_the_first() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let server = FakeServer::start(ollama(Fault::None));
@@ -377,6 +380,7 @@ fn a_second_run_is_compared_with_the_first() {
 
 #[test]
 fn a_sweep_calibrates_prompts_to_token_counts() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let server = FakeServer::start(ollama(Fault::None));
@@ -453,6 +457,7 @@ fn assert_fails(fault: Fault, case: &str, expect: &str, extra: &[&str]) {
 
 #[test]
 fn http_500_names_the_case() {
+    evidence::packs::register();
     assert_fails(
         Fault::Status500(2),
         "medium_np1",
@@ -463,16 +468,19 @@ fn http_500_names_the_case() {
 
 #[test]
 fn truncated_json_names_the_case() {
+    evidence::packs::register();
     assert_fails(Fault::Truncated(3), "long_np4", "truncated", &[]);
 }
 
 #[test]
 fn a_connection_cut_mid_body_names_the_case() {
+    evidence::packs::register();
     assert_fails(Fault::CutBody(1), "short_np1", "closed the connection", &[]);
 }
 
 #[test]
 fn a_response_without_counters_names_the_case() {
+    evidence::packs::register();
     assert_fails(
         Fault::NoCounters(2),
         "medium_np1",
@@ -483,6 +491,7 @@ fn a_response_without_counters_names_the_case() {
 
 #[test]
 fn a_slow_reply_times_out_and_names_the_case() {
+    evidence::packs::register();
     // The server sends a complete, valid reply after 4 s: only the 1 s timeout can make
     // the probe fail, and the message says which limit ended the wait.
     assert_fails(
@@ -495,6 +504,7 @@ fn a_slow_reply_times_out_and_names_the_case() {
 
 #[test]
 fn a_server_that_goes_away_names_the_case() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     // /api/version, /api/show, /api/tags answer; then the server stops listening.
@@ -509,6 +519,7 @@ fn a_server_that_goes_away_names_the_case() {
 
 #[test]
 fn a_refused_connection_is_a_clear_error() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let url = format!("http://127.0.0.1:{}", free_port());
@@ -526,6 +537,7 @@ fn a_refused_connection_is_a_clear_error() {
 
 #[test]
 fn an_unknown_model_is_reported_before_any_case() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let server = FakeServer::start(ollama(Fault::None));
@@ -555,6 +567,7 @@ fn an_unknown_model_is_reported_before_any_case() {
 
 #[test]
 fn a_bad_cases_file_is_located_and_nothing_is_sent() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let cases = root.join("data/probes/bad.yaml");
@@ -585,6 +598,7 @@ fn a_bad_cases_file_is_located_and_nothing_is_sent() {
 
 #[test]
 fn no_site_no_requests() {
+    evidence::packs::register();
     let dir = tempfile::tempdir().unwrap();
     let server = FakeServer::start(ollama(Fault::None));
     let o = run(evidence()
@@ -622,6 +636,7 @@ fn import(root: &Path, files: &[&Path], cases: &[&str]) -> Out {
 
 #[test]
 fn import_records_a_json_response_and_a_stream_capture() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let json_file = fixture("ollama/generate.json");
@@ -671,6 +686,7 @@ fn import_records_a_json_response_and_a_stream_capture() {
 
 #[test]
 fn import_refuses_bad_captures_and_missing_ids() {
+    evidence::packs::register();
     let site = site_copy();
     let root = site.path();
     let cut = fixture("ollama/generate-stream-cut.ndjson");

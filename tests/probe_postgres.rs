@@ -150,6 +150,7 @@ fn git(dir: &Path, args: &[&str]) {
 
 #[test]
 fn the_example_re_runs_its_probe_against_a_real_postgres() {
+    evidence::packs::register();
     let Some(bin) = server_bin() else { return };
     let db = tempfile::tempdir().expect("tempdir");
     let cluster = Cluster::start(bin, db.path());

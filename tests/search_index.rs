@@ -36,6 +36,7 @@ fn main(page: &[u8]) -> String {
 
 #[test]
 fn each_language_view_has_an_index_that_finds_its_pages() {
+    evidence::packs::register();
     let files = site();
     assert!(files.contains_key("static/search.js"));
     assert!(
@@ -100,6 +101,7 @@ fn each_language_view_has_an_index_that_finds_its_pages() {
 
 #[test]
 fn the_index_is_the_same_every_build() {
+    evidence::packs::register();
     let (a, b) = (site(), site());
     let index = |f: &BTreeMap<String, evidence::render::Bytes>| -> Vec<(String, Vec<u8>)> {
         f.iter()
@@ -113,6 +115,7 @@ fn the_index_is_the_same_every_build() {
 
 #[test]
 fn a_site_that_does_not_ask_for_search_has_no_index_and_no_field() {
+    evidence::packs::register();
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     std::fs::write(root.join("evidence.yaml"), "title: {ja: 題, en: Title}\n").expect("config");

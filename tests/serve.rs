@@ -98,6 +98,7 @@ fn get(origin: &str, target: &str) -> Reply {
 
 #[test]
 fn serves_files_with_their_content_types() {
+    evidence::packs::register();
     let dir = site();
     // A sitemap is written only with a base_url.
     let config = root(&dir).join("evidence.yaml");
@@ -146,6 +147,7 @@ fn serves_files_with_their_content_types() {
 
 #[test]
 fn svg_files_are_image_svg_xml() {
+    evidence::packs::register();
     // A figure directive makes the site write a standalone SVG.
     let dir = site();
     let r = root(&dir);
@@ -173,6 +175,7 @@ fn svg_files_are_image_svg_xml() {
 
 #[test]
 fn missing_files_get_the_404_page_and_folders_no_listing() {
+    evidence::packs::register();
     let dir = site();
     let srv = Served::start(&root(&dir));
     let o = &srv.origin;
@@ -210,6 +213,7 @@ fn missing_files_get_the_404_page_and_folders_no_listing() {
 
 #[test]
 fn path_traversal_is_refused() {
+    evidence::packs::register();
     let dir = site();
     let srv = Served::start(&root(&dir));
     let o = &srv.origin;
@@ -284,6 +288,7 @@ fn assert_misdirected(r: &Reply, what: &str) {
 
 #[test]
 fn only_names_of_this_server_are_answered() {
+    evidence::packs::register();
     let dir = site();
     let srv = Served::start(&root(&dir));
     let o = &srv.origin;
@@ -328,6 +333,7 @@ fn only_names_of_this_server_are_answered() {
 
 #[test]
 fn a_foreign_host_never_sees_the_error_overlay() {
+    evidence::packs::register();
     let dir = site();
     let r = root(&dir);
     let bundles = r.join("data/bundles.yaml");
@@ -383,6 +389,7 @@ fn oversized(origin: &str, pad: usize) -> (Reply, bool) {
 
 #[test]
 fn a_header_section_over_64_kib_gets_431() {
+    evidence::packs::register();
     let dir = site();
     let srv = Served::start(&root(&dir));
     let (r, closed) = oversized(&srv.origin, 1 << 20);
@@ -401,6 +408,7 @@ fn a_header_section_over_64_kib_gets_431() {
 /// old server took it all in silently.
 #[test]
 fn a_431_closes_the_connection_at_once() {
+    evidence::packs::register();
     let dir = site();
     let srv = Served::start(&root(&dir));
     let addr = srv.origin.trim_start_matches("http://");
@@ -459,6 +467,7 @@ fn peak_rss_kib(pid: u32) -> u64 {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_huge_header_section_is_never_buffered() {
+    evidence::packs::register();
     let dir = site();
     let srv = Served::start(&root(&dir));
     assert_eq!(get(&srv.origin, "/").status, 200);
@@ -476,6 +485,7 @@ fn a_huge_header_section_is_never_buffered() {
 
 #[test]
 fn reload_script_is_served_but_never_written() {
+    evidence::packs::register();
     let dir = site();
     let r = root(&dir);
     let srv = Served::start(&r);
@@ -575,6 +585,7 @@ fn version_of(html: &str) -> String {
 
 #[test]
 fn rebuilds_on_change_shows_errors_over_the_last_good_site_then_recovers() {
+    evidence::packs::register();
     let dir = site();
     let r = root(&dir);
     let srv = Served::start(&r);
@@ -674,6 +685,7 @@ fn rebuilds_on_change_shows_errors_over_the_last_good_site_then_recovers() {
 
 #[test]
 fn a_site_that_never_built_shows_the_error_page() {
+    evidence::packs::register();
     let dir = site();
     let r = root(&dir);
     let bundles = r.join("data/bundles.yaml");
@@ -698,6 +710,7 @@ fn a_site_that_never_built_shows_the_error_page() {
 
 #[test]
 fn sigint_stops_the_server_cleanly() {
+    evidence::packs::register();
     let dir = site();
     let mut srv = Served::start(&root(&dir));
     // An open event stream must not hold the shutdown up.
@@ -719,6 +732,7 @@ fn sigint_stops_the_server_cleanly() {
 
 #[test]
 fn not_an_evidence_site_is_an_error() {
+    evidence::packs::register();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["serve", "--port", "0", "--root"])
@@ -766,6 +780,7 @@ fn serve_briefly(args: &[&str]) -> (Option<i32>, String) {
 /// Issue 39, defect 9: the preview is loopback only unless `--public` says otherwise.
 #[test]
 fn a_bind_beyond_loopback_needs_public() {
+    evidence::packs::register();
     for bind in ["0.0.0.0", "::"] {
         let (code, err) = serve_briefly(&["--bind", bind]);
         assert_eq!(code, Some(2), "--bind {bind} without --public: {err}");
@@ -796,6 +811,7 @@ fn stderr_at_exit(mut srv: Served) -> String {
 /// reachable from other machines nor in need of `--public`.
 #[test]
 fn an_ipv4_mapped_loopback_is_loopback() {
+    evidence::packs::register();
     let dir = site();
     let srv = Served::start_with(&root(&dir), &["--bind", "::ffff:127.0.0.1"]);
     assert!(
@@ -826,6 +842,7 @@ fn links_of(html: &str) -> Vec<String> {
 
 #[test]
 fn with_a_base_url_under_a_path_every_link_stays_in_the_preview() {
+    evidence::packs::register();
     let dir = site();
     let root = root(&dir);
     let cfg = root.join("evidence.yaml");
@@ -1015,6 +1032,7 @@ fn copy_tree(from: &Path, to: &Path) {
 /// nothing watched it again). Each watched folder, each way, then an edit that must show.
 #[test]
 fn a_watched_folder_moved_or_made_again_is_still_watched() {
+    evidence::packs::register();
     for folder in WATCHED {
         let dir = site();
         let r = root(&dir);
@@ -1057,6 +1075,7 @@ fn a_watched_folder_moved_or_made_again_is_still_watched() {
 /// A watched folder that did not exist when `serve` started is watched once it appears.
 #[test]
 fn a_watched_folder_made_after_the_start_is_watched() {
+    evidence::packs::register();
     let dir = site();
     let r = root(&dir);
     let srv = Served::start(&r);

@@ -33,7 +33,7 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
     // Records are walked in parallel (a site with many probe runs has a million cases),
     // their findings reported in the registry's order of kinds, then the records'.
     let mut found: Vec<(Origin, Vec<Problem>)> = Vec::new();
-    for kind in crate::model::registry::ALL {
+    for kind in crate::model::registry::all() {
         // A run file is never rewritten, so a variant in it could never be mended there:
         // its wording is judged where it can change (a reading beside the run).
         let rules: &[super::terms::Rule] = if kind == Kind::Run { &[] } else { rules };

@@ -45,12 +45,23 @@ pub fn check(
         diags.extend(declared_probe(ev, p));
     }
     probe_names(ev, diags);
-    crate::packs::check::check(ev, derived, diags);
+    pack_rules(ev, derived, diags);
     messages.check(diags);
     home_page(ev, diags);
     views(ev, diags);
     base_url(ev, diags);
     data_texts::check(ev, values, root, diags);
+}
+
+/// A pack's rules, as one of its parts (`model::pack::Pack::parts`): run after the
+/// core's, for a site that turns the pack on.
+pub struct PackRules(pub fn(&Evidence, &derive::Derived, &mut Diagnostics));
+
+/// Runs the rules of every pack the site turned on.
+fn pack_rules(ev: &Evidence, derived: &derive::Derived, diags: &mut Diagnostics) {
+    for rules in ev.packs_on().filter_map(|p| p.part::<PackRules>()) {
+        (rules.0)(ev, derived, diags);
+    }
 }
 
 /// The rules that judge one page by itself: all that `check` says of a page whose

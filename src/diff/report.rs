@@ -505,8 +505,8 @@ pub(super) fn kind<'v>(v: &'v Compared, kind: &str) -> BTreeMap<&'v str, &'v Val
 fn records(base: &Compared, head: &Compared) -> Vec<RecordChange> {
     let mut out = Vec::new();
     // Kinds with a section of their own (claims, runs, maps, pages) are reported there.
-    let generic = registry::KINDS
-        .iter()
+    let generic = registry::all()
+        .map(Kind::spec)
         .filter(|s| s.compare == Compare::Fields);
     let mut names: Vec<&str> = generic.map(|s| s.name).collect();
     // Declared collections are keyed by their own names: any key no registry kind has.

@@ -18,7 +18,7 @@ use crate::model::page::PageSource;
 use crate::model::refs::Kind;
 use crate::model::registry;
 use crate::model::types::*;
-use crate::model::{Bundle, DataSet, Generation, Located, QuantizationFile};
+use crate::model::{DataSet, Located};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 pub use theme::Theme;
@@ -203,7 +203,7 @@ fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
     if let Some(p) = config
         .packs
         .iter()
-        .find(|p| crate::packs::named(&p.value).is_none())
+        .find(|p| crate::model::pack::named(&p.value).is_none())
     {
         let mut d = Diagnostic::error(
             "config",
@@ -212,7 +212,7 @@ fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
         )
         .with_hint(format!(
             "the packs this build knows: {}",
-            crate::packs::names()
+            crate::model::pack::names()
         ));
         d.code = "config";
         return Err(Box::new(d));
@@ -315,6 +315,7 @@ fn kinds_under(under: &str) -> Vec<Kind> {
     if under.is_empty() {
         return registry::KINDS
             .iter()
+            .chain(crate::model::pack::kinds())
             .filter(|s| s.storage != registry::Storage::Pages)
             .map(|s| s.kind)
             .collect();
@@ -501,11 +502,14 @@ fn load_data(
                 return Some((*i, rel, result, hash));
             }
             let parse = || parse_data_file(&under, &rel, &text);
+            // A pack's records are of the pack's types, which the disk cache cannot
+            // write: its files (few, and small) are parsed each time.
+            let disk = reuse.disk.filter(|_| !is_pack_file(&under));
             // Inside `expecting`: a parse checks the texts' languages, a cache hit reads
             // the site's tags without parsing them.
             let result = known.unwrap_or_else(|| {
                 crate::model::lang::expecting(langs, || {
-                    crate::model::fields::expecting(&packs, || match reuse.disk {
+                    crate::model::fields::expecting(&packs, || match disk {
                         Some(disk) => disk.parse(&rel, &codes, &text, parse),
                         None => parse(),
                     })
@@ -574,9 +578,10 @@ pub(crate) enum Parsed {
     // Boxed: a run is large and the other variants small.
     Run(Box<Run>),
     Dispatch(DispatchFile),
-    Quantization(QuantizationFile),
-    Bundles(Vec<Bundle>),
-    Generations(Vec<Generation>),
+    /// A pack's data file: the records of each kind it holds. Never in the disk cache
+    /// (their types are the pack's), so never read back from it.
+    #[serde(skip)]
+    Pack(Vec<(Kind, Vec<crate::model::pack::Shared>)>),
     Components(Vec<Component>),
     Observers(Vec<Observer>),
     Phases(Vec<Phase>),
@@ -637,11 +642,7 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
     match registry::kinds_in(name).first() {
         Some(Kind::Run) => parse(|f, t| yaml::parse(f, t, 0).map(|r| Parsed::Run(Box::new(r)))),
         Some(Kind::Map | Kind::Family) => of!(Dispatch),
-        Some(Kind::TensorType | Kind::FileType | Kind::Layer | Kind::PlanStep) => {
-            of!(Quantization)
-        }
-        Some(Kind::Bundle) => of!(Bundles),
-        Some(Kind::Generation) => of!(Generations),
+        Some(Kind::Pack(_)) => pack_file(name, file, text),
         Some(Kind::Component) => of!(Components),
         Some(Kind::Observer) => of!(Observers),
         Some(Kind::Phase) => of!(Phases),
@@ -657,11 +658,28 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
     }
 }
 
+/// Whether `name` (a path under `data/`) is a file of a pack's kinds.
+fn is_pack_file(name: &str) -> bool {
+    matches!(registry::kinds_in(name).first(), Some(Kind::Pack(_)))
+}
+
+/// Parses the pack data file `name` by the pack's own reader.
+fn pack_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnostic> {
+    let Some(f) = crate::model::pack::known()
+        .iter()
+        .flat_map(|p| p.files.iter())
+        .find(|f| f.path == name)
+    else {
+        return Err(unknown_data_file(name, file));
+    };
+    (f.parse)(file, text).map(Parsed::Pack).map_err(|d| *d)
+}
+
 /// A data file of a pack's kinds in a site that does not turn the pack on: an error at
 /// its first line that says how to turn it on.
 fn pack_off(config: &SiteConfig, name: &str, file: &str) -> Option<Diagnostic> {
     let kind = *registry::kinds_in(name).first()?;
-    let pack = crate::packs::of_kind(kind)?;
+    let pack = crate::model::pack::of_kind(kind)?;
     if config.has_pack(pack.name) {
         return None;
     }
@@ -688,14 +706,14 @@ fn pack_off(config: &SiteConfig, name: &str, file: &str) -> Option<Diagnostic> {
 fn unknown_data_file(name: &str, file: &str) -> Diagnostic {
     let known = registry::KINDS
         .iter()
-        .filter(|s| crate::packs::of_kind(s.kind).is_none())
+        .filter(|s| crate::model::pack::of_kind(s.kind).is_none())
         .filter_map(|s| Some(format!("{} ({})", s.name, s.file_pattern()?)))
         .collect::<Vec<_>>()
         .join(", ");
-    let packs = crate::packs::PACKS
+    let packs = crate::model::pack::known()
         .iter()
         .map(|p| {
-            let kinds: Vec<&str> = p.kinds.iter().map(|k| k.name()).collect();
+            let kinds: Vec<&str> = p.kinds.iter().map(|k| k.name).collect();
             format!("{} ({})", p.name, kinds.join(", "))
         })
         .collect::<Vec<_>>()
@@ -721,14 +739,11 @@ impl Parsed {
                 set.families.extend(locate(f, d.families));
                 set.maps.extend(locate(f, d.maps));
             }
-            Parsed::Quantization(q) => {
-                set.tensor_types.extend(locate(f, q.tensor_types));
-                set.file_types.extend(locate(f, q.file_types));
-                set.layers.extend(locate(f, q.layers));
-                set.plan.extend(locate(f, q.plan));
+            Parsed::Pack(kinds) => {
+                for (kind, records) in kinds {
+                    set.pack.entry(kind).or_default().extend(locate(f, records));
+                }
             }
-            Parsed::Bundles(v) => set.bundles.extend(locate(f, v)),
-            Parsed::Generations(v) => set.generations.extend(locate(f, v)),
             Parsed::Components(v) => set.components.extend(locate(f, v)),
             Parsed::Observers(v) => set.observers.extend(locate(f, v)),
             Parsed::Phases(v) => set.phases.extend(locate(f, v)),

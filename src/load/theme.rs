@@ -110,17 +110,13 @@ impl Theme {
     /// own files.
     pub fn load(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -> Theme {
         let mut files = BTreeMap::new();
-        let packs = crate::packs::PACKS
-            .iter()
-            .filter(|p| config.has_pack(p.name))
-            .flat_map(|p| {
-                let css =
-                    (!p.css.is_empty()).then(|| (format!("static/packs/{}.css", p.name), p.css));
-                p.messages
-                    .iter()
-                    .map(|(lang, bytes)| (format!("locales/{lang}/{}.ftl", p.name), *bytes))
-                    .chain(css)
-            });
+        let packs = config.pack_list().into_iter().flat_map(|p| {
+            let css = (!p.css.is_empty()).then(|| (format!("static/packs/{}.css", p.name), p.css));
+            p.messages
+                .iter()
+                .map(|(lang, bytes)| (format!("locales/{lang}/{}.ftl", p.name), *bytes))
+                .chain(css)
+        });
         let builtin = BUILTIN.iter().map(|(p, b)| (p.to_string(), *b));
         for (path, bytes) in builtin.chain(packs) {
             files.insert(

@@ -130,11 +130,11 @@ impl Args<'_> {
     }
 }
 
-/// Calls `$m!` with every directive as `Variant(Type)`: the one list of directives.
-/// The core's are here; `packs::pack_directives!` appends the packs'.
+/// Calls `$m!` with every directive of the core as `Variant(Type)`: the one list of
+/// them. A pack's directives are [`Directive::Pack`], their specs the pack's.
 macro_rules! directive_list {
     ($m:ident) => {
-        $crate::packs::pack_directives! { $m;
+        $m! {
             Claims($crate::model::directive::Claims),
             ClaimLedger($crate::model::directive::ClaimLedger),
             Components($crate::model::directive::Components),
@@ -170,7 +170,9 @@ macro_rules! define {
         /// A parsed directive: one variant per directive type.
         #[derive(Debug, Clone, PartialEq)]
         pub enum Directive {
-            $($variant($ty)),*
+            $($variant($ty),)*
+            /// A directive of a pack.
+            Pack(super::pack::Parsed),
         }
 
         /// Name, attributes, what it shows: the directive reference (also for errors).
@@ -179,27 +181,27 @@ macro_rules! define {
 
         impl Directive {
             pub fn name(&self) -> &'static str {
-                match self { $(Directive::$variant(_) => <$ty as Spec>::NAME),* }
+                match self { $(Directive::$variant(_) => <$ty as Spec>::NAME,)* Directive::Pack(p) => p.spec.name }
             }
 
             /// See [`Spec::READS`].
             pub fn reads(&self) -> &'static [Kind] {
-                match self { $(Directive::$variant(_) => <$ty as Spec>::READS),* }
+                match self { $(Directive::$variant(_) => <$ty as Spec>::READS,)* Directive::Pack(p) => p.spec.reads }
             }
 
             /// See [`Spec::ANCHORS`].
             pub fn anchors(&self) -> bool {
-                match self { $(Directive::$variant(_) => <$ty as Spec>::ANCHORS),* }
+                match self { $(Directive::$variant(_) => <$ty as Spec>::ANCHORS,)* Directive::Pack(p) => p.spec.anchors }
             }
 
             /// See [`Spec::lists`].
             pub fn lists(&self) -> Option<Kind> {
-                match self { $(Directive::$variant(d) => d.lists()),* }
+                match self { $(Directive::$variant(d) => d.lists(),)* Directive::Pack(p) => p.value.lists() }
             }
 
             /// See [`Spec::shows`].
             pub fn shows(&self) -> Option<(Kind, &str)> {
-                match self { $(Directive::$variant(d) => d.shows()),* }
+                match self { $(Directive::$variant(d) => d.shows(),)* Directive::Pack(p) => p.value.shows() }
             }
         }
 
@@ -218,15 +220,24 @@ directive_list!(define);
 
 /// Resolves a raw directive on page `page_id`. The error is a message for the directive line.
 pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, String> {
-    let Some((_, allowed, _)) = SPECS.iter().find(|(n, _, _)| *n == raw.name) else {
-        let names: Vec<&str> = SPECS.iter().map(|s| s.0).collect();
-        return Err(format!(
-            "unknown directive `::{}` (known: {})",
-            raw.name,
-            names.join(", ")
-        ));
+    let pack = super::pack::directive(&raw.name);
+    let allowed = match (SPECS.iter().find(|(n, _, _)| *n == raw.name), pack) {
+        (Some((_, allowed, _)), _) => *allowed,
+        (None, Some((_, spec))) => spec.attrs,
+        (None, None) => {
+            let mut names: Vec<&str> = SPECS.iter().map(|s| s.0).collect();
+            names.extend(
+                ev.packs_on()
+                    .flat_map(|p| p.directives.iter().map(|d| d.name)),
+            );
+            return Err(format!(
+                "unknown directive `::{}` (known: {})",
+                raw.name,
+                names.join(", ")
+            ));
+        }
     };
-    if let Some(pack) = crate::packs::of_directive(&raw.name)
+    if let Some((pack, _)) = pack
         && !ev.config.as_ref().is_some_and(|c| c.has_pack(pack.name))
     {
         return Err(format!(
@@ -252,6 +263,10 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
         page_id,
         ev,
     };
+    if let Some((_, spec)) = pack {
+        return (spec.parse)(&args)
+            .map(|value| Directive::Pack(super::pack::Parsed { spec, value }));
+    }
     parse_named(&raw.name, &args).unwrap_or_else(|| Err(format!("`::{}` is unknown", raw.name)))
 }
 
@@ -276,7 +291,6 @@ macro_rules! plain {
         }
     };
 }
-pub(crate) use plain;
 
 // ------------------------------------------------------------------ tables
 
@@ -395,7 +409,6 @@ impl Spec for RunPage {
         Kind::Run,
         Kind::Map,
         Kind::Family,
-        Kind::TensorType,
         Kind::Engine,
         Kind::Measurement,
         Kind::TextField,

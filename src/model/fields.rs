@@ -15,7 +15,7 @@
 //! loader parses inside [`expecting`] (like `lang::expecting`); outside it (a run file read
 //! back by the probe that wrote it) every pack's fields are read.
 
-use crate::packs::{PACKS, Pack};
+use super::pack::{Pack, known};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -44,10 +44,11 @@ static NAMES: RwLock<Option<HashSet<&'static str>>> = RwLock::new(None);
 fn intern(name: &str) -> &'static str {
     // A pack's measurement as the one string `flat` knows it by; read from a run file,
     // the name given is most often that very string (the pack's field's), known by address.
-    if let Some(n) = FLAT
+    let flat = flat_names();
+    if let Some(n) = flat
         .iter()
         .find(|n| std::ptr::eq(**n, name))
-        .or_else(|| FLAT.iter().find(|n| **n == name))
+        .or_else(|| flat.iter().find(|n| **n == name))
     {
         return n;
     }
@@ -347,7 +348,7 @@ impl Values {
     /// of the file.
     fn push(&mut self, place: Place, name: &'static str, value: Arc<dyn PackValue>) {
         let rank = |n: &str| {
-            PACKS
+            known()
                 .iter()
                 .flat_map(|p| fields_of(p, place))
                 .position(|f| f.name == n)
@@ -386,14 +387,14 @@ impl Values {
 // ---------------------------------------------------------------- which packs
 
 thread_local! {
-    /// The packs (as a bit per index in `PACKS`) whose fields a parse on this thread may
+    /// The packs (as a bit per index in the packs handed in) whose fields a parse on this thread may
     /// read; see [`expecting`].
     static EXPECTED: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
 /// Runs `f` (a parse) accepting only the fields of `packs`.
 pub fn expecting<R>(packs: &[&'static Pack], f: impl FnOnce() -> R) -> R {
-    let mask = PACKS
+    let mask = known()
         .iter()
         .enumerate()
         // By name: a pack is a `const`, so two references to it need not be one address.
@@ -431,7 +432,7 @@ fn fields_of(p: &Pack, place: Place) -> &'static [Field] {
 
 /// The field `name` of a pack, at `place`: the field, or why it cannot be read here.
 fn field(place: Place, name: &str) -> Result<&'static Field, Option<&'static Pack>> {
-    for (i, p) in PACKS.iter().enumerate() {
+    for (i, p) in known().iter().enumerate() {
         if let Some(f) = fields_of(p, place).iter().find(|f| f.name == name) {
             return if expected(i) { Ok(f) } else { Err(Some(p)) };
         }
@@ -441,7 +442,7 @@ fn field(place: Place, name: &str) -> Result<&'static Field, Option<&'static Pac
 
 /// The field `name` of any pack at `place`, whether or not the pack is on.
 pub fn declared(place: Place, name: &str) -> Option<(&'static Pack, &'static Field)> {
-    PACKS.iter().copied().find_map(|p| {
+    known().iter().copied().find_map(|p| {
         fields_of(p, place)
             .iter()
             .find(|f| f.name == name)
@@ -451,7 +452,7 @@ pub fn declared(place: Place, name: &str) -> Option<(&'static Pack, &'static Fie
 
 /// The names of the fields the packs that are on add at `place`, for an error.
 fn expected_names(place: Place) -> Vec<&'static str> {
-    PACKS
+    known()
         .iter()
         .enumerate()
         .filter(|(i, _)| expected(*i))
@@ -556,21 +557,31 @@ pub fn read_field<'de, A: MapAccess<'de>>(
     Ok(())
 }
 
-/// The measurements packs write at the top of a case, in their order of declaration.
-static FLAT: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-    PACKS
-        .iter()
-        .flat_map(|p| p.case_fields)
-        .filter(|f| matches!(f.kind, FieldKind::Measurement))
-        .map(|f| f.name)
-        .collect()
-});
+/// The measurements packs write at the top of a case, in their order of declaration:
+/// made once the packs are handed in ([`super::pack::register`]), none before.
+fn flat_names() -> &'static [&'static str] {
+    static FLAT: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    if let Some(names) = FLAT.get() {
+        return names;
+    }
+    if known().is_empty() {
+        return &[];
+    }
+    FLAT.get_or_init(|| {
+        known()
+            .iter()
+            .flat_map(|p| p.case_fields)
+            .filter(|f| matches!(f.kind, FieldKind::Measurement))
+            .map(|f| f.name)
+            .collect()
+    })
+}
 
 /// Whether a pack writes the measurement `name` at the top of a case. Asked of every
 /// measurement of every case each time a case is written, so the names are compared by
-/// address: [`intern`] hands out the string in [`FLAT`] for each of them.
+/// address: [`intern`] hands out the string in [`flat_names`] for each of them.
 fn flat(name: &'static str) -> bool {
-    FLAT.iter().any(|f| std::ptr::eq(*f, name))
+    flat_names().iter().any(|f| std::ptr::eq(*f, name))
 }
 
 /// How many map entries [`serialize_measurements`] writes.
@@ -586,7 +597,7 @@ pub fn serialize_measurements<M: SerializeMap>(
     map: &mut M,
 ) -> Result<(), M::Error> {
     // In the pack's order of declaration, as probes have always written them.
-    for &name in FLAT.iter() {
+    for &name in flat_names().iter() {
         if let Some((n, v)) = m.0.iter().find(|(n, _)| std::ptr::eq(*n, name)) {
             map.serialize_entry(n, &Number(*v))?;
         }
@@ -630,8 +641,9 @@ mod tests {
 
     #[test]
     fn a_packs_measurements_go_on_top_in_its_order_and_the_rest_under_measurements() {
-        let (Some(&first), Some(&last)) = (FLAT.first(), FLAT.last()) else {
-            return;
+        crate::packs::register();
+        let (Some(&first), Some(&last)) = (flat_names().first(), flat_names().last()) else {
+            panic!("the packs declare measurements");
         };
         assert_ne!(first, last);
         let mut m = Measurements::default();

@@ -95,7 +95,7 @@ fn run_page(page_id: &str, file: &str, run: &Run, order: i64) -> PageSource {
         }))
         // What the packs show of a run of theirs after its tables (a sweep's plot).
         .chain(
-            crate::packs::PACKS
+            super::pack::known()
                 .iter()
                 .flat_map(|p| (p.run_page_extras)(run))
                 .map(|(name, attrs)| {

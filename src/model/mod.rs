@@ -16,6 +16,7 @@ pub mod lang;
 pub mod located;
 pub mod markup;
 pub mod numerals;
+pub mod pack;
 pub mod page;
 pub mod probe_file;
 pub mod refs;
@@ -26,9 +27,6 @@ pub mod values;
 pub mod view;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-pub use crate::packs::{
-    Bundle, FileType, Generation, Layer, PlanStep, QuantizationFile, TensorType,
-};
 pub use located::{Located, span_of};
 use page::PageSource;
 use refs::{Kind, Ref};
@@ -91,8 +89,6 @@ record!(
     TextField,
     Family,
     DispatchMap,
-    Bundle,
-    Generation,
     Component,
     Observer,
     Phase,
@@ -100,10 +96,6 @@ record!(
     Question,
     Term,
     Finding,
-    TensorType,
-    FileType,
-    Layer,
-    PlanStep,
     Route,
     Run
 );
@@ -155,8 +147,6 @@ fn index<T: Record>(kind: Kind, items: Vec<Located<T>>, diags: &mut Diagnostics)
 pub struct DataSet {
     pub families: Vec<Located<Family>>,
     pub maps: Vec<Located<DispatchMap>>,
-    pub bundles: Vec<Located<Bundle>>,
-    pub generations: Vec<Located<Generation>>,
     pub components: Vec<Located<Component>>,
     pub observers: Vec<Located<Observer>>,
     pub phases: Vec<Located<Phase>>,
@@ -164,10 +154,8 @@ pub struct DataSet {
     pub questions: Vec<Located<Question>>,
     pub terms: Vec<Located<Term>>,
     pub findings: Vec<Located<Finding>>,
-    pub tensor_types: Vec<Located<TensorType>>,
-    pub file_types: Vec<Located<FileType>>,
-    pub layers: Vec<Located<Layer>>,
-    pub plan: Vec<Located<PlanStep>>,
+    /// Records of the kinds packs add, by kind.
+    pub pack: std::collections::BTreeMap<Kind, Vec<Located<pack::Shared>>>,
     pub routes: Vec<Located<Route>>,
     pub engines: Vec<Located<Engine>>,
     pub statuses: Vec<Located<Status>>,
@@ -195,10 +183,6 @@ macro_rules! with_collection {
         match $kind {
             $crate::model::refs::Kind::Phase => {
                 let $c = &$ev.phases;
-                $body
-            }
-            $crate::model::refs::Kind::Bundle => {
-                let $c = &$ev.bundles;
                 $body
             }
             $crate::model::refs::Kind::Run => {
@@ -229,32 +213,12 @@ macro_rules! with_collection {
                 let $c = &$ev.families;
                 $body
             }
-            $crate::model::refs::Kind::Generation => {
-                let $c = &$ev.generations;
-                $body
-            }
             $crate::model::refs::Kind::Claim => {
                 let $c = &$ev.claims;
                 $body
             }
             $crate::model::refs::Kind::Term => {
                 let $c = &$ev.terms;
-                $body
-            }
-            $crate::model::refs::Kind::TensorType => {
-                let $c = &$ev.tensor_types;
-                $body
-            }
-            $crate::model::refs::Kind::FileType => {
-                let $c = &$ev.file_types;
-                $body
-            }
-            $crate::model::refs::Kind::Layer => {
-                let $c = &$ev.layers;
-                $body
-            }
-            $crate::model::refs::Kind::PlanStep => {
-                let $c = &$ev.plan;
                 $body
             }
             $crate::model::refs::Kind::Route => {
@@ -290,6 +254,10 @@ macro_rules! with_collection {
                 $body
             }
             $crate::model::refs::Kind::Page => $pages,
+            $crate::model::refs::Kind::Pack(_) => {
+                let $c = $ev.pack_records($kind);
+                $body
+            }
         }
     };
 }
@@ -301,8 +269,6 @@ pub struct Evidence {
     pub config: Option<SiteConfig>,
     pub families: Collection<Family>,
     pub maps: Collection<DispatchMap>,
-    pub bundles: Collection<Bundle>,
-    pub generations: Collection<Generation>,
     pub components: Collection<Component>,
     pub observers: Collection<Observer>,
     pub phases: Collection<Phase>,
@@ -310,10 +276,8 @@ pub struct Evidence {
     pub questions: Collection<Question>,
     pub terms: Collection<Term>,
     pub findings: Collection<Finding>,
-    pub tensor_types: Collection<TensorType>,
-    pub file_types: Collection<FileType>,
-    pub layers: Collection<Layer>,
-    pub plan: Collection<PlanStep>,
+    /// Records of the kinds packs add, by kind (read typed with `pack::Typed`).
+    pub pack: std::collections::BTreeMap<Kind, Collection<pack::Shared>>,
     pub routes: Collection<Route>,
     pub engines: Collection<Engine>,
     pub statuses: Collection<Status>,
@@ -339,7 +303,21 @@ pub struct Evidence {
     pub history: Option<history::History>,
 }
 
+/// The records of a pack kind no file held.
+static NO_RECORDS: std::sync::LazyLock<Collection<pack::Shared>> =
+    std::sync::LazyLock::new(Collection::default);
+
 impl Evidence {
+    /// The packs the site turned on.
+    pub fn packs_on(&self) -> impl Iterator<Item = &'static pack::Pack> + '_ {
+        self.config.iter().flat_map(|c| c.pack_list())
+    }
+
+    /// The records of the pack kind `kind` (none for a core kind).
+    pub fn pack_records(&self, kind: Kind) -> &Collection<pack::Shared> {
+        self.pack.get(&kind).unwrap_or(&NO_RECORDS)
+    }
+
     /// The languages the site writes in, the leading one first.
     pub fn languages(&self) -> &'static [page::Lang] {
         self.config
@@ -360,7 +338,7 @@ impl Evidence {
     /// other by name.
     pub fn measurement_rank(&self, name: &str) -> (u8, usize) {
         if self.pack_measurement(name).is_some() {
-            let at = crate::packs::PACKS
+            let at = pack::known()
                 .iter()
                 .flat_map(|p| p.case_fields)
                 .position(|f| f.name == name);
@@ -497,8 +475,6 @@ pub fn build(
         config: Some(config),
         families: index(Kind::Family, d.families, &mut diags),
         maps: index(Kind::Map, d.maps, &mut diags),
-        bundles: index(Kind::Bundle, d.bundles, &mut diags),
-        generations: index(Kind::Generation, d.generations, &mut diags),
         components: index(Kind::Component, d.components, &mut diags),
         observers: index(Kind::Observer, d.observers, &mut diags),
         phases: index(Kind::Phase, d.phases, &mut diags),
@@ -506,10 +482,6 @@ pub fn build(
         questions: index(Kind::Question, d.questions, &mut diags),
         terms: index(Kind::Term, d.terms, &mut diags),
         findings: index(Kind::Finding, d.findings, &mut diags),
-        tensor_types: index(Kind::TensorType, d.tensor_types, &mut diags),
-        file_types: index(Kind::FileType, d.file_types, &mut diags),
-        layers: index(Kind::Layer, d.layers, &mut diags),
-        plan: index(Kind::PlanStep, d.plan, &mut diags),
         routes: index(Kind::Route, d.routes, &mut diags),
         engines: index(Kind::Engine, d.engines, &mut diags),
         statuses: index(Kind::Status, d.statuses, &mut diags),
@@ -518,6 +490,11 @@ pub fn build(
         probes: d.probes,
         subjects: index(Kind::Subject, d.subjects, &mut diags),
         readings: index(Kind::Reading, d.readings, &mut diags),
+        pack: d
+            .pack
+            .into_iter()
+            .map(|(kind, items)| (kind, index(kind, items, &mut diags)))
+            .collect(),
         records,
         runs,
         page_index: pages

@@ -160,7 +160,7 @@ impl Resolver<'_> {
             span_of(file, id),
             format!("no {what} with id `{bare}`"),
         );
-        if let Some(pack) = crate::packs::of_kind(kind)
+        if let Some(pack) = super::pack::of_kind(kind)
             && !self.pack_on(pack.name)
         {
             d = d.with_hint(format!(
@@ -258,15 +258,6 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
             for c in &b.chain {
                 r.bare(&m.file, Kind::Component, c);
             }
-        }
-    }
-    for b in ev.bundles.iter() {
-        if let Some(f) = &b.family {
-            r.bare(&b.file, Kind::Family, f);
-        }
-        r.bare(&b.file, Kind::Route, &b.route);
-        for p in &b.phases {
-            r.bare(&b.file, Kind::Phase, p);
         }
     }
     for route in ev.routes.iter() {
@@ -404,23 +395,24 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
             r.any(&f.file, x);
         }
     }
-    for t in ev.tensor_types.iter() {
-        for f in &t.families {
-            r.bare(&t.file, Kind::Family, f);
-        }
-    }
-    for f in ev.file_types.iter() {
-        for m in &f.mixes {
-            r.bare(&f.file, Kind::TensorType, m);
-        }
-    }
-    for s in ev.plan.iter() {
-        for x in &s.refs {
-            r.any(&s.file, x);
-        }
+    for (kind, records) in &ev.pack {
+        resolve_pack(&mut r, *kind, records);
     }
     for run in ev.runs.iter() {
         resolve_run(&mut r, run);
+    }
+}
+
+/// The references the records of a pack's kind make.
+fn resolve_pack(r: &mut Resolver, _kind: Kind, records: &super::Collection<super::pack::Shared>) {
+    use super::pack::Reference;
+    for rec in records.iter() {
+        for x in rec.value.references() {
+            match x {
+                Reference::Bare(kind, id) => r.bare(&rec.file, kind, id),
+                Reference::Any(id) => r.any(&rec.file, id),
+            }
+        }
     }
 }
 
@@ -522,19 +514,19 @@ mod tests {
     #[test]
     fn parses_refs() {
         assert_eq!(
-            Ref::parse("bundle:bundle_0030").unwrap(),
+            Ref::parse("claim:c_30").unwrap(),
             Ref {
-                kind: Kind::Bundle,
-                id: "bundle_0030".into()
+                kind: Kind::Claim,
+                id: "c_30".into()
             }
         );
-        assert!(Ref::parse("bundle_0030").is_err());
+        assert!(Ref::parse("c_30").is_err());
         // An unknown kind may be a declared collection's; resolving tells.
         assert_eq!(Ref::parse("bogus:x").unwrap().collection(), Some("bogus"));
         assert_eq!(Ref::parse("bogus:x").unwrap().to_string(), "bogus:x");
         assert!(Ref::parse("bo.gus:x").is_err());
         assert!(Ref::parse("record:x").is_ok_and(|r| r.collection() == Some("record")));
-        assert!(Ref::parse("bundle:").is_err());
+        assert!(Ref::parse("claim:").is_err());
     }
 
     #[test]

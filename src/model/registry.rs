@@ -4,14 +4,14 @@
 //!
 //! The loader (which file holds which kinds, what an unknown file is told), references,
 //! incremental rebuild, diff and the JSON export read this table; adding a kind is an
-//! entry here, a variant of [`Kind`] and its record type.
+//! entry here, a variant of [`Kind`] and its record type. A pack's kinds are entries the
+//! pack holds (`model::pack::Pack::kinds`), each a [`Kind::Pack`].
 
 /// The kinds of record a reference can name. Declared in the order of [`KINDS`], which a
 /// compile-time check below holds to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
     Phase,
-    Bundle,
     Run,
     Observer,
     Component,
@@ -19,13 +19,8 @@ pub enum Kind {
     Finding,
     Map,
     Family,
-    Generation,
     Claim,
     Term,
-    TensorType,
-    FileType,
-    Layer,
-    PlanStep,
     Route,
     Engine,
     Status,
@@ -38,6 +33,39 @@ pub enum Kind {
     /// `collection:id`.
     Record,
     Page,
+    /// A kind a pack adds: its entry is the pack's.
+    Pack(PackKind),
+}
+
+/// A kind a pack adds, known by its entry (compared, ordered and hashed by name).
+#[derive(Clone, Copy)]
+pub struct PackKind(pub &'static KindSpec);
+
+impl PartialEq for PackKind {
+    fn eq(&self, other: &PackKind) -> bool {
+        self.0.name == other.0.name
+    }
+}
+impl Eq for PackKind {}
+impl PartialOrd for PackKind {
+    fn partial_cmp(&self, other: &PackKind) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for PackKind {
+    fn cmp(&self, other: &PackKind) -> std::cmp::Ordering {
+        self.0.name.cmp(other.0.name)
+    }
+}
+impl std::hash::Hash for PackKind {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.name.hash(h)
+    }
+}
+impl std::fmt::Debug for PackKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
 }
 
 /// Where the records of a kind are written.
@@ -85,10 +113,9 @@ const fn spec(kind: Kind, name: &'static str, storage: Storage, compare: Compare
 use Compare::{Fields, Own};
 use Storage::{Declared, File, Folder, Pages};
 
-/// Every kind, in the order of [`Kind`].
+/// Every kind of the core, in the order of [`Kind`].
 pub const KINDS: &[KindSpec] = &[
     spec(Kind::Phase, "phase", File("worklog.yaml"), Fields),
-    spec(Kind::Bundle, "bundle", File("bundles.yaml"), Fields),
     spec(Kind::Run, "run", Folder("runs/"), Own),
     spec(Kind::Observer, "observer", File("observers.yaml"), Fields),
     spec(
@@ -101,28 +128,8 @@ pub const KINDS: &[KindSpec] = &[
     spec(Kind::Finding, "finding", File("findings.yaml"), Fields),
     spec(Kind::Map, "map", File("dispatch.yaml"), Own),
     spec(Kind::Family, "family", File("dispatch.yaml"), Fields),
-    spec(
-        Kind::Generation,
-        "generation",
-        File("generations.yaml"),
-        Fields,
-    ),
     spec(Kind::Claim, "claim", File("claims.yaml"), Own),
     spec(Kind::Term, "term", File("glossary.yaml"), Fields),
-    spec(
-        Kind::TensorType,
-        "tensor_type",
-        File("quantization.yaml"),
-        Fields,
-    ),
-    spec(
-        Kind::FileType,
-        "file_type",
-        File("quantization.yaml"),
-        Fields,
-    ),
-    spec(Kind::Layer, "layer", File("quantization.yaml"), Fields),
-    spec(Kind::PlanStep, "plan", File("quantization.yaml"), Fields),
     spec(Kind::Route, "route", File("routes.yaml"), Fields),
     spec(Kind::Engine, "engine", File("vocabulary.yaml"), Fields),
     spec(Kind::Status, "status", File("vocabulary.yaml"), Fields),
@@ -150,19 +157,45 @@ pub const ALL: [Kind; KINDS.len()] = {
     all
 };
 
+/// The position of a core kind in [`KINDS`] (a pack's kind comes after them all).
+const fn kind_index(kind: Kind) -> usize {
+    match kind {
+        Kind::Phase => 0,
+        Kind::Run => 1,
+        Kind::Observer => 2,
+        Kind::Component => 3,
+        Kind::Question => 4,
+        Kind::Finding => 5,
+        Kind::Map => 6,
+        Kind::Family => 7,
+        Kind::Claim => 8,
+        Kind::Term => 9,
+        Kind::Route => 10,
+        Kind::Engine => 11,
+        Kind::Status => 12,
+        Kind::Measurement => 13,
+        Kind::TextField => 14,
+        Kind::Subject => 15,
+        Kind::Reading => 16,
+        Kind::Record => 17,
+        Kind::Page => 18,
+        Kind::Pack(_) => 19,
+    }
+}
+
 // Each entry sits at its kind's position, so that a lookup is an index; a kind left out
 // of the table, or listed out of order, fails to compile.
 const _: () = {
     let mut i = 0;
     while i < KINDS.len() {
         assert!(
-            KINDS[i].kind as usize == i,
+            kind_index(KINDS[i].kind) == i,
             "KINDS must follow the order of Kind"
         );
         i += 1;
     }
     assert!(
-        Kind::Page as usize + 1 == KINDS.len(),
+        kind_index(Kind::Page) + 1 == KINDS.len(),
         "KINDS must list every kind"
     );
 };
@@ -180,9 +213,12 @@ impl KindSpec {
 }
 
 impl Kind {
-    /// This kind's entry in [`KINDS`].
+    /// This kind's entry: in [`KINDS`], or its pack's.
     pub fn spec(self) -> &'static KindSpec {
-        &KINDS[self as usize]
+        match self {
+            Kind::Pack(p) => p.0,
+            core => &KINDS[kind_index(core)],
+        }
     }
 
     /// The prefix of its references and its key in `evidence.json`.
@@ -190,8 +226,13 @@ impl Kind {
         self.spec().name
     }
 
+    /// The kind called `name`: the core's, or one a pack handed in adds.
     pub fn from_name(name: &str) -> Option<Kind> {
-        KINDS.iter().find(|s| s.name == name).map(|s| s.kind)
+        KINDS
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.kind)
+            .or_else(|| super::pack::kind_named(name))
     }
 
     /// All kind names an author writes, for hints (a declared record is named by its
@@ -206,11 +247,17 @@ impl Kind {
     }
 }
 
+/// Every kind: the core's, then those of the packs handed in.
+pub fn all() -> impl Iterator<Item = Kind> {
+    ALL.into_iter().chain(super::pack::kinds().map(|s| s.kind))
+}
+
 /// The kinds a data file holds, by its path under `data/` (none for a file that is not
 /// a data file of any kind).
 pub fn kinds_in(data_file: &str) -> Vec<Kind> {
     KINDS
         .iter()
+        .chain(super::pack::kinds())
         .filter(|s| match s.storage {
             File(f) => f == data_file,
             Folder(dir) => data_file.starts_with(dir),
@@ -239,6 +286,7 @@ mod tests {
     #[test]
     fn a_data_file_holds_the_kinds_written_in_it() {
         assert_eq!(kinds_in("dispatch.yaml"), [Kind::Map, Kind::Family]);
+        assert_eq!(kinds_in("worklog.yaml"), [Kind::Phase]);
         assert_eq!(kinds_in("runs/r1.yaml"), [Kind::Run]);
         assert_eq!(kinds_in("runs/2026/r1.yaml"), [Kind::Run]);
         assert_eq!(kinds_in("extras.yaml"), []);

@@ -282,10 +282,10 @@ impl SiteConfig {
     }
 
     /// The packs the site turned on (unknown names, an error of their own, left out).
-    pub fn pack_list(&self) -> Vec<&'static crate::packs::Pack> {
+    pub fn pack_list(&self) -> Vec<&'static super::pack::Pack> {
         self.packs
             .iter()
-            .filter_map(|p| crate::packs::named(&p.value))
+            .filter_map(|p| super::pack::named(&p.value))
             .collect()
     }
 
@@ -1325,6 +1325,7 @@ mod recorded_tests {
 
     #[test]
     fn how_a_run_was_recorded_follows_from_what_it_keeps() {
+        crate::packs::register();
         assert_eq!(run("").recorded(), Recorded::Transcribed);
         assert_eq!(
             run("versions: {evidence: \"0.1.0\"}\n").recorded(),
@@ -1346,6 +1347,7 @@ mod case_fields_tests {
 
     #[test]
     fn a_packs_measurements_and_the_sites_read_as_one_set_and_write_back_where_they_were() {
+        crate::packs::register();
         let run: Run = serde_saphyr::from_str(RUN).expect("a run");
         let c = &run.cases[0];
         assert_eq!(
@@ -1372,6 +1374,7 @@ mod case_fields_tests {
 
     #[test]
     fn a_measurement_written_twice_and_an_unknown_field_are_refused() {
+        crate::packs::register();
         let twice = "{id: c, eval_count: 1, measurements: {eval_count: 2}}";
         let e = serde_saphyr::from_str::<Case>(twice).expect_err("twice");
         assert!(e.to_string().contains("both at the top"), "{e}");

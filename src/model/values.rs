@@ -3,7 +3,7 @@
 
 use super::Evidence;
 use super::page::Lang;
-use super::registry::{KINDS, Kind};
+use super::registry::Kind;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -45,10 +45,10 @@ impl From<String> for QuoteError {
 /// every kind known.
 fn gathered(ev: &Evidence) -> BTreeMap<String, BTreeMap<&str, Record<'_>>> {
     let mut by_name: BTreeMap<String, BTreeMap<&str, Record>> = BTreeMap::new();
-    for s in KINDS.iter().filter(|s| s.kind != Kind::Record) {
+    for kind in super::registry::all().filter(|k| *k != Kind::Record) {
         let records: BTreeMap<&str, Record> = crate::model::with_collection!(
             ev,
-            s.kind,
+            kind,
             |c| c
                 .iter()
                 .map(|r| (super::Record::id(&r.value).value.as_str(), &r.value as Record))
@@ -56,7 +56,7 @@ fn gathered(ev: &Evidence) -> BTreeMap<String, BTreeMap<&str, Record<'_>>> {
             pages => continue
         );
         if !records.is_empty() {
-            by_name.insert(s.name.into(), records);
+            by_name.insert(kind.name().into(), records);
         }
     }
     // Declared records under their collection's name, by their own id.

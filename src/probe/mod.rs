@@ -1,8 +1,8 @@
 //! `evidence probe` and `evidence import`: new run records in `data/runs/`.
 //!
-//! What is probed comes from packs (`packs::probe`: engines sent requests over HTTP,
-//! binaries read); this module holds what every probe shares: the error type, the
-//! commands and their reports, the HTTP client ([`http`]), run ids, times and the atomic
+//! What is probed comes from the site (a declared probe, [`declared`]) or from a pack
+//! (its probes are subcommands the command line adds); this module holds what every
+//! probe shares: the error type, the reports, the HTTP client ([`http`]), run ids, times and the atomic
 //! write ([`record`]), and run files of other machines merged all or nothing
 //! ([`import_runs`]). Nothing is written unless the whole probe succeeded; a run file is
 //! written atomically and never overwrites another.
@@ -128,79 +128,10 @@ pub fn new_id(s: &str) -> Id {
     Id::unplaced(s)
 }
 
-// ---------------------------------------------------------------- command line
+// ---------------------------------------------------------------- reports
 
-/// `evidence probe run NAME …` or `evidence probe ENGINE …`
-#[derive(clap::Args, Debug)]
-pub struct ProbeCommand {
-    #[command(subcommand)]
-    pub what: ProbeWhat,
-}
-
-/// What `evidence probe` runs: a probe the site declares, or a pack's.
-#[derive(clap::Subcommand, Debug)]
-pub enum ProbeWhat {
-    /// Run the probe declared in data/probes/ (`probe: NAME`): its command or request
-    /// once per case, without a shell, in a clean environment; record one run.
-    Run(declared::RunArgs),
-    #[command(flatten)]
-    Engine(crate::packs::probe::ProbeEngine),
-}
-
-/// `evidence import runs PATH…` or `evidence import ENGINE …`
-#[derive(clap::Args, Debug)]
-pub struct ImportCommand {
-    #[command(subcommand)]
-    pub what: ImportWhat,
-}
-
-/// What `evidence import` brings in.
-#[derive(clap::Subcommand, Debug)]
-pub enum ImportWhat {
-    /// Merge run files recorded on other machines (a probe matrix's artifacts) into
-    /// data/runs/: each is checked first, an identical one already there is skipped, an id
-    /// taken by other contents stops the import.
-    Runs(import_runs::ImportRunsArgs),
-    #[command(flatten)]
-    Engine(crate::packs::probe::ImportEngine),
-}
-
-#[derive(clap::ValueEnum, Debug, Clone, Copy)]
-pub enum ModeArg {
-    Cold,
-    Hot,
-}
-
-impl From<ModeArg> for Residency {
-    fn from(m: ModeArg) -> Residency {
-        match m {
-            ModeArg::Cold => Residency::Cold,
-            ModeArg::Hot => Residency::Hot,
-        }
-    }
-}
-
-/// Entry point of `evidence probe`.
-pub fn main_probe(cmd: ProbeCommand) -> ExitCode {
-    let (result, root) = match cmd.what {
-        ProbeWhat::Run(args) => (declared::run(&args), args.root),
-        ProbeWhat::Engine(engine) => crate::packs::probe::probe(engine),
-    };
-    report(result, &root)
-}
-
-/// Entry point of `evidence import`.
-pub fn main_import(cmd: ImportCommand) -> ExitCode {
-    match cmd.what {
-        ImportWhat::Engine(engine) => {
-            let (result, root) = crate::packs::probe::import(engine);
-            report(result, &root)
-        }
-        ImportWhat::Runs(args) => report_imported(import_runs::import_runs(&args), &args.root),
-    }
-}
-
-fn report_imported(result: Result<import_runs::Imported, ProbeError>, root: &Path) -> ExitCode {
+/// Says what an import wrote and skipped, or why it refused; the exit status.
+pub fn report_imported(result: Result<import_runs::Imported, ProbeError>, root: &Path) -> ExitCode {
     match result {
         Ok(imported) => {
             for (id, file) in &imported.written {
@@ -227,7 +158,8 @@ fn report_imported(result: Result<import_runs::Imported, ProbeError>, root: &Pat
     }
 }
 
-fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
+/// Says which run a probe recorded, or why it refused; the exit status.
+pub fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
     match result {
         Ok(w) => {
             crate::diagnostics::out_line(format_args!(

@@ -570,6 +570,7 @@ mod tests {
 
     #[test]
     fn runs_read_back_exactly() {
+        crate::packs::register();
         let run = sample_run();
         let text = to_yaml(&run, "data/runs/x.yaml").unwrap();
         assert!(text.starts_with("# A probe run recorded by evidence."));

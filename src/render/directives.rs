@@ -24,7 +24,8 @@ macro_rules! dispatch {
         /// Renders a parsed directive.
         pub fn render(d: &Directive, s: &Scope) -> Shown {
             match d {
-                $(Directive::$variant(x) => Render::render(x, s)),*
+                $(Directive::$variant(x) => Render::render(x, s),)*
+                Directive::Pack(p) => super::pack::directive(p.value.as_ref(), s),
             }
         }
     };

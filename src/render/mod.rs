@@ -8,6 +8,7 @@ pub mod figures;
 pub mod html;
 pub mod links;
 pub mod markdown;
+pub mod pack;
 pub mod palette;
 pub mod scope;
 pub mod search;

@@ -207,6 +207,7 @@ fn ids_keep_their_positions() {
 /// the repository's own), and the synthetic sweep of the benchmark, are read here.
 #[test]
 fn reads_the_runs_evidence_writes() {
+    crate::packs::register();
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/figures/data/runs");
     let mut runs = 0;

@@ -1,17 +1,17 @@
 //! The pack's rules: hand records that the latest binary probe runs disagree with.
 
 use super::derive::{fatbin_has, maps_has};
-use super::model::TargetStatus;
 use crate::derive::Derived;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::{Evidence, span_of};
+use crate::packs::ggml::model::TargetStatus;
 
 /// Hand-recorded facts the latest binary probe runs disagree with: warnings, since a run's
 /// library or process may be another build than the one the record describes.
 pub fn check(ev: &Evidence, derived: &Derived, diags: &mut Diagnostics) {
     if let Some(run) = derived.latest(ev, "fatbin") {
         let input = run.input.as_ref().map(|i| i.name.as_str()).unwrap_or("?");
-        for g in ev.generations.iter() {
+        for g in crate::packs::ggml::model::generations(ev).iter() {
             let Some(found) = fatbin_has(run, &g.gfx) else {
                 continue;
             };

@@ -1,8 +1,32 @@
 //! The pack's directives, one type each behind `model::directive::Spec`; their tables are
 //! in [`super::render`].
 
-use crate::model::directive::{Args, Spec, plain};
+use super::model::{BUNDLE, FILE_TYPE, GENERATION, LAYER, PLAN, TENSOR_TYPE};
+use crate::model::directive::{Args, Spec};
+use crate::model::pack::DirectiveSpec;
 use crate::model::refs::Kind;
+
+/// A directive with no attributes that lists every record of one of the pack's kinds.
+macro_rules! plain {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $about:literal, [$($read:expr),*], lists: $lists:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $ty;
+
+        impl Spec for $ty {
+            const NAME: &'static str = $name;
+            const ATTRS: &'static [&'static str] = &[];
+            const ABOUT: &'static str = $about;
+            const READS: &'static [Kind] = &[$($read),*];
+            fn parse(_: &Args) -> Result<Self, String> {
+                Ok($ty)
+            }
+            fn lists(&self) -> Option<Kind> {
+                $lists
+            }
+        }
+    };
+}
 
 /// `::bundles{arch ids}`: the bundle table, all bundles or those of one target or ids.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,10 +39,10 @@ impl Spec for Bundles {
     const NAME: &'static str = "bundles";
     const ATTRS: &'static [&'static str] = &["arch", "ids"];
     const ABOUT: &'static str = "bundle table";
-    const READS: &'static [Kind] = &[Kind::Bundle, Kind::Family, Kind::Route];
+    const READS: &'static [Kind] = &[BUNDLE, Kind::Family, Kind::Route];
     fn parse(a: &Args) -> Result<Self, String> {
         let ids = a.list("ids");
-        a.must_all(Kind::Bundle, &ids)?;
+        a.must_all(BUNDLE, &ids)?;
         Ok(Bundles {
             arch: a.get("arch"),
             ids,
@@ -26,29 +50,29 @@ impl Spec for Bundles {
     }
     fn lists(&self) -> Option<Kind> {
         // Filtered by ids, it lists some bundles only; by arch, still each it has.
-        self.ids.is_empty().then_some(Kind::Bundle)
+        self.ids.is_empty().then_some(BUNDLE)
     }
 }
 
 plain!(
     /// `::generations`: GPU generations and their fatbin targets.
-    Generations, "generations", "hardware generations", [Generation, Run, Subject],
-    lists: Some(Kind::Generation)
+    Generations, "generations", "hardware generations", [GENERATION, Kind::Run, Kind::Subject],
+    lists: Some(GENERATION)
 );
 plain!(
     /// `::tensor-types`: tensor types and the families with an entry for each.
-    TensorTypes, "tensor-types", "tensor types and their families", [TensorType, Family],
-    lists: Some(Kind::TensorType)
+    TensorTypes, "tensor-types", "tensor types and their families", [TENSOR_TYPE, Kind::Family],
+    lists: Some(TENSOR_TYPE)
 );
 plain!(
     /// `::file-types`: file-type labels and the tensor types they mix.
-    FileTypes, "file-types", "file-type labels and their tensor mixes", [FileType, TensorType],
-    lists: Some(Kind::FileType)
+    FileTypes, "file-types", "file-type labels and their tensor mixes", [FILE_TYPE, TENSOR_TYPE],
+    lists: Some(FILE_TYPE)
 );
 /// A pack table of one binary probe run: by default the latest run of `probe` of the
 /// site's own subject; with `run="id"`, that run (a comparison of another subject).
 macro_rules! run_table {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $probe:literal, $about:literal, [$($read:ident),*]) => {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $probe:literal, $about:literal, [$($read:expr),*]) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq)]
         pub struct $ty {
@@ -59,7 +83,7 @@ macro_rules! run_table {
             const NAME: &'static str = $name;
             const ATTRS: &'static [&'static str] = &["run"];
             const ABOUT: &'static str = $about;
-            const READS: &'static [Kind] = &[$(Kind::$read),*];
+            const READS: &'static [Kind] = &[$($read),*];
             fn parse(a: &Args) -> Result<Self, String> {
                 let run = a.get("run");
                 if let Some(id) = &run {
@@ -78,19 +102,31 @@ macro_rules! run_table {
 run_table!(
     /// `::fatbin-targets{run}`: the targets a `fatbin` run found.
     FatbinTargets, "fatbin-targets", "fatbin",
-    "targets found by the latest fatbin probe run (or the run named)", [Run, Subject]
+    "targets found by the latest fatbin probe run (or the run named)", [Kind::Run, Kind::Subject]
 );
 run_table!(
     /// `::tensor-mix{run}`: the tensor types a `gguf` run found.
     TensorMix, "tensor-mix", "gguf",
     "tensor types found by the latest gguf probe run (or the run named)",
-    [Run, Subject, TensorType, Family]
+    [Kind::Run, Kind::Subject, TENSOR_TYPE, Kind::Family]
 );
 plain!(
     /// `::layers`: the layers of the general map.
-    Layers, "layers", "layers of the general map", [Layer], lists: Some(Kind::Layer)
+    Layers, "layers", "layers of the general map", [LAYER], lists: Some(LAYER)
 );
 plain!(
     /// `::plan`: the plan for broadening the map.
-    Plan, "plan", "plan for broadening the map", [PlanStep], lists: Some(Kind::PlanStep)
+    Plan, "plan", "plan for broadening the map", [PLAN], lists: Some(PLAN)
 );
+
+/// The pack's directives, as the core's directive reference and parser read them.
+pub static SPECS: [DirectiveSpec; 8] = [
+    DirectiveSpec::of::<Bundles>(),
+    DirectiveSpec::of::<Generations>(),
+    DirectiveSpec::of::<TensorTypes>(),
+    DirectiveSpec::of::<FileTypes>(),
+    DirectiveSpec::of::<FatbinTargets>(),
+    DirectiveSpec::of::<TensorMix>(),
+    DirectiveSpec::of::<Layers>(),
+    DirectiveSpec::of::<Plan>(),
+];

@@ -15,39 +15,26 @@ pub mod binary;
 pub mod check;
 pub mod derive;
 pub mod directives;
+pub mod load;
 pub mod model;
 pub mod probe;
 pub mod render;
 pub mod runs;
 pub mod scans;
 
-use super::Pack;
-use crate::model::directive::Spec;
-use crate::model::registry::Kind;
+use crate::model::pack::Pack;
 
-/// The pack as the core's registries read it.
-pub const PACK: Pack = Pack {
+/// The rules the pack adds to `check`, as one of its parts.
+static RULES: crate::check::PackRules = crate::check::PackRules(check::check);
+
+/// The pack, as the program hands it to the core.
+pub static PACK: Pack = Pack {
     name: "ggml",
     about: "GPU kernel dispatch in ggml: offload bundles, GPU generations, tensor types, \
             binary probes (fatbin, gguf, maps) and the Ollama and llama-server engines",
-    kinds: &[
-        Kind::Bundle,
-        Kind::Generation,
-        Kind::TensorType,
-        Kind::FileType,
-        Kind::Layer,
-        Kind::PlanStep,
-    ],
-    directives: &[
-        directives::Bundles::NAME,
-        directives::Generations::NAME,
-        directives::TensorTypes::NAME,
-        directives::FileTypes::NAME,
-        directives::FatbinTargets::NAME,
-        directives::TensorMix::NAME,
-        directives::Layers::NAME,
-        directives::Plan::NAME,
-    ],
+    kinds: &model::KINDS,
+    files: &load::FILES,
+    directives: &directives::SPECS,
     messages: &[
         ("ja", include_bytes!("locales/ja/ggml.ftl")),
         ("en", include_bytes!("locales/en/ggml.ftl")),
@@ -56,5 +43,8 @@ pub const PACK: Pack = Pack {
     run_fields: runs::RUN_FIELDS,
     case_fields: runs::CASE_FIELDS,
     run_page_extras: runs::run_page_extras,
+    run_reads: &[model::TENSOR_TYPE],
     css: include_bytes!("style.css"),
+    schemas: Vec::new,
+    parts: &[&render::PART, &RULES],
 };

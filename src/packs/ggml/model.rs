@@ -134,3 +134,95 @@ pub struct PlanStep {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<Id>,
 }
+
+// ---------------------------------------------------------------- the pack's kinds
+
+use crate::model::pack::{PackRecord, Reference, Typed};
+use crate::model::registry::{Compare, Kind, KindSpec, PackKind, Storage};
+
+/// The registry entry of one of the pack's kinds, written in `file` under `data/`.
+macro_rules! kinds {
+    ($($spec:ident, $kind:ident, $name:literal, $file:literal;)*) => {$(
+        #[doc = concat!("The `", $name, "` kind's entry (`data/", $file, "`).")]
+        pub static $spec: KindSpec = KindSpec {
+            kind: Kind::Pack(PackKind(&$spec)),
+            name: $name,
+            storage: Storage::File($file),
+            compare: Compare::Fields,
+        };
+        #[doc = concat!("The `", $name, "` kind.")]
+        pub const $kind: Kind = Kind::Pack(PackKind(&$spec));
+    )*};
+}
+
+kinds! {
+    BUNDLE_SPEC, BUNDLE, "bundle", "bundles.yaml";
+    GENERATION_SPEC, GENERATION, "generation", "generations.yaml";
+    TENSOR_TYPE_SPEC, TENSOR_TYPE, "tensor_type", "quantization.yaml";
+    FILE_TYPE_SPEC, FILE_TYPE, "file_type", "quantization.yaml";
+    LAYER_SPEC, LAYER, "layer", "quantization.yaml";
+    PLAN_SPEC, PLAN, "plan", "quantization.yaml";
+}
+
+/// Every kind the pack adds, in the order the registry lists them.
+pub static KINDS: [&KindSpec; 6] = [
+    &BUNDLE_SPEC,
+    &GENERATION_SPEC,
+    &TENSOR_TYPE_SPEC,
+    &FILE_TYPE_SPEC,
+    &LAYER_SPEC,
+    &PLAN_SPEC,
+];
+
+macro_rules! records {
+    ($($t:ty => |$r:ident| $refs:expr;)*) => {$(
+        impl PackRecord for $t {
+            fn id(&self) -> &Id {
+                &self.id
+            }
+            fn references(&self) -> Vec<Reference<'_>> {
+                let $r = self;
+                $refs
+            }
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+        }
+    )*};
+}
+
+use crate::model::registry::Kind as K;
+
+records! {
+    Bundle => |b| {
+        let mut out: Vec<Reference> = b.family.iter().map(|f| Reference::Bare(K::Family, f)).collect();
+        out.push(Reference::Bare(K::Route, &b.route));
+        out.extend(b.phases.iter().map(|p| Reference::Bare(K::Phase, p)));
+        out
+    };
+    Generation => |_g| Vec::new();
+    TensorType => |t| t.families.iter().map(|f| Reference::Bare(K::Family, f)).collect();
+    FileType => |f| f.mixes.iter().map(|m| Reference::Bare(TENSOR_TYPE, m)).collect();
+    Layer => |_l| Vec::new();
+    PlanStep => |s| s.refs.iter().map(Reference::Any).collect();
+}
+
+/// The pack's records of each kind, typed.
+pub fn bundles(ev: &crate::model::Evidence) -> Typed<'_, Bundle> {
+    Typed::of(ev, BUNDLE)
+}
+pub fn generations(ev: &crate::model::Evidence) -> Typed<'_, Generation> {
+    Typed::of(ev, GENERATION)
+}
+pub fn tensor_types(ev: &crate::model::Evidence) -> Typed<'_, TensorType> {
+    Typed::of(ev, TENSOR_TYPE)
+}
+pub fn file_types(ev: &crate::model::Evidence) -> Typed<'_, FileType> {
+    Typed::of(ev, FILE_TYPE)
+}
+pub fn layers(ev: &crate::model::Evidence) -> Typed<'_, Layer> {
+    Typed::of(ev, LAYER)
+}
+pub fn plan(ev: &crate::model::Evidence) -> Typed<'_, PlanStep> {
+    Typed::of(ev, PLAN)
+}

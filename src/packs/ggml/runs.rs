@@ -47,7 +47,7 @@ pub const RUN_FIELDS: &[Field] = &[
 
 /// A prompt-token sweep's own page plots prompt-eval time against prompt tokens, the
 /// point of the sweep (the plot `::scatter` draws for any two measurements).
-pub fn run_page_extras(run: &Run) -> Vec<crate::packs::ExtraDirective> {
+pub fn run_page_extras(run: &Run) -> Vec<crate::model::pack::ExtraDirective> {
     let (x, y) = ("prompt_eval_count", "prompt_eval_duration_ns");
     let measured = |m: &str| run.cases.iter().any(|c| c.measurement(m).is_some());
     if run.sweep().is_none() || !measured(x) || !measured(y) {

@@ -148,7 +148,7 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
             max,
             TextStyle::new(Font::sans(13), "mu"),
         );
-        let brief = crate::packs::render::brief(s, &a);
+        let brief = crate::render::pack::brief(s, &a);
         let detail = brief.detail.map(|d| format!(" · {d}")).unwrap_or_default();
         cy = para(
             &mut inner,

@@ -49,7 +49,7 @@ pub fn map(s: &Scope, id: &str) -> Table {
         .map(|b| {
             let anchor_cell = match b.anchor.as_ref().and_then(|a| Ref::parse(&a.value).ok()) {
                 Some(r) => {
-                    let brief = crate::packs::render::brief(s, &r);
+                    let brief = crate::render::pack::brief(s, &r);
                     let detail = brief
                         .detail
                         .map(|d| html!(" · {}", Html::text(&d)))

@@ -145,7 +145,7 @@ pub fn components(s: &Scope) -> Table {
                     name,
                     role,
                     super::vocabulary::status_badge(s, &c.status.value)
-                        + &crate::packs::render::component_note(s, &c.files).unwrap_or_default(),
+                        + &crate::render::pack::component_note(s, &c.files).unwrap_or_default(),
                     c.detail.as_ref().map(|d| s.text(d)).unwrap_or_default(),
                 ])
                 .id(anchor(Kind::Component, &c.id.value))

@@ -171,7 +171,7 @@ fn reading(s: &Scope, run: &Run, case: &Case) -> Html {
 
 /// Mode, with the mark a pack shows under it (how the case kept a cache out).
 fn mode_cell(out: &mut Rows, s: &Scope, c: &Case) {
-    out.hole(Frag::Mode(c.mode, crate::packs::render::case_mark(s, c)));
+    out.hole(Frag::Mode(c.mode, crate::render::pack::case_mark(s, c)));
 }
 
 // ---------------------------------------------------------------- matching runs
@@ -409,7 +409,7 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
     columns.extend(texts.iter().map(|n| super::vocabulary::text_field(s, n)));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
     let mut notes = vec![run_meta(s, run)];
-    notes.extend(crate::packs::render::run_notes(s, run));
+    notes.extend(crate::render::pack::run_notes(s, run));
     notes.extend(moved_claims(s, run));
     if let Some(p) = prev {
         columns.push(s.ui_with("col-delta", "run", p.id.value.clone()));
@@ -823,7 +823,7 @@ pub fn page(s: &Scope, id: &str) -> Vec<Table> {
         ));
         return out;
     }
-    let mut tables = crate::packs::render::run_tables(s, run, &file);
+    let mut tables = crate::render::pack::run_tables(s, run, &file);
     if let Some(first) = tables.first_mut() {
         first.notes.extend(same_result_note(s, run));
     }

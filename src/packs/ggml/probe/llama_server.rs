@@ -351,6 +351,7 @@ mod tests {
 
     #[test]
     fn timings_map_onto_the_common_fields() {
+        crate::packs::register();
         let r: CompletionResponse = serde_json::from_str(
             r#"{"content":" the","stop_type":"limit","tokens_evaluated":5,"tokens_cached":5,
                 "timings":{"cache_n":0,"prompt_n":5,"prompt_ms":1.234567,"prompt_per_token_ms":0.24,

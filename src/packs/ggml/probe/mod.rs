@@ -13,10 +13,26 @@ pub mod sweep;
 
 use crate::model::types::Residency;
 use crate::probe::http::Http;
-use crate::probe::{ModeArg, ProbeError, Written};
+use crate::probe::{ProbeError, Written};
 use engine::ProbeArgs;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// `--mode`: whether each case starts with the model loaded afresh or resident.
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+pub enum ModeArg {
+    Cold,
+    Hot,
+}
+
+impl From<ModeArg> for Residency {
+    fn from(m: ModeArg) -> Residency {
+        match m {
+            ModeArg::Cold => Residency::Cold,
+            ModeArg::Hot => Residency::Hot,
+        }
+    }
+}
 
 #[derive(clap::Subcommand, Debug)]
 pub enum ProbeEngine {

@@ -478,6 +478,7 @@ mod tests {
 
     #[test]
     fn final_response_fills_a_case_without_context() {
+        crate::packs::register();
         let r: GenerateResponse = serde_json::from_str(GENERATE).unwrap();
         let mut c = Case::new("x");
         fill_case(&mut c, &r).unwrap();

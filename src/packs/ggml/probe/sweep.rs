@@ -348,6 +348,7 @@ mod tests {
 
     #[test]
     fn calibration_hits_every_reachable_target() {
+        crate::packs::register();
         let mut e = Fake {
             overhead: 7,
             per_word: 1,
@@ -367,6 +368,7 @@ mod tests {
 
     #[test]
     fn unreachable_counts_record_the_closest_try() {
+        crate::packs::register();
         let mut e = Fake {
             overhead: 2,
             per_word: 2,

@@ -37,7 +37,7 @@ fn with_file<'e>(s: &Scope<'e>, run: &'e Run) -> Option<(&'e Run, String)> {
 }
 
 /// " · file `name` (SHA-256 `0123456789abcdef…`)": the file a run read, by name and hash.
-fn input_note(s: &Scope, i: &crate::packs::InputFile) -> Html {
+fn input_note(s: &Scope, i: &crate::packs::ggml::scans::InputFile) -> Html {
     let mut about = Vec::new();
     if let Some(p) = &i.package {
         about.push(html!("{} {}", s.ui("binary-package"), code(p)));
@@ -218,11 +218,10 @@ pub fn tensor_mix_of(s: &Scope, found: Option<(&Run, String)>, latest: bool) -> 
                 .name
                 .clone()
                 .unwrap_or_else(|| format!("#{}", c.ggml_type.id));
-            let known =
-                s.ev.tensor_types
-                    .iter()
-                    .find(|t| t.ggml_id == c.ggml_type.id);
-            if let Some(t) = known {
+            let known = crate::packs::ggml::model::tensor_types(s.ev)
+                .iter()
+                .find(|t| t.ggml_id == c.ggml_type.id);
+            if let Some(t) = &known {
                 files.push(t.file.to_string());
             }
             let families = match known {

@@ -6,9 +6,12 @@ pub mod engine;
 pub mod records;
 
 use super::directives as d;
-use crate::model::types::Run;
+use crate::model::pack::PackDirective;
+use crate::model::types::{Case, Run};
 use crate::packs::ggml::runs::EngineRun;
 use crate::render::directives::{Render, Shown};
+use crate::render::html::Html;
+use crate::render::pack::{Brief, PackRender, RenderPart};
 use crate::render::scope::Scope;
 use crate::render::table::Table;
 
@@ -44,13 +47,57 @@ pub fn run_tables(s: &Scope, run: &Run, file: &str) -> Vec<Table> {
 }
 
 /// A bundle, where a map branch names it as its anchor: its size and key symbols.
-pub fn brief(s: &Scope, r: &crate::model::refs::Ref) -> crate::packs::render::Brief {
-    use crate::model::refs::Kind;
-    match (r.kind, s.ev.bundles.get(&r.id)) {
-        (Kind::Bundle, Some(b)) => crate::packs::render::Brief {
+pub fn brief(s: &Scope, r: &crate::model::refs::Ref) -> Brief {
+    match crate::packs::ggml::model::bundles(s.ev).get(&r.id) {
+        Some(b) if r.kind == crate::packs::ggml::model::BUNDLE => Brief {
             detail: b.size_kb.map(|k| format!("{k} KB")),
             code: b.symbols.clone(),
         },
-        _ => Default::default(),
+        _ => Brief::default(),
+    }
+}
+
+/// How the pack renders, as the core's pages ask it.
+pub struct Renderer;
+
+/// The pack's renderer, as one of its parts.
+pub static PART: RenderPart = RenderPart(&Renderer);
+
+impl PackRender for Renderer {
+    fn directive(&self, x: &dyn PackDirective, s: &Scope) -> Option<Shown> {
+        let x = x.as_any();
+        macro_rules! by_type {
+            ($($t:ty),*) => {$(
+                if let Some(x) = x.downcast_ref::<$t>() {
+                    return Some(Render::render(x, s));
+                }
+            )*};
+        }
+        by_type!(
+            d::Bundles,
+            d::Generations,
+            d::TensorTypes,
+            d::FileTypes,
+            d::FatbinTargets,
+            d::TensorMix,
+            d::Layers,
+            d::Plan
+        );
+        None
+    }
+    fn run_tables(&self, s: &Scope, run: &Run, file: &str) -> Vec<Table> {
+        run_tables(s, run, file)
+    }
+    fn brief(&self, s: &Scope, r: &crate::model::refs::Ref) -> Brief {
+        brief(s, r)
+    }
+    fn component_note(&self, s: &Scope, files: &[String]) -> Option<Html> {
+        binary::component_note(s, files)
+    }
+    fn run_notes(&self, s: &Scope, run: &Run) -> Vec<Html> {
+        engine::run_notes(s, run)
+    }
+    fn case_mark(&self, _s: &Scope, case: &Case) -> Option<&'static str> {
+        engine::case_mark(case)
     }
 }

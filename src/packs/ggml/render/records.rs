@@ -1,7 +1,6 @@
 //! Tables of the pack's records: bundles, generations, and the quantization map (tensor
 //! types, file types, layers, the plan).
 
-use crate::model::refs::Kind;
 use crate::render::html::Html;
 use crate::render::html::html;
 use crate::render::scope::Scope;
@@ -12,12 +11,11 @@ use crate::render::tables::{anchor, code, num, ref_list, source_line, unknown};
 
 /// Bundles, filtered by arch or by ids.
 pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
-    let list: Vec<_> =
-        s.ev.bundles
-            .iter()
-            .filter(|b| arch.is_none_or(|a| b.arch == a))
-            .filter(|b| ids.is_empty() || ids.contains(&b.id.value))
-            .collect();
+    let list: Vec<_> = crate::packs::ggml::model::bundles(s.ev)
+        .iter()
+        .filter(|b| arch.is_none_or(|a| b.arch == a))
+        .filter(|b| ids.is_empty() || ids.contains(&b.id.value))
+        .collect();
     let rows = list
         .iter()
         .map(|b| {
@@ -72,7 +70,7 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
             ]);
             // A listing filtered by ids is not where references link to (see `PageIndex`).
             if ids.is_empty() {
-                row.id(anchor(Kind::Bundle, &b.id.value))
+                row.id(anchor(crate::packs::ggml::model::BUNDLE, &b.id.value))
             } else {
                 row
             }
@@ -106,44 +104,48 @@ pub fn bundles(s: &Scope, arch: Option<&str>, ids: &[String]) -> Table {
 
 pub fn generations(s: &Scope) -> Table {
     let mut notes = Vec::new();
-    let rows =
-        s.ev.generations
-            .iter()
-            .map(|g| {
-                let mut name = Html::text(&g.generation);
-                name.push(&crate::render::tables::records::basis_mark(s, g.basis));
-                if let Some(p) = &g.product {
-                    crate::render::html::html_into!(name, "<br><small>{}</small>", Html::text(p));
-                }
-                if let Some(orig) = &g.original_label {
-                    name.push_static("<sup>*</sup>");
-                    notes.push(s.ui_args(
-                        "generations-relabelled",
-                        &[
-                            ("label", orig.clone()),
-                            ("gfx", g.gfx.clone()),
-                            ("generation", g.generation.clone()),
-                        ],
-                    ));
-                }
-                Row::new(vec![
-                    name,
-                    code(&g.gfx),
-                    badge(
-                        &format!("target-{}", enum_key(&g.fatbin_targets)),
-                        s.label("target", &g.fatbin_targets),
-                    ) + &super::binary::generation_note(s, &g.gfx).unwrap_or_default(),
-                    s.text(&g.custom_kernels),
-                    s.text(&g.implication),
-                ])
-                .id(anchor(Kind::Generation, &g.id.value))
-            })
-            .collect();
+    let rows = crate::packs::ggml::model::generations(s.ev)
+        .iter()
+        .map(|g| {
+            let mut name = Html::text(&g.generation);
+            name.push(&crate::render::tables::records::basis_mark(s, g.basis));
+            if let Some(p) = &g.product {
+                crate::render::html::html_into!(name, "<br><small>{}</small>", Html::text(p));
+            }
+            if let Some(orig) = &g.original_label {
+                name.push_static("<sup>*</sup>");
+                notes.push(s.ui_args(
+                    "generations-relabelled",
+                    &[
+                        ("label", orig.clone()),
+                        ("gfx", g.gfx.clone()),
+                        ("generation", g.generation.clone()),
+                    ],
+                ));
+            }
+            Row::new(vec![
+                name,
+                code(&g.gfx),
+                badge(
+                    &format!("target-{}", enum_key(&g.fatbin_targets)),
+                    s.label("target", &g.fatbin_targets),
+                ) + &super::binary::generation_note(s, &g.gfx).unwrap_or_default(),
+                s.text(&g.custom_kernels),
+                s.text(&g.implication),
+            ])
+            .id(anchor(crate::packs::ggml::model::GENERATION, &g.id.value))
+        })
+        .collect();
     let mut t = table(
         "generations",
         "generations",
         s.ui("generations-caption"),
-        source_line(s, s.ev.generations.iter().map(|g| g.file.to_string())),
+        source_line(
+            s,
+            crate::packs::ggml::model::generations(s.ev)
+                .iter()
+                .map(|g| g.file.to_string()),
+        ),
         [
             "col-generation",
             "col-gfx",
@@ -165,23 +167,27 @@ pub fn generations(s: &Scope) -> Table {
 }
 
 pub fn tensor_types(s: &Scope) -> Table {
-    let rows =
-        s.ev.tensor_types
-            .iter()
-            .map(|t| {
-                Row::new(vec![
-                    code(&t.name),
-                    num(s, Some(u64::from(t.ggml_id))),
-                    family_names(s, &t.families),
-                ])
-                .id(anchor(Kind::TensorType, &t.id.value))
-            })
-            .collect();
+    let rows = crate::packs::ggml::model::tensor_types(s.ev)
+        .iter()
+        .map(|t| {
+            Row::new(vec![
+                code(&t.name),
+                num(s, Some(u64::from(t.ggml_id))),
+                family_names(s, &t.families),
+            ])
+            .id(anchor(crate::packs::ggml::model::TENSOR_TYPE, &t.id.value))
+        })
+        .collect();
     let mut t = table(
         "tensor-types",
         "tensor-types",
         s.ui("tensor-types-caption"),
-        source_line(s, s.ev.tensor_types.iter().map(|t| t.file.to_string())),
+        source_line(
+            s,
+            crate::packs::ggml::model::tensor_types(s.ev)
+                .iter()
+                .map(|t| t.file.to_string()),
+        ),
         vec![
             s.ui("col-tensor-type"),
             s.ui("col-ggml-id"),
@@ -191,12 +197,11 @@ pub fn tensor_types(s: &Scope) -> Table {
         s,
     );
     // Where the families were read, once per distinct source.
-    let mut sources: Vec<Html> =
-        s.ev.tensor_types
-            .iter()
-            .filter_map(|t| t.source.as_ref())
-            .map(crate::render::tables::records::source_text)
-            .collect();
+    let mut sources: Vec<Html> = crate::packs::ggml::model::tensor_types(s.ev)
+        .iter()
+        .filter_map(|t| t.source.as_ref())
+        .map(crate::render::tables::records::source_text)
+        .collect();
     // Each once, in the order first written.
     let mut seen = std::collections::HashSet::new();
     sources.retain(|s| seen.insert(s.clone()));
@@ -209,26 +214,30 @@ pub fn tensor_types(s: &Scope) -> Table {
 }
 
 pub fn file_types(s: &Scope) -> Table {
-    let rows =
-        s.ev.file_types
-            .iter()
-            .map(|f| {
-                let mixes = Html::join(
-                    f.mixes
-                        .iter()
-                        .filter_map(|m| s.ev.tensor_types.get(&m.value))
-                        .map(|t| code(&t.name)),
-                    " ",
-                );
-                Row::new(vec![code(&f.label), mixes, s.text(&f.note)])
-                    .id(anchor(Kind::FileType, &f.id.value))
-            })
-            .collect();
+    let rows = crate::packs::ggml::model::file_types(s.ev)
+        .iter()
+        .map(|f| {
+            let mixes = Html::join(
+                f.mixes
+                    .iter()
+                    .filter_map(|m| crate::packs::ggml::model::tensor_types(s.ev).get(&m.value))
+                    .map(|t| code(&t.name)),
+                " ",
+            );
+            Row::new(vec![code(&f.label), mixes, s.text(&f.note)])
+                .id(anchor(crate::packs::ggml::model::FILE_TYPE, &f.id.value))
+        })
+        .collect();
     table(
         "file-types",
         "file-types",
         s.ui("file-types-caption"),
-        source_line(s, s.ev.file_types.iter().map(|f| f.file.to_string())),
+        source_line(
+            s,
+            crate::packs::ggml::model::file_types(s.ev)
+                .iter()
+                .map(|f| f.file.to_string()),
+        ),
         vec![s.ui("col-file-type"), s.ui("col-mixes"), s.ui("col-note")],
         rows,
         s,
@@ -236,19 +245,23 @@ pub fn file_types(s: &Scope) -> Table {
 }
 
 pub fn layers(s: &Scope) -> Table {
-    let rows = s
-        .ev
-        .layers
+    let rows = crate::packs::ggml::model::layers(s.ev)
         .iter()
         .map(|l| {
-            Row::new(vec![s.text(&l.layer), s.text(&l.fixed)]).id(anchor(Kind::Layer, &l.id.value))
+            Row::new(vec![s.text(&l.layer), s.text(&l.fixed)])
+                .id(anchor(crate::packs::ggml::model::LAYER, &l.id.value))
         })
         .collect();
     table(
         "layers",
         "layers",
         s.ui("layers-caption"),
-        source_line(s, s.ev.layers.iter().map(|l| l.file.to_string())),
+        source_line(
+            s,
+            crate::packs::ggml::model::layers(s.ev)
+                .iter()
+                .map(|l| l.file.to_string()),
+        ),
         vec![s.ui("col-layer"), s.ui("col-fixed")],
         rows,
         s,
@@ -256,7 +269,7 @@ pub fn layers(s: &Scope) -> Table {
 }
 
 pub fn plan(s: &Scope) -> Table {
-    let mut steps: Vec<_> = s.ev.plan.iter().collect();
+    let mut steps: Vec<_> = crate::packs::ggml::model::plan(s.ev).iter().collect();
     steps.sort_by_key(|p| p.order);
     let rows = steps
         .iter()
@@ -267,7 +280,7 @@ pub fn plan(s: &Scope) -> Table {
                 s.text(&p.reason),
                 ref_list(s, &p.refs),
             ])
-            .id(anchor(Kind::PlanStep, &p.id.value))
+            .id(anchor(crate::packs::ggml::model::PLAN, &p.id.value))
         })
         .collect();
     table(
