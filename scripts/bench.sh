@@ -143,7 +143,7 @@ fi
 # the binary, median of 20 in ms (GNU time counts only hundredths of a second).
 INV=$WORK/investigation
 rm -rf "$INV" && mkdir -p "$INV"
-cp -r evidence.yaml content data locales "$INV/"
+cp -r evidence.yaml content data templates locales static "$INV/"
 build_ms() {
   local t=()
   for _ in $(seq 20); do

@@ -16,7 +16,7 @@ use tempfile::TempDir;
 fn investigation() -> TempDir {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let from = manifest_dir();
-    for folder in ["content", "data", "locales"] {
+    for folder in ["content", "data", "templates", "locales", "static"] {
         copy_dir(&from.join(folder), &dir.path().join(folder));
     }
     let config = std::fs::read(from.join("evidence.yaml")).unwrap_or_else(|e| panic!("{e}"));

@@ -927,8 +927,11 @@ const WATCHED: [&str; 5] = ["content", "data", "templates", "locales", "static"]
 /// fixture has neither), from the fixture's or the built-in theme's text.
 fn write_mark(root: &Path, folder: &str, n: u32) {
     let theme = |p: &str| {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("theme").join(p);
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        let (_, bytes) = evidence::load::theme::BUILTIN
+            .iter()
+            .find(|(path, _)| *path == p)
+            .unwrap_or_else(|| panic!("no built-in {p}"));
+        String::from_utf8_lossy(bytes).into_owned()
     };
     let own =
         |p: &str| std::fs::read_to_string(fixture().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));

@@ -1,5 +1,5 @@
 # The investigation's own words for built-in messages (the built-in ones, in
-# theme/locales/, are neutral): a site's .ftl files may redefine any built-in message.
+# src/messages/, are neutral): a site's .ftl files may redefine any built-in message.
 
 components-caption = ROCm components and what was observed of them
 col-observed = Observed (Phase C)

@@ -2,6 +2,10 @@
 //!
 //! The built-in theme is embedded in the binary, so a site without its own `templates/`
 //! still builds. A site's own files replace built-in ones file by file and may add more.
+//! Its templates and static files are the repository's own `templates/` and `static/`
+//! (the investigation at the root builds with them as its own files, equal to the
+//! built-in ones); its messages are `src/messages/`, since the root's `locales/` holds the
+//! investigation's words, which redefine some built-in messages.
 
 use super::read::{ReadError, SOURCE, decode, read_bytes};
 use crate::diagnostics::{Diagnostics, rel_path};
@@ -13,48 +17,42 @@ use std::path::Path;
 pub const BUILTIN: &[(&str, &[u8])] = &[
     (
         "templates/base.html",
-        include_bytes!("../../theme/templates/base.html"),
+        include_bytes!("../../templates/base.html"),
     ),
     (
         "templates/page.html",
-        include_bytes!("../../theme/templates/page.html"),
+        include_bytes!("../../templates/page.html"),
     ),
     (
         "templates/table.html",
-        include_bytes!("../../theme/templates/table.html"),
+        include_bytes!("../../templates/table.html"),
     ),
     (
         "templates/figure.html",
-        include_bytes!("../../theme/templates/figure.html"),
+        include_bytes!("../../templates/figure.html"),
     ),
     (
         "templates/404.html",
-        include_bytes!("../../theme/templates/404.html"),
+        include_bytes!("../../templates/404.html"),
     ),
     (
         "templates/sitemap.xml",
-        include_bytes!("../../theme/templates/sitemap.xml"),
+        include_bytes!("../../templates/sitemap.xml"),
     ),
     (
         "locales/ja/evidence.ftl",
-        include_bytes!("../../theme/locales/ja/evidence.ftl"),
+        include_bytes!("../messages/ja/evidence.ftl"),
     ),
     (
         "locales/en/evidence.ftl",
-        include_bytes!("../../theme/locales/en/evidence.ftl"),
+        include_bytes!("../messages/en/evidence.ftl"),
     ),
     (
         "locales/de/evidence.ftl",
-        include_bytes!("../../theme/locales/de/evidence.ftl"),
+        include_bytes!("../messages/de/evidence.ftl"),
     ),
-    (
-        "static/style.css",
-        include_bytes!("../../theme/static/style.css"),
-    ),
-    (
-        "static/search.js",
-        include_bytes!("../../theme/static/search.js"),
-    ),
+    ("static/style.css", include_bytes!("../../static/style.css")),
+    ("static/search.js", include_bytes!("../../static/search.js")),
 ];
 
 /// A theme file and where it came from.
@@ -75,6 +73,16 @@ impl ThemeFile {
     /// Whether the binary, not the site, provides the file.
     pub fn is_builtin(&self) -> bool {
         self.origin.starts_with(BUILTIN_MARK)
+    }
+
+    /// Whether the file says what the built-in file at its path says, whoever provides
+    /// it: the investigation at the repository's root has the built-in templates as its
+    /// own files, and they behave as the built-in ones.
+    pub fn has_builtin_bytes(&self) -> bool {
+        self.is_builtin()
+            || BUILTIN
+                .iter()
+                .any(|(path, bytes)| *path == self.path() && *bytes == self.bytes.as_slice())
     }
 
     /// The site-relative path, also of a built-in file.
@@ -151,5 +159,49 @@ impl Theme {
         self.files
             .iter()
             .filter_map(move |(k, v)| k.strip_prefix(prefix).map(|rest| (rest, v)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file under `dir` of the repository, by the path a site would give it: the
+    /// folder `as_dir` in place of `dir`.
+    fn files_of(dir: &str, as_dir: &str) -> BTreeMap<String, Vec<u8>> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        walkdir::WalkDir::new(root.join(dir))
+            .into_iter()
+            .map(|e| e.expect("a readable entry"))
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let rel = e.path().strip_prefix(root.join(dir)).expect("under dir");
+                let name = rel.to_string_lossy().replace('\\', "/");
+                let bytes = std::fs::read(e.path()).expect("a readable file");
+                (format!("{as_dir}/{name}"), bytes)
+            })
+            .collect()
+    }
+
+    /// The binary's theme is the repository's `templates/`, `static/` and `src/messages/`,
+    /// file for file and byte for byte: a file added there and not embedded, or embedded
+    /// from elsewhere, fails here.
+    #[test]
+    fn the_builtin_theme_is_the_repository_templates_static_and_messages() {
+        let mut on_disk = files_of("templates", "templates");
+        on_disk.extend(files_of("static", "static"));
+        on_disk.extend(files_of("src/messages", "locales"));
+        let embedded: BTreeMap<String, Vec<u8>> = BUILTIN
+            .iter()
+            .map(|(path, bytes)| (path.to_string(), bytes.to_vec()))
+            .collect();
+        assert_eq!(embedded.len(), BUILTIN.len(), "a path embedded twice");
+        assert_eq!(
+            embedded.keys().collect::<Vec<_>>(),
+            on_disk.keys().collect::<Vec<_>>()
+        );
+        for (path, bytes) in &on_disk {
+            assert!(embedded[path] == *bytes, "{path} differs from the binary's");
+        }
     }
 }

@@ -12,7 +12,7 @@
 
 use rustc_hash::FxHashSet;
 
-/// Every id the built-in theme's templates put on a page (`theme/templates/base.html`,
+/// Every id the built-in theme's templates put on a page (`templates/base.html`,
 /// `page.html`, `404.html`): the skip link's target, the article and the search form. A
 /// test reads the templates and holds this list to them.
 pub const TEMPLATE_IDS: &[&str] = &[
@@ -216,9 +216,9 @@ mod tests {
     /// reserves page by page).
     #[test]
     fn the_template_ids_are_every_id_the_theme_writes() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("theme/templates");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
         let mut found = Vec::new();
-        for entry in std::fs::read_dir(&dir).expect("theme/templates") {
+        for entry in std::fs::read_dir(&dir).expect("templates") {
             let text = std::fs::read_to_string(entry.expect("an entry").path()).unwrap_or_default();
             for part in text.split(" id=\"").skip(1) {
                 let id = &part[..part.find('"').unwrap_or(0)];

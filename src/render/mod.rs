@@ -56,12 +56,13 @@ fn split_frame(frame: &str) -> Option<(&str, &str)> {
     (!after.contains(SPLICE)).then_some((before, after))
 }
 
-/// Whether the binary provides every one of `templates`: only the built-in templates are
-/// known to show a spliced value once, as it is (`| safe`), and to do nothing else with it.
+/// Whether every one of `templates` is the built-in one, byte for byte (provided by the
+/// binary or by the site as a copy): only the built-in templates are known to show a
+/// spliced value once, as it is (`| safe`), and to do nothing else with it.
 fn builtin(theme: &Theme, templates: &[&str]) -> bool {
     templates
         .iter()
-        .all(|t| theme.files.get(*t).is_some_and(|f| f.is_builtin()))
+        .all(|t| theme.files.get(*t).is_some_and(|f| f.has_builtin_bytes()))
 }
 
 /// The rendered site: output path → bytes, in path order.
@@ -912,6 +913,41 @@ mod tests {
         assert_eq!(split_frame("<main></main>"), None);
         assert_eq!(split_frame(&format!("{SPLICE}{SPLICE}")), None);
         assert_eq!(split_frame(&format!("a{SPLICE}b{SPLICE}c")), None);
+    }
+
+    /// A theme of one template, `templates/page.html`, with this origin and these bytes.
+    fn page_template(origin: &str, bytes: &[u8]) -> Theme {
+        let file = crate::load::theme::ThemeFile {
+            origin: origin.to_string(),
+            bytes: bytes.to_vec(),
+        };
+        Theme {
+            files: [("templates/page.html".to_string(), file)].into(),
+        }
+    }
+
+    #[test]
+    fn a_site_copy_of_a_builtin_template_is_spliced_and_a_changed_one_is_not() {
+        let (_, page) = crate::load::theme::BUILTIN
+            .iter()
+            .find(|(p, _)| *p == "templates/page.html")
+            .expect("the built-in page template");
+        let t = ["templates/page.html"];
+        assert!(builtin(
+            &page_template("(built-in) templates/page.html", page),
+            &t
+        ));
+        // The repository's root has the built-in templates as its own files.
+        assert!(builtin(&page_template("templates/page.html", page), &t));
+        let changed = [*page, b"{# the site's own #}"].concat();
+        assert!(!builtin(
+            &page_template("templates/page.html", &changed),
+            &t
+        ));
+        assert!(!builtin(
+            &page_template("templates/page.html", page),
+            &["templates/x.html"]
+        ));
     }
 
     /// What escaping means, a character at a time.

@@ -1,5 +1,5 @@
 //! How text becomes search tokens, the same way for the index (here) and for a query
-//! (`theme/static/search.js`, which mirrors these rules line for line).
+//! (`static/search.js`, which mirrors these rules line for line).
 //!
 //! 1. The text is normalised to NFKC, so full-width `ＲＸ９０７０` is `RX9070` and
 //!    half-width `ｶｰﾈﾙ` is `カーネル`, and lower-cased character by character.

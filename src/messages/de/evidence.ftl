@@ -220,7 +220,7 @@ feed-map-added = Entscheidungskarte { $map } hinzugefügt
 feed-map-changed = Entscheidungskarte { $map } geändert
 feed-map-removed = Entscheidungskarte { $map } entfernt
 
-## Suche ($n und $m setzt theme/static/search.js ein: keine Fluent-Variablen)
+## Suche ($n und $m setzt static/search.js ein: keine Fluent-Variablen)
 search-label = Suche
 search-none = Keine Seite gefunden.
 search-one = Eine Seite gefunden.

@@ -220,7 +220,7 @@ feed-map-added = Decision map { $map } added
 feed-map-changed = Decision map { $map } changed
 feed-map-removed = Decision map { $map } removed
 
-## Search (theme/static/search.js fills in $n and $m: they are not Fluent variables)
+## Search (static/search.js fills in $n and $m: they are not Fluent variables)
 search-label = Search
 search-none = No page found.
 search-one = One page found.

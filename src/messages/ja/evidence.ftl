@@ -211,7 +211,7 @@ feed-map-added = 判断の地図 { $map } を追加
 feed-map-changed = 判断の地図 { $map } を変更
 feed-map-removed = 判断の地図 { $map } を削除
 
-## 検索 ($n と $m は theme/static/search.js が埋める。Fluent の変数ではない)
+## 検索 ($n と $m は static/search.js が埋める。Fluent の変数ではない)
 search-label = 検索
 search-none = 該当するページはない。
 search-one = 1 ページが見つかった。
