@@ -526,9 +526,11 @@ pub struct Engine {
 pub struct Status {
     pub id: Id,
     pub label: Text,
-    /// How far the observation went: `loaded`, `binary` or `absent`; the chain diagram
-    /// draws each differently.
-    pub seen: Seen,
+    /// How far the observation went, for a site that observes components in these steps:
+    /// `loaded`, `binary` or `absent`. The chain diagram draws each differently and its
+    /// legend names the statuses at each; without it a status is a label alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<Seen>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Text>,
 }
