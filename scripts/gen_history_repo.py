@@ -19,7 +19,7 @@ def main():
         f.write("history: true\n")
     run1 = open(os.path.join(dest, "data", "runs", "r1.yaml")).read()
     claims_path = os.path.join(dest, "data", "claims.yaml")
-    maps_path = os.path.join(dest, "data", "dispatch.yaml")
+    maps_path = os.path.join(dest, "data", "maps.yaml")
     base_claims = open(claims_path).read()
     claims = []
     env = dict(os.environ, GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.invalid",

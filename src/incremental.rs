@@ -456,7 +456,8 @@ fn load_again(
                     _ => all(),
                 }
             };
-            timings::time("decide", || decide(paths, &p.state, &state, &needs))
+            let paths = registry_paths(ev, paths);
+            timings::time("decide", || decide(&paths, &p.state, &state, &needs))
         }
         _ => Rerendered::Everything,
     };
@@ -660,6 +661,22 @@ fn render(root: &Path, ready: Ready) -> (Rebuilt, Option<Previous>) {
         base_url,
     };
     (rebuilt, next)
+}
+
+/// `paths` with the site's maps file (`maps_file:`) under the registry's name, by which
+/// the decision reads the kinds a file holds.
+fn registry_paths(ev: &Evidence, paths: &[String]) -> Vec<String> {
+    let maps = ev
+        .config
+        .as_ref()
+        .map(|c| format!("data/{}", c.maps_file()));
+    paths
+        .iter()
+        .map(|p| match &maps {
+            Some(m) if p == m => format!("data/{}", crate::model::registry::MAPS_FILE),
+            _ => p.clone(),
+        })
+        .collect()
 }
 
 /// The decision rule (see the module documentation). `needs` gives the kinds a page reads.
@@ -952,10 +969,7 @@ mod tests {
             decide_on(&["data/runs/new.yaml"], &prev, &prev),
             ids(&["b"])
         );
-        assert_eq!(
-            decide_on(&["data/dispatch.yaml"], &prev, &prev),
-            ids(&["b"])
-        );
+        assert_eq!(decide_on(&["data/maps.yaml"], &prev, &prev), ids(&["b"]));
         assert_eq!(decide_on(&["data/glossary.yaml"], &prev, &prev), ids(&[]));
         assert_eq!(
             decide_on(&["data/claims.yaml", "content/c.md"], &prev, &prose),

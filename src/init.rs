@@ -33,10 +33,7 @@ const EXAMPLE: &[(&str, &str)] = &[
         "data/worklog.yaml",
         include_str!("init_site/data/worklog.yaml"),
     ),
-    (
-        "data/dispatch.yaml",
-        include_str!("init_site/data/dispatch.yaml"),
-    ),
+    ("data/maps.yaml", include_str!("init_site/data/maps.yaml")),
     (
         "data/vocabulary.yaml",
         include_str!("init_site/data/vocabulary.yaml"),

@@ -53,8 +53,11 @@ pub fn evidence_with(root: &Path, reuse: Reuse) -> Result<Loaded, Diagnostics> {
     } = sources;
     let (mut evidence, model_diags) = timings::time("model", || model::build(config, data, pages));
     diagnostics.extend(model_diags);
-    if evidence.config.as_ref().is_some_and(|c| c.history) {
-        evidence.history = Some(timings::time("history", || load::history::read(root)));
+    if let Some(c) = evidence.config.as_ref().filter(|c| c.history) {
+        let maps = c.maps_file().to_string();
+        evidence.history = Some(timings::time("history", || {
+            load::history::read(root, &maps)
+        }));
     }
     let derived = timings::time("derive", || derive::derive(&evidence));
     Ok(Loaded {

@@ -145,17 +145,17 @@ fn a_reference_to_a_missing_record_is_dangling() {
     let site = planner();
     replace_once(
         site.path(),
-        "data/dispatch.yaml",
+        "data/maps.yaml",
         "anchor: experiment:e1",
         "anchor: experiment:e9",
     );
     let at = one(site.path(), "dangling-ref", "no experiment with id `e9`");
-    assert_eq!(at.0, "data/dispatch.yaml");
+    assert_eq!(at.0, "data/maps.yaml");
     // A collection the site does not declare.
     let site = planner();
     replace_once(
         site.path(),
-        "data/dispatch.yaml",
+        "data/maps.yaml",
         "anchor: experiment:e1",
         "anchor: trial:e1",
     );
@@ -306,7 +306,7 @@ fn declaration_mistakes_and_id_mistakes_are_located() {
     let site = planner();
     replace_once(
         site.path(),
-        "data/dispatch.yaml",
+        "data/maps.yaml",
         "anchor: experiment:e1",
         "anchor: experiment:e3",
     );

@@ -129,7 +129,7 @@ fn repo() -> tempfile::TempDir {
         &[
             ("evidence.yaml", CONFIG),
             ("content/index.md", PAGE),
-            ("data/dispatch.yaml", DISPATCH),
+            ("data/maps.yaml", DISPATCH),
             ("data/vocabulary.yaml", VOCABULARY),
             ("data/observers.yaml", OBSERVERS),
             ("data/claims.yaml", CLAIMS_BEFORE),
@@ -248,10 +248,7 @@ fn map_change_lists_flipped_zones() {
     let repo = repo();
     write(
         repo.path(),
-        &[(
-            "data/dispatch.yaml",
-            &DISPATCH.replace("{le: 256}", "{lt: 64}"),
-        )],
+        &[("data/maps.yaml", &DISPATCH.replace("{le: 256}", "{lt: 64}"))],
     );
     let (_, out, _) = diff(repo.path(), &["HEAD"]);
     assert!(
@@ -274,7 +271,7 @@ fn two_folders() {
     let base = [
         ("evidence.yaml", CONFIG),
         ("content/index.md", PAGE),
-        ("data/dispatch.yaml", DISPATCH),
+        ("data/maps.yaml", DISPATCH),
         ("data/vocabulary.yaml", VOCABULARY),
     ];
     write(a.path(), &base);
@@ -598,7 +595,7 @@ fn attributes_above_the_site_folder_are_reported_and_others_not() {
         &[
             ("inv/evidence.yaml", CONFIG),
             ("inv/content/index.md", PAGE),
-            ("inv/data/dispatch.yaml", DISPATCH),
+            ("inv/data/maps.yaml", DISPATCH),
             ("inv/data/vocabulary.yaml", VOCABULARY),
             ("inv/data/observers.yaml", OBSERVERS),
             ("inv/data/claims.yaml", CLAIMS_BEFORE),
@@ -686,7 +683,7 @@ fn sides() -> (tempfile::TempDir, tempfile::TempDir) {
             page_of("notes", &["one", "two", "three"]),
         ),
         ("content/more.md", page_of("more", &["first", "second"])),
-        ("data/dispatch.yaml", DISPATCH.to_string()),
+        ("data/maps.yaml", DISPATCH.to_string()),
         ("data/vocabulary.yaml", VOCABULARY.to_string()),
         (
             "data/observers.yaml",
@@ -716,7 +713,7 @@ fn sides() -> (tempfile::TempDir, tempfile::TempDir) {
         // The second pair removed.
         ("content/more.md", page_of("more", &["first"])),
         // The middle branch widened: r1's long case (290) moves from blas to mmq.
-        ("data/dispatch.yaml", DISPATCH.replace("le: 256", "le: 300")),
+        ("data/maps.yaml", DISPATCH.replace("le: 256", "le: 300")),
         ("data/vocabulary.yaml", VOCABULARY.to_string()),
         // `counter` changed in one field, `extra` removed, `fresh` added.
         (
@@ -901,7 +898,7 @@ fn a_site_folder_missing_at_the_base_revision_is_an_error() {
         &[
             ("inv/evidence.yaml", CONFIG),
             ("inv/content/index.md", PAGE),
-            ("inv/data/dispatch.yaml", DISPATCH),
+            ("inv/data/maps.yaml", DISPATCH),
         ],
     );
     git(d, &["add", "-A"]);
@@ -1047,10 +1044,7 @@ fn a_moved_bound_lists_what_to_re_read() {
     git(d, &["commit", "-qm", "prose quotes the bound"]);
     write(
         d,
-        &[(
-            "data/dispatch.yaml",
-            &DISPATCH.replace("le: 256", "le: 320"),
-        )],
+        &[("data/maps.yaml", &DISPATCH.replace("le: 256", "le: 320"))],
     );
     let (_, json, _) = diff(d, &["HEAD", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -1193,10 +1187,7 @@ fn the_review_page_draws_a_changed_map_before_and_after() {
     let repo = repo();
     write(
         repo.path(),
-        &[(
-            "data/dispatch.yaml",
-            &DISPATCH.replace("{le: 256}", "{lt: 64}"),
-        )],
+        &[("data/maps.yaml", &DISPATCH.replace("{le: 256}", "{lt: 64}"))],
     );
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("review");
@@ -1364,7 +1355,7 @@ fn repo_with_added_runs() -> tempfile::TempDir {
                 "content/runs.md",
                 "---\ntitle: {ja: 実行, en: Runs}\norder: 1\n---\n\n::runs\n",
             ),
-            ("data/dispatch.yaml", DISPATCH),
+            ("data/maps.yaml", DISPATCH),
             ("data/vocabulary.yaml", VOCABULARY),
             ("data/observers.yaml", OBSERVERS),
             ("data/claims.yaml", CLAIMS_BEFORE),

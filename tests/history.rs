@@ -90,7 +90,7 @@ fn repo() -> tempfile::TempDir {
         "2026-04-02T09:30:00+00:00",
         "Record r2, which shows what could not be shown",
     );
-    replace_once(d, "data/dispatch.yaml", "bound: {le: 8}", "bound: {le: 9}");
+    replace_once(d, "data/maps.yaml", "bound: {le: 8}", "bound: {le: 9}");
     commit(d, "2026-05-03T08:00:00+00:00", "Move the small bound");
     dir
 }

@@ -568,7 +568,7 @@ fn url_valued_fields_of_records_stay_text() {
     );
     replace_once(
         root,
-        "data/dispatch.yaml",
+        "data/maps.yaml",
         "repository: \"fixture/repo\"",
         "repository: \"JaVaScRiPt:alert(2)\"",
     );

@@ -167,8 +167,8 @@ case!(type_error_in_run_case:
     => "data/runs/r1.yaml":15:24 ["schema"] "cases[0].prompt_eval_count", errors = 1);
 
 case!(type_error_in_flow_mapping:
-    [Replace("data/dispatch.yaml", "{le: 8}", "{le: eight}")]
-    => "data/dispatch.yaml":26 ["schema"] "branches[0].bound.le", errors = 1);
+    [Replace("data/maps.yaml", "{le: 8}", "{le: eight}")]
+    => "data/maps.yaml":26 ["schema"] "branches[0].bound.le", errors = 1);
 
 case!(unknown_field:
     [Replace("data/bundles.yaml", "  size_kb: 12\n", "  size_kb: 12\n  colour: red\n")]
@@ -251,7 +251,7 @@ fn unknown_data_file_hint_lists_every_kind_and_its_file() {
     for kind in [
         "claim (claims.yaml)",
         "run (runs/*.yaml)",
-        "map (dispatch.yaml)",
+        "map (maps.yaml)",
         "term (glossary.yaml)",
     ] {
         assert!(hint.contains(kind), "{hint}");
@@ -293,8 +293,8 @@ case!(status_the_vocabulary_lacks:
     => "data/components.yaml":4:11 ["dangling-ref"] "no status with id `seen_once`", errors = 1);
 
 case!(dangling_family_in_map:
-    [Replace("data/dispatch.yaml", "      - family: fam_large\n", "      - family: fam_huge\n")]
-    => "data/dispatch.yaml":29:17 ["dangling-ref"] "no family with id `fam_huge`", errors = 2);
+    [Replace("data/maps.yaml", "      - family: fam_large\n", "      - family: fam_huge\n")]
+    => "data/maps.yaml":29:17 ["dangling-ref"] "no family with id `fam_huge`", errors = 2);
 
 case!(unknown_reference_kind:
     [Replace("data/claims.yaml", "\"run:r1\"", "\"rn:r1\"")]
@@ -876,7 +876,7 @@ fn an_unknown_pack_is_a_config_error_at_its_place() {
 fn a_run_assessed_against_a_map_it_does_not_measure_is_an_error() {
     let site = fixture_copy();
     Edit::Replace(
-        "data/dispatch.yaml",
+        "data/maps.yaml",
         "    measure: prompt_eval_count\n",
         "    measure: rows_read\n",
     )
@@ -906,18 +906,14 @@ fn a_run_assessed_against_a_map_it_does_not_measure_is_an_error() {
 #[test]
 fn comparing_maps_over_different_variables_is_an_error() {
     let site = fixture_copy();
-    let map = std::fs::read_to_string(site.path().join("data/dispatch.yaml")).unwrap();
+    let map = std::fs::read_to_string(site.path().join("data/maps.yaml")).unwrap();
     let start = map.find("  - id: fixture_map").unwrap();
     let second = map[start..]
         .replace("id: fixture_map", "id: other_map")
         .replace("variable: n\n", "variable: cost\n")
         .replace("    measure: prompt_eval_count\n", "")
         .replace("        anchor: bundle:b1\n", "");
-    std::fs::write(
-        site.path().join("data/dispatch.yaml"),
-        format!("{map}{second}"),
-    )
-    .unwrap();
+    std::fs::write(site.path().join("data/maps.yaml"), format!("{map}{second}")).unwrap();
     Edit::Replace(
         "content/details.md",
         "::worklog\n",
@@ -952,7 +948,7 @@ fn a_bound_that_holds_no_value_is_located() {
         ("{}", "at least one"),
     ] {
         let site = fixture_copy();
-        let file = site.path().join("data/dispatch.yaml");
+        let file = site.path().join("data/maps.yaml");
         let text = std::fs::read_to_string(&file).unwrap();
         std::fs::write(
             &file,
@@ -966,7 +962,7 @@ fn a_bound_that_holds_no_value_is_located() {
             .iter()
             .find(|d| d.message.contains(says))
             .unwrap_or_else(|| panic!("{bound}: {}", report.summary()));
-        assert_eq!(d.span.file, "data/dispatch.yaml", "{bound}");
+        assert_eq!(d.span.file, "data/maps.yaml", "{bound}");
         assert!(
             d.span.line > 1 && d.span.column > 1,
             "{bound}: {:?}",

@@ -22,7 +22,7 @@ fn three() -> tempfile::TempDir {
 const TEXT_FILES: [&str; 7] = [
     "evidence.yaml",
     "data/vocabulary.yaml",
-    "data/dispatch.yaml",
+    "data/maps.yaml",
     "data/runs/morning.yaml",
     "data/visits.yaml",
     "data/claims.yaml",
@@ -223,13 +223,13 @@ fn a_text_in_another_language_is_an_error_at_its_place() {
     let site = three();
     replace_once(
         site.path(),
-        "data/dispatch.yaml",
+        "data/maps.yaml",
         "label: {en: \"Idle\", de: \"Ruhe\", ja: \"待機\"}",
         "label: {en: \"Idle\", de: \"Ruhe\", ja: \"待機\", fr: \"Repos\"}",
     );
     let found = check_errors(site.path(), "schema", "unknown language `fr`");
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!((found[0].0.as_str(), found[0].1), ("data/dispatch.yaml", 6));
+    assert_eq!((found[0].0.as_str(), found[0].1), ("data/maps.yaml", 6));
 }
 
 #[test]

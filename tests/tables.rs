@@ -237,7 +237,7 @@ fn the_assessed_zone_is_marked_in_words() {
 #[test]
 fn differing_comparison_rows_carry_a_mark() {
     let dir = fixture_copy();
-    let maps = std::fs::read_to_string(dir.path().join("data/dispatch.yaml")).unwrap();
+    let maps = std::fs::read_to_string(dir.path().join("data/maps.yaml")).unwrap();
     let start = maps.find("  - id: fixture_map").unwrap();
     // The same variable, a lower bound: the maps disagree between 5 and 8 only.
     let second = maps[start..]
@@ -246,7 +246,7 @@ fn differing_comparison_rows_carry_a_mark() {
         .replace("        anchor: bundle:b1\n", "");
     write_file(
         dir.path(),
-        "data/dispatch.yaml",
+        "data/maps.yaml",
         format!("{maps}{second}").as_bytes(),
     );
     let page = dir.path().join("content/details.md");

@@ -5,6 +5,7 @@ components-caption = ROCm components and what was observed of them
 col-observed = Observed (Phase C)
 col-family = Kernel family
 col-anchor = Bundle anchor
+figure-chain-legend-loaded = dashed: only seen loaded (present in the process maps)
 figure-chain-legend-binary = solid: its binary or hsaco was confirmed as well
 figure-proxy-title = Cases of run { $run } on the ne11 axis, over the zones of the map “{ $map }”
 figure-proxy-title-nomap = Cases of run { $run } on the ne11 axis (not assessed against any map)

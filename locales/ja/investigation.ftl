@@ -5,6 +5,7 @@ components-caption = ROCm コンポーネントと観測された状態
 col-observed = 観測 (Phase C)
 col-family = カーネル系統
 col-anchor = アンカーとなる bundle
+figure-chain-legend-loaded = 破線: 読み込まれたこと (プロセスの maps に現れたこと) だけを確認
 figure-chain-legend-binary = 実線:バイナリや hsaco まで確認
 figure-proxy-title = 実行 { $run } の各ケースを ne11 の軸に置き、地図「{ $map }」の範囲と重ねた図
 figure-proxy-title-nomap = 実行 { $run } の各ケースを ne11 の軸に置いた図 (照合した地図なし)

@@ -423,11 +423,11 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
                         ),
                     )
                     .with_hint(format!(
-                        "if the map is wrong, correct it (data/dispatch.yaml); if the reading \
+                        "if the map is wrong, correct it ({}); if the reading \
                          is, leave the run file as it is (runs are never rewritten) and record \
                          the reading in data/readings.yaml: `- {{id: …, run: {}, case: {}, \
                          zone: …, text: …}}`, which takes its place",
-                        run.id.value, case.id.value
+                        map.file, run.id.value, case.id.value
                     )),
                 );
             }

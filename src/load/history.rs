@@ -1,5 +1,6 @@
 //! Reads the git history of a site's data into a [`History`]: one `git log` lists the
-//! commits that touched `data/claims.yaml`, `data/dispatch.yaml` or `data/runs/` with the
+//! commits that touched `data/claims.yaml`, the maps' file (`data/maps.yaml` or the
+//! site's `maps_file`) or `data/runs/` with the
 //! files each changed, and one `git cat-file --batch` reads the claims and maps of each
 //! such commit, compared with the commit before. No git, no repository or a shallow
 //! clone is a [`History::unavailable`] reason, never an error.
@@ -13,28 +14,30 @@ use std::path::Path;
 use std::process::Command;
 
 const CLAIMS: &str = "data/claims.yaml";
-const MAPS: &str = "data/dispatch.yaml";
 const RUNS: &str = "data/runs/";
 
-/// The history read last in this process, by site root and the commit HEAD was at:
-/// `serve` rebuilds on every save, and the history (of commits only) changes only when
-/// HEAD moves.
-static LAST: std::sync::Mutex<Option<(std::path::PathBuf, String, History)>> =
-    std::sync::Mutex::new(None);
+/// The history read last in this process, by site root, maps' file and the commit HEAD
+/// was at: `serve` rebuilds on every save, and the history (of commits only) changes only
+/// when HEAD moves.
+type Last = (std::path::PathBuf, String, String, History);
+static LAST: std::sync::Mutex<Option<Last>> = std::sync::Mutex::new(None);
 
-/// The history of the data of the site at `root`.
-pub fn read(root: &Path) -> History {
+/// The history of the data of the site at `root`, whose maps are in `maps_file` (its path
+/// under `data/`).
+pub fn read(root: &Path, maps_file: &str) -> History {
+    let maps = format!("data/{maps_file}");
     let head = git(root, &["rev-parse", "HEAD"])
         .ok()
         .map(|h| h.trim().to_string());
     let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let (Some(head), Some((r, h, history))) = (&head, last.as_ref())
+    if let (Some(head), Some((r, m, h, history))) = (&head, last.as_ref())
         && r == root
+        && *m == maps
         && h == head
     {
         return history.clone();
     }
-    let history = match events(root) {
+    let history = match events(root, &maps) {
         Ok((events, commits)) => History {
             events,
             commits,
@@ -47,7 +50,7 @@ pub fn read(root: &Path) -> History {
     };
     // Only a history read whole is kept: a shallow clone may be deepened at the same HEAD.
     if let Some(head) = head.filter(|_| history.unavailable.is_none()) {
-        *last = Some((root.to_path_buf(), head, history.clone()));
+        *last = Some((root.to_path_buf(), maps, head, history.clone()));
     }
     history
 }
@@ -80,7 +83,7 @@ struct Commit {
     files: Vec<(char, String)>,
 }
 
-fn log(root: &Path, prefix: &str) -> Result<Vec<Commit>, String> {
+fn log(root: &Path, prefix: &str, maps: &str) -> Result<Vec<Commit>, String> {
     let text = git(
         root,
         &[
@@ -91,7 +94,7 @@ fn log(root: &Path, prefix: &str) -> Result<Vec<Commit>, String> {
             "--format=%x01%H%x00%cI%x00%s",
             "--",
             CLAIMS,
-            MAPS,
+            maps,
             RUNS,
         ],
     )?;
@@ -204,7 +207,7 @@ fn copied_move(now: &Value, before: &BTreeMap<String, Value>) -> Option<ClaimSid
     }
 }
 
-fn events(root: &Path) -> Result<(Vec<Event>, usize), String> {
+fn events(root: &Path, maps_path: &str) -> Result<(Vec<Event>, usize), String> {
     git(root, &["rev-parse", "--git-dir"]).map_err(|e| format!("not a git repository ({e})"))?;
     if git(root, &["rev-parse", "--is-shallow-repository"])?.trim() == "true" {
         return Err(
@@ -216,7 +219,7 @@ fn events(root: &Path) -> Result<(Vec<Event>, usize), String> {
     let prefix = git(root, &["rev-parse", "--show-prefix"])?
         .trim()
         .to_string();
-    let commits = log(root, &prefix)?;
+    let commits = log(root, &prefix, maps_path)?;
     let mut blobs = Blobs::open(root)?;
     let mut claims: BTreeMap<String, Value> = BTreeMap::new();
     let mut maps: BTreeMap<String, Value> = BTreeMap::new();
@@ -237,9 +240,9 @@ fn events(root: &Path) -> Result<(Vec<Event>, usize), String> {
             .map(|(_, p)| p.clone())
             .collect();
         let touched = |file: &str| c.files.iter().any(|(_, p)| p == file);
-        if touched(MAPS) {
-            let text = blobs.get(&c.hash, &format!("{prefix}{MAPS}"))?;
-            let now = by_id(MAPS, text.as_deref(), Some("maps"));
+        if touched(maps_path) {
+            let text = blobs.get(&c.hash, &format!("{prefix}{maps_path}"))?;
+            let now = by_id(maps_path, text.as_deref(), Some("maps"));
             for (id, v) in &now {
                 match maps.get(id) {
                     None => push(What::MapAdded { map: id.clone() }),

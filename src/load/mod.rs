@@ -217,7 +217,38 @@ fn load_config(root: &Path) -> Result<SiteConfig, Box<Diagnostic>> {
         d.code = "config";
         return Err(Box::new(d));
     }
+    if let Some(d) = bad_maps_file(&config) {
+        return Err(Box::new(d));
+    }
     Ok(config)
+}
+
+/// A `maps_file:` that cannot hold the maps: not a `.yaml` file under `data/` (outside
+/// `data/probes/`), or a file another kind or a declared collection is written in.
+fn bad_maps_file(config: &SiteConfig) -> Option<Diagnostic> {
+    let at = config.maps_file.as_ref()?;
+    let file = at.value.as_str();
+    let other_kind = file != registry::MAPS_FILE && !registry::kinds_in(file).is_empty();
+    let usable = file.ends_with(".yaml")
+        && !file.contains("..")
+        && !file.starts_with('/')
+        && !file.starts_with("probes/")
+        && !other_kind
+        && config.collection_in(file).is_none();
+    if usable {
+        return None;
+    }
+    let mut d = Diagnostic::error(
+        "config",
+        crate::model::span_of("evidence.yaml", at),
+        format!("the decision maps cannot be written in `data/{file}`"),
+    )
+    .with_hint(
+        "name, as a path under data/, a `.yaml` file that no other kind or collection uses \
+         (and not under data/probes/); without `maps_file:` they are in data/maps.yaml",
+    );
+    d.code = "config";
+    Some(d)
 }
 
 /// The error for a page `rel` whose id `id` (its path under `content/`) has a segment
@@ -418,10 +449,12 @@ fn load_data(
     let packs = config.pack_list();
     // What a parse depends on besides the text: the languages texts must have and the
     // packs whose fields runs may hold.
+    // The maps' file name too: it decides which kinds a file holds.
     let codes = format!(
-        "{}+{}",
+        "{}+{}+{}",
         crate::model::lang::list_codes(langs),
-        packs.iter().map(|p| p.name).collect::<Vec<_>>().join(",")
+        packs.iter().map(|p| p.name).collect::<Vec<_>>().join(","),
+        config.maps_file()
     );
     // Listed again unless the watcher's changes say the last listing holds.
     let (listed, problems, linked, trust) = reuse.list(root, "data");
@@ -430,7 +463,8 @@ fn load_data(
         // What could not be listed is missing: references into it are not dangling.
         // `data/x` → `x`; `data` itself → everything.
         let under = d.span.file.strip_prefix("data/").unwrap_or("");
-        set.incomplete.extend(kinds_under(under));
+        set.incomplete
+            .extend(kinds_under(registry_name(config, under)));
         diags.push(d);
     }
     let mut files: Vec<(u64, usize, PathBuf)> = listed
@@ -473,7 +507,11 @@ fn load_data(
                     .map_err(|d| *d);
                 return Some((*i, rel, result, 0));
             }
-            if let Some(d) = pack_off(config, &under, &rel) {
+            if let Some(d) = maps_elsewhere(config, &under, &rel) {
+                return Some((*i, rel, Err(d), 0));
+            }
+            let under = registry_name(config, &under);
+            if let Some(d) = pack_off(config, under, &rel) {
                 return Some((*i, rel, Err(d), 0));
             }
             // Unchanged since the last load, which parsed it, in a listing that holds: taken
@@ -481,7 +519,7 @@ fn load_data(
             // below.)
             if trust
                 && reuse.unchanged(&rel)
-                && config.collection_in(&under).is_none()
+                && config.collection_in(under).is_none()
                 && let Some((hash, p)) = cache.and_then(|c| c.data.get(&rel))
             {
                 return Some((*i, rel, Ok(p.clone()), *hash));
@@ -497,14 +535,14 @@ fn load_data(
                 .map(|(_, p)| Ok(p.clone()));
             // A declared collection's records are parsed by its declaration in
             // `evidence.yaml`, which the caches do not key on: they are parsed each time.
-            if let Some(spec) = config.collection_in(&under) {
+            if let Some(spec) = config.collection_in(under) {
                 let result = parse_declared(&spec.name.value, &rel, &text);
                 return Some((*i, rel, result, hash));
             }
-            let parse = || parse_data_file(&under, &rel, &text);
+            let parse = || parse_data_file(under, &rel, &text);
             // A pack's records are of the pack's types, which the disk cache cannot
             // write: its files (few, and small) are parsed each time.
-            let disk = reuse.disk.filter(|_| !is_pack_file(&under));
+            let disk = reuse.disk.filter(|_| !is_pack_file(under));
             // Inside `expecting`: a parse checks the texts' languages, a cache hit reads
             // the site's tags without parsing them.
             let result = known.unwrap_or_else(|| {
@@ -528,7 +566,7 @@ fn load_data(
         n.listings.insert("data", Arc::clone(&listed));
     }
     for (_, rel, result, hash) in parsed {
-        let under = rel.strip_prefix("data/").unwrap_or(&rel);
+        let under = registry_name(config, rel.strip_prefix("data/").unwrap_or(&rel));
         match result {
             Ok(p) => {
                 // A declared file is parsed by a declaration the cache does not key on.
@@ -673,6 +711,40 @@ fn pack_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnostic> {
         return Err(unknown_data_file(name, file));
     };
     (f.parse)(file, text).map(Parsed::Pack).map_err(|d| *d)
+}
+
+/// The name the registry knows a data file by (`name`, its path under `data/`): the
+/// site's maps file is read as [`registry::MAPS_FILE`].
+fn registry_name<'a>(config: &SiteConfig, name: &'a str) -> &'a str {
+    match name == config.maps_file() {
+        true => registry::MAPS_FILE,
+        false => name,
+    }
+}
+
+/// `data/maps.yaml` in a site whose `maps_file:` names another file: an error at its
+/// first line that says where the site's maps are.
+fn maps_elsewhere(config: &SiteConfig, name: &str, file: &str) -> Option<Diagnostic> {
+    let declared = config.maps_file.as_ref()?;
+    if name != registry::MAPS_FILE || declared.value == registry::MAPS_FILE {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            "data-file",
+            Span::new(file, 1, 1),
+            format!(
+                "`{name}` is not read: evidence.yaml declares the decision maps and families \
+                 in `data/{}` (`maps_file:`)",
+                declared.value
+            ),
+        )
+        .with_hint(format!(
+            "move its maps and families into data/{}, or remove `maps_file:` from \
+             evidence.yaml to keep them in data/{name}",
+            declared.value
+        )),
+    )
 }
 
 /// A data file of a pack's kinds in a site that does not turn the pack on: an error at

@@ -361,10 +361,10 @@ impl Evidence {
         !self.exists(kind, id) && !self.incomplete.contains(&kind)
     }
 
-    /// How far a component status says the observation went; an unknown status (already
-    /// reported) counts as the least, loaded.
-    pub fn seen(&self, status: &str) -> Seen {
-        self.statuses.get(status).map_or(Seen::Loaded, |s| s.seen)
+    /// How far a component status says the observation went: none for a status that
+    /// declares no step, or an unknown one (already reported).
+    pub fn seen(&self, status: &str) -> Option<Seen> {
+        self.statuses.get(status).and_then(|s| s.seen)
     }
 
     /// What `run` was taken of: its own `subject`, else the subject that lists it.

@@ -113,6 +113,11 @@ const fn spec(kind: Kind, name: &'static str, storage: Storage, compare: Compare
 use Compare::{Fields, Own};
 use Storage::{Declared, File, Folder, Pages};
 
+/// The file under `data/` the decision maps and their families are written in, unless
+/// the site names another (`maps_file:` in evidence.yaml, `SiteConfig::maps_file`); the
+/// loader reads the site's file as this one.
+pub const MAPS_FILE: &str = "maps.yaml";
+
 /// Every kind of the core, in the order of [`Kind`].
 pub const KINDS: &[KindSpec] = &[
     spec(Kind::Phase, "phase", File("worklog.yaml"), Fields),
@@ -126,8 +131,8 @@ pub const KINDS: &[KindSpec] = &[
     ),
     spec(Kind::Question, "question", File("questions.yaml"), Fields),
     spec(Kind::Finding, "finding", File("findings.yaml"), Fields),
-    spec(Kind::Map, "map", File("dispatch.yaml"), Own),
-    spec(Kind::Family, "family", File("dispatch.yaml"), Fields),
+    spec(Kind::Map, "map", File(MAPS_FILE), Own),
+    spec(Kind::Family, "family", File(MAPS_FILE), Fields),
     spec(Kind::Claim, "claim", File("claims.yaml"), Own),
     spec(Kind::Term, "term", File("glossary.yaml"), Fields),
     spec(Kind::Route, "route", File("routes.yaml"), Fields),
@@ -285,7 +290,7 @@ mod tests {
 
     #[test]
     fn a_data_file_holds_the_kinds_written_in_it() {
-        assert_eq!(kinds_in("dispatch.yaml"), [Kind::Map, Kind::Family]);
+        assert_eq!(kinds_in("maps.yaml"), [Kind::Map, Kind::Family]);
         assert_eq!(kinds_in("worklog.yaml"), [Kind::Phase]);
         assert_eq!(kinds_in("runs/r1.yaml"), [Kind::Run]);
         assert_eq!(kinds_in("runs/2026/r1.yaml"), [Kind::Run]);

@@ -180,6 +180,10 @@ pub struct SiteConfig {
     /// unless asked for, as in Zola: on a site of ten thousand pages it doubles the build.
     #[serde(default)]
     pub search: bool,
+    /// The file under `data/` that holds the decision maps and their families, when it is
+    /// not `maps.yaml` (see [`SiteConfig::maps_file`]).
+    #[serde(default)]
+    pub maps_file: Option<Id>,
 }
 
 /// What [`SiteConfig::resolve`] made of the languages and views.
@@ -299,6 +303,14 @@ impl SiteConfig {
         self.collections.iter().find(|c| c.name.value == name)
     }
 
+    /// The file under `data/` the site writes its decision maps in: the one `maps_file:`
+    /// names, else [`super::registry::MAPS_FILE`].
+    pub fn maps_file(&self) -> &str {
+        self.maps_file
+            .as_ref()
+            .map_or(super::registry::MAPS_FILE, |f| f.value.as_str())
+    }
+
     /// The declared collection whose records are written in `data_file` (a path under
     /// `data/`).
     pub fn collection_in(&self, data_file: &str) -> Option<&super::declared::CollectionSpec> {
@@ -306,9 +318,10 @@ impl SiteConfig {
     }
 }
 
-// ---------------------------------------------------------------- dispatch.yaml
+// ---------------------------------------------------------------- maps.yaml
 
-/// `data/dispatch.yaml`: the families a decision routes to and the dispatch maps that route.
+/// `data/maps.yaml` (or the site's `maps_file`): the families a decision routes to and the
+/// dispatch maps that route.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DispatchFile {
@@ -513,9 +526,11 @@ pub struct Engine {
 pub struct Status {
     pub id: Id,
     pub label: Text,
-    /// How far the observation went: `loaded`, `binary` or `absent`; the chain diagram
-    /// draws each differently.
-    pub seen: Seen,
+    /// How far the observation went, for a site that observes components in these steps:
+    /// `loaded`, `binary` or `absent`. The chain diagram draws each differently and its
+    /// legend names the statuses at each; without it a status is a label alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<Seen>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Text>,
 }

@@ -1,5 +1,5 @@
 //! One colour per route, the same in tables and figures. A family's hue is the colour it
-//! names or else its position among the site's families (`dispatch.yaml`), a route's
+//! names or else its position among the site's families (`maps.yaml`), a route's
 //! that of the family it names;
 //! tables write it as the CSS class `hue-N`, figures as `f-hN`/`s-hN`, both over the
 //! theme's six hues (`--blue`, `--purple`, `--orange`, `--green`, pink, `--yellow`).

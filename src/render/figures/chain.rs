@@ -2,13 +2,16 @@
 //! showed), top to bottom, each with its files and observed status. Components loaded via
 //! a chain member hang off it to the right; the rest are listed underneath.
 //!
-//! The border tells how far the observation went: dashed for a library only seen loaded,
-//! solid for one whose binary or device code was confirmed too.
+//! A site whose statuses declare how far the observation went (`seen:` in the vocabulary)
+//! gets borders that tell it, dashed for a component only seen loaded, solid for one whose
+//! binary was confirmed too, and a legend naming its statuses at each; a site whose
+//! statuses declare no step gets plain boxes and no legend.
 
 use super::svg::{self, Font, Svg, TextStyle};
-use super::{Content, Drawn, Words, files, joined, para, same, ui};
+use super::{Content, Drawn, Words, files, joined, para, same, ui, ui_texts};
 use crate::model::Component;
 use crate::model::Located;
+use crate::model::lang::{Lang, Text};
 use crate::model::types::Seen;
 use crate::render::scope::Scope;
 use std::collections::BTreeSet;
@@ -27,11 +30,12 @@ fn status_label(s: &Scope, status: &str) -> Words {
     }
 }
 
+/// A box's class: its border by the step its status declares, plain without one.
 fn card_class(s: &Scope, status: &str) -> &'static str {
     match s.ev.seen(status) {
-        Seen::Loaded => "card dash",
-        Seen::Binary => "card solid",
-        Seen::Absent => "card muted",
+        Some(Seen::Loaded) => "card dash",
+        Some(Seen::Binary) | None => "card solid",
+        Some(Seen::Absent) => "card muted",
     }
 }
 
@@ -117,19 +121,43 @@ fn loaded_via<'e>(s: &Scope<'e>, id: &str) -> Vec<&'e Located<Component>> {
         .collect()
 }
 
-/// The legend: a dashed and a solid sample box with their meaning.
+/// The labels of the site's statuses at step `seen`, joined in each language (none when
+/// no status declares it).
+fn labels_at(s: &Scope, seen: Seen) -> Option<Text> {
+    let labels: Vec<&Text> =
+        s.ev.statuses
+            .iter()
+            .filter(|st| st.seen == Some(seen))
+            .map(|st| &st.label)
+            .collect();
+    if labels.is_empty() {
+        return None;
+    }
+    let join = |lang: Lang| {
+        let each: Vec<&str> = labels.iter().map(|t| lang.pick(t)).collect();
+        each.join(", ")
+    };
+    Some(Text::from_fn(s.view.langs(), join))
+}
+
+/// The legend: a dashed and a solid sample box, each for the statuses that declare its
+/// step (a site's messages may word it otherwise); nothing for a site whose statuses
+/// declare none.
 fn legend(svg: &mut Svg, s: &Scope, y: f64) -> f64 {
     let mut y = y;
-    for (class, key) in [
-        ("card dash", "figure-chain-legend-loaded"),
-        ("card solid", "figure-chain-legend-binary"),
+    for (class, seen, key) in [
+        ("card dash", Seen::Loaded, "figure-chain-legend-loaded"),
+        ("card solid", Seen::Binary, "figure-chain-legend-binary"),
     ] {
+        let Some(statuses) = labels_at(s, seen) else {
+            continue;
+        };
         svg.rect(PAD, y + 3.0, 26.0, 14.0, 3.0, class);
         y = para(
             svg,
             PAD + 36.0,
             y,
-            &ui(s, key),
+            &ui_texts(s, key, &[("statuses", statuses)]),
             WIDTH - PAD * 2.0 - 36.0,
             TextStyle::new(Font::sans(13), "mu"),
         ) + 4.0;
@@ -223,7 +251,7 @@ pub fn diagram(s: &Scope) -> Drawn {
                     .map(|(l, t)| (*l, format!("{} — {t}", c.name)))
                     .collect()
             };
-            let cls = if s.ev.seen(&c.status.value) == Seen::Absent {
+            let cls = if s.ev.seen(&c.status.value) == Some(Seen::Absent) {
                 "mu"
             } else {
                 ""
@@ -322,6 +350,33 @@ mod tests {
         assert!(doc.contains("class=\"card solid\""));
         assert!(!t.contains("libstats.so.1"), "a side box lists no files");
         assert_short_numbers(&doc);
+    }
+
+    #[test]
+    fn the_legend_names_the_statuses_at_each_step() {
+        let t = texts(&draw(View::EN)).join(" ");
+        assert!(t.contains("dashed: load confirmed"), "{t}");
+        assert!(
+            t.contains("solid: confirmed, load and binary confirmed"),
+            "{t}"
+        );
+        let ja = texts(&draw(View::JA)).join(" ");
+        assert!(ja.contains("破線: 読み込みを確認"), "{ja}");
+    }
+
+    #[test]
+    fn statuses_without_steps_draw_plain_boxes_and_no_legend() {
+        let site = Site::load(|d| {
+            for st in d.statuses.iter_mut() {
+                st.value.seen = None;
+            }
+        });
+        let doc = standalone(&diagram(&site.scope(View::EN)), View::EN);
+        assert!(!doc.contains("card dash") && !doc.contains("card muted"));
+        assert!(doc.contains("class=\"card solid\""));
+        let t = texts(&doc).join(" ");
+        assert!(!t.contains("dashed") && !t.contains("solid:"), "{t}");
+        assert!(t.contains("JIT compiler — not loaded"), "{t}");
     }
 
     #[test]

@@ -406,7 +406,7 @@ mod tests {
 
     fn draw(view: View, m: &DispatchMap) -> String {
         let s = scope(view);
-        standalone(&diagram(&s, m, "data/dispatch.yaml"), view)
+        standalone(&diagram(&s, m, "data/maps.yaml"), view)
     }
 
     #[test]
@@ -432,7 +432,7 @@ mod tests {
         ] {
             assert!(t.iter().any(|x| x == want), "missing {want} in {t:?}");
         }
-        assert!(doc.contains("data/dispatch.yaml"));
+        assert!(doc.contains("data/maps.yaml"));
         assert_short_numbers(&doc);
     }
 

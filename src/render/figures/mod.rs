@@ -553,7 +553,7 @@ pub fn run_svg(
     document(&drawn, s.view, false, id)
 }
 
-/// The hue class index (`h0`…`h5`) of a family: its position in `dispatch.yaml`.
+/// The hue class index (`h0`…`h5`) of a family: its position in the maps file.
 pub fn family_hue(s: &Scope, family: &str) -> usize {
     crate::render::palette::family(s.ev, family)
 }

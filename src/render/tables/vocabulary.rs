@@ -10,14 +10,16 @@ use crate::model::types::Text;
 use crate::render::html::Html;
 use crate::render::scope::Scope;
 
-/// A component status as a badge, classed `seen-loaded`, `seen-binary` or `seen-absent`.
+/// A component status as a badge, classed `seen-loaded`, `seen-binary` or `seen-absent`
+/// by the step its status declares (unclassed without one).
 pub fn status_badge(s: &Scope, id: &str) -> Html {
     let (class, label) = match s.ev.statuses.get(id) {
         Some(st) => (
             match st.seen {
-                Seen::Loaded => "seen-loaded",
-                Seen::Binary => "seen-binary",
-                Seen::Absent => "seen-absent",
+                Some(Seen::Loaded) => "seen-loaded",
+                Some(Seen::Binary) => "seen-binary",
+                Some(Seen::Absent) => "seen-absent",
+                None => "",
             },
             s.fluent(&st.label),
         ),
