@@ -887,6 +887,9 @@ pub struct Run {
     pub versions: BTreeMap<String, String>,
     /// Facts about the machine and what ran on it, as recorded (host, cpu …).
     pub environment: BTreeMap<String, String>,
+    /// The settings it ran under, by name (`work_mem: 64MB`): what the investigator set,
+    /// where `environment` is what the machine was.
+    pub conditions: BTreeMap<String, String>,
     /// How the run was recorded (probe command, transcription from a phase, import).
     pub origin: Text,
     /// What the investigator said of the run when recording it (`evidence probe --note`),
@@ -914,6 +917,7 @@ const RUN_KEYS: &[&str] = &[
     "model",
     "versions",
     "environment",
+    "conditions",
     "origin",
     "note",
     "phase",
@@ -937,6 +941,7 @@ impl<'de> Deserialize<'de> for Run {
                     (None, None, None, None);
                 let (mut origin, mut note, mut phase, mut assessed_against) =
                     (None, None, None, None);
+                let mut conditions = None;
                 let (mut cases, mut input, mut values) = (None, None, Values::default());
                 let keys = KeySeed {
                     place: Place::Run,
@@ -960,6 +965,7 @@ impl<'de> Deserialize<'de> for Run {
                         "model" => once(&mut model, "model", map.next_value()?)?,
                         "versions" => once(&mut versions, "versions", map.next_value()?)?,
                         "environment" => once(&mut environment, "environment", map.next_value()?)?,
+                        "conditions" => once(&mut conditions, "conditions", map.next_value()?)?,
                         "origin" => once(&mut origin, "origin", map.next_value()?)?,
                         "note" => once(&mut note, "note", map.next_value()?)?,
                         "phase" => once(&mut phase, "phase", map.next_value()?)?,
@@ -981,6 +987,7 @@ impl<'de> Deserialize<'de> for Run {
                     model,
                     versions: versions.unwrap_or_default(),
                     environment: environment.unwrap_or_default(),
+                    conditions: conditions.unwrap_or_default(),
                     origin: origin.ok_or_else(|| de::Error::missing_field("origin"))?,
                     note,
                     phase,
@@ -1014,6 +1021,7 @@ impl Serialize for Run {
                 self.model.is_some(),
                 !self.versions.is_empty(),
                 !self.environment.is_empty(),
+                !self.conditions.is_empty(),
                 self.note.is_some(),
                 self.phase.is_some(),
                 self.assessed_against.is_some(),
@@ -1045,6 +1053,9 @@ impl Serialize for Run {
         }
         if !self.environment.is_empty() {
             m.serialize_entry("environment", &self.environment)?;
+        }
+        if !self.conditions.is_empty() {
+            m.serialize_entry("conditions", &self.conditions)?;
         }
         m.serialize_entry("origin", &self.origin)?;
         if let Some(v) = &self.note {

@@ -97,6 +97,7 @@ pub fn run(args: &RunArgs) -> Result<Written, ProbeError> {
         endpoint: p.request.as_ref().and_then(|r| endpoint(&r.url.value)),
         model: None,
         versions,
+        conditions: Default::default(),
         environment: record::this_machine(),
         origin: site.text(
             "probe-origin",

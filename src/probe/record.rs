@@ -523,6 +523,7 @@ mod tests {
             endpoint: Some("http://127.0.0.1:1".into()),
             model: Some("m:latest".into()),
             versions,
+            conditions: Default::default(),
             environment: Default::default(),
             origin: Text::new([
                 (crate::model::page::Lang::JA, "記録 `a`".into()),

@@ -546,7 +546,26 @@ fn moved_claims(s: &Scope, run: &Run) -> Option<Html> {
     (!moved.is_empty()).then(|| html!("{} {}", s.ui("run-moved-claims"), Html::join(moved, "; ")))
 }
 
-/// Probe, engine, model, versions, environment and origin of a run, as one note.
+/// The settings a run ran under, on a line of their own (`work_mem 64MB · …`); nothing
+/// for a run that recorded none.
+fn conditions_line(s: &Scope, run: &Run) -> Html {
+    if run.conditions.is_empty() {
+        return Html::default();
+    }
+    let parts: Vec<Html> = run
+        .conditions
+        .iter()
+        .map(|(k, v)| html!("{} {}", Html::text(k), code(v)))
+        .collect();
+    html!(
+        "<br>{} {}",
+        s.ui("run-conditions"),
+        Html::join(parts, " · ")
+    )
+}
+
+/// Probe, engine, model, versions, environment, conditions and origin of a run, as one
+/// note.
 fn run_meta(s: &Scope, run: &Run) -> Html {
     let mut parts = vec![
         html!(
@@ -573,10 +592,10 @@ fn run_meta(s: &Scope, run: &Run) -> Html {
     for (k, v) in run.versions.iter().chain(&run.environment) {
         parts.push(html!("{} {}", Html::text(k), code(v)));
     }
-    let mut note = match &run.note {
-        Some(n) => html!("<br>{} {}", s.ui("run-note"), s.text(n)),
-        None => Html::default(),
-    };
+    let mut note = conditions_line(s, run);
+    if let Some(n) = &run.note {
+        note.push(&html!("<br>{} {}", s.ui("run-note"), s.text(n)));
+    }
     // Readings of the whole run, kept beside it (data/readings.yaml).
     for r in s.ev.run_readings(&run.id.value) {
         note.push_static("<br>");

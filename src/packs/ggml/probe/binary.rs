@@ -228,6 +228,7 @@ fn base_run(
         model: None,
         versions,
         // Where the file was read: the machine, not the file's origin.
+        conditions: Default::default(),
         environment: crate::probe::record::this_machine(),
         origin: site.text(
             "probe-origin-file",

@@ -190,6 +190,7 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
         model: env.model,
         versions,
         // The engine's own facts over what the probe sees of the machine.
+        conditions: Default::default(),
         environment: {
             let mut e = record::this_machine();
             e.extend(env.environment);

@@ -203,6 +203,7 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         endpoint: opts.endpoint.clone(),
         model: models.into_iter().next(),
         versions,
+        conditions: Default::default(),
         environment: BTreeMap::new(),
         origin: site.text("probe-origin-import", &[("files", list)])?,
         note: None,

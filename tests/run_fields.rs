@@ -1,0 +1,60 @@
+//! The core's run is any investigation's: the settings a run ran under (`conditions:`)
+//! are shown and quotable on any site, and the fields of an engine that serves a model
+//! (its model, endpoint, a case's hot/cold mode) are the `ggml` pack's: read with the
+//! pack on, a located error naming the pack without it, and shown nowhere on a site
+//! without it.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+/// A copy of the three-language fixture (no pack), with `edit` applied to its root.
+fn thermostat_site(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
+    let site = tempfile::tempdir().expect("tempdir");
+    copy_dir(
+        &manifest_dir().join("tests/fixtures/three_languages"),
+        site.path(),
+    );
+    edit(site.path());
+    site
+}
+
+/// Builds `root` into `root/out`, giving the English home page (which quotes the run and
+/// shows its table).
+fn built_home(root: &Path) -> String {
+    let out = root.join("out");
+    build_ok(root, &out);
+    std::fs::read_to_string(out.join("en/index.html")).expect("the English home page")
+}
+
+#[test]
+fn a_runs_conditions_load_show_and_quote() {
+    let site = thermostat_site(|root| {
+        replace_once(
+            root,
+            "data/runs/morning.yaml",
+            "engine: none\n",
+            "engine: none\nconditions:\n  setpoint: \"21 C\"\n  fan: auto\n",
+        );
+        replace_once(
+            root,
+            "content/index.md",
+            "At :v[run:morning.cases.early.measurements.indoor_c] °C the thermostat heats.",
+            "At :v[run:morning.cases.early.measurements.indoor_c] °C the thermostat heats \
+             (fan :v[run:morning.conditions.fan]).",
+        );
+    });
+    let page = built_home(site.path());
+    // Shown with the run, each setting by name in the order of names.
+    assert!(
+        page.contains("Conditions: fan <code>auto</code> · setpoint <code>21 C</code>"),
+        "{page}"
+    );
+    // Quoted where the page names it.
+    let at = page
+        .find("°C the thermostat heats")
+        .expect("the quoting sentence");
+    let sentence = &page[at..at + page[at..].find("</p>").expect("its end")];
+    assert!(sentence.contains("auto"), "{sentence}");
+}
