@@ -58,3 +58,31 @@ fn a_runs_conditions_load_show_and_quote() {
     let sentence = &page[at..at + page[at..].find("</p>").expect("its end")];
     assert!(sentence.contains("auto"), "{sentence}");
 }
+
+#[test]
+fn inits_run_names_no_engine_and_its_page_shows_none() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("new");
+    let r = run(&["init".as_ref(), dir.as_os_str()]);
+    assert_eq!(r.code, 0, "stderr:\n{}", r.stderr);
+    let file = std::fs::read_to_string(dir.join("data/runs/load-sample.yaml")).expect("the run");
+    // `engine` is optional: a run written by hand of no engine leaves it out.
+    assert!(!file.contains("engine"), "{file}");
+    let out = dir.join("out");
+    build_ok(&dir, &out);
+    let mut pages = Vec::new();
+    for entry in walkdir::WalkDir::new(out.join("en")) {
+        let entry = entry.expect("walk");
+        if entry.path().extension().is_some_and(|e| e == "html") {
+            pages.push(std::fs::read_to_string(entry.path()).expect("page"));
+        }
+    }
+    let with_run: Vec<&String> = pages
+        .iter()
+        .filter(|p| p.contains("<code>load-test</code>"))
+        .collect();
+    assert!(!with_run.is_empty(), "no page shows the run");
+    for page in with_run {
+        assert!(!page.contains("Engine"), "{page}");
+    }
+}

@@ -877,9 +877,10 @@ pub struct Run {
     /// What the run was taken of (`data/subjects.yaml`); absent: said by the subject's
     /// `runs`, or the site's own.
     pub subject: Option<Id>,
-    /// [`NO_ENGINE`], or an engine of the site's vocabulary (`engines:` in
-    /// `data/vocabulary.yaml`).
-    pub engine: Id,
+    /// The engine it ran on, of the site's vocabulary (`engines:` in
+    /// `data/vocabulary.yaml`): a database, a server. Absent or [`NO_ENGINE`]: none (a
+    /// file read, a reading by hand); see [`Run::engine`].
+    pub engine: Option<Id>,
     pub endpoint: Option<String>,
     /// What the engine ran, by the name it gives it; absent when the record lost it.
     pub model: Option<String>,
@@ -982,7 +983,7 @@ impl<'de> Deserialize<'de> for Run {
                     probe: probe.ok_or_else(|| de::Error::missing_field("probe"))?,
                     date,
                     subject,
-                    engine: engine.ok_or_else(|| de::Error::missing_field("engine"))?,
+                    engine,
                     endpoint,
                     model,
                     versions: versions.unwrap_or_default(),
@@ -1013,10 +1014,11 @@ fn once<T, E: de::Error>(slot: &mut Option<T>, name: &'static str, v: T) -> Resu
 
 impl Serialize for Run {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let len = 5
+        let len = 4
             + [
                 self.date.is_some(),
                 self.subject.is_some(),
+                self.engine.is_some(),
                 self.endpoint.is_some(),
                 self.model.is_some(),
                 !self.versions.is_empty(),
@@ -1041,7 +1043,9 @@ impl Serialize for Run {
         if let Some(v) = &self.subject {
             m.serialize_entry("subject", v)?;
         }
-        m.serialize_entry("engine", &self.engine)?;
+        if let Some(v) = &self.engine {
+            m.serialize_entry("engine", v)?;
+        }
         if let Some(v) = &self.endpoint {
             m.serialize_entry("endpoint", v)?;
         }
@@ -1104,6 +1108,12 @@ pub enum Recorded {
 }
 
 impl Run {
+    /// The engine it ran on, if it names one: an absent `engine` and `engine: none` (as
+    /// runs recorded before the field was optional write it) are none.
+    pub fn engine(&self) -> Option<&Id> {
+        self.engine.as_ref().filter(|e| e.value != NO_ENGINE)
+    }
+
     /// How it was recorded, from what each way leaves in a run: this tool's version in
     /// `versions`, with the input file or a field only a probe writes (a pack's
     /// request settings; an import has neither); no version of this tool is a run
@@ -1122,8 +1132,9 @@ impl Run {
     }
 }
 
-/// The engine a run with no engine records: a probe that read a file, or a record
-/// transcribed by hand. Other engines are the site's (`data/vocabulary.yaml`).
+/// The engine a run with no engine may record (runs written before `engine` was optional
+/// do): a probe that read a file, or a record transcribed by hand. Other engines are the
+/// site's (`data/vocabulary.yaml`).
 pub const NO_ENGINE: &str = "none";
 
 /// One case of a run: what was tried, its numbers by name, and the investigator's

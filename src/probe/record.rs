@@ -519,7 +519,7 @@ mod tests {
             probe: "x".into(),
             date: Some(new_id("2026-11-22T01:02:03Z")),
             subject: None,
-            engine: new_id("engine"),
+            engine: Some(new_id("engine")),
             endpoint: Some("http://127.0.0.1:1".into()),
             model: Some("m:latest".into()),
             versions,

@@ -567,23 +567,24 @@ fn conditions_line(s: &Scope, run: &Run) -> Html {
 /// Probe, engine, model, versions, environment, conditions and origin of a run, as one
 /// note.
 fn run_meta(s: &Scope, run: &Run) -> Html {
-    let mut parts = vec![
-        html!(
-            "{} {}{}",
-            s.ui("run-probe"),
-            code(&run.probe),
-            super::subject_note(s, run)
-        ),
-        html!(
+    let mut parts = vec![html!(
+        "{} {}{}",
+        s.ui("run-probe"),
+        code(&run.probe),
+        super::subject_note(s, run)
+    )];
+    // As written: a run that names no engine shows none (`engine: none` is shown as such).
+    if let Some(e) = &run.engine {
+        parts.push(html!(
             "{} {}",
             s.ui("run-engine"),
-            super::vocabulary::engine(s, &run.engine.value)
-        ),
-    ];
+            super::vocabulary::engine(s, &e.value)
+        ));
+    }
     // A run of an engine that serves a model names it; one that read a file has none.
     if let Some(m) = &run.model {
         parts.push(html!("{} {}", s.ui("run-model"), code(m)));
-    } else if run.engine.value != crate::model::types::NO_ENGINE {
+    } else if run.engine().is_some() {
         parts.push(html!("{} {}", s.ui("run-model"), unknown(s)));
     }
     if let Some(e) = &run.endpoint {
@@ -769,7 +770,7 @@ pub fn latest(s: &Scope, probe: &str) -> Vec<Table> {
 
 /// The version a run recorded of its own engine (`versions: {<engine>: …}`), if any.
 fn engine_version(run: &Run) -> Option<&str> {
-    run.versions.get(&run.engine.value).map(String::as_str)
+    run.versions.get(&run.engine()?.value).map(String::as_str)
 }
 
 /// Whether `run` is the latest run of its probe.
@@ -884,13 +885,13 @@ pub fn index(s: &Scope) -> Vec<Table> {
             } else {
                 Html::default()
             };
-            let engine = match engine_version(r) {
-                Some(v) => html!(
-                    "{} {}",
-                    super::vocabulary::engine(s, &r.engine.value),
-                    code(v)
-                ),
-                None => super::vocabulary::engine(s, &r.engine.value),
+            // As written; a run that names no engine has a dash.
+            let engine = match (&r.engine, engine_version(r)) {
+                (Some(e), Some(v)) => {
+                    html!("{} {}", super::vocabulary::engine(s, &e.value), code(v))
+                }
+                (Some(e), None) => super::vocabulary::engine(s, &e.value),
+                (None, _) => Html::trusted_static("—"),
             };
             Row::new(vec![
                 run_link(s, r) + &mark,
@@ -900,7 +901,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
                 code(&r.probe) + &super::subject_note(s, r),
                 engine,
                 // A run that read a file had no engine to serve a model: nothing is unknown.
-                match (&r.model, r.engine.value == crate::model::types::NO_ENGINE) {
+                match (&r.model, r.engine().is_none()) {
                     (Some(m), _) => code(m),
                     (None, true) => Html::trusted_static("—"),
                     (None, false) => unknown(s),

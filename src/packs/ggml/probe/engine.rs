@@ -185,7 +185,7 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
         probe: probe_name.clone(),
         date: Some(new_id(&started.rfc3339())),
         subject: args.subject.as_deref().map(new_id),
-        engine: new_id(kind),
+        engine: Some(new_id(kind)),
         endpoint: Some(engine.endpoint().to_string()),
         model: env.model,
         versions,

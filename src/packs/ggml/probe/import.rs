@@ -199,7 +199,7 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         probe: opts.probe.clone(),
         date: earliest.map(|c| new_id(&c.rfc3339())),
         subject: None,
-        engine: crate::probe::new_id("ollama"),
+        engine: Some(crate::probe::new_id("ollama")),
         endpoint: opts.endpoint.clone(),
         model: models.into_iter().next(),
         versions,
