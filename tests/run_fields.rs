@@ -86,3 +86,18 @@ fn inits_run_names_no_engine_and_its_page_shows_none() {
         assert!(!page.contains("Engine"), "{page}");
     }
 }
+
+#[test]
+fn a_packless_sites_run_table_has_no_mode_or_model_column() {
+    let site = thermostat_site(|_| {});
+    let page = built_home(site.path());
+    // The run's table: the one headed by its cases.
+    let start = page
+        .find("<th scope=\"col\">Case</th>")
+        .expect("the run's table on the home page");
+    let start = page[..start].rfind("<table").expect("its start");
+    let table = &page[start..start + page[start..].find("</table>").expect("its end")];
+    for header in [">Mode<", ">Model<"] {
+        assert!(!table.contains(header), "{header} in {table}");
+    }
+}

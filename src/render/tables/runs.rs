@@ -300,6 +300,7 @@ fn case_rows<'e>(
     map: Option<&'e DispatchMap>,
     columns_of: &[MeasureColumn],
     texts: &[&str],
+    with_mode: bool,
 ) -> Rows<'e> {
     let prev_summary = prev.map(|p| s.derived.summaries(p));
     let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
@@ -316,13 +317,23 @@ fn case_rows<'e>(
     // Where the previous run's summary of the next case is likely to be.
     let mut at = 0;
     for (n, c) in run.cases.iter().enumerate() {
-        let td = |out: &mut Rows| out.html().push_static("</td><td>");
+        // The first cell after the row header opens a cell; each later one closes the
+        // last first.
+        let mut open = false;
+        let mut td = |out: &mut Rows| {
+            out.html()
+                .push_static(if open { "</td><td>" } else { "<td>" });
+            open = true;
+        };
         fill(&mut now, &order, &c.measurements);
         // The case names its row: a row header, announced with each measurement.
         rows.html().push_static("<tr><th scope=\"row\"><code>");
         rows.html().push_text(&c.id.value);
-        rows.html().push_static("</code></th><td>");
-        mode_cell(&mut rows, s, c);
+        rows.html().push_static("</code></th>");
+        if with_mode {
+            td(&mut rows);
+            mode_cell(&mut rows, s, c);
+        }
         // `order` is the columns' names one after another.
         let mut i = 0;
         for col in columns_of {
@@ -395,16 +406,25 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
         true => measure_columns(s, run.cases.iter().flat_map(|c| c.measured())),
     };
     let texts = super::vocabulary::text_columns(s, &run.cases);
+    // A mode column only where a case has a mode or a pack's mark: a run of a study with
+    // no such thing (a pack-less site's) has none.
+    let with_mode = run
+        .cases
+        .iter()
+        .any(|c| c.mode.is_some() || crate::packs::render::case_mark(s, c).is_some());
     // Worked out once for all the page's views, filled in with each view's words.
     let html = s
         .in_every_view(
             &format!("run-rows {}", run.id.value),
-            || case_rows(s, run, prev, map, &columns_of, &texts),
+            || case_rows(s, run, prev, map, &columns_of, &texts, with_mode),
             |v, rows| vec![rows.fill(|k| fragment(v, run, k))],
         )
         .pop()
         .unwrap_or_default();
-    let mut columns: Vec<Html> = vec![s.ui("col-case"), s.ui("col-mode")];
+    let mut columns: Vec<Html> = vec![s.ui("col-case")];
+    if with_mode {
+        columns.push(s.ui("col-mode"));
+    }
     columns.extend(columns_of.into_iter().map(|c: MeasureColumn| c.label));
     columns.extend(texts.iter().map(|n| super::vocabulary::text_field(s, n)));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
@@ -874,6 +894,8 @@ pub fn index(s: &Scope) -> Vec<Table> {
             &b.id.value,
         ))
     });
+    // A Model column only where a run names a model (a pack-less site's runs name none).
+    let with_model = runs.iter().any(|r| r.model.is_some());
     let rows = runs
         .iter()
         .map(|r| {
@@ -893,27 +915,30 @@ pub fn index(s: &Scope) -> Vec<Table> {
                 (Some(e), None) => super::vocabulary::engine(s, &e.value),
                 (None, _) => Html::trusted_static("—"),
             };
-            Row::new(vec![
+            let mut cells = vec![
                 run_link(s, r) + &mark,
                 date(s, r),
                 s.label("recorded", &r.recorded()),
                 // A comparison run says so where its probe is named.
                 code(&r.probe) + &super::subject_note(s, r),
                 engine,
-                // A run that read a file had no engine to serve a model: nothing is unknown.
-                match (&r.model, r.engine().is_none()) {
-                    (Some(m), _) => code(m),
-                    (None, true) => Html::trusted_static("—"),
-                    (None, false) => unknown(s),
-                },
                 html!("{}", r.cases.len()),
                 zone_counts(s, r),
                 r.phase
                     .as_ref()
                     .map(|p| code(&p.value))
                     .unwrap_or_else(|| Html::trusted_static("—")),
-            ])
-            .id(anchor(Kind::Run, &r.id.value))
+            ];
+            if with_model {
+                // A run that read a file had no engine to serve a model: nothing is unknown.
+                let model = match (&r.model, r.engine().is_none()) {
+                    (Some(m), _) => code(m),
+                    (None, true) => Html::trusted_static("—"),
+                    (None, false) => unknown(s),
+                };
+                cells.insert(5, model);
+            }
+            Row::new(cells).id(anchor(Kind::Run, &r.id.value))
         })
         .collect();
     vec![Table {
@@ -933,6 +958,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
             "col-phase",
         ]
         .iter()
+        .filter(|k| with_model || **k != "col-model")
         .map(|k| s.ui(k))
         .collect(),
         rows,
