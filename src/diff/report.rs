@@ -660,7 +660,10 @@ fn run_ref(ev: &Evidence, r: &Run) -> RunRef {
         id: r.id.value.clone(),
         probe: r.probe.clone(),
         date: r.date.as_ref().map(|d| d.value.clone()),
-        engine: r.engine.value.clone(),
+        engine: r
+            .engine()
+            .map_or(crate::model::types::NO_ENGINE, |e| e.value.as_str())
+            .to_string(),
         model: r.model.clone(),
         environment: r.environment.clone(),
         subject: ev.subject_of(r).map(String::from),

@@ -417,8 +417,8 @@ fn resolve_pack(r: &mut Resolver, _kind: Kind, records: &super::Collection<super
 }
 
 fn resolve_run(r: &mut Resolver, run: &super::Located<super::Run>) {
-    if run.engine.value != super::types::NO_ENGINE {
-        r.bare(&run.file, Kind::Engine, &run.engine);
+    if let Some(engine) = run.engine() {
+        r.bare(&run.file, Kind::Engine, engine);
     }
     let file = &run.file;
     if let Some(s) = &run.subject {

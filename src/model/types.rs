@@ -892,9 +892,10 @@ pub struct Run {
     /// What the run was taken of (`data/subjects.yaml`); absent: said by the subject's
     /// `runs`, or the site's own.
     pub subject: Option<Id>,
-    /// [`NO_ENGINE`], or an engine of the site's vocabulary (`engines:` in
-    /// `data/vocabulary.yaml`).
-    pub engine: Id,
+    /// The engine it ran on, of the site's vocabulary (`engines:` in
+    /// `data/vocabulary.yaml`): a database, a server. Absent or [`NO_ENGINE`]: none (a
+    /// file read, a reading by hand); see [`Run::engine`].
+    pub engine: Option<Id>,
     pub endpoint: Option<String>,
     /// What the engine ran, by the name it gives it; absent when the record lost it.
     pub model: Option<String>,
@@ -902,6 +903,9 @@ pub struct Run {
     pub versions: BTreeMap<String, String>,
     /// Facts about the machine and what ran on it, as recorded (host, cpu …).
     pub environment: BTreeMap<String, String>,
+    /// The settings it ran under, by name (`work_mem: 64MB`): what the investigator set,
+    /// where `environment` is what the machine was.
+    pub conditions: BTreeMap<String, String>,
     /// How the run was recorded (probe command, transcription from a phase, import).
     pub origin: Text,
     /// What the investigator said of the run when recording it (`evidence probe --note`),
@@ -929,6 +933,7 @@ const RUN_KEYS: &[&str] = &[
     "model",
     "versions",
     "environment",
+    "conditions",
     "origin",
     "note",
     "phase",
@@ -952,6 +957,7 @@ impl<'de> Deserialize<'de> for Run {
                     (None, None, None, None);
                 let (mut origin, mut note, mut phase, mut assessed_against) =
                     (None, None, None, None);
+                let mut conditions = None;
                 let (mut cases, mut input, mut values) = (None, None, Values::default());
                 let keys = KeySeed {
                     place: Place::Run,
@@ -975,6 +981,7 @@ impl<'de> Deserialize<'de> for Run {
                         "model" => once(&mut model, "model", map.next_value()?)?,
                         "versions" => once(&mut versions, "versions", map.next_value()?)?,
                         "environment" => once(&mut environment, "environment", map.next_value()?)?,
+                        "conditions" => once(&mut conditions, "conditions", map.next_value()?)?,
                         "origin" => once(&mut origin, "origin", map.next_value()?)?,
                         "note" => once(&mut note, "note", map.next_value()?)?,
                         "phase" => once(&mut phase, "phase", map.next_value()?)?,
@@ -991,11 +998,12 @@ impl<'de> Deserialize<'de> for Run {
                     probe: probe.ok_or_else(|| de::Error::missing_field("probe"))?,
                     date,
                     subject,
-                    engine: engine.ok_or_else(|| de::Error::missing_field("engine"))?,
+                    engine,
                     endpoint,
                     model,
                     versions: versions.unwrap_or_default(),
                     environment: environment.unwrap_or_default(),
+                    conditions: conditions.unwrap_or_default(),
                     origin: origin.ok_or_else(|| de::Error::missing_field("origin"))?,
                     note,
                     phase,
@@ -1021,14 +1029,16 @@ fn once<T, E: de::Error>(slot: &mut Option<T>, name: &'static str, v: T) -> Resu
 
 impl Serialize for Run {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let len = 5
+        let len = 4
             + [
                 self.date.is_some(),
                 self.subject.is_some(),
+                self.engine.is_some(),
                 self.endpoint.is_some(),
                 self.model.is_some(),
                 !self.versions.is_empty(),
                 !self.environment.is_empty(),
+                !self.conditions.is_empty(),
                 self.note.is_some(),
                 self.phase.is_some(),
                 self.assessed_against.is_some(),
@@ -1048,7 +1058,9 @@ impl Serialize for Run {
         if let Some(v) = &self.subject {
             m.serialize_entry("subject", v)?;
         }
-        m.serialize_entry("engine", &self.engine)?;
+        if let Some(v) = &self.engine {
+            m.serialize_entry("engine", v)?;
+        }
         if let Some(v) = &self.endpoint {
             m.serialize_entry("endpoint", v)?;
         }
@@ -1060,6 +1072,9 @@ impl Serialize for Run {
         }
         if !self.environment.is_empty() {
             m.serialize_entry("environment", &self.environment)?;
+        }
+        if !self.conditions.is_empty() {
+            m.serialize_entry("conditions", &self.conditions)?;
         }
         m.serialize_entry("origin", &self.origin)?;
         if let Some(v) = &self.note {
@@ -1108,6 +1123,12 @@ pub enum Recorded {
 }
 
 impl Run {
+    /// The engine it ran on, if it names one: an absent `engine` and `engine: none` (as
+    /// runs recorded before the field was optional write it) are none.
+    pub fn engine(&self) -> Option<&Id> {
+        self.engine.as_ref().filter(|e| e.value != NO_ENGINE)
+    }
+
     /// How it was recorded, from what each way leaves in a run: this tool's version in
     /// `versions`, with the input file or a field only a probe writes (a pack's
     /// request settings; an import has neither); no version of this tool is a run
@@ -1126,8 +1147,9 @@ impl Run {
     }
 }
 
-/// The engine a run with no engine records: a probe that read a file, or a record
-/// transcribed by hand. Other engines are the site's (`data/vocabulary.yaml`).
+/// The engine a run with no engine may record (runs written before `engine` was optional
+/// do): a probe that read a file, or a record transcribed by hand. Other engines are the
+/// site's (`data/vocabulary.yaml`).
 pub const NO_ENGINE: &str = "none";
 
 /// One case of a run: what was tried, its numbers by name, and the investigator's

@@ -93,10 +93,15 @@ pub fn run(args: &RunArgs) -> Result<Written, ProbeError> {
         probe: p.probe.value.clone(),
         date: Some(new_id(&started.rfc3339())),
         subject: args.subject.as_deref().map(new_id),
-        engine: new_id(p.engine.as_ref().map_or(NO_ENGINE, |e| e.value.as_str())),
+        engine: p
+            .engine
+            .as_ref()
+            .filter(|e| e.value != NO_ENGINE)
+            .map(|e| new_id(&e.value)),
         endpoint: p.request.as_ref().and_then(|r| endpoint(&r.url.value)),
         model: None,
         versions,
+        conditions: Default::default(),
         environment: record::this_machine(),
         origin: site.text(
             "probe-origin",

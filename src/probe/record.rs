@@ -519,10 +519,11 @@ mod tests {
             probe: "x".into(),
             date: Some(new_id("2026-11-22T01:02:03Z")),
             subject: None,
-            engine: new_id("engine"),
+            engine: Some(new_id("engine")),
             endpoint: Some("http://127.0.0.1:1".into()),
             model: Some("m:latest".into()),
             versions,
+            conditions: Default::default(),
             environment: Default::default(),
             origin: Text::new([
                 (crate::model::page::Lang::JA, "記録 `a`".into()),

@@ -110,6 +110,7 @@ run-engine = Engine
 run-subject-other = Vergleich, Gegenstand:
 run-model = Modell
 run-note = Notiz:
+run-conditions = Bedingungen:
 run-endpoint = Endpunkt
 latest-caption = Neuester Lauf von { $probe }:
 runs-caption = Alle Probe-Läufe

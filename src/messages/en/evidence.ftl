@@ -110,6 +110,7 @@ run-engine = Engine
 run-subject-other = Comparison run, subject:
 run-model = Model
 run-note = Note:
+run-conditions = Conditions:
 run-endpoint = Endpoint
 latest-caption = Latest run of { $probe }:
 runs-caption = Every probe run

@@ -107,6 +107,7 @@ run-engine = エンジン
 run-subject-other = 比較用の実行。対象:
 run-model = モデル
 run-note = メモ:
+run-conditions = 実行条件:
 run-endpoint = エンドポイント
 latest-caption = { $probe } の最新の実行:
 runs-caption = すべてのプローブ実行

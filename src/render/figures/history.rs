@@ -33,11 +33,11 @@ pub fn series<'e>(s: &Scope<'e>, probe: &str, case: &str, field: &str) -> Vec<(&
             Some((&r.value, v))
         })
         .collect();
-    let Some(engine) = all.last().map(|(r, _)| r.engine.value.clone()) else {
+    let Some(engine) = all.last().map(|(r, _)| r.engine().cloned()) else {
         return all;
     };
     all.into_iter()
-        .filter(|(r, _)| r.engine.value == engine)
+        .filter(|(r, _)| r.engine().map(|e| &e.value) == engine.as_ref().map(|e| &e.value))
         .collect()
 }
 
@@ -268,7 +268,7 @@ mod tests {
             let mut other = base.clone();
             other.value.id.value = "scan-sample-other-engine".into();
             other.value.date = Some(crate::model::Id::unplaced("2025-06-01"));
-            other.value.engine = crate::model::Id::unplaced("other");
+            other.value.engine = Some(crate::model::Id::unplaced("other"));
             d.runs.push(other);
         });
         let s = site.scope(View::EN);

@@ -300,6 +300,7 @@ fn case_rows<'e>(
     map: Option<&'e DispatchMap>,
     columns_of: &[MeasureColumn],
     texts: &[&str],
+    with_mode: bool,
 ) -> Rows<'e> {
     let prev_summary = prev.map(|p| s.derived.summaries(p));
     let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
@@ -316,13 +317,23 @@ fn case_rows<'e>(
     // Where the previous run's summary of the next case is likely to be.
     let mut at = 0;
     for (n, c) in run.cases.iter().enumerate() {
-        let td = |out: &mut Rows| out.html().push_static("</td><td>");
+        // The first cell after the row header opens a cell; each later one closes the
+        // last first.
+        let mut open = false;
+        let mut td = |out: &mut Rows| {
+            out.html()
+                .push_static(if open { "</td><td>" } else { "<td>" });
+            open = true;
+        };
         fill(&mut now, &order, &c.measurements);
         // The case names its row: a row header, announced with each measurement.
         rows.html().push_static("<tr><th scope=\"row\"><code>");
         rows.html().push_text(&c.id.value);
-        rows.html().push_static("</code></th><td>");
-        mode_cell(&mut rows, s, c);
+        rows.html().push_static("</code></th>");
+        if with_mode {
+            td(&mut rows);
+            mode_cell(&mut rows, s, c);
+        }
         // `order` is the columns' names one after another.
         let mut i = 0;
         for col in columns_of {
@@ -395,16 +406,25 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
         true => measure_columns(s, run.cases.iter().flat_map(|c| c.measured())),
     };
     let texts = super::vocabulary::text_columns(s, &run.cases);
+    // A mode column only where a case has a mode or a pack's mark: a run of a study with
+    // no such thing (a pack-less site's) has none.
+    let with_mode = run
+        .cases
+        .iter()
+        .any(|c| c.mode.is_some() || crate::render::pack::case_mark(s, c).is_some());
     // Worked out once for all the page's views, filled in with each view's words.
     let html = s
         .in_every_view(
             &format!("run-rows {}", run.id.value),
-            || case_rows(s, run, prev, map, &columns_of, &texts),
+            || case_rows(s, run, prev, map, &columns_of, &texts, with_mode),
             |v, rows| vec![rows.fill(|k| fragment(v, run, k))],
         )
         .pop()
         .unwrap_or_default();
-    let mut columns: Vec<Html> = vec![s.ui("col-case"), s.ui("col-mode")];
+    let mut columns: Vec<Html> = vec![s.ui("col-case")];
+    if with_mode {
+        columns.push(s.ui("col-mode"));
+    }
     columns.extend(columns_of.into_iter().map(|c: MeasureColumn| c.label));
     columns.extend(texts.iter().map(|n| super::vocabulary::text_field(s, n)));
     columns.extend(["col-derived-zone", "col-reading"].iter().map(|k| s.ui(k)));
@@ -546,25 +566,45 @@ fn moved_claims(s: &Scope, run: &Run) -> Option<Html> {
     (!moved.is_empty()).then(|| html!("{} {}", s.ui("run-moved-claims"), Html::join(moved, "; ")))
 }
 
-/// Probe, engine, model, versions, environment and origin of a run, as one note.
+/// The settings a run ran under, on a line of their own (`work_mem 64MB · …`); nothing
+/// for a run that recorded none.
+fn conditions_line(s: &Scope, run: &Run) -> Html {
+    if run.conditions.is_empty() {
+        return Html::default();
+    }
+    let parts: Vec<Html> = run
+        .conditions
+        .iter()
+        .map(|(k, v)| html!("{} {}", Html::text(k), code(v)))
+        .collect();
+    html!(
+        "<br>{} {}",
+        s.ui("run-conditions"),
+        Html::join(parts, " · ")
+    )
+}
+
+/// Probe, engine, model, versions, environment, conditions and origin of a run, as one
+/// note.
 fn run_meta(s: &Scope, run: &Run) -> Html {
-    let mut parts = vec![
-        html!(
-            "{} {}{}",
-            s.ui("run-probe"),
-            code(&run.probe),
-            super::subject_note(s, run)
-        ),
-        html!(
+    let mut parts = vec![html!(
+        "{} {}{}",
+        s.ui("run-probe"),
+        code(&run.probe),
+        super::subject_note(s, run)
+    )];
+    // As written: a run that names no engine shows none (`engine: none` is shown as such).
+    if let Some(e) = &run.engine {
+        parts.push(html!(
             "{} {}",
             s.ui("run-engine"),
-            super::vocabulary::engine(s, &run.engine.value)
-        ),
-    ];
+            super::vocabulary::engine(s, &e.value)
+        ));
+    }
     // A run of an engine that serves a model names it; one that read a file has none.
     if let Some(m) = &run.model {
         parts.push(html!("{} {}", s.ui("run-model"), code(m)));
-    } else if run.engine.value != crate::model::types::NO_ENGINE {
+    } else if run.engine().is_some() {
         parts.push(html!("{} {}", s.ui("run-model"), unknown(s)));
     }
     if let Some(e) = &run.endpoint {
@@ -573,10 +613,10 @@ fn run_meta(s: &Scope, run: &Run) -> Html {
     for (k, v) in run.versions.iter().chain(&run.environment) {
         parts.push(html!("{} {}", Html::text(k), code(v)));
     }
-    let mut note = match &run.note {
-        Some(n) => html!("<br>{} {}", s.ui("run-note"), s.text(n)),
-        None => Html::default(),
-    };
+    let mut note = conditions_line(s, run);
+    if let Some(n) = &run.note {
+        note.push(&html!("<br>{} {}", s.ui("run-note"), s.text(n)));
+    }
     // Readings of the whole run, kept beside it (data/readings.yaml).
     for r in s.ev.run_readings(&run.id.value) {
         note.push_static("<br>");
@@ -750,7 +790,7 @@ pub fn latest(s: &Scope, probe: &str) -> Vec<Table> {
 
 /// The version a run recorded of its own engine (`versions: {<engine>: …}`), if any.
 fn engine_version(run: &Run) -> Option<&str> {
-    run.versions.get(&run.engine.value).map(String::as_str)
+    run.versions.get(&run.engine()?.value).map(String::as_str)
 }
 
 /// Whether `run` is the latest run of its probe.
@@ -854,6 +894,8 @@ pub fn index(s: &Scope) -> Vec<Table> {
             &b.id.value,
         ))
     });
+    // A Model column only where a run names a model (a pack-less site's runs name none).
+    let with_model = runs.iter().any(|r| r.model.is_some());
     let rows = runs
         .iter()
         .map(|r| {
@@ -865,35 +907,38 @@ pub fn index(s: &Scope) -> Vec<Table> {
             } else {
                 Html::default()
             };
-            let engine = match engine_version(r) {
-                Some(v) => html!(
-                    "{} {}",
-                    super::vocabulary::engine(s, &r.engine.value),
-                    code(v)
-                ),
-                None => super::vocabulary::engine(s, &r.engine.value),
+            // As written; a run that names no engine has a dash.
+            let engine = match (&r.engine, engine_version(r)) {
+                (Some(e), Some(v)) => {
+                    html!("{} {}", super::vocabulary::engine(s, &e.value), code(v))
+                }
+                (Some(e), None) => super::vocabulary::engine(s, &e.value),
+                (None, _) => Html::trusted_static("—"),
             };
-            Row::new(vec![
+            let mut cells = vec![
                 run_link(s, r) + &mark,
                 date(s, r),
                 s.label("recorded", &r.recorded()),
                 // A comparison run says so where its probe is named.
                 code(&r.probe) + &super::subject_note(s, r),
                 engine,
-                // A run that read a file had no engine to serve a model: nothing is unknown.
-                match (&r.model, r.engine.value == crate::model::types::NO_ENGINE) {
-                    (Some(m), _) => code(m),
-                    (None, true) => Html::trusted_static("—"),
-                    (None, false) => unknown(s),
-                },
                 html!("{}", r.cases.len()),
                 zone_counts(s, r),
                 r.phase
                     .as_ref()
                     .map(|p| code(&p.value))
                     .unwrap_or_else(|| Html::trusted_static("—")),
-            ])
-            .id(anchor(Kind::Run, &r.id.value))
+            ];
+            if with_model {
+                // A run that read a file had no engine to serve a model: nothing is unknown.
+                let model = match (&r.model, r.engine().is_none()) {
+                    (Some(m), _) => code(m),
+                    (None, true) => Html::trusted_static("—"),
+                    (None, false) => unknown(s),
+                };
+                cells.insert(5, model);
+            }
+            Row::new(cells).id(anchor(Kind::Run, &r.id.value))
         })
         .collect();
     vec![Table {
@@ -913,6 +958,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
             "col-phase",
         ]
         .iter()
+        .filter(|k| with_model || **k != "col-model")
         .map(|k| s.ui(k))
         .collect(),
         rows,

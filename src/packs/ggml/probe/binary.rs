@@ -2,7 +2,7 @@
 //! recorded as a new run, through the same atomic writer as the engine probes.
 
 use crate::model::fields::Values;
-use crate::model::types::{NO_ENGINE, Range, Run};
+use crate::model::types::{Range, Run};
 use crate::packs::ggml::binary::{Warning, fatbin, ggml, gguf, maps};
 use crate::packs::ggml::runs::EngineRun;
 use crate::packs::ggml::scans::{
@@ -223,11 +223,12 @@ fn base_run(
         date: Some(new_id(&at.rfc3339())),
         // A file read belongs to no subject until the site says so (`data/subjects.yaml`).
         subject: None,
-        engine: new_id(NO_ENGINE),
+        engine: None,
         endpoint: None,
         model: None,
         versions,
         // Where the file was read: the machine, not the file's origin.
+        conditions: Default::default(),
         environment: crate::probe::record::this_machine(),
         origin: site.text(
             "probe-origin-file",

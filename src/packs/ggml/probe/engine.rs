@@ -185,11 +185,12 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
         probe: probe_name.clone(),
         date: Some(new_id(&started.rfc3339())),
         subject: args.subject.as_deref().map(new_id),
-        engine: new_id(kind),
+        engine: Some(new_id(kind)),
         endpoint: Some(engine.endpoint().to_string()),
         model: env.model,
         versions,
         // The engine's own facts over what the probe sees of the machine.
+        conditions: Default::default(),
         environment: {
             let mut e = record::this_machine();
             e.extend(env.environment);
