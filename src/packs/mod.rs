@@ -54,6 +54,9 @@ pub struct Pack {
     /// Its stylesheet (empty for none), the built-in `static/packs/<name>.css`, which every
     /// page links after the theme's own.
     pub css: &'static [u8],
+    /// The JSON Schemas of its data files and of the fields its probes write
+    /// (`evidence schema`), made with the generator it is handed.
+    pub schemas: fn(&mut schemars::SchemaGenerator) -> crate::model::json_schema::PackSchemas,
 }
 
 /// Calls `$m!` with the core's directives (from `model::directive::directive_list!`)

@@ -20,6 +20,7 @@ pub mod probe;
 pub mod render;
 pub mod runs;
 pub mod scans;
+pub mod schema;
 
 use super::Pack;
 use crate::model::directive::Spec;
@@ -57,4 +58,5 @@ pub const PACK: Pack = Pack {
     case_fields: runs::CASE_FIELDS,
     run_page_extras: runs::run_page_extras,
     css: include_bytes!("style.css"),
+    schemas: schema::schemas,
 };
