@@ -215,7 +215,7 @@ fn added_fields(md: &mut String, core: &[FileSchema], with: &FileSchema) {
         return;
     };
     let defs = with.schema.get("$defs");
-    for (place, pointer) in [("run", ""), ("case", "/properties/cases/items")] {
+    for (place, pointer) in [("run", ""), ("case", "/$defs/Case")] {
         let props = |s: &Value| {
             s.pointer(&format!("{pointer}/properties"))
                 .and_then(Value::as_object)
@@ -235,13 +235,21 @@ fn added_fields(md: &mut String, core: &[FileSchema], with: &FileSchema) {
 fn section(md: &mut String, s: &FileSchema, level: &str) {
     md.push_str(&format!("\n{level} `{}`\n\n", s.glob));
     let defs = s.schema.get("$defs");
-    let (shape, top) = match s.schema.get("type").and_then(Value::as_str) {
+    // The file's own shape: under a `$ref` at its root, or a declared probe's `then`.
+    let root = resolve(s.schema.get("then").unwrap_or(&s.schema), defs);
+    let (shape, top) = match root.get("type").and_then(Value::as_str) {
         Some("array") => (
             "A list of records, each an object with these fields:",
-            s.schema.get("items").map(|i| resolve(i, defs)),
+            root.get("items").map(|i| resolve(i, defs)),
         ),
-        _ => ("One object with these fields:", Some(&s.schema)),
+        _ => ("One object with these fields:", Some(root)),
     };
+    if s.schema.get("then").is_some() {
+        md.push_str(
+            "A file with a top-level `command:` or `request:` is a declared probe; the \
+             other files there are a pack's probe inputs, which this schema leaves alone.\n\n",
+        );
+    }
     md.push_str(shape);
     md.push_str("\n\n");
     let mut nested: Vec<String> = Vec::new();
@@ -253,8 +261,10 @@ fn section(md: &mut String, s: &FileSchema, level: &str) {
     while i < nested.len() {
         let name = nested[i].clone();
         i += 1;
+        // A text is said once, at the top of the reference.
         if let Some(def) = defs.and_then(|d| d.get(&name))
             && def.get("properties").is_some()
+            && name != "Text"
         {
             md.push_str(&format!("\n`{name}`:\n\n"));
             object_table(md, def, defs, &mut nested);
@@ -344,6 +354,17 @@ fn non_null(v: &Value) -> &Value {
     v
 }
 
+/// The values of a choice written as alternatives of one constant each (an enum's
+/// variants with their own descriptions), if `v` is one.
+fn consts<'v>(v: &'v Value) -> Option<Vec<&'v str>> {
+    let alts = v.get("oneOf").or(v.get("anyOf"))?.as_array()?;
+    let one = |a: &'v Value| match a.get("enum").and_then(Value::as_array) {
+        Some(e) if e.len() == 1 => e[0].as_str(),
+        _ => a.get("const")?.as_str(),
+    };
+    alts.iter().map(one).collect()
+}
+
 /// A field's type, as a reader says it.
 fn type_of(v: &Value, defs: Option<&Value>) -> String {
     let v = non_null(v);
@@ -360,6 +381,10 @@ fn type_of(v: &Value, defs: Option<&Value>) -> String {
             return type_of(def, defs);
         }
         return format!("`{n}`");
+    }
+    if let Some(c) = consts(v) {
+        let each: Vec<String> = c.iter().map(|x| format!("`{x}`")).collect();
+        return format!("one of {}", each.join(", "));
     }
     if let Some(e) = v.get("enum").and_then(Value::as_array) {
         let each: Vec<String> = e
@@ -410,6 +435,9 @@ fn example(v: &Value, defs: Option<&Value>) -> String {
     let def = resolve(v, defs);
     if def.get("properties").is_some() {
         return "`{…}`".into();
+    }
+    if let Some(first) = consts(def).and_then(|c| c.first().copied()) {
+        return format!("`{first}`");
     }
     if let Some(first) = def
         .get("enum")

@@ -322,7 +322,7 @@ fn run(g: &mut SchemaGenerator, shape: &SiteShape) -> Schema {
         ),
         (
             "cases",
-            json_schema!({"type": "array", "items": case(g, shape)}),
+            json_schema!({"type": "array", "items": {"$ref": "#/$defs/Case"}}),
             false,
         ),
         (
@@ -334,6 +334,9 @@ fn run(g: &mut SchemaGenerator, shape: &SiteShape) -> Schema {
             false,
         ),
     ];
+    // A definition of its own, so that the reference gives a case its own table.
+    let case = case(g, shape).to_value();
+    g.definitions_mut().insert("Case".into(), case);
     for pack in &shape.packs {
         let values = (pack.schemas)(g).run_values;
         run_fields.extend(pack_fields(pack.run_fields, &values));
