@@ -148,3 +148,53 @@ fn the_reference_in_docs_is_the_one_the_schemas_give() {
         "docs/reference.md is stale: run `UPDATE=1 cargo test --test schema` and commit it"
     );
 }
+
+#[test]
+fn the_schema_accepts_what_the_loader_accepts_and_refuses_what_it_refuses_for_shape() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let site = dir.path().join("site");
+    evidence::init::init(&site).expect("init");
+    let langs = evidence::load::config(&site).expect("config").languages();
+    let schemas = evidence::schema::site_schemas(&site).expect("schemas");
+    let s = schemas.iter().find(|s| s.name == "claims").expect("claims");
+    let v = jsonschema::draft202012::new(&s.schema).expect("schema");
+    let claim = "- id: c1\n  page: index\n  can: {ja: a, en: a}\n  cannot: {ja: b, en: b}\n  evidence: []\n";
+    for yaml in [
+        claim.to_string(),
+        format!("{claim}  colour: red\n"),
+        claim.replace("  evidence: []\n", ""),
+        claim.replace("can: {ja: a, en: a}", "can: a"),
+        claim.replace("can: {ja: a, en: a}", "can: {ja: a}"),
+        claim.replace("evidence: []", "evidence: 3"),
+        format!("{claim}  basis: guessed\n"),
+        format!("{claim}  basis: inferred\n"),
+    ] {
+        let loaded = evidence::model::lang::expecting(langs, || {
+            evidence::load::yaml::parse::<Vec<evidence::model::Claim>>("data/claims.yaml", &yaml, 0)
+        });
+        let valid = v.is_valid(&serde_saphyr::from_str::<Value>(&yaml).expect("yaml"));
+        assert_eq!(valid, loaded.is_ok(), "{yaml}");
+    }
+}
+
+#[test]
+fn settings_that_are_not_plain_json_are_an_error_at_their_line_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let site = dir.path().join("site");
+    evidence::init::init(&site).expect("init");
+    let settings = site.join(".vscode/settings.json");
+    std::fs::write(&settings, "{\n  // mine\n  \"editor.tabSize\": 2\n}\n").expect("write");
+    let out = site.join("elsewhere");
+    let e = evidence::schema::write(&site, &out).expect_err("comments");
+    assert_eq!((e.span.line, e.span.column > 0), (2, true), "{}", e.message);
+    assert!(!out.exists());
+    std::fs::write(&settings, "{\"editor.tabSize\": 2}\n").expect("write");
+    evidence::schema::write(&site, &out).expect("plain JSON");
+    let kept: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).expect("read")).expect("json");
+    assert_eq!(kept["editor.tabSize"], 2);
+    assert_eq!(
+        kept["yaml.schemas"]["./elsewhere/claims.schema.json"],
+        "data/claims.yaml"
+    );
+}
