@@ -162,6 +162,7 @@ fn finish(
     let mut g = generator();
     let body = body(&mut g);
     let mut defs = g.take_definitions(true);
+    keep_referenced(&mut defs, body.as_value());
     if defs.contains_key("Text") {
         defs.insert("Text".into(), text(&shape.languages));
     }
@@ -410,5 +411,57 @@ fn scalar(g: &mut SchemaGenerator, f: &FieldSpec, ty: FieldType) -> Schema {
         }
         // A list holds no lists: the loader refuses a list inside one.
         FieldType::List => json_schema!(false),
+    }
+}
+
+/// Drops the definitions that neither `body` nor a kept definition refers to (a pack hands
+/// in all its schemas at once; a run file needs only its fields').
+fn keep_referenced(defs: &mut Map<String, Value>, body: &Value) {
+    let mut keep: Vec<String> = Vec::new();
+    let mut todo = vec![body.clone()];
+    while let Some(v) = todo.pop() {
+        for name in refs(&v) {
+            if !keep.contains(&name)
+                && let Some(d) = defs.get(&name)
+            {
+                todo.push(d.clone());
+                keep.push(name);
+            }
+        }
+    }
+    defs.retain(|k, _| keep.contains(k));
+}
+
+/// The names of the definitions `v` refers to (`#/$defs/NAME`), anywhere inside it.
+fn refs(v: &Value) -> Vec<String> {
+    match v {
+        Value::Object(m) => {
+            let own = m
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/$defs/"))
+                .map(str::to_string);
+            own.into_iter().chain(m.values().flat_map(refs)).collect()
+        }
+        Value::Array(a) => a.iter().flat_map(refs).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn only_the_definitions_a_schema_reaches_are_kept() {
+        let mut defs = json!({
+            "A": {"$ref": "#/$defs/B"},
+            "B": {"type": "string"},
+            "C": {"type": "number"},
+        });
+        let defs = defs.as_object_mut().expect("an object");
+        super::keep_referenced(defs, &json!({"items": {"$ref": "#/$defs/A"}}));
+        let kept: Vec<&String> = defs.keys().collect();
+        assert_eq!(kept, ["A", "B"]);
     }
 }
