@@ -198,3 +198,27 @@ fn settings_that_are_not_plain_json_are_an_error_at_their_line_and_nothing_is_wr
         "data/claims.yaml"
     );
 }
+
+#[test]
+fn the_command_prints_the_reference_and_writes_the_schemas() {
+    let printed = assert_cmd::Command::cargo_bin("evidence")
+        .expect("binary")
+        .args(["schema", "--markdown"])
+        .output()
+        .expect("runs");
+    assert!(printed.status.success());
+    let text = String::from_utf8(printed.stdout).expect("utf-8");
+    assert_eq!(text.trim_end(), evidence::schema::reference().trim_end());
+    let dir = tempfile::tempdir().expect("tmp");
+    let site = dir.path().join("site");
+    evidence::init::init(&site).expect("init");
+    std::fs::remove_dir_all(site.join("schemas")).expect("remove");
+    let wrote = assert_cmd::Command::cargo_bin("evidence")
+        .expect("binary")
+        .args(["schema", "--root"])
+        .arg(&site)
+        .output()
+        .expect("runs");
+    assert!(wrote.status.success());
+    assert!(site.join("schemas/runs.schema.json").exists());
+}
