@@ -82,6 +82,19 @@ pub enum Command {
     },
     /// Create a new, minimal evidence site in DIR.
     Init { dir: PathBuf },
+    /// Write a JSON Schema for each kind of file the site writes, and list them in
+    /// .vscode/settings.json (`yaml.schemas`) for the editor.
+    Schema {
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Folder the schemas go to (default: `schemas` under the root).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Print the reference of every data file (markdown) instead, as
+        /// docs/reference.md has it.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Preview the site with live reload (built in memory; site/ is not written).
     Serve {
         /// Folder holding evidence.yaml.
@@ -240,6 +253,11 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Schema {
+            root,
+            out,
+            markdown,
+        } => schema(&root, out, markdown),
         Command::Probe(cmd) => probe(cmd),
         Command::Import(cmd) => import(cmd),
     }
@@ -266,6 +284,29 @@ fn with_timings(on: bool, run: impl FnOnce() -> ExitCode) -> ExitCode {
         eprintln!("timings: {r}");
     }
     code
+}
+
+/// `evidence schema`: the schemas written (each path on stdout), or the reference printed.
+fn schema(root: &Path, out: Option<PathBuf>, markdown: bool) -> ExitCode {
+    if markdown {
+        crate::diagnostics::out_line(format_args!("{}", crate::schema::reference().trim_end()));
+        return ExitCode::SUCCESS;
+    }
+    let out = out.unwrap_or_else(|| root.join(crate::schema::DEFAULT_OUT));
+    match crate::schema::write(root, &out) {
+        Ok(written) => {
+            for p in written {
+                crate::diagnostics::out_line(format_args!("wrote {}", p.display()));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(d) => {
+            let mut diags = Diagnostics::default();
+            diags.push(*d);
+            print_diags(&diags, root);
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn print_diags(diags: &Diagnostics, root: &Path) {

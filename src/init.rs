@@ -69,5 +69,8 @@ pub fn init(dir: &Path) -> io::Result<()> {
         }
         std::fs::write(p, text)?;
     }
+    // The schemas of the new site, and the editor settings that point its files at them.
+    crate::schema::write(dir, &dir.join(crate::schema::DEFAULT_OUT))
+        .map_err(|d| io::Error::other(d.message))?;
     Ok(())
 }

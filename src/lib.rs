@@ -27,6 +27,7 @@ pub mod packs;
 pub mod pipeline;
 pub mod probe;
 pub mod render;
+pub mod schema;
 pub mod serve;
 pub mod timings;
 pub mod write;

@@ -31,7 +31,8 @@ const LAYERS: &[&[&str]] = &[
     &["pipeline"],
     // Rebuilds what an edit touched, through the pipeline; `serve` drives it.
     &["incremental"],
-    &["probe", "diff", "serve", "init"],
+    &["probe", "diff", "serve", "schema"],
+    &["init"],
     // The command line, and the crate roots.
     &["cli", "lib", "main"],
 ];

@@ -23,15 +23,16 @@ impl Edge {
 
 /// A condition on one number: the values above `lower` and below `upper` (an absent edge
 /// is unbounded on its side).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "Written")]
+#[schemars(with = "Written")]
 pub struct Bound {
     pub lower: Option<Edge>,
     pub upper: Option<Edge>,
 }
 
 /// A bound as an author writes it.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Written {
     gt: Option<f64>,

@@ -61,6 +61,21 @@ impl Serialize for Id {
     }
 }
 
+/// An id is written as a plain string (`c1`, `2024-05-01`).
+impl schemars::JsonSchema for Id {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Id".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "string"})
+    }
+}
+
 impl<'de> Deserialize<'de> for Id {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Id, D::Error> {
         if d.is_human_readable() {

@@ -200,6 +200,23 @@ impl Serialize for Text {
     }
 }
 
+/// A text is an object keyed by language tag. Here: any non-empty set of tags; the schema of
+/// one site (`model::json_schema`) puts the site's own languages in its place.
+impl schemars::JsonSchema for Text {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Text".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A text in each of the site's languages, keyed by language tag.",
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "minProperties": 1
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
         if !d.is_human_readable() {

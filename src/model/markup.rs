@@ -24,7 +24,7 @@ pub fn options() -> pulldown_cmark::Options {
 
 /// The hint of a `:v[…]` that quotes nothing.
 pub const VALUE_HINT: &str =
-    "quote values as `:v[kind:id.field]`, e.g. `:v[bundle:bundle_0030.size_kb]`";
+    "quote values as `:v[kind:id.field]`, e.g. `:v[run:r1.cases.c1.measurements.exec_ms]`";
 
 /// The hint of an `@/` link to a page that does not exist.
 pub const PAGE_LINK_HINT: &str =
@@ -415,6 +415,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_quote_hint_shows_a_core_kind_that_any_site_has() {
+        let example = VALUE_HINT.rsplit("`:v[").next().unwrap_or_default();
+        let kind = example.split(':').next().unwrap_or_default();
+        let kind = crate::model::registry::Kind::from_name(kind).expect("a kind");
+        assert!(!matches!(kind, crate::model::registry::Kind::Pack(_)), "{VALUE_HINT}");
     }
 
     #[test]

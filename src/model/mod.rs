@@ -12,6 +12,7 @@ pub mod generated;
 pub mod heading_ids;
 pub mod history;
 pub mod id;
+pub mod json_schema;
 pub mod lang;
 pub mod located;
 pub mod markup;

@@ -50,8 +50,9 @@ pub struct Pack {
     /// Its stylesheet (empty for none), the built-in `static/packs/<name>.css`, which every
     /// page links after the theme's own.
     pub css: &'static [u8],
-    /// JSON Schemas of its data files, by path under `data/` (`evidence schema`).
-    pub schemas: fn() -> Vec<(&'static str, serde_json::Value)>,
+    /// The JSON Schemas of its data files and of the fields its probes write
+    /// (`evidence schema`), made with the generator it is handed.
+    pub schemas: fn(&mut schemars::SchemaGenerator) -> super::json_schema::PackSchemas,
     /// What it gives the stages above `model`, each a value of that stage's own type
     /// (found with [`Pack::part`]).
     pub parts: &'static [&'static (dyn Any + Sync)],

@@ -19,7 +19,7 @@ pub use super::lang::Text;
 /// What a statement rests on: a source (code, documentation, an original page), an
 /// observation, or the site's own reading of them — an inference, which every page that
 /// shows the statement marks as such.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Basis {
     /// The investigation's own records: what a run, a scan or a log showed.
@@ -59,7 +59,7 @@ impl Basis {
 }
 
 /// Where a source-side fact comes from.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
     /// Repository (`owner/name`) or local tree the fact was read from.
@@ -128,7 +128,7 @@ pub fn pull_request_url(pr: &str) -> Option<String> {
 }
 
 /// An inclusive integer range, as in "observed for 1..8".
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Range {
     pub min: u64,
@@ -138,7 +138,7 @@ pub struct Range {
 // ---------------------------------------------------------------- evidence.yaml
 
 /// The site config, `evidence.yaml`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SiteConfig {
     pub title: Text,
@@ -195,7 +195,7 @@ struct Resolved {
 
 /// The languages of a config, read before the rest of it: every text in the config must
 /// already have them.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct LanguagesOnly {
     #[serde(default)]
     pub languages: Vec<Id>,
@@ -322,14 +322,14 @@ impl SiteConfig {
 
 /// `data/maps.yaml` (or the site's `maps_file`): the families a decision routes to and the
 /// dispatch maps that route.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DispatchFile {
     pub families: Vec<Family>,
     pub maps: Vec<DispatchMap>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Family {
     pub id: Id,
@@ -348,7 +348,7 @@ pub struct Family {
 
 /// The colours of the theme a family can take, in the order families get them by default.
 /// A site changes what each looks like in its own CSS (`--blue`, …).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Colour {
     Blue,
@@ -359,7 +359,7 @@ pub enum Colour {
     Yellow,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DispatchMap {
     pub id: Id,
@@ -391,7 +391,7 @@ pub struct DispatchMap {
     pub branches: Vec<Branch>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Branch {
     /// The values of the variable this branch takes; absent means "otherwise".
@@ -430,7 +430,7 @@ impl DispatchMap {
 
 /// A path through the code that records are sorted by (for bundles: the path their
 /// code serves), with its label, and the dispatch family whose colour it shares.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Route {
     pub id: Id,
@@ -445,7 +445,7 @@ pub struct Route {
 /// `data/readings.yaml`: the investigator's reading of one case of a run, kept beside the
 /// run because a run file is never rewritten. It takes the place of the `assessment` the
 /// run file may hold for the same case, and `check` holds its zone to the map's.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Reading {
     pub id: Id,
@@ -477,7 +477,7 @@ pub struct Reading {
 
 /// What runs were taken of: the build, machine or input an investigation studies, or
 /// another one it compares with.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Subject {
     pub id: Id,
@@ -494,7 +494,7 @@ pub struct Subject {
 
 /// `data/vocabulary.yaml`: the words records choose from, each with its labels: the
 /// engines runs name, the statuses components take, the measurements cases record.
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VocabularyFile {
     #[serde(default)]
@@ -511,7 +511,7 @@ pub struct VocabularyFile {
 
 /// A run engine: the software a probe ran against or read (`none` is built in: a run that
 /// read a file).
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Engine {
     pub id: Id,
@@ -521,7 +521,7 @@ pub struct Engine {
 }
 
 /// A component status: what was observed of a component, and how far that went.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Status {
     pub id: Id,
@@ -537,7 +537,7 @@ pub struct Status {
 
 /// A measurement cases record, by the name they record it under (`est_rows`), with the
 /// label tables and plot axes show and its unit.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Measurement {
     pub id: Id,
@@ -561,7 +561,7 @@ impl Measurement {
 
 /// A text cases record, by the name they record it under (`plan_node`), with the label
 /// run tables show it under.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TextField {
     pub id: Id,
@@ -572,7 +572,7 @@ pub struct TextField {
 
 // ---------------------------------------------------------------- components.yaml
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Component {
     pub id: Id,
@@ -595,7 +595,7 @@ pub struct Component {
 }
 
 /// How far the observation of a component went, as a status says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Seen {
     /// Present in the process maps, nothing more.
@@ -608,7 +608,7 @@ pub enum Seen {
 
 // ---------------------------------------------------------------- observers.yaml
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Observer {
     pub id: Id,
@@ -629,7 +629,7 @@ pub struct Observer {
 
 /// How an observation method fared: it distorts what it observes, is blocked, works in
 /// part, or works. Labelled `outcome-…` in Fluent.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ObserverOutcome {
     Distorts,
@@ -640,7 +640,7 @@ pub enum ObserverOutcome {
 
 // ---------------------------------------------------------------- worklog.yaml
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     pub id: Id,
@@ -669,7 +669,7 @@ pub enum PhaseLabel {
 }
 
 /// [`PhaseLabel`] as the parse cache writes it: tagged, so each side decodes as itself.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, schemars::JsonSchema)]
 enum TaggedLabel<T> {
     Same(String),
     Each(T),
@@ -683,6 +683,21 @@ impl Serialize for PhaseLabel {
             (PhaseLabel::Same(l), false) => TaggedLabel::<&Text>::Same(l.clone()).serialize(s),
             (PhaseLabel::Each(t), false) => TaggedLabel::Each(t).serialize(s),
         }
+    }
+}
+
+/// One label for every language (a string, or a plain number read as the label it spells),
+/// or a text in each.
+impl schemars::JsonSchema for PhaseLabel {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PhaseLabel".into()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let text = g.subschema_for::<Text>();
+        schemars::json_schema!({
+            "anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}, text]
+        })
     }
 }
 
@@ -722,7 +737,7 @@ impl<'de> Visitor<'de> for PhaseLabelVisitor {
 }
 
 /// One recorded fact with the evidence it rests on.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Fact {
     pub text: Text,
@@ -739,7 +754,7 @@ pub struct Fact {
 // ---------------------------------------------------------------- claims.yaml
 
 /// A can-show / cannot-show pair of one page.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
     pub id: Id,
@@ -775,7 +790,7 @@ pub struct Claim {
 }
 
 /// Where a side of a claim came from ([`Claim::moved`]).
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimMove {
     /// The side it was on: `cannot` (now shown, in `can`) or `can` (withdrawn, now in
@@ -787,7 +802,7 @@ pub struct ClaimMove {
 }
 
 /// A side of a can-show / cannot-show pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ClaimSide {
     Can,
@@ -796,7 +811,7 @@ pub enum ClaimSide {
 
 // ---------------------------------------------------------------- questions.yaml
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Question {
     pub id: Id,
@@ -816,7 +831,7 @@ pub struct Question {
     pub refs: Vec<Id>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum QuestionStatus {
     Open,
@@ -825,7 +840,7 @@ pub enum QuestionStatus {
 
 // ---------------------------------------------------------------- glossary.yaml
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Term {
     pub id: Id,
@@ -848,7 +863,7 @@ pub struct Term {
 }
 
 /// The spelling a site uses for a term in one language, and the variants it avoids.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Spelling {
     /// The spelling the site uses; by default the term as written in that language.
@@ -861,7 +876,7 @@ pub struct Spelling {
 // ---------------------------------------------------------------- findings.yaml
 
 /// A source-side fact (from code or documentation), with its source.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Finding {
     pub id: Id,
@@ -1096,7 +1111,7 @@ impl Serialize for Run {
 }
 
 /// The file a probe read: its name (not its full path) and size.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InputFile {
     pub name: String,
@@ -1327,21 +1342,21 @@ impl Case {
 }
 
 /// Repetition `index` (from 1) of the case `of`.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Repeat {
     pub of: String,
     pub index: u32,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Residency {
     Cold,
     Hot,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Assessment {
     /// The family the investigator placed the case in; absent when left undecided.

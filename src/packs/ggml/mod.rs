@@ -21,6 +21,7 @@ pub mod probe;
 pub mod render;
 pub mod runs;
 pub mod scans;
+pub mod schema;
 
 use crate::model::pack::Pack;
 
@@ -45,6 +46,6 @@ pub static PACK: Pack = Pack {
     run_page_extras: runs::run_page_extras,
     run_reads: &[model::TENSOR_TYPE],
     css: include_bytes!("style.css"),
-    schemas: Vec::new,
+    schemas: schema::schemas,
     parts: &[&render::PART, &RULES],
 };

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------- bundles.yaml
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Bundle {
     pub id: Id,
@@ -48,7 +48,7 @@ pub struct Bundle {
 
 // ---------------------------------------------------------------- generations.yaml
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Generation {
     pub id: Id,
@@ -69,7 +69,7 @@ pub struct Generation {
     pub basis: Option<crate::model::types::Basis>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TargetStatus {
     Found,
@@ -80,7 +80,7 @@ pub enum TargetStatus {
 // ---------------------------------------------------------------- quantization.yaml
 
 /// `data/quantization.yaml`: tensor types, the layers of the general map and the plan.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QuantizationFile {
     pub tensor_types: Vec<TensorType>,
@@ -89,7 +89,7 @@ pub struct QuantizationFile {
     pub plan: Vec<PlanStep>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TensorType {
     pub id: Id,
@@ -106,7 +106,7 @@ pub struct TensorType {
 }
 
 /// A file-level quantization label and the tensor types it may mix.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FileType {
     pub id: Id,
@@ -115,7 +115,7 @@ pub struct FileType {
     pub note: Text,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Layer {
     pub id: Id,
@@ -123,7 +123,7 @@ pub struct Layer {
     pub fixed: Text,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlanStep {
     pub id: Id,

@@ -138,7 +138,7 @@ impl Counters for Case {
 }
 
 /// The model as the engine described it when the run was recorded.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModelDetails {
     /// `gguf`, as `/api/show` reports it.
@@ -164,7 +164,7 @@ pub struct ModelDetails {
 }
 
 /// Memory of the loaded model, from `/api/ps`; `size_vram < size` means partial offload.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModelMemory {
     /// Bytes the loaded model takes in total.
@@ -176,7 +176,7 @@ pub struct ModelMemory {
 }
 
 /// What every request of a probe run was sent with.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RequestSettings {
     /// Always `false` for probes: the final response carries the counters.
@@ -194,7 +194,7 @@ pub struct RequestSettings {
 }
 
 /// The range a prompt-token sweep covered.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SweepSettings {
     /// First and last target prompt token count, inclusive.
@@ -208,7 +208,7 @@ pub struct SweepSettings {
 }
 
 /// A sweep case: the token count aimed at and how the prompt was found.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SweepPoint {
     /// Target prompt_eval_count.
@@ -222,7 +222,19 @@ pub struct SweepPoint {
 }
 
 /// How a probe kept the prompt cache from shrinking the work it measured.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Deserialize,
+    Serialize,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CacheDefeat {
     /// A unique text at the start of each prompt (model resident).
@@ -234,7 +246,7 @@ pub enum CacheDefeat {
 }
 
 /// What llama-server's `/completion` reported beyond the common counters.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LlamaServerCase {
     /// `eos`, `limit`, `word` or `none`.
@@ -250,7 +262,7 @@ pub struct LlamaServerCase {
 }
 
 /// llama-server's `timings` object, as reported (milliseconds, tokens per second).
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LlamaTimings {
     #[serde(default, skip_serializing_if = "Option::is_none")]

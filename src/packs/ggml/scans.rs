@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 pub use crate::model::types::InputFile;
 
 /// A fatbin scan kept small: per-target summaries and per-bundle summaries, no kernels.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatbinRecord {
     pub stats: FatbinStats,
@@ -23,7 +23,7 @@ pub struct FatbinRecord {
 }
 
 /// One offload bundle of a fatbin scan, summarized.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatbinBundle {
     pub index: u64,
@@ -35,7 +35,7 @@ pub struct FatbinBundle {
     pub summary: FatbinBundleSummary,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatbinEntry {
     pub id: String,
@@ -43,7 +43,7 @@ pub struct FatbinEntry {
 }
 
 /// A GGUF read kept small: header, file type and type census with a few example tensors.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GgufRecord {
     pub version: u32,
@@ -63,7 +63,7 @@ pub struct GgufRecord {
 }
 
 /// Tensors of one ggml type in a GGUF file.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GgufTypeCount {
     pub ggml_type: GgmlTypeRef,
@@ -76,7 +76,7 @@ pub struct GgufTypeCount {
 
 /// The libraries and model files a process mapped, by file name (runs recorded before
 /// this kept whole paths; both are read alike).
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapsRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -87,7 +87,7 @@ pub struct MapsRecord {
 }
 
 /// Counts over a library's whole offload section.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatbinStats {
     /// Bundles found.
@@ -105,7 +105,7 @@ pub struct FatbinStats {
 }
 
 /// Everything one GPU target has over all bundles (the per-variant lists are not kept).
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatbinTarget {
     /// Target id (`gfx90a:xnack+`), or `host`, or `<kind>-<triple>` for other entries.
@@ -130,7 +130,7 @@ pub struct FatbinTarget {
 }
 
 /// Counts and register ranges over some kernels.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatbinKernelStats {
     /// Kernels.
@@ -162,7 +162,7 @@ pub struct FatbinKernelStats {
 }
 
 /// Counts over one offload bundle.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatbinBundleSummary {
     /// Entries.
@@ -176,7 +176,7 @@ pub struct FatbinBundleSummary {
 }
 
 /// A GGUF file's `general.file_type`.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GgufFileType {
     /// The stored value.
@@ -187,7 +187,7 @@ pub struct GgufFileType {
 }
 
 /// A ggml tensor type id with its name when the reader knew it.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GgmlTypeRef {
     /// `enum ggml_type` value.
@@ -198,7 +198,7 @@ pub struct GgmlTypeRef {
 }
 
 /// A problem a binary probe recorded while the rest of the read went on.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProbeWarning {
     /// The reader's error code (`truncated`, `bad-magic`, …).
