@@ -126,7 +126,7 @@ pub struct ProbeCommand {
 }
 
 /// Where `probe --help` and `import --help` say whose probes the others are.
-const PACK_PROBES: &str = "Every command but `run` is a probe of the `ggml` pack (GPU \
+const PACK_PROBES: &str = "A command marked [ggml pack] is a probe of the `ggml` pack (GPU \
 kernel dispatch in ggml), for a site that turns it on with `packs: [ggml]`.";
 
 /// What `evidence probe` runs: a probe the site declares, or a pack's.
@@ -147,7 +147,7 @@ pub struct ImportCommand {
     pub what: ImportWhat,
 }
 
-const PACK_IMPORTS: &str = "Every command but `runs` is an importer of the `ggml` pack \
+const PACK_IMPORTS: &str = "A command marked [ggml pack] is an importer of the `ggml` pack \
 (GPU kernel dispatch in ggml), for a site that turns it on with `packs: [ggml]`.";
 
 /// What `evidence import` brings in.

@@ -203,6 +203,13 @@ fn the_help_shows_no_gpu_word_but_the_packs_probes() {
         if args[0] == "probe" {
             let text = format!("{}{}", r.stdout, r.stderr);
             assert!(text.contains("probe of the `ggml` pack"), "{text}");
+            // Each of the pack's probes says whose it is, on its own line.
+            for line in text
+                .lines()
+                .filter(|l| l.contains("ollama") || l.contains("gguf "))
+            {
+                assert!(line.contains("[ggml pack]"), "{line}");
+            }
             for word in HELP_NOT_YET {
                 assert!(
                     found.iter().any(|f| f == word),

@@ -14,7 +14,7 @@ use super::pack::Pack;
 use super::registry::{KINDS, Kind, Storage};
 use super::types;
 use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use schemars::{Schema, SchemaGenerator, json_schema};
 use serde_json::{Map, Value, json};
 
 /// The dialect every schema declares.
@@ -121,34 +121,10 @@ fn stem(file: &str) -> String {
     file.strip_suffix(".yaml").unwrap_or(file).replace('/', "-")
 }
 
-/// The schema of the core data file the records of `kind` are written in; `None` for a
-/// kind written nowhere under `data/` as one file of its own type, or a pack's.
+/// The schema of the core data file the records of `kind` are written in (its registry
+/// entry's); `None` for a kind written nowhere under `data/` as one file of its own type.
 pub fn core_file(kind: Kind) -> Option<fn(&mut SchemaGenerator) -> Schema> {
-    fn list<T: JsonSchema>(g: &mut SchemaGenerator) -> Schema {
-        g.subschema_for::<Vec<T>>()
-    }
-    fn one<T: JsonSchema>(g: &mut SchemaGenerator) -> Schema {
-        g.subschema_for::<T>()
-    }
-    Some(match kind {
-        Kind::Phase => list::<types::Phase>,
-        Kind::Observer => list::<types::Observer>,
-        Kind::Component => list::<types::Component>,
-        Kind::Question => list::<types::Question>,
-        Kind::Finding => list::<types::Finding>,
-        Kind::Map | Kind::Family => one::<types::DispatchFile>,
-        Kind::Claim => list::<types::Claim>,
-        Kind::Term => list::<types::Term>,
-        Kind::Route => list::<types::Route>,
-        Kind::Engine | Kind::Status | Kind::Measurement | Kind::TextField => {
-            one::<types::VocabularyFile>
-        }
-        Kind::Subject => list::<types::Subject>,
-        Kind::Reading => list::<types::Reading>,
-        // Runs are a folder's (`runs`), pages markdown, records the site's own
-        // (`collection`), the rest a pack's (`PackSchemas`).
-        _ => return None,
-    })
+    kind.spec().schema
 }
 
 /// A root schema: `body` with the dialect, a title naming its files, the definitions

@@ -99,16 +99,42 @@ pub struct KindSpec {
     pub name: &'static str,
     pub storage: Storage,
     pub compare: Compare,
+    /// The JSON Schema of the file its records are written in (`evidence schema`, the
+    /// data file reference); `None` for a kind whose file's schema is made elsewhere
+    /// (runs, pages, declared collections: by the site; a pack's: by the pack).
+    pub schema: Option<SchemaFn>,
 }
 
-const fn spec(kind: Kind, name: &'static str, storage: Storage, compare: Compare) -> KindSpec {
+/// Makes a JSON Schema with the generator it is handed.
+pub type SchemaFn = fn(&mut schemars::SchemaGenerator) -> schemars::Schema;
+
+const fn spec(
+    kind: Kind,
+    name: &'static str,
+    storage: Storage,
+    compare: Compare,
+    schema: Option<SchemaFn>,
+) -> KindSpec {
     KindSpec {
         kind,
         name,
         storage,
         compare,
+        schema,
     }
 }
+
+/// The schema of a file holding a list of `T`.
+fn list<T: schemars::JsonSchema>(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    g.subschema_for::<Vec<T>>()
+}
+
+/// The schema of a file holding one `T`.
+fn one<T: schemars::JsonSchema>(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    g.subschema_for::<T>()
+}
+
+use super::types as t;
 
 use Compare::{Fields, Own};
 use Storage::{Declared, File, Folder, Pages};
@@ -120,35 +146,121 @@ pub const MAPS_FILE: &str = "maps.yaml";
 
 /// Every kind of the core, in the order of [`Kind`].
 pub const KINDS: &[KindSpec] = &[
-    spec(Kind::Phase, "phase", File("worklog.yaml"), Fields),
-    spec(Kind::Run, "run", Folder("runs/"), Own),
-    spec(Kind::Observer, "observer", File("observers.yaml"), Fields),
+    spec(
+        Kind::Phase,
+        "phase",
+        File("worklog.yaml"),
+        Fields,
+        Some(list::<t::Phase>),
+    ),
+    spec(Kind::Run, "run", Folder("runs/"), Own, None),
+    spec(
+        Kind::Observer,
+        "observer",
+        File("observers.yaml"),
+        Fields,
+        Some(list::<t::Observer>),
+    ),
     spec(
         Kind::Component,
         "component",
         File("components.yaml"),
         Fields,
+        Some(list::<t::Component>),
     ),
-    spec(Kind::Question, "question", File("questions.yaml"), Fields),
-    spec(Kind::Finding, "finding", File("findings.yaml"), Fields),
-    spec(Kind::Map, "map", File(MAPS_FILE), Own),
-    spec(Kind::Family, "family", File(MAPS_FILE), Fields),
-    spec(Kind::Claim, "claim", File("claims.yaml"), Own),
-    spec(Kind::Term, "term", File("glossary.yaml"), Fields),
-    spec(Kind::Route, "route", File("routes.yaml"), Fields),
-    spec(Kind::Engine, "engine", File("vocabulary.yaml"), Fields),
-    spec(Kind::Status, "status", File("vocabulary.yaml"), Fields),
+    spec(
+        Kind::Question,
+        "question",
+        File("questions.yaml"),
+        Fields,
+        Some(list::<t::Question>),
+    ),
+    spec(
+        Kind::Finding,
+        "finding",
+        File("findings.yaml"),
+        Fields,
+        Some(list::<t::Finding>),
+    ),
+    spec(
+        Kind::Map,
+        "map",
+        File(MAPS_FILE),
+        Own,
+        Some(one::<t::DispatchFile>),
+    ),
+    spec(
+        Kind::Family,
+        "family",
+        File(MAPS_FILE),
+        Fields,
+        Some(one::<t::DispatchFile>),
+    ),
+    spec(
+        Kind::Claim,
+        "claim",
+        File("claims.yaml"),
+        Own,
+        Some(list::<t::Claim>),
+    ),
+    spec(
+        Kind::Term,
+        "term",
+        File("glossary.yaml"),
+        Fields,
+        Some(list::<t::Term>),
+    ),
+    spec(
+        Kind::Route,
+        "route",
+        File("routes.yaml"),
+        Fields,
+        Some(list::<t::Route>),
+    ),
+    spec(
+        Kind::Engine,
+        "engine",
+        File("vocabulary.yaml"),
+        Fields,
+        Some(one::<t::VocabularyFile>),
+    ),
+    spec(
+        Kind::Status,
+        "status",
+        File("vocabulary.yaml"),
+        Fields,
+        Some(one::<t::VocabularyFile>),
+    ),
     spec(
         Kind::Measurement,
         "measurement",
         File("vocabulary.yaml"),
         Fields,
+        Some(one::<t::VocabularyFile>),
     ),
-    spec(Kind::TextField, "text", File("vocabulary.yaml"), Fields),
-    spec(Kind::Subject, "subject", File("subjects.yaml"), Fields),
-    spec(Kind::Reading, "reading", File("readings.yaml"), Fields),
-    spec(Kind::Record, "record", Declared, Fields),
-    spec(Kind::Page, "page", Pages, Own),
+    spec(
+        Kind::TextField,
+        "text",
+        File("vocabulary.yaml"),
+        Fields,
+        Some(one::<t::VocabularyFile>),
+    ),
+    spec(
+        Kind::Subject,
+        "subject",
+        File("subjects.yaml"),
+        Fields,
+        Some(list::<t::Subject>),
+    ),
+    spec(
+        Kind::Reading,
+        "reading",
+        File("readings.yaml"),
+        Fields,
+        Some(list::<t::Reading>),
+    ),
+    spec(Kind::Record, "record", Declared, Fields, None),
+    spec(Kind::Page, "page", Pages, Own, None),
 ];
 
 /// Every kind, in the order of [`KINDS`].

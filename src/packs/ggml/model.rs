@@ -149,6 +149,8 @@ macro_rules! kinds {
             name: $name,
             storage: Storage::File($file),
             compare: Compare::Fields,
+            // The pack's files' schemas are its own (`schema.rs`).
+            schema: None,
         };
         #[doc = concat!("The `", $name, "` kind.")]
         pub const $kind: Kind = Kind::Pack(PackKind(&$spec));

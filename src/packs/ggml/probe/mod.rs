@@ -36,7 +36,7 @@ impl From<ModeArg> for Residency {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum ProbeEngine {
-    /// Re-run a probe against Ollama (/api/generate, /api/show, /api/ps).
+    /// [ggml pack] Re-run a probe against Ollama (/api/generate, /api/show, /api/ps).
     Ollama {
         /// Ollama's address.
         #[arg(long, default_value = "http://127.0.0.1:11434")]
@@ -50,7 +50,7 @@ pub enum ProbeEngine {
         #[command(flatten)]
         common: ProbeArgs,
     },
-    /// Run the same cases against llama.cpp's llama-server (/completion, /props).
+    /// [ggml pack] Run the same cases against llama.cpp's llama-server (/completion, /props).
     LlamaServer {
         /// llama-server's address.
         #[arg(long, default_value = "http://127.0.0.1:8080")]
@@ -58,7 +58,8 @@ pub enum ProbeEngine {
         #[command(flatten)]
         common: ProbeArgs,
     },
-    /// Read a host library's HIP offload bundles (targets, kernel families, registers).
+    /// [ggml pack] Read a host library's HIP offload bundles (targets, kernel families,
+    /// registers).
     Fatbin {
         /// The library, e.g. `libggml-hip.so`.
         file: PathBuf,
@@ -68,7 +69,7 @@ pub enum ProbeEngine {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
-    /// Read a GGUF model file's header, file type and tensor type census.
+    /// [ggml pack] Read a GGUF model file's header, file type and tensor type census.
     Gguf {
         /// The model file.
         file: PathBuf,
@@ -78,7 +79,7 @@ pub enum ProbeEngine {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
-    /// Read the libraries and model files a process maps (/proc/PID/maps).
+    /// [ggml pack] Read the libraries and model files a process maps (/proc/PID/maps).
     Maps {
         /// The process id.
         #[arg(conflicts_with = "file", required_unless_present = "file")]
@@ -96,8 +97,8 @@ pub enum ProbeEngine {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum ImportEngine {
-    /// Record saved /api/generate responses (a JSON object, or a streamed NDJSON
-    /// capture whose last object is the final one) as a run.
+    /// [ggml pack] Record saved /api/generate responses (a JSON object, or a streamed
+    /// NDJSON capture whose last object is the final one) as a run.
     Ollama {
         /// Captured responses, one case per file.
         #[arg(required = true)]
