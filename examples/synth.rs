@@ -185,7 +185,7 @@ fn main() -> std::process::ExitCode {
             &args.out.join("content/index.md"),
             "---\ntitle: {ja: \"合成サイト\", en: Synthetic site}\norder: 0\n---\n\n:::ja\n性能測定用の合成サイト。\n:::\n\n:::en\nA synthetic site for benchmarks.\n:::\n",
         )?;
-        write(&args.out.join("data/dispatch.yaml"), DISPATCH)?;
+        write(&args.out.join("data/maps.yaml"), DISPATCH)?;
         if args.runs > 0 {
             write(
                 &args.out.join("content/runs.md"),

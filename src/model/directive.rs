@@ -270,27 +270,30 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
     parse_named(&raw.name, &args).unwrap_or_else(|| Err(format!("`::{}` is unknown", raw.name)))
 }
 
-/// A directive with no attributes and no ids to check: its type, its spec.
-macro_rules! plain {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $about:literal, [$($read:ident),*], lists: $lists:expr) => {
+/// A directive with no attributes and no ids to check: its type, its spec (a pack's
+/// directives use it too).
+#[macro_export]
+macro_rules! plain_directive {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $about:literal, [$($read:expr),*], lists: $lists:expr) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq)]
         pub struct $ty;
 
-        impl Spec for $ty {
+        impl $crate::model::directive::Spec for $ty {
             const NAME: &'static str = $name;
             const ATTRS: &'static [&'static str] = &[];
             const ABOUT: &'static str = $about;
-            const READS: &'static [Kind] = &[$(Kind::$read),*];
-            fn parse(_: &Args) -> Result<Self, String> {
+            const READS: &'static [$crate::model::registry::Kind] = &[$($read),*];
+            fn parse(_: &$crate::model::directive::Args) -> Result<Self, String> {
                 Ok($ty)
             }
-            fn lists(&self) -> Option<Kind> {
+            fn lists(&self) -> Option<$crate::model::registry::Kind> {
                 $lists
             }
         }
     };
 }
+use crate::plain_directive as plain;
 
 // ------------------------------------------------------------------ tables
 
@@ -314,21 +317,19 @@ impl Spec for Claims {
 
 plain!(
     /// `::claim-ledger`
-    ClaimLedger, "claim-ledger", "every claim on the site", [Claim, Observer, Finding],
-    lists: Some(Kind::Claim)
+    ClaimLedger, "claim-ledger", "every claim on the site", [Kind::Claim, Kind::Observer, Kind::Finding], lists: Some(Kind::Claim)
 );
 plain!(
     /// `::components`
-    Components, "components", "components and their observed status", [Component, Status, Run, Subject],
-    lists: Some(Kind::Component)
+    Components, "components", "components and their observed status", [Kind::Component, Kind::Status, Kind::Run, Kind::Subject], lists: Some(Kind::Component)
 );
 plain!(
     /// `::observers`
-    Observers, "observers", "observers", [Observer], lists: Some(Kind::Observer)
+    Observers, "observers", "observers", [Kind::Observer], lists: Some(Kind::Observer)
 );
 plain!(
     /// `::worklog`
-    Worklog, "worklog", "phase timeline", [Phase], lists: Some(Kind::Phase)
+    Worklog, "worklog", "phase timeline", [Kind::Phase], lists: Some(Kind::Phase)
 );
 /// `::dispatch-compare`: every dispatch map side by side, over one variable.
 #[derive(Debug, Clone, PartialEq)]
@@ -347,11 +348,11 @@ impl Spec for DispatchCompare {
 }
 plain!(
     /// `::runs`: the index of all runs (whose page gets a generated page per run).
-    Runs, "runs", "index of all runs", [Run, Map, Family, Engine, Measurement, Subject, Reading], lists: None
+    Runs, "runs", "index of all runs", [Kind::Run, Kind::Map, Kind::Family, Kind::Engine, Kind::Measurement, Kind::Subject, Kind::Reading], lists: None
 );
 plain!(
     /// `::glossary`
-    Glossary, "glossary", "glossary", [Term], lists: Some(Kind::Term)
+    Glossary, "glossary", "glossary", [Kind::Term], lists: Some(Kind::Term)
 );
 
 /// `::dispatch-map{id}`: the branches of one map.
@@ -640,11 +641,11 @@ impl Spec for DispatchDiffDiagram {
 
 plain!(
     /// `::observer-map`: observers, what they tried, their outcome and as-of date.
-    ObserverMap, "observer-map", "observers, outcome and as-of date", [Observer], lists: None
+    ObserverMap, "observer-map", "observers, outcome and as-of date", [Kind::Observer], lists: None
 );
 plain!(
     /// `::library-chain`: components joined by their `next` links, with each status.
-    LibraryChain, "library-chain", "library chain and status", [Component, Status], lists: None
+    LibraryChain, "library-chain", "library chain and status", [Kind::Component, Kind::Status], lists: None
 );
 
 /// A run named directly, or the latest run of a probe.

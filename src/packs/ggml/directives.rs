@@ -6,27 +6,7 @@ use crate::model::directive::{Args, Spec};
 use crate::model::pack::DirectiveSpec;
 use crate::model::refs::Kind;
 
-/// A directive with no attributes that lists every record of one of the pack's kinds.
-macro_rules! plain {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $about:literal, [$($read:expr),*], lists: $lists:expr) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq)]
-        pub struct $ty;
-
-        impl Spec for $ty {
-            const NAME: &'static str = $name;
-            const ATTRS: &'static [&'static str] = &[];
-            const ABOUT: &'static str = $about;
-            const READS: &'static [Kind] = &[$($read),*];
-            fn parse(_: &Args) -> Result<Self, String> {
-                Ok($ty)
-            }
-            fn lists(&self) -> Option<Kind> {
-                $lists
-            }
-        }
-    };
-}
+use crate::plain_directive as plain;
 
 /// `::bundles{arch ids}`: the bundle table, all bundles or those of one target or ids.
 #[derive(Debug, Clone, PartialEq)]
