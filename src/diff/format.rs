@@ -45,6 +45,8 @@ pub fn summary(r: &Report) -> String {
         }
     }
     let zone_flips = flips.len();
+    // An added record is no changed one: each is counted as what happened to it.
+    let records = |c: Change| r.records.iter().filter(|x| x.change == c).count();
     let drift = r.texts.iter().filter(|t| t.drift).count()
         + r.records.iter().map(|x| x.drift.len()).sum::<usize>()
         + r.claims.iter().map(|c| c.drift.len()).sum::<usize>();
@@ -73,7 +75,17 @@ pub fn summary(r: &Report) -> String {
             "dispatch map changed",
             "dispatch maps changed",
         ),
-        (r.records.len(), "record changed", "records changed"),
+        (records(Change::Added), "record added", "records added"),
+        (
+            records(Change::Removed),
+            "record removed",
+            "records removed",
+        ),
+        (
+            records(Change::Changed),
+            "record changed",
+            "records changed",
+        ),
         (
             r.texts.len(),
             "prose block pair changed",

@@ -264,7 +264,7 @@ fn summary_counts_every_kind_in_plural() {
         summary(&full()),
         "3 run records rewritten, 2 claims moved between cannot-show and can-show, \
          3 other claim changes, 2 runs added, 1 run removed, 1 case changed in the latest runs, \
-         3 derived zones flipped, 1 dispatch map changed, 2 records changed, \
+         3 derived zones flipped, 1 dispatch map changed, 1 record added, 1 record changed, \
          2 prose block pairs changed, 3 translation drifts, 1 page added, 1 page removed"
     );
 }
@@ -281,6 +281,12 @@ fn summary_words_one_of_each_in_the_singular() {
         "1 run record rewritten, 1 claim moved between cannot-show and can-show, \
          1 other claim change, 1 run added, 1 record changed, 1 translation drift"
     );
+    // An added record, and a removed one, are said as such, not as changed (issue 43).
+    let mut added = empty();
+    added.records = full().records.into_iter().skip(1).collect();
+    assert_eq!(summary(&added), "1 record added");
+    added.records[0].change = Change::Removed;
+    assert_eq!(summary(&added), "1 record removed");
     assert_eq!(summary(&empty()), "no evidence changes");
 }
 
