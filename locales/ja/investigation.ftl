@@ -43,3 +43,5 @@ tensor-mix-caption-run = この gguf プローブの実行に含まれるテン�
 cache-defeat-nonce = プロンプトの前に一意なナンス
 cache-defeat-cold-start = コールドスタート (先にアンロード)
 basis-legend-observed = この調査の記録(実行・スキャン・ログ)に基づく。
+residency-cold = コールド
+residency-hot = ホット (常駐)
