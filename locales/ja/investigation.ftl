@@ -4,13 +4,13 @@
 components-caption = ROCm コンポーネントと観測された状態
 col-observed = 観測 (Phase C)
 col-family = カーネル系統
-col-anchor = アンカーとなる bundle
-figure-chain-legend-loaded = 破線: 読み込まれたこと (プロセスの maps に現れたこと) だけを確認
+col-anchor = アンカーとなるバンドル
+figure-chain-legend-loaded = 破線:ロードされたこと (プロセスの maps に現れたこと) だけを確認
 figure-chain-legend-binary = 実線:バイナリや hsaco まで確認
 figure-proxy-title = 実行 { $run } の各ケースを ne11 の軸に置き、地図「{ $map }」の範囲と重ねた図
 figure-proxy-title-nomap = 実行 { $run } の各ケースを ne11 の軸に置いた図 (照合した地図なし)
 figure-proxy-title-previous = 実行 { $run } の各ケースを ne11 の軸に置き、直前の実行 { $previous } が照合した地図「{ $map }」の範囲と重ねた図
-findings-caption-split-mode = ソース側の知見: split mode
+findings-caption-split-mode = ソース側の知見:分割モード
 col-built-for = 対応する ne11
 tensor-types-caption = テンソル型と、それを受け付けるカーネル系統
 col-families = カーネル系統
@@ -21,4 +21,27 @@ runs-zone-note = 範囲は各ディスパッチ地図から導出しており、
 figure-dispatch-title = ディスパッチの流れ:{ $map }
 figure-diff-title = ディスパッチ地図どうしの食い違い(範囲ごと)
 figure-chain-title = ライブラリの連鎖と、各コンポーネントで観測できたこと
-figure-chain-side = 右側の箱は、矢印の根元にあるライブラリ経由で読み込まれる。
+figure-chain-side = 右側の箱は、矢印の根元にあるライブラリ経由でロードされる。
+# ディスパッチ範囲 (glossary `dispatch_zone`): この調査は「圏」ではなく「範囲」と書く。
+col-zones = 範囲ごとのケース数 (照合した地図)
+col-derived-zone = 導出した範囲 (地図ごと)
+runs-zones-changed = { $run } から { $map } の下で範囲が変わったケース:
+runs-compare-map = 範囲は地図 { $map } に基づいて読んでいる。
+col-zone-change = 導出した範囲
+# 組み込みの文言のうち英語の語が残るものを、用語集の書き方 (バンドル、カーネル、
+# ファイル型、スキャン、プローブ、ナンス、コールドスタート) で言い直す。
+bundles-caption = コードオブジェクトのバンドル
+bundles-caption-arch = { $arch } 向けのコードオブジェクトのバンドル
+col-bundle = バンドル
+col-custom-kernels = 独自カーネル
+target-not-scanned = 未スキャン
+file-types-caption = ファイル型のラベルと、中に混ざるテンソル型
+col-file-type = ファイル型
+col-ggml-id = ggml の型番号
+fatbin-targets-caption-run = この fatbin プローブの実行に含まれる gfx ターゲット
+tensor-mix-caption-run = この gguf プローブの実行に含まれるテンソル型
+cache-defeat-nonce = プロンプトの前に一意なナンス
+cache-defeat-cold-start = コールドスタート (先にアンロード)
+basis-legend-observed = この調査の記録(実行・スキャン・ログ)に基づく。
+residency-cold = コールド
+residency-hot = ホット (常駐)

@@ -1,1 +1,1 @@
-__evidenceSearch("en/meta",{"v":1,"shards":1,"chunk":8,"docs":16});
+__evidenceSearch("en/meta",{"v":1,"shards":2,"chunk":8,"docs":16});
