@@ -762,7 +762,7 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                     Some(m) => (
                         format!("**moved {}**", m.direction),
                         format!(
-                            "“{}” (from `{}`); evidence added: {}; constraint: {} → {}",
+                            "“{}” (from `{}`); evidence added: {}{}",
                             cell(m.text.reading()),
                             m.from_claim,
                             if m.evidence_added.is_empty() {
@@ -774,8 +774,16 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                                     .collect::<Vec<_>>()
                                     .join(", ")
                             },
-                            opt(&m.constraint_before),
-                            opt(&m.constraint_after)
+                            // An unchanged constraint is no change: said only when it moved.
+                            if m.constraint_before == m.constraint_after {
+                                String::new()
+                            } else {
+                                format!(
+                                    "; constraint: {} → {}",
+                                    opt(&m.constraint_before),
+                                    opt(&m.constraint_after)
+                                )
+                            }
                         ),
                     ),
                     // Each changed field with the words that changed.

@@ -475,7 +475,7 @@ fn markdown_shows_every_section() {
 | claim | page | change | detail |
 |---|---|---|---|
 | `c1` | p1 | **moved cannot-to-can** | “a text that wraps” (from `c0`); evidence added: `run:a`, `observer:o`; constraint: — → n ≥ 2 |
-| `c2` | p1 | **moved can-to-cannot** | “{x91}” (from `c2`); evidence added: none; constraint: k → k |
+| `c2` | p1 | **moved can-to-cannot** | “{x91}” (from `c2`); evidence added: none |
 | `c3` | p1 | added |  |
 | `c4` | p1 | removed |  |
 | `c5` | p1 | changed | `text.en`: old → new |
