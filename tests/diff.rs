@@ -400,9 +400,19 @@ fn run_value_edited_in_place_is_a_rewrite() {
         )
     });
     assert_reported_as_rewrite(repo.path(), "data/runs/r1.yaml");
-    let (v, ..) = last_commit(repo.path());
+    let (v, _, _, deny_err) = last_commit(repo.path());
     let r = &v["rewrites"][0];
     assert_eq!(r["change"], "changed");
+    // `--deny-rewrites` points at the line the edit is on, not only at the file.
+    let line = 1 + RUN1
+        .lines()
+        .position(|l| l.contains("prompt_eval_count: 290"))
+        .expect("the edited line");
+    assert_eq!(r["line"], line, "{v:#}");
+    assert!(
+        deny_err.contains(&format!("data/runs/r1.yaml:{line} (run r1) changed")),
+        "{deny_err}"
+    );
     assert_eq!(
         r["fields"],
         serde_json::json!([{"path": "cases[long].prompt_eval_count", "old": "290", "new": "300"}])
@@ -449,9 +459,15 @@ fn run_file_with_only_a_comment_changed_is_a_rewrite() {
         )
     });
     assert_reported_as_rewrite(repo.path(), "data/runs/r1.yaml");
-    let (v, ..) = last_commit(repo.path());
+    let (v, _, _, deny_err) = last_commit(repo.path());
     let r = &v["rewrites"][0];
     assert_eq!(r["change"], "changed");
+    // The comment added at the top is where `--deny-rewrites` points.
+    assert_eq!(r["line"], 1, "{v:#}");
+    assert!(
+        deny_err.contains("data/runs/r1.yaml:1 (run r1) changed"),
+        "{deny_err}"
+    );
     assert_eq!(r["fields"], serde_json::json!([]));
     let (_, text, _) = diff(repo.path(), &["HEAD~1", "HEAD"]);
     assert!(text.contains("no recorded value differs"), "{text}");

@@ -134,7 +134,10 @@ pub fn rewrites_refusal(r: &Report) -> Option<String> {
     let files: Vec<String> = r
         .rewrites
         .iter()
-        .map(|w| format!("  {} (run {}) {}", w.file, w.run, rewrite_word(w)))
+        .map(|w| {
+            let at = w.line.map(|l| format!(":{l}")).unwrap_or_default();
+            format!("  {}{at} (run {}) {}", w.file, w.run, rewrite_word(w))
+        })
         .collect();
     Some(format!("{NEVER_REWRITTEN}\n{}", files.join("\n")))
 }

@@ -65,6 +65,7 @@ fn full() -> Report {
                 change: Change::Changed,
                 renamed_to: None,
                 fields: Vec::new(),
+                line: Some(4),
             },
             Rewrite {
                 file: "data/runs/b.yaml".into(),
@@ -72,6 +73,7 @@ fn full() -> Report {
                 change: Change::Removed,
                 renamed_to: Some("data/runs/c.yaml".into()),
                 fields: Vec::new(),
+                line: None,
             },
             Rewrite {
                 file: "data/runs/d.yaml".into(),
@@ -79,6 +81,7 @@ fn full() -> Report {
                 change: Change::Changed,
                 renamed_to: None,
                 fields: vec![field("cases[k1].n", Some("1"), Some("2"))],
+                line: Some(12),
             },
         ],
         claims: vec![
@@ -325,6 +328,7 @@ fn rewrite_stub() -> Rewrite {
         change: Change::Changed,
         renamed_to: None,
         fields: Vec::new(),
+        line: Some(1),
     }
 }
 
@@ -573,9 +577,9 @@ fn refusal_names_each_rewritten_file() {
         rewrites_refusal(&full()).as_deref(),
         Some(
             "run records are never rewritten: add a new run instead\n  \
-             data/runs/a.yaml (run a) changed\n  \
+             data/runs/a.yaml:4 (run a) changed\n  \
              data/runs/b.yaml (run b) renamed to data/runs/c.yaml\n  \
-             data/runs/d.yaml (run d) changed"
+             data/runs/d.yaml:12 (run d) changed"
         )
     );
 }

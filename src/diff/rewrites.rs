@@ -52,6 +52,10 @@ pub struct Rewrite {
     pub renamed_to: Option<String>,
     /// Recorded values that differ, old → new; empty when only comments or layout changed.
     pub fields: Vec<FieldChange>,
+    /// For a changed file, the first line (1-based) of the head side's text that differs
+    /// from the base side's: where `--deny-rewrites` points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
 }
 
 /// Every base run file the head side changed or removed, in path order.
@@ -61,12 +65,13 @@ pub fn find(base: &Compared, head: &Compared) -> Vec<Rewrite> {
     for (file, (run, bytes)) in old {
         match new.get(file) {
             Some((_, same)) if same == bytes => {}
-            Some((new_run, _)) => out.push(Rewrite {
+            Some((new_run, now)) => out.push(Rewrite {
                 file: file.clone(),
                 run: run.clone(),
                 change: Change::Changed,
                 renamed_to: None,
                 fields: fields(base, run, head, new_run),
+                line: Some(first_differing_line(bytes, now)),
             }),
             None => out.push(Rewrite {
                 file: file.clone(),
@@ -74,6 +79,7 @@ pub fn find(base: &Compared, head: &Compared) -> Vec<Rewrite> {
                 change: Change::Removed,
                 renamed_to: renamed_to(bytes, old, new),
                 fields: Vec::new(),
+                line: None,
             }),
         }
     }
@@ -85,6 +91,20 @@ fn fields(base: &Compared, old_run: &str, head: &Compared, new_run: &str) -> Vec
     let old = report::kind(base, "run").get(old_run).copied();
     let new = report::kind(head, "run").get(new_run).copied();
     report::fields(old, new, head.ev.languages()).0
+}
+
+/// The first line (1-based) at which `new` differs from `old`; one past the last line of
+/// the shorter when one text is the other with lines added at its end.
+fn first_differing_line(old: &[u8], new: &[u8]) -> usize {
+    let mut a = old.split(|b| *b == b'\n');
+    let mut b = new.split(|b| *b == b'\n');
+    let mut line = 1;
+    loop {
+        match (a.next(), b.next()) {
+            (Some(x), Some(y)) if x == y => line += 1,
+            _ => return line,
+        }
+    }
 }
 
 /// A head-only run file with exactly `bytes`: where a removed file went.
@@ -106,6 +126,13 @@ mod tests {
         list.iter()
             .map(|(f, t)| (f.to_string(), ("r".to_string(), t.as_bytes().to_vec())))
             .collect()
+    }
+
+    #[test]
+    fn the_first_differing_line_is_where_the_texts_part() {
+        assert_eq!(first_differing_line(b"a\nb\nc\n", b"a\nB\nc\n"), 2);
+        assert_eq!(first_differing_line(b"a\nb\n", b"a\nb\nc\n"), 3);
+        assert_eq!(first_differing_line(b"x", b"y"), 1);
     }
 
     #[test]
