@@ -422,7 +422,10 @@ mod tests {
         let example = VALUE_HINT.rsplit("`:v[").next().unwrap_or_default();
         let kind = example.split(':').next().unwrap_or_default();
         let kind = crate::model::registry::Kind::from_name(kind).expect("a kind");
-        assert!(!matches!(kind, crate::model::registry::Kind::Pack(_)), "{VALUE_HINT}");
+        assert!(
+            !matches!(kind, crate::model::registry::Kind::Pack(_)),
+            "{VALUE_HINT}"
+        );
     }
 
     #[test]

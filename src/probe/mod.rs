@@ -14,7 +14,7 @@ pub mod record;
 
 use crate::diagnostics::{self, Diagnostics, Format};
 use crate::load::read::site_text;
-use crate::model::types::{Case, Id, Residency, Run};
+use crate::model::types::{Case, Id, Run};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt;
 use std::io::IsTerminal;
@@ -280,18 +280,29 @@ fn summary_table(run: &Run) -> String {
         None => "-".into(),
     };
     let widths: Vec<usize> = names.iter().map(|n| head(n).len().max(6)).collect();
-    let mut out = format!("{:<24} {:>6}", "case", "mode");
+    // How each case ran, as its pack records it beside the id (`mode`), a column each.
+    let told: Vec<Vec<(&str, String)>> = run
+        .cases
+        .iter()
+        .map(|c| c.values.leading_texts(crate::model::fields::Place::Case))
+        .collect();
+    let mut ways: Vec<&str> = told.iter().flatten().map(|(n, _)| *n).collect();
+    ways.sort_unstable();
+    ways.dedup();
+    let mut out = format!("{:<24}", "case");
+    for n in &ways {
+        let _ = write!(out, " {n:>6}");
+    }
     for (n, w) in names.iter().zip(&widths) {
         let _ = write!(out, " {:>w$}", head(n));
     }
     out.push('\n');
-    for c in &run.cases {
-        let mode = match c.mode {
-            Some(Residency::Cold) => "cold",
-            Some(Residency::Hot) => "hot",
-            None => "-",
-        };
-        let _ = write!(out, "{:<24} {:>6}", c.id.value, mode);
+    for (c, told) in run.cases.iter().zip(&told) {
+        let _ = write!(out, "{:<24}", c.id.value);
+        for n in &ways {
+            let v = told.iter().find(|(m, _)| m == n).map_or("-", |(_, v)| v);
+            let _ = write!(out, " {v:>6}");
+        }
         for (n, w) in names.iter().zip(&widths) {
             let _ = write!(out, " {:>w$}", cell(n, c));
         }
