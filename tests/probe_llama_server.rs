@@ -9,8 +9,8 @@
 
 mod probe_support;
 
-use evidence::model::types::{Residency, Run};
-use evidence::packs::ggml::runs::{CacheDefeat, Counters, EngineCase, EngineRun};
+use evidence::model::types::Run;
+use evidence::packs::ggml::runs::{CacheDefeat, Counters, EngineCase, EngineRun, Residency};
 use probe_support::*;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -250,7 +250,7 @@ fn llama_server_end_to_end() {
             c.counter("eval_count")
         );
         assert_eq!(
-            c.mode,
+            c.mode().copied(),
             Some(Residency::Hot),
             "llama-server runs every case resident"
         );

@@ -7,8 +7,7 @@
 
 mod probe_support;
 
-use evidence::model::types::Residency;
-use evidence::packs::ggml::runs::{CacheDefeat, Counters, EngineCase, EngineRun};
+use evidence::packs::ggml::runs::{CacheDefeat, Counters, EngineCase, EngineRun, Residency};
 use probe_support::*;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -207,8 +206,11 @@ fn probe_records_a_run_with_its_environment() {
         Some(format!("{}.yaml", run.id.value).as_str())
     );
     assert_eq!(run.probe, "ollama-cases");
-    assert_eq!(run.model.as_deref(), Some(MODEL));
-    assert_eq!(run.endpoint.as_deref(), Some(server.url.as_str()));
+    assert_eq!(run.model().map(String::as_str), Some(MODEL));
+    assert_eq!(
+        run.endpoint().map(String::as_str),
+        Some(server.url.as_str())
+    );
     assert_eq!(
         run.versions.get("ollama").map(String::as_str),
         Some("0.5.1")
@@ -249,7 +251,7 @@ fn probe_records_a_run_with_its_environment() {
     assert_eq!(short.done_reason().map(String::as_str), Some("length"));
     assert!(short.created_at().is_some() && short.started_at().is_some());
     let medium = &run.cases[1];
-    assert_eq!(medium.mode, Some(Residency::Cold));
+    assert_eq!(medium.mode().copied(), Some(Residency::Cold));
     assert_eq!(medium.cache_defeat().cloned(), Some(CacheDefeat::ColdStart));
     assert_eq!(medium.nonce().cloned(), None);
     assert_eq!(
@@ -656,21 +658,21 @@ fn import_records_a_json_response_and_a_stream_capture() {
     };
     let s = by_case("streamed");
     assert_eq!(s.probe, "ollama-import");
-    assert_eq!(s.model.as_deref(), Some("fixture"));
+    assert_eq!(s.model().map(String::as_str), Some("fixture"));
     assert_eq!(
         s.date.as_ref().map(|d| d.value.as_str()),
         Some("2026-11-20T10:00:00Z")
     );
     assert_eq!(s.cases[0].counter("prompt_eval_count"), Some(11));
     assert_eq!(s.cases[0].counter("eval_count"), Some(2));
-    assert_eq!(s.cases[0].mode, Some(Residency::Hot));
+    assert_eq!(s.cases[0].mode().copied(), Some(Residency::Hot));
     assert_eq!(
         s.cases[0].cache_defeat().cloned(),
         None,
         "unknown for a capture"
     );
     let j = by_case("saved");
-    assert_eq!(j.model.as_deref(), Some("llama3.2"));
+    assert_eq!(j.model().map(String::as_str), Some("llama3.2"));
     assert_eq!(j.cases[0].counter("prompt_eval_count"), Some(26));
     assert_eq!(
         j.cases[0].counter("prompt_eval_duration_ns"),

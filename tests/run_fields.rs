@@ -101,3 +101,89 @@ fn a_packless_sites_run_table_has_no_mode_or_model_column() {
         assert!(!table.contains(header), "{header} in {table}");
     }
 }
+
+/// Turns the ggml pack on in the site at `root`.
+fn with_engine_pack(root: &Path) {
+    replace_once(
+        root,
+        "evidence.yaml",
+        "languages: [en, de, ja]\n",
+        "languages: [en, de, ja]\npacks: [ggml]\n",
+    );
+}
+
+/// Gives the run the model, endpoint and case mode an engine run recorded before they
+/// were the pack's fields (run files are never rewritten).
+fn with_engine_fields(root: &Path) {
+    replace_once(
+        root,
+        "data/runs/morning.yaml",
+        "engine: none\n",
+        "engine: none\nendpoint: \"http://127.0.0.1:11434\"\nmodel: \"qwen2.5:7b\"\n",
+    );
+    replace_once(
+        root,
+        "data/runs/morning.yaml",
+        "  - id: early\n",
+        "  - id: early\n    mode: hot\n",
+    );
+}
+
+#[test]
+fn an_old_runs_model_endpoint_and_mode_load_and_show_with_the_pack() {
+    let site = thermostat_site(|root| {
+        with_engine_pack(root);
+        with_engine_fields(root);
+    });
+    let page = built_home(site.path());
+    assert!(page.contains("Model <code>qwen2.5:7b</code>"), "{page}");
+    assert!(
+        page.contains("Endpoint <code>http://127.0.0.1:11434</code>"),
+        "{page}"
+    );
+    let start = page
+        .find("<th scope=\"col\">Case</th>")
+        .expect("the run's table on the home page");
+    let table = &page[start..start + page[start..].find("</table>").expect("its end")];
+    assert!(table.contains(">Mode<"), "{table}");
+    assert!(table.contains(">hot<"), "{table}");
+}
+
+#[test]
+fn without_the_pack_an_old_runs_engine_fields_are_located_errors_naming_it() {
+    let site = thermostat_site(with_engine_fields);
+    let r = build(site.path(), Some(&site.path().join("out")));
+    assert_ne!(r.code, 0, "stdout:\n{}", r.stdout);
+    // The first pack field of the file, at its line and column.
+    assert!(
+        r.stderr.contains("data/runs/morning.yaml:5:1"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("`ggml` pack"), "{}", r.stderr);
+    assert!(!site.path().join("out").exists(), "nothing is written");
+}
+
+#[test]
+fn a_packless_sites_engine_run_says_nothing_of_a_model() {
+    let site = thermostat_site(|root| {
+        let vocabulary =
+            std::fs::read_to_string(root.join("data/vocabulary.yaml")).expect("the vocabulary");
+        let engines = "engines:\n  - id: controller\n    label: {en: \"Controller\", \
+                       de: \"Regler\", ja: \"制御器\"}\n";
+        write_file(
+            root,
+            "data/vocabulary.yaml",
+            format!("{engines}{vocabulary}").as_bytes(),
+        );
+        replace_once(
+            root,
+            "data/runs/morning.yaml",
+            "engine: none\n",
+            "engine: controller\n",
+        );
+    });
+    let page = built_home(site.path());
+    assert!(page.contains("Controller"), "{page}");
+    assert!(!page.contains("Model"), "{page}");
+}

@@ -402,13 +402,11 @@ fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, Stri
     }
 }
 
-/// A run as a reviewer needs to place it: "probe p, engine e, model m, <environment as
-/// recorded>, subject s, date".
+/// A run as a reviewer needs to place it: "probe p, engine e, <what it served, as
+/// recorded>, <environment as recorded>, subject s, date".
 pub(super) fn run_line(x: &RunRef) -> String {
     let mut parts = vec![x.probe.clone(), format!("engine {}", x.engine)];
-    if let Some(m) = &x.model {
-        parts.push(format!("model {m}"));
-    }
+    parts.extend(x.served.iter().map(|(k, v)| format!("{k} {v}")));
     parts.extend(x.environment.iter().map(|(k, v)| format!("{k} {v}")));
     if let Some(s) = &x.subject {
         parts.push(format!("subject {s}"));

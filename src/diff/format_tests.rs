@@ -36,7 +36,7 @@ fn run_ref(id: &str, date: Option<&str>) -> RunRef {
         probe: "sweep".into(),
         date: date.map(Into::into),
         engine: "server".into(),
-        model: Some("m:7b".into()),
+        served: [("model".to_string(), "m:7b".to_string())].into(),
         environment: [("device", "accelerator-1"), ("host", "lab-a")]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -141,11 +141,12 @@ pub struct RunRef {
     pub id: String,
     pub probe: String,
     pub date: Option<String>,
-    /// What a reviewer needs to tell whose evidence a new run is: its engine, model, the
+    /// What a reviewer needs to tell whose evidence a new run is: its engine, what it
+    /// served as its pack records it beside the engine (`model`, `endpoint`), the
     /// environment it recorded (host, CPU, devices …, as the probe named them) and subject.
     pub engine: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
+    #[serde(flatten)]
+    pub served: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub environment: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -664,7 +665,12 @@ fn run_ref(ev: &Evidence, r: &Run) -> RunRef {
             .engine()
             .map_or(crate::model::types::NO_ENGINE, |e| e.value.as_str())
             .to_string(),
-        model: r.model.clone(),
+        served: r
+            .values
+            .leading_texts(crate::model::fields::Place::Run)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
         environment: r.environment.clone(),
         subject: ev.subject_of(r).map(String::from),
         shown: None,

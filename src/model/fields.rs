@@ -257,6 +257,9 @@ pub struct Field {
     /// For measurements shown together in one column (durations), a name the group's
     /// members share; empty for a column of its own.
     pub group: &'static str,
+    /// Written first, right after what identifies the run or case (a run's `engine`, a
+    /// case's `id`): a field that says what the run ran on, or how the case ran.
+    pub leading: bool,
 }
 
 impl fmt::Debug for Field {
@@ -273,6 +276,7 @@ impl Field {
             label,
             probe_only: false,
             group: "",
+            leading: false,
         }
     }
 
@@ -283,12 +287,21 @@ impl Field {
             label: "",
             probe_only: false,
             group: "",
+            leading: false,
         }
     }
 
     /// A measurement shown in the column `group` with the others of that group.
     pub const fn grouped(self, group: &'static str) -> Field {
         Field { group, ..self }
+    }
+
+    /// A field written first, beside what identifies the run or case ([`Field::leading`]).
+    pub const fn leading(self) -> Field {
+        Field {
+            leading: true,
+            ..self
+        }
     }
 
     /// A field only a probe writes.
@@ -375,10 +388,49 @@ impl Values {
         self.0.iter().map(|(n, _)| *n)
     }
 
-    /// Writes each into `map`, in order.
-    pub fn serialize_into<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+    /// Writes those of `place` whose field is [leading](Field::leading) into `map`, in order.
+    pub fn serialize_leading_into<M: SerializeMap>(
+        &self,
+        place: Place,
+        map: &mut M,
+    ) -> Result<(), M::Error> {
+        self.serialize_where(place, map, true)
+    }
+
+    /// Writes all but the [leading](Field::leading) ones of `place` into `map`, in order.
+    pub fn serialize_rest_into<M: SerializeMap>(
+        &self,
+        place: Place,
+        map: &mut M,
+    ) -> Result<(), M::Error> {
+        self.serialize_where(place, map, false)
+    }
+
+    /// The [leading](Field::leading) fields of `place` whose value is a text, by name
+    /// and as written (what a run served, how a case ran), in order.
+    pub fn leading_texts(&self, place: Place) -> Vec<(&'static str, String)> {
+        self.0
+            .iter()
+            .filter(|(n, _)| declared(place, n).is_some_and(|(_, f)| f.leading))
+            .filter_map(|(n, v)| match serde_json::to_value(v.as_ref()) {
+                Ok(serde_json::Value::String(t)) => Some((*n, t)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Writes those whose field at `place` is leading, or is not, as `leading` says.
+    fn serialize_where<M: SerializeMap>(
+        &self,
+        place: Place,
+        map: &mut M,
+        leading: bool,
+    ) -> Result<(), M::Error> {
         for (n, v) in &self.0 {
-            map.serialize_entry(n, v.as_ref())?;
+            let is_leading = declared(place, n).is_some_and(|(_, f)| f.leading);
+            if is_leading == leading {
+                map.serialize_entry(n, v.as_ref())?;
+            }
         }
         Ok(())
     }

@@ -193,7 +193,7 @@ fn object(props: Vec<(&str, Schema, bool)>) -> Schema {
 }
 
 /// `schema` with a description.
-fn described(mut schema: Schema, about: &str) -> Schema {
+pub fn described(mut schema: Schema, about: &str) -> Schema {
     schema.insert("description".into(), json!(about));
     schema
 }
@@ -256,12 +256,6 @@ fn run(g: &mut SchemaGenerator, shape: &SiteShape) -> Schema {
                 id(),
                 "An engine of the vocabulary (`data/vocabulary.yaml`); absent (or `none`): no engine.",
             ),
-            false,
-        ),
-        ("endpoint", id(), false),
-        (
-            "model",
-            described(id(), "What the engine ran, by the name it gives it."),
             false,
         ),
         (
@@ -333,7 +327,6 @@ fn run(g: &mut SchemaGenerator, shape: &SiteShape) -> Schema {
 fn case(g: &mut SchemaGenerator, shape: &SiteShape) -> Schema {
     let mut fields = vec![
         ("id", json_schema!({"type": "string"}), true),
-        ("mode", g.subschema_for::<types::Residency>(), false),
         (
             "measurements",
             described(

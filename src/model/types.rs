@@ -911,9 +911,6 @@ pub struct Run {
     /// `data/vocabulary.yaml`): a database, a server. Absent or [`NO_ENGINE`]: none (a
     /// file read, a reading by hand); see [`Run::engine`].
     pub engine: Option<Id>,
-    pub endpoint: Option<String>,
-    /// What the engine ran, by the name it gives it; absent when the record lost it.
-    pub model: Option<String>,
     /// Software versions by component, e.g. `server: 0.6.5`.
     pub versions: BTreeMap<String, String>,
     /// Facts about the machine and what ran on it, as recorded (host, cpu …).
@@ -944,8 +941,6 @@ const RUN_KEYS: &[&str] = &[
     "date",
     "subject",
     "engine",
-    "endpoint",
-    "model",
     "versions",
     "environment",
     "conditions",
@@ -968,8 +963,7 @@ impl<'de> Deserialize<'de> for Run {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Run, A::Error> {
                 let (mut id, mut probe, mut date, mut subject, mut engine) =
                     (None, None, None, None, None);
-                let (mut endpoint, mut model, mut versions, mut environment) =
-                    (None, None, None, None);
+                let (mut versions, mut environment) = (None, None);
                 let (mut origin, mut note, mut phase, mut assessed_against) =
                     (None, None, None, None);
                 let mut conditions = None;
@@ -992,8 +986,6 @@ impl<'de> Deserialize<'de> for Run {
                         "date" => once(&mut date, "date", map.next_value()?)?,
                         "subject" => once(&mut subject, "subject", map.next_value()?)?,
                         "engine" => once(&mut engine, "engine", map.next_value()?)?,
-                        "endpoint" => once(&mut endpoint, "endpoint", map.next_value()?)?,
-                        "model" => once(&mut model, "model", map.next_value()?)?,
                         "versions" => once(&mut versions, "versions", map.next_value()?)?,
                         "environment" => once(&mut environment, "environment", map.next_value()?)?,
                         "conditions" => once(&mut conditions, "conditions", map.next_value()?)?,
@@ -1014,8 +1006,6 @@ impl<'de> Deserialize<'de> for Run {
                     date,
                     subject,
                     engine,
-                    endpoint,
-                    model,
                     versions: versions.unwrap_or_default(),
                     environment: environment.unwrap_or_default(),
                     conditions: conditions.unwrap_or_default(),
@@ -1049,8 +1039,6 @@ impl Serialize for Run {
                 self.date.is_some(),
                 self.subject.is_some(),
                 self.engine.is_some(),
-                self.endpoint.is_some(),
-                self.model.is_some(),
                 !self.versions.is_empty(),
                 !self.environment.is_empty(),
                 !self.conditions.is_empty(),
@@ -1076,12 +1064,8 @@ impl Serialize for Run {
         if let Some(v) = &self.engine {
             m.serialize_entry("engine", v)?;
         }
-        if let Some(v) = &self.endpoint {
-            m.serialize_entry("endpoint", v)?;
-        }
-        if let Some(v) = &self.model {
-            m.serialize_entry("model", v)?;
-        }
+        // A pack's fields that say what the run ran on stay beside the engine.
+        self.values.serialize_leading_into(Place::Run, &mut m)?;
         if !self.versions.is_empty() {
             m.serialize_entry("versions", &self.versions)?;
         }
@@ -1101,7 +1085,7 @@ impl Serialize for Run {
         if let Some(v) = &self.assessed_against {
             m.serialize_entry("assessed_against", v)?;
         }
-        self.values.serialize_into(&mut m)?;
+        self.values.serialize_rest_into(Place::Run, &mut m)?;
         m.serialize_entry("cases", &self.cases)?;
         if let Some(v) = &self.input {
             m.serialize_entry("input", v)?;
@@ -1173,8 +1157,6 @@ pub const NO_ENGINE: &str = "none";
 #[derive(Debug, Clone)]
 pub struct Case {
     pub id: Id,
-    /// `cold` (nothing warm from before: loaded for this case) or `hot` (resident).
-    pub mode: Option<Residency>,
     /// Its numbers by name: the site's own (`measurements:`) and those a pack's probe
     /// writes at the top of a case (`total_duration_ns: …`).
     pub measurements: Measurements,
@@ -1191,14 +1173,7 @@ pub struct Case {
 }
 
 /// The keys of a case the core reads itself.
-const CASE_KEYS: &[&str] = &[
-    "id",
-    "mode",
-    "measurements",
-    "assessment",
-    "repeat",
-    "texts",
-];
+const CASE_KEYS: &[&str] = &["id", "measurements", "assessment", "repeat", "texts"];
 
 impl<'de> Deserialize<'de> for Case {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Case, D::Error> {
@@ -1209,8 +1184,8 @@ impl<'de> Deserialize<'de> for Case {
                 f.write_str("a case")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Case, A::Error> {
-                let (mut id, mut mode, mut own, mut assessment, mut repeat) =
-                    (None, None, None::<Measurements>, None, None);
+                let (mut id, mut own, mut assessment, mut repeat) =
+                    (None, None::<Measurements>, None, None);
                 let mut texts = None::<BTreeMap<String, String>>;
                 // Most of a case's keys are measurements: room for them all at once (a
                 // hint, so bounded: a damaged cache file may claim any length).
@@ -1237,7 +1212,6 @@ impl<'de> Deserialize<'de> for Case {
                     };
                     match key {
                         "id" => once(&mut id, "id", map.next_value()?)?,
-                        "mode" => once(&mut mode, "mode", map.next_value()?)?,
                         "measurements" => once(&mut own, "measurements", map.next_value()?)?,
                         "assessment" => once(&mut assessment, "assessment", map.next_value()?)?,
                         "repeat" => once(&mut repeat, "repeat", map.next_value()?)?,
@@ -1255,7 +1229,6 @@ impl<'de> Deserialize<'de> for Case {
                 }
                 Ok(Case {
                     id: id.ok_or_else(|| de::Error::missing_field("id"))?,
-                    mode,
                     measurements,
                     assessment,
                     repeat,
@@ -1271,7 +1244,6 @@ impl<'de> Deserialize<'de> for Case {
 impl Serialize for Case {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let len = 1
-            + usize::from(self.mode.is_some())
             + fields::measurement_entries(&self.measurements)
             + usize::from(self.assessment.is_some())
             + usize::from(self.repeat.is_some())
@@ -1279,9 +1251,8 @@ impl Serialize for Case {
             + self.values.len();
         let mut m = s.serialize_map(Some(len))?;
         m.serialize_entry("id", &self.id)?;
-        if let Some(v) = &self.mode {
-            m.serialize_entry("mode", v)?;
-        }
+        // A pack's fields that say how the case ran stay beside its id.
+        self.values.serialize_leading_into(Place::Case, &mut m)?;
         fields::serialize_measurements(&self.measurements, &mut m)?;
         if let Some(v) = &self.assessment {
             m.serialize_entry("assessment", v)?;
@@ -1292,7 +1263,7 @@ impl Serialize for Case {
         if let Some(v) = &self.texts {
             m.serialize_entry("texts", v)?;
         }
-        self.values.serialize_into(&mut m)?;
+        self.values.serialize_rest_into(Place::Case, &mut m)?;
         m.end()
     }
 }
@@ -1302,7 +1273,6 @@ impl Case {
     pub fn new(id: &str) -> Case {
         Case {
             id: Id::unplaced(id),
-            mode: None,
             measurements: Measurements::default(),
             assessment: None,
             repeat: None,
@@ -1347,13 +1317,6 @@ impl Case {
 pub struct Repeat {
     pub of: String,
     pub index: u32,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Residency {
-    Cold,
-    Hot,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]

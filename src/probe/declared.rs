@@ -98,11 +98,16 @@ pub fn run(args: &RunArgs) -> Result<Written, ProbeError> {
             .as_ref()
             .filter(|e| e.value != NO_ENGINE)
             .map(|e| new_id(&e.value)),
-        endpoint: p.request.as_ref().and_then(|r| endpoint(&r.url.value)),
-        model: None,
         versions,
         conditions: Default::default(),
-        environment: record::this_machine(),
+        // Where its requests went is a fact of what ran, beside the machine's.
+        environment: {
+            let mut e = record::this_machine();
+            if let Some(at) = p.request.as_ref().and_then(|r| endpoint(&r.url.value)) {
+                e.insert("endpoint".into(), at);
+            }
+            e
+        },
         origin: site.text(
             "probe-origin",
             &[

@@ -14,7 +14,7 @@ pub mod record;
 
 use crate::diagnostics::{self, Diagnostics, Format};
 use crate::load::read::site_text;
-use crate::model::types::{Case, Id, Residency, Run};
+use crate::model::types::{Case, Id, Run};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt;
 use std::io::IsTerminal;
@@ -280,22 +280,76 @@ fn summary_table(run: &Run) -> String {
         None => "-".into(),
     };
     let widths: Vec<usize> = names.iter().map(|n| head(n).len().max(6)).collect();
-    let mut out = format!("{:<24} {:>6}", "case", "mode");
+    // How each case ran, as its pack records it beside the id (`mode`), a column each.
+    let told: Vec<Vec<(&str, String)>> = run
+        .cases
+        .iter()
+        .map(|c| c.values.leading_texts(crate::model::fields::Place::Case))
+        .collect();
+    let mut ways: Vec<&str> = told.iter().flatten().map(|(n, _)| *n).collect();
+    ways.sort_unstable();
+    ways.dedup();
+    let mut out = format!("{:<24}", "case");
+    for n in &ways {
+        let _ = write!(out, " {n:>6}");
+    }
     for (n, w) in names.iter().zip(&widths) {
         let _ = write!(out, " {:>w$}", head(n));
     }
     out.push('\n');
-    for c in &run.cases {
-        let mode = match c.mode {
-            Some(Residency::Cold) => "cold",
-            Some(Residency::Hot) => "hot",
-            None => "-",
-        };
-        let _ = write!(out, "{:<24} {:>6}", c.id.value, mode);
+    for (c, told) in run.cases.iter().zip(&told) {
+        let _ = write!(out, "{:<24}", c.id.value);
+        for n in &ways {
+            let v = told.iter().find(|(m, _)| m == n).map_or("-", |(_, v)| v);
+            let _ = write!(out, " {v:>6}");
+        }
         for (n, w) in names.iter().zip(&widths) {
             let _ = write!(out, " {:>w$}", cell(n, c));
         }
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod summary_tests {
+    use super::summary_table;
+    use crate::model::types::Run;
+
+    fn run(case: &str) -> Run {
+        crate::packs::register();
+        let text =
+            format!("id: r\nprobe: p\norigin: {{ja: 記録, en: record}}\ncases:\n  - id: c\n{case}");
+        serde_saphyr::from_str(&text).expect("a run")
+    }
+
+    #[test]
+    fn a_case_field_a_pack_writes_beside_the_id_gets_a_column() {
+        let table = summary_table(&run("    mode: hot\n    measurements: {rows: 3}\n"));
+        let mut lines = table.lines();
+        let head: Vec<&str> = lines
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        let row: Vec<&str> = lines
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        assert_eq!(head, ["case", "mode", "rows"], "{table}");
+        assert_eq!(row, ["c", "hot", "3"], "{table}");
+    }
+
+    #[test]
+    fn a_run_of_no_pack_has_only_its_measurements() {
+        let table = summary_table(&run("    measurements: {rows: 3}\n"));
+        let head: Vec<&str> = table
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        assert_eq!(head, ["case", "rows"], "{table}");
+    }
 }

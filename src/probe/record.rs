@@ -478,7 +478,7 @@ mod tests {
             .enumerate()
             .map(|(i, p)| {
                 let mut c = Case::new(&format!("c{i}"));
-                c.mode = Some(Residency::Hot);
+                c.set_mode(Some(Residency::Hot));
                 c.set_counter("num_predict", Some(1));
                 c.set_counter("prompt_eval_count", Some(12 + i as u64));
                 c.set_counter("prompt_eval_duration_ns", Some(1_234_567));
@@ -520,8 +520,6 @@ mod tests {
             date: Some(new_id("2026-11-22T01:02:03Z")),
             subject: None,
             engine: Some(new_id("engine")),
-            endpoint: Some("http://127.0.0.1:1".into()),
-            model: Some("m:latest".into()),
             versions,
             conditions: Default::default(),
             environment: Default::default(),
@@ -539,6 +537,8 @@ mod tests {
             input: None,
             values: Default::default(),
         };
+        run.set_endpoint(Some("http://127.0.0.1:1".into()));
+        run.set_model(Some("m:latest".into()));
         run.set_model_details(Some(ModelDetails {
             family: Some("llama".into()),
             tensor_types: [("Q4_K".to_string(), 3u64), ("F32".to_string(), 2)]

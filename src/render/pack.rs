@@ -35,6 +35,25 @@ pub trait PackRender: Sync {
     fn case_mark(&self, _s: &Scope, _case: &Case) -> Option<&'static str> {
         None
     }
+    /// How a case ran, as the key of its label: shown in a run table's mode column (its
+    /// heading the pack's message `col-mode`) and as the case's name in a timing plot.
+    fn case_mode(&self, _s: &Scope, _case: &Case) -> Option<&'static str> {
+        None
+    }
+    /// Parts of a run's note after its engine: what the run served (a model, an address).
+    fn run_meta(&self, _s: &Scope, _run: &Run) -> Vec<Html> {
+        Vec::new()
+    }
+    /// Columns of the runs index after the engine's, for the runs given in order.
+    fn run_columns(&self, _s: &Scope, _runs: &[&Run]) -> Vec<RunColumn> {
+        Vec::new()
+    }
+}
+
+/// A column a pack adds to the runs index: its heading and a cell per run, in order.
+pub struct RunColumn {
+    pub heading: Html,
+    pub cells: Vec<Html>,
 }
 
 /// A pack's renderer, as one of its parts.
@@ -88,4 +107,19 @@ pub fn run_notes(s: &Scope, run: &Run) -> Vec<Html> {
 /// A mark a pack shows under a case's mode; `None` for none.
 pub fn case_mark(s: &Scope, case: &Case) -> Option<&'static str> {
     on(s).find_map(|r| r.case_mark(s, case))
+}
+
+/// How a case ran, as the key of its label, from the first pack that says; `None` for none.
+pub fn case_mode(s: &Scope, case: &Case) -> Option<&'static str> {
+    on(s).find_map(|r| r.case_mode(s, case))
+}
+
+/// Parts the packs add to a run's note after its engine.
+pub fn run_meta(s: &Scope, run: &Run) -> Vec<Html> {
+    on(s).flat_map(|r| r.run_meta(s, run)).collect()
+}
+
+/// Columns the packs add to the runs index, for `runs` in order.
+pub fn run_columns(s: &Scope, runs: &[&Run]) -> Vec<RunColumn> {
+    on(s).flat_map(|r| r.run_columns(s, runs)).collect()
 }

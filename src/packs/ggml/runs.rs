@@ -1,4 +1,5 @@
 //! What the pack's probes record in a run and its cases beyond the core's fields: the
+//! model and endpoint a run served, whether each case found the model loaded (`mode`), the
 //! engine counters (as measurements, by the names the engines give them), the request,
 //! the prompt and the reply, the model as the engine described it, and the binary
 //! scans. Each is declared once here ([`RUN_FIELDS`], [`CASE_FIELDS`]); the core reads and
@@ -14,6 +15,7 @@ use std::collections::BTreeMap;
 /// The measurements an engine probe writes at the top of a case, in table order, and the
 /// rest of what it keeps of a case.
 pub const CASE_FIELDS: &[Field] = &[
+    Field::value("mode", parse::<Residency>).leading(),
     Field::measurement("num_predict", "measure-num-predict"),
     Field::measurement("prompt_eval_count", "measure-prompt-eval-count"),
     Field::measurement("eval_count", "measure-eval-count"),
@@ -36,6 +38,8 @@ pub const CASE_FIELDS: &[Field] = &[
 
 /// What the pack's probes keep of a run.
 pub const RUN_FIELDS: &[Field] = &[
+    Field::value("endpoint", parse::<String>).leading(),
+    Field::value("model", parse::<String>).leading(),
     Field::value("model_details", parse::<ModelDetails>),
     Field::value("loaded", parse::<ModelMemory>),
     Field::value("request", parse::<RequestSettings>).probe_only(),
@@ -89,6 +93,8 @@ macro_rules! accessors {
 }
 
 accessors! { EngineRun for Run, Place::Run;
+    endpoint / set_endpoint: String = "endpoint",
+    model / set_model: String = "model",
     model_details / set_model_details: ModelDetails = "model_details",
     loaded / set_loaded: ModelMemory = "loaded",
     request / set_request: RequestSettings = "request",
@@ -99,6 +105,7 @@ accessors! { EngineRun for Run, Place::Run;
 }
 
 accessors! { EngineCase for Case, Place::Case;
+    mode / set_mode: Residency = "mode",
     done_reason / set_done_reason: String = "done_reason",
     sweep_point / set_sweep_point: SweepPoint = "sweep",
     cache_defeat / set_cache_defeat: CacheDefeat = "cache_defeat",
@@ -133,6 +140,33 @@ impl Counters for Case {
             None => {
                 self.measurements.remove(name);
             }
+        }
+    }
+}
+
+/// Whether a case found the model loaded: `cold` (nothing warm from before: loaded for
+/// this case) or `hot` (resident).
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Hash, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Residency {
+    Cold,
+    Hot,
+}
+
+impl Residency {
+    /// Its message key (`residency-hot`), the label the pack's messages give it.
+    pub fn label_key(self) -> &'static str {
+        match self {
+            Residency::Cold => "residency-cold",
+            Residency::Hot => "residency-hot",
+        }
+    }
+
+    /// As written in a run file (`hot`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Residency::Cold => "cold",
+            Residency::Hot => "hot",
         }
     }
 }

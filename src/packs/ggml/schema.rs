@@ -4,11 +4,11 @@
 
 use super::model::{Bundle, Generation, QuantizationFile};
 use super::runs::{
-    CacheDefeat, LlamaServerCase, ModelDetails, ModelMemory, RequestSettings, SweepPoint,
-    SweepSettings,
+    CacheDefeat, LlamaServerCase, ModelDetails, ModelMemory, RequestSettings, Residency,
+    SweepPoint, SweepSettings,
 };
 use super::scans::{FatbinRecord, GgufRecord, MapsRecord};
-use crate::model::json_schema::PackSchemas;
+use crate::model::json_schema::{PackSchemas, described};
 use schemars::SchemaGenerator;
 
 /// The pack's schemas, made with `g`.
@@ -21,6 +21,17 @@ pub fn schemas(g: &mut SchemaGenerator) -> PackSchemas {
             ("quantization.yaml", g.subschema_for::<QuantizationFile>()),
         ],
         run_values: vec![
+            (
+                "endpoint",
+                described(
+                    string(g),
+                    "Where the engine was reached: scheme, host and port.",
+                ),
+            ),
+            (
+                "model",
+                described(string(g), "What the engine ran, by the name it gives it."),
+            ),
             ("model_details", g.subschema_for::<ModelDetails>()),
             ("loaded", g.subschema_for::<ModelMemory>()),
             ("request", g.subschema_for::<RequestSettings>()),
@@ -30,6 +41,13 @@ pub fn schemas(g: &mut SchemaGenerator) -> PackSchemas {
             ("maps", g.subschema_for::<MapsRecord>()),
         ],
         case_values: vec![
+            (
+                "mode",
+                described(
+                    g.subschema_for::<Residency>(),
+                    "`cold`: the model was loaded for the case; `hot`: it was resident.",
+                ),
+            ),
             ("done_reason", string(g)),
             ("sweep", g.subschema_for::<SweepPoint>()),
             ("cache_defeat", g.subschema_for::<CacheDefeat>()),

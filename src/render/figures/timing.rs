@@ -6,7 +6,7 @@
 use super::plot;
 use super::scale::{Frame, Linear, Log};
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Drawn, Words, files, fit_lines, joined, label, ui, ui_args};
+use super::{Content, Drawn, Words, files, fit_lines, joined, ui, ui_args};
 use crate::model::Located;
 use crate::model::format::seconds;
 use crate::model::{Case, Run};
@@ -45,10 +45,10 @@ fn measures<'a>(s: &Scope, run: &'a Run, asked: &'a [String]) -> Vec<&'a str> {
 /// Series colours by case position: blue, orange, purple, green, …
 const HUES: [usize; 6] = [0, 2, 1, 3, 4, 5];
 
-/// The label of a case: its mode (`cold`, `hot`) when it has one, else its id.
+/// The label of a case: how it ran, when a pack says, else its id.
 fn case_label(s: &Scope, c: &Case) -> String {
-    match c.mode {
-        Some(m) => joined(&label(s, "residency", &m)),
+    match crate::render::pack::case_mode(s, c) {
+        Some(key) => joined(&ui(s, key)),
         None => c.id.value.clone(),
     }
 }

@@ -11,7 +11,6 @@ use crate::derive::{Summary, case_key, zone};
 use crate::model::fields::Measurements;
 use crate::model::numerals::Numerals;
 use crate::model::refs::Kind;
-use crate::model::types::Residency;
 use crate::model::{Case, DispatchMap, Run};
 use crate::render::html::html;
 use crate::render::html::{Holed, Html};
@@ -40,8 +39,8 @@ enum Frag<'k> {
     Label(&'static str),
     /// Map id, zone, whether the run was assessed against the map.
     Zone(&'k str, &'k str, bool),
-    /// Mode, and the key of the mark a pack shows under it.
-    Mode(Option<Residency>, Option<&'static str>),
+    /// The keys of a case's mode and of the mark a pack shows under it.
+    Mode(Option<&'static str>, Option<&'static str>),
     /// The reading of the run's case at this position (one per case).
     Reading(usize),
 }
@@ -85,7 +84,7 @@ fn fragment(s: &Scope, run: &Run, key: &Frag) -> Html {
         }
         Frag::Mode(mode, mark) => {
             let mode = mode
-                .map(|m| s.label("residency", &m))
+                .map(|m| s.ui(m))
                 .unwrap_or_else(|| Html::trusted_static("—"));
             match mark {
                 Some(key) => html!(
@@ -171,7 +170,10 @@ fn reading(s: &Scope, run: &Run, case: &Case) -> Html {
 
 /// Mode, with the mark a pack shows under it (how the case kept a cache out).
 fn mode_cell(out: &mut Rows, s: &Scope, c: &Case) {
-    out.hole(Frag::Mode(c.mode, crate::render::pack::case_mark(s, c)));
+    out.hole(Frag::Mode(
+        crate::render::pack::case_mode(s, c),
+        crate::render::pack::case_mark(s, c),
+    ));
 }
 
 // ---------------------------------------------------------------- matching runs
@@ -406,12 +408,12 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
         true => measure_columns(s, run.cases.iter().flat_map(|c| c.measured())),
     };
     let texts = super::vocabulary::text_columns(s, &run.cases);
-    // A mode column only where a case has a mode or a pack's mark: a run of a study with
-    // no such thing (a pack-less site's) has none.
-    let with_mode = run
-        .cases
-        .iter()
-        .any(|c| c.mode.is_some() || crate::render::pack::case_mark(s, c).is_some());
+    // A mode column only where a pack gives a case a mode or a mark: a run of a study
+    // with no such thing (a pack-less site's) has none.
+    let with_mode = run.cases.iter().any(|c| {
+        crate::render::pack::case_mode(s, c).is_some()
+            || crate::render::pack::case_mark(s, c).is_some()
+    });
     // Worked out once for all the page's views, filled in with each view's words.
     let html = s
         .in_every_view(
@@ -601,15 +603,7 @@ fn run_meta(s: &Scope, run: &Run) -> Html {
             super::vocabulary::engine(s, &e.value)
         ));
     }
-    // A run of an engine that serves a model names it; one that read a file has none.
-    if let Some(m) = &run.model {
-        parts.push(html!("{} {}", s.ui("run-model"), code(m)));
-    } else if run.engine().is_some() {
-        parts.push(html!("{} {}", s.ui("run-model"), unknown(s)));
-    }
-    if let Some(e) = &run.endpoint {
-        parts.push(html!("{} {}", s.ui("run-endpoint"), code(e)));
-    }
+    parts.extend(crate::render::pack::run_meta(s, run));
     for (k, v) in run.versions.iter().chain(&run.environment) {
         parts.push(html!("{} {}", Html::text(k), code(v)));
     }
@@ -894,8 +888,13 @@ pub fn index(s: &Scope) -> Vec<Table> {
             &b.id.value,
         ))
     });
-    // A Model column only where a run names a model (a pack-less site's runs name none).
-    let with_model = runs.iter().any(|r| r.model.is_some());
+    // The packs' columns follow the engine's (none on a pack-less site).
+    let plain: Vec<&Run> = runs.iter().map(|r| &r.value).collect();
+    let mut extra = crate::render::pack::run_columns(s, &plain);
+    let mut extra_cells: Vec<_> = extra
+        .iter_mut()
+        .map(|c| std::mem::take(&mut c.cells).into_iter())
+        .collect();
     let rows = runs
         .iter()
         .map(|r| {
@@ -929,15 +928,11 @@ pub fn index(s: &Scope) -> Vec<Table> {
                     .map(|p| code(&p.value))
                     .unwrap_or_else(|| Html::trusted_static("—")),
             ];
-            if with_model {
-                // A run that read a file had no engine to serve a model: nothing is unknown.
-                let model = match (&r.model, r.engine().is_none()) {
-                    (Some(m), _) => code(m),
-                    (None, true) => Html::trusted_static("—"),
-                    (None, false) => unknown(s),
-                };
-                cells.insert(5, model);
-            }
+            // After the engine's cell, at 5: one cell per run in each pack column.
+            let after_engine = extra_cells
+                .iter_mut()
+                .map(|c| c.next().unwrap_or_else(|| Html::trusted_static("—")));
+            cells.splice(5..5, after_engine);
             Row::new(cells).id(anchor(Kind::Run, &r.id.value))
         })
         .collect();
@@ -946,26 +941,31 @@ pub fn index(s: &Scope) -> Vec<Table> {
         class: "runs-index".into(),
         caption: s.ui("runs-caption"),
         source: source_line(s, runs.iter().map(|r| r.file.to_string())),
-        columns: [
-            "col-run",
-            "col-date",
-            "col-recorded",
-            "col-probe",
-            "col-engine",
-            "col-model",
-            "col-cases",
-            "col-zones",
-            "col-phase",
-        ]
-        .iter()
-        .filter(|k| with_model || **k != "col-model")
-        .map(|k| s.ui(k))
-        .collect(),
+        columns: index_columns(s, extra),
         rows,
         empty: s.ui("runs-none"),
         notes: Vec::new(),
         rows_html: Html::default(),
     }]
+}
+
+/// The runs index's headings, with the packs' columns after the engine's.
+fn index_columns(s: &Scope, extra: Vec<crate::render::pack::RunColumn>) -> Vec<Html> {
+    let mut columns: Vec<Html> = [
+        "col-run",
+        "col-date",
+        "col-recorded",
+        "col-probe",
+        "col-engine",
+        "col-cases",
+        "col-zones",
+        "col-phase",
+    ]
+    .iter()
+    .map(|k| s.ui(k))
+    .collect();
+    columns.splice(5..5, extra.into_iter().map(|c| c.heading));
+    columns
 }
 
 /// How many of a run's cases fall in each family under the map the run was assessed

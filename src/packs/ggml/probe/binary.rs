@@ -224,8 +224,6 @@ fn base_run(
         // A file read belongs to no subject until the site says so (`data/subjects.yaml`).
         subject: None,
         engine: None,
-        endpoint: None,
-        model: None,
         versions,
         // Where the file was read: the machine, not the file's origin.
         conditions: Default::default(),

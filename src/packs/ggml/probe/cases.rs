@@ -16,7 +16,8 @@
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
 use crate::load::read::{Limit, ReadError, read_text};
-use crate::model::types::{Id, Repeat, Residency, Text};
+use crate::model::types::{Id, Repeat, Text};
+use crate::packs::ggml::runs::Residency;
 use crate::probe::ProbeError;
 use serde::Deserialize;
 use std::path::Path;

@@ -7,7 +7,8 @@
 use super::cases;
 use super::sweep;
 use crate::model::fields::Values;
-use crate::model::types::{Case, Residency, Run};
+use crate::model::types::{Case, Run};
+use crate::packs::ggml::runs::Residency;
 use crate::packs::ggml::runs::{
     EngineRun, ModelDetails, ModelMemory, RequestSettings, SweepSettings,
 };
@@ -186,8 +187,6 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
         date: Some(new_id(&started.rfc3339())),
         subject: args.subject.as_deref().map(new_id),
         engine: Some(new_id(kind)),
-        endpoint: Some(engine.endpoint().to_string()),
-        model: env.model,
         versions,
         // The engine's own facts over what the probe sees of the machine.
         conditions: Default::default(),
@@ -211,6 +210,8 @@ pub fn run_probe(engine: &mut dyn Server, args: &ProbeArgs) -> Result<Written, P
         values: Values::default(),
     };
     let mut run = run;
+    run.set_endpoint(Some(engine.endpoint().to_string()));
+    run.set_model(env.model);
     run.set_model_details(env.model_details);
     run.set_loaded(loaded);
     run.set_request(Some(engine.settings()));

@@ -10,7 +10,8 @@
 
 use super::ollama::{GenerateResponse, fill_case};
 use crate::load::read::{Limit, ReadError, read_text};
-use crate::model::types::{Case, Residency, Run};
+use crate::model::types::{Case, Run};
+use crate::packs::ggml::runs::{EngineCase, EngineRun, Residency};
 use crate::probe::record::{Clock, RunStore};
 use crate::probe::{ProbeError, Written, new_id};
 use std::collections::BTreeMap;
@@ -154,7 +155,7 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         let r = read_final(file).map_err(fail)?;
         let mut case = Case::new(id);
         fill_case(&mut case, &r).map_err(fail)?;
-        case.mode = opts.mode;
+        case.set_mode(opts.mode);
         if let Some(t) = r.created_at.as_deref().and_then(Clock::parse_rfc3339) {
             earliest = Some(earliest.map_or(t, |e| e.min(t)));
         }
@@ -200,8 +201,6 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         date: earliest.map(|c| new_id(&c.rfc3339())),
         subject: None,
         engine: Some(crate::probe::new_id("ollama")),
-        endpoint: opts.endpoint.clone(),
-        model: models.into_iter().next(),
         versions,
         conditions: Default::default(),
         environment: BTreeMap::new(),
@@ -213,6 +212,9 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
         input: None,
         values: crate::model::fields::Values::default(),
     };
+    let mut run = run;
+    run.set_endpoint(opts.endpoint.clone());
+    run.set_model(models.into_iter().next());
     site.write_run(
         run,
         &format!("{}-import", opts.probe.trim_end_matches("-import")),

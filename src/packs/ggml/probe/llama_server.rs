@@ -19,7 +19,8 @@
 //! and is recorded as `hot` (with a note on stderr).
 
 use super::engine::{Environment, Request, Server};
-use crate::model::types::{Case, Residency};
+use crate::model::types::Case;
+use crate::packs::ggml::runs::Residency;
 use crate::packs::ggml::runs::{
     CacheDefeat, Counters, EngineCase, LlamaServerCase, LlamaTimings, ModelDetails, ModelMemory,
     RequestSettings,
@@ -320,7 +321,7 @@ impl Server for LlamaServer {
                  cache_prompt: false; prompt_eval_count counts only the processed ones"
             );
         }
-        case.mode = Some(Residency::Hot);
+        case.set_mode(Some(Residency::Hot));
         case.set_counter("num_predict", Some(u64::from(req.num_predict)));
         case.set_cache_defeat(Some(CacheDefeat::CachePromptOff));
         case.set_prompt(Some(req.prompt.to_string()));

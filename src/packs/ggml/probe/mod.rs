@@ -11,7 +11,7 @@ pub mod llama_server;
 pub mod ollama;
 pub mod sweep;
 
-use crate::model::types::Residency;
+use crate::packs::ggml::runs::Residency;
 use crate::probe::http::Http;
 use crate::probe::{ProbeError, Written};
 use engine::ProbeArgs;

@@ -16,7 +16,8 @@
 //! response is recorded without its `context` array.
 
 use super::engine::{Environment, Request, Server};
-use crate::model::types::{Case, Residency};
+use crate::model::types::Case;
+use crate::packs::ggml::runs::Residency;
 use crate::packs::ggml::runs::{
     CacheDefeat, Counters, EngineCase, ModelDetails, ModelMemory, RequestSettings,
 };
@@ -439,7 +440,7 @@ impl Server for Ollama {
         fill_case(&mut case, &resp).map_err(|m| {
             ProbeError::request(Some(case_id), "POST", &self.http.url("/api/generate"), m)
         })?;
-        case.mode = Some(req.mode);
+        case.set_mode(Some(req.mode));
         case.set_counter("num_predict", Some(u64::from(req.num_predict)));
         case.set_cache_defeat(Some(defeat));
         case.set_nonce(nonce);

@@ -11,7 +11,8 @@
 //! skipped and reported.
 
 use super::engine::{Request, Server};
-use crate::model::types::{Case, Repeat, Residency};
+use crate::model::types::{Case, Repeat};
+use crate::packs::ggml::runs::Residency;
 use crate::packs::ggml::runs::{Counters, EngineCase, SweepPoint};
 use crate::probe::{ProbeError, new_id};
 use indicatif::ProgressBar;

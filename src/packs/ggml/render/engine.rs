@@ -9,8 +9,9 @@ use crate::packs::ggml::runs::{
 };
 use crate::render::html::Html;
 use crate::render::html::html;
+use crate::render::pack::RunColumn;
 use crate::render::scope::Scope;
-use crate::render::tables::code;
+use crate::render::tables::{code, unknown};
 use std::collections::BTreeMap;
 
 /// The label key of the way a case kept the prompt cache out, shown under its mode.
@@ -20,6 +21,47 @@ pub fn case_mark(case: &Case) -> Option<&'static str> {
         CacheDefeat::ColdStart => "cache-defeat-cold-start",
         CacheDefeat::CachePromptOff => "cache-defeat-cache-prompt-off",
     })
+}
+
+/// The label key of whether a case found the model loaded (`residency-hot`).
+pub fn case_mode(case: &Case) -> Option<&'static str> {
+    case.mode().map(|m| m.label_key())
+}
+
+/// The model and the endpoint a run served, for its note after the engine. A run of an
+/// engine that serves a model names it, or says it is unknown; one that read a file has
+/// none.
+pub fn run_meta(s: &Scope, run: &Run) -> Vec<Html> {
+    let mut parts = Vec::new();
+    if let Some(m) = run.model() {
+        parts.push(html!("{} {}", s.ui("run-model"), code(m)));
+    } else if run.engine().is_some() {
+        parts.push(html!("{} {}", s.ui("run-model"), unknown(s)));
+    }
+    if let Some(e) = run.endpoint() {
+        parts.push(html!("{} {}", s.ui("run-endpoint"), code(e)));
+    }
+    parts
+}
+
+/// The runs index's Model column, only where a run names a model.
+pub fn run_columns(s: &Scope, runs: &[&Run]) -> Vec<RunColumn> {
+    if !runs.iter().any(|r| r.model().is_some()) {
+        return Vec::new();
+    }
+    let cells = runs
+        .iter()
+        .map(|r| match (r.model(), r.engine().is_none()) {
+            (Some(m), _) => code(m),
+            // A run that read a file had no engine to serve a model: nothing is unknown.
+            (None, true) => Html::trusted_static("—"),
+            (None, false) => unknown(s),
+        })
+        .collect();
+    vec![RunColumn {
+        heading: s.ui("col-model"),
+        cells,
+    }]
 }
 
 /// Notes on what an engine probe recorded about its environment: model details, offload,

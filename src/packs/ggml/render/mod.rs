@@ -100,4 +100,13 @@ impl PackRender for Renderer {
     fn case_mark(&self, _s: &Scope, case: &Case) -> Option<&'static str> {
         engine::case_mark(case)
     }
+    fn case_mode(&self, _s: &Scope, case: &Case) -> Option<&'static str> {
+        engine::case_mode(case)
+    }
+    fn run_meta(&self, s: &Scope, run: &Run) -> Vec<Html> {
+        engine::run_meta(s, run)
+    }
+    fn run_columns(&self, s: &Scope, runs: &[&Run]) -> Vec<crate::render::pack::RunColumn> {
+        engine::run_columns(s, runs)
+    }
 }

@@ -83,3 +83,11 @@ cache-defeat-nonce = eindeutige Nonce vor dem Prompt
 cache-defeat-cold-start = Kaltstart (vorher entladen)
 cache-defeat-cache-prompt-off = cache_prompt: false
 cache-defeat-unknown = nicht aufgezeichnet
+
+# Was ein Engine-Lauf bediente und wie jeder Fall das Modell vorfand.
+run-model = Modell
+run-endpoint = Endpunkt
+col-model = Modell
+col-mode = Modus
+residency-cold = kalt
+residency-hot = warm (geladen)

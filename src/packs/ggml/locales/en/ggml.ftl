@@ -83,3 +83,12 @@ cache-defeat-nonce = unique nonce before the prompt
 cache-defeat-cold-start = cold start (unloaded first)
 cache-defeat-cache-prompt-off = cache_prompt: false
 cache-defeat-unknown = not recorded
+
+# What an engine run served and how each case found the model: the run note, the
+# runs index and the run table.
+run-model = Model
+run-endpoint = Endpoint
+col-model = Model
+col-mode = Mode
+residency-cold = cold
+residency-hot = hot

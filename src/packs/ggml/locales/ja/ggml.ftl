@@ -83,3 +83,11 @@ cache-defeat-nonce = プロンプトの前に一意な nonce
 cache-defeat-cold-start = cold start (先にアンロード)
 cache-defeat-cache-prompt-off = cache_prompt: false
 cache-defeat-unknown = 記録なし
+
+# エンジンの実行が何を提供したか、各ケースがモデルをどう見つけたか。
+run-model = モデル
+run-endpoint = エンドポイント
+col-model = モデル
+col-mode = 状態
+residency-cold = cold
+residency-hot = hot (常駐)
