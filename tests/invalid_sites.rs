@@ -829,8 +829,8 @@ fn a_packs_parts_are_errors_until_the_site_turns_it_on() {
         directive.message
     );
     // Engines are the site's vocabulary, not the pack's: the run still names a known
-    // one. The counters its probe wrote are the pack's measurements: refused at the first
-    // one's key, naming the pack.
+    // one. The model it ran and the counters its probe wrote are the pack's fields:
+    // refused at the first one's key (the model, written first), naming the pack.
     let runs: Vec<_> = report
         .diagnostics
         .iter()
@@ -841,7 +841,7 @@ fn a_packs_parts_are_errors_until_the_site_turns_it_on() {
     assert!(
         runs[0]
             .message
-            .contains("`num_predict` is a field of the `ggml` pack")
+            .contains("`model` is a field of the `ggml` pack")
             && runs[0].message.contains("packs: [ggml]"),
         "{}",
         runs[0].message
@@ -849,7 +849,7 @@ fn a_packs_parts_are_errors_until_the_site_turns_it_on() {
     let text = std::fs::read_to_string(site.path().join("data/runs/r1.yaml")).unwrap();
     let line = text.lines().nth(runs[0].span.line - 1).unwrap_or_default();
     assert!(
-        line[runs[0].span.column - 1..].starts_with("num_predict"),
+        line[runs[0].span.column - 1..].starts_with("model"),
         "{line}"
     );
 }

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 /// modules of one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
     // Located findings, and the process-wide stage timer: both import nothing.
-    &["diagnostics", "timings"],
+    // (`plain_directive!`, model's macro exported at the crate's root for packs, is named
+    // by its root path; what it expands to names only `model`.)
+    &["diagnostics", "timings", "plain_directive"],
     // Types, ids, refs, page structure, views, value formatting: no file format, no reader.
     &["model"],
     // YAML, pages, the theme and its messages, the parse cache, bounded file reading.
