@@ -678,49 +678,6 @@ impl Serialize for Own<'_> {
 mod tests {
     use super::*;
 
-    /// Measurements written as a case writes them.
-    fn written(m: &Measurements) -> String {
-        struct Top<'a>(&'a Measurements);
-        impl Serialize for Top<'_> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let mut map = s.serialize_map(Some(measurement_entries(self.0)))?;
-                serialize_measurements(self.0, &mut map)?;
-                map.end()
-            }
-        }
-        serde_json::to_string(&Top(m)).unwrap_or_default()
-    }
-
-    #[test]
-    fn a_packs_measurements_go_on_top_in_its_order_and_the_rest_under_measurements() {
-        crate::packs::register();
-        let (Some(&first), Some(&last)) = (flat_names().first(), flat_names().last()) else {
-            panic!("the packs declare measurements");
-        };
-        assert_ne!(first, last);
-        let mut m = Measurements::default();
-        // Names made afresh, as a parser makes them: the address of the pack's own
-        // string is no part of what the caller gives.
-        m.insert(&String::from(last), 2.0);
-        m.insert(&String::from("zz_site_own"), 3.5);
-        m.insert(&String::from(first), 1.0);
-        m.insert(&String::from("aa_site_own"), 4.0);
-        assert_eq!(measurement_entries(&m), 3);
-        assert_eq!(
-            written(&m),
-            format!(
-                r#"{{"{first}":1,"{last}":2,"measurements":{{"aa_site_own":4,"zz_site_own":3.5}}}}"#
-            )
-        );
-        // Only the site's own: no pack's key.
-        let mut own = Measurements::default();
-        own.insert("solo", 1.0);
-        assert_eq!(measurement_entries(&own), 1);
-        assert_eq!(written(&own), r#"{"measurements":{"solo":1}}"#);
-        assert_eq!(measurement_entries(&Measurements::default()), 0);
-        assert_eq!(written(&Measurements::default()), "{}");
-    }
-
     proptest::proptest! {
         /// Whatever order names arrive in, and however often, a case's measurements are
         /// sorted by name, each once, with the value given last.

@@ -264,7 +264,7 @@ pub fn print_summary(w: &Written) {
 }
 
 /// The text [`print_summary`] prints.
-fn summary_table(run: &Run) -> String {
+pub fn summary_table(run: &Run) -> String {
     use std::fmt::Write as _;
     let mut names: Vec<&str> = run.cases.iter().flat_map(|c| c.measured()).collect();
     names.sort_unstable();
@@ -317,28 +317,9 @@ mod summary_tests {
     use crate::model::types::Run;
 
     fn run(case: &str) -> Run {
-        crate::packs::register();
         let text =
             format!("id: r\nprobe: p\norigin: {{ja: 記録, en: record}}\ncases:\n  - id: c\n{case}");
         serde_saphyr::from_str(&text).expect("a run")
-    }
-
-    #[test]
-    fn a_case_field_a_pack_writes_beside_the_id_gets_a_column() {
-        let table = summary_table(&run("    mode: hot\n    measurements: {rows: 3}\n"));
-        let mut lines = table.lines();
-        let head: Vec<&str> = lines
-            .next()
-            .unwrap_or_default()
-            .split_whitespace()
-            .collect();
-        let row: Vec<&str> = lines
-            .next()
-            .unwrap_or_default()
-            .split_whitespace()
-            .collect();
-        assert_eq!(head, ["case", "mode", "rows"], "{table}");
-        assert_eq!(row, ["c", "hot", "3"], "{table}");
     }
 
     #[test]

@@ -542,3 +542,61 @@ mod written_run_tests {
         assert_eq!(back.values, run.values);
     }
 }
+
+// Where a case writes this pack's measurements beside the site's own (`model::fields`).
+#[cfg(test)]
+mod measurement_tests {
+    use crate::model::fields::{
+        FieldKind, Measurements, measurement_entries, serialize_measurements,
+    };
+    use serde::Serialize;
+    use serde::ser::{SerializeMap, Serializer};
+
+    /// Measurements written as a case writes them.
+    fn written(m: &Measurements) -> String {
+        struct Top<'a>(&'a Measurements);
+        impl Serialize for Top<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut map = s.serialize_map(Some(measurement_entries(self.0)))?;
+                serialize_measurements(self.0, &mut map)?;
+                map.end()
+            }
+        }
+        serde_json::to_string(&Top(m)).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_packs_measurements_go_on_top_in_its_order_and_the_rest_under_measurements() {
+        crate::packs::register();
+        let names: Vec<&str> = super::CASE_FIELDS
+            .iter()
+            .filter(|f| matches!(f.kind, FieldKind::Measurement))
+            .map(|f| f.name)
+            .collect();
+        let (Some(&first), Some(&last)) = (names.first(), names.last()) else {
+            panic!("the pack declares measurements");
+        };
+        assert_ne!(first, last);
+        let mut m = Measurements::default();
+        // Names made afresh, as a parser makes them: the address of the pack's own
+        // string is no part of what the caller gives.
+        m.insert(&String::from(last), 2.0);
+        m.insert(&String::from("zz_site_own"), 3.5);
+        m.insert(&String::from(first), 1.0);
+        m.insert(&String::from("aa_site_own"), 4.0);
+        assert_eq!(measurement_entries(&m), 3);
+        assert_eq!(
+            written(&m),
+            format!(
+                r#"{{"{first}":1,"{last}":2,"measurements":{{"aa_site_own":4,"zz_site_own":3.5}}}}"#
+            )
+        );
+        // Only the site's own: no pack's key.
+        let mut own = Measurements::default();
+        own.insert("solo", 1.0);
+        assert_eq!(measurement_entries(&own), 1);
+        assert_eq!(written(&own), r#"{"measurements":{"solo":1}}"#);
+        assert_eq!(measurement_entries(&Measurements::default()), 0);
+        assert_eq!(written(&Measurements::default()), "{}");
+    }
+}

@@ -184,3 +184,35 @@ pub fn import(engine: ImportEngine) -> (Result<Written, ProbeError>, PathBuf) {
         }
     }
 }
+
+// The table a probe prints shows this pack's case fields beside the site's measurements.
+#[cfg(test)]
+mod summary_tests {
+    use crate::model::types::Run;
+    use crate::probe::summary_table;
+
+    fn run(case: &str) -> Run {
+        crate::packs::register();
+        let text =
+            format!("id: r\nprobe: p\norigin: {{ja: 記録, en: record}}\ncases:\n  - id: c\n{case}");
+        serde_saphyr::from_str(&text).expect("a run")
+    }
+
+    #[test]
+    fn a_case_field_a_pack_writes_beside_the_id_gets_a_column() {
+        let table = summary_table(&run("    mode: hot\n    measurements: {rows: 3}\n"));
+        let mut lines = table.lines();
+        let head: Vec<&str> = lines
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        let row: Vec<&str> = lines
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        assert_eq!(head, ["case", "mode", "rows"], "{table}");
+        assert_eq!(row, ["c", "hot", "3"], "{table}");
+    }
+}
