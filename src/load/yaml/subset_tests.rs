@@ -207,7 +207,6 @@ fn ids_keep_their_positions() {
 /// the repository's own), and the synthetic sweep of the benchmark, are read here.
 #[test]
 fn reads_the_runs_evidence_writes() {
-    crate::packs::register();
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/figures/data/runs");
     let mut runs = 0;
@@ -219,14 +218,15 @@ fn reads_the_runs_evidence_writes() {
     }
     // Every run of the fixture (scan-sample, proxy-check, cold-warm) was read.
     assert!(runs >= 3, "{runs} runs in {}", dir.display());
+    // A sweep of many cases, each a flow map of its measurements (a pack's probe writes
+    // its counters at the top of a case in the same form; the pack's own tests read those).
     let mut sweep = String::from(
-        "id: run-00000\nprobe: synthetic\ndate: \"2026-01-01\"\nengine: none\nmodel: synthetic\n\
+        "id: run-00000\nprobe: synthetic\ndate: \"2026-01-01\"\n\
          origin: {ja: \"合成\", en: synthetic}\nassessed_against: synthetic\ncases:\n",
     );
     for c in 0..50 {
         sweep.push_str(&format!(
-            "  - {{id: c{c:05}, mode: hot, num_predict: 1, prompt_eval_count: {}, eval_count: 1, \
-             prompt_eval_duration_ns: {}, eval_duration_ns: 10563538}}\n",
+            "  - {{id: c{c:05}, measurements: {{est_rows: {}, exec_ns: {}, loops: 1}}}}\n",
             100 + c,
             9_000_000 + c
         ));

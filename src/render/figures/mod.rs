@@ -608,7 +608,6 @@ pub(crate) mod testkit {
     impl Site {
         /// The fixture site, with its data edited by `edit` before the graph is built.
         pub fn load(edit: impl FnOnce(&mut crate::model::DataSet)) -> Site {
-            crate::packs::register();
             let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE);
             let (mut sources, _) = crate::load::load(&root).expect("fixture site loads");
             edit(&mut sources.data);

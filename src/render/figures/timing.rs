@@ -266,8 +266,8 @@ mod tests {
             "cold",
             "hot",
             "load",
-            "prompt eval",
-            "eval",
+            "planning",
+            "execution",
             "12.6 s",
             "0.052 s",
             "0.0312 s",
@@ -292,7 +292,7 @@ mod tests {
         let only = ["eval_duration_ns".to_string()];
         let doc = standalone(&plot(&s, r, &r.file, &only), View::EN);
         let t = texts(&doc);
-        assert!(t.iter().any(|x| x == "eval"));
+        assert!(t.iter().any(|x| x == "execution"));
         assert!(!t.iter().any(|x| x == "load"), "{t:?}");
         assert_eq!(doc.matches("class=\"f-h0\"").count(), 1, "one cold bar");
     }
