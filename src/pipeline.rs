@@ -403,17 +403,27 @@ impl<'l> Figures<'l> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::strings::tests::{tree_walk, walked};
     use crate::model::values::export;
 
-    /// This repository's investigation and the test fixtures, loaded.
+    /// Fixture sites of no pack, loaded (a pack's tests load sites that turn it on with
+    /// [`loaded`] and hold them to the same checks: `packs/ggml`'s, this repository's).
     fn sites() -> Vec<(&'static str, Loaded)> {
-        crate::packs::register();
+        loaded(&[
+            "tests/fixtures/planner",
+            "tests/fixtures/figures",
+            "tests/fixtures/three_languages",
+        ])
+    }
+
+    /// The sites under the repository at these paths, loaded.
+    pub(crate) fn loaded(paths: &[&'static str]) -> Vec<(&'static str, Loaded)> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        ["", "tests/fixtures/valid", "tests/fixtures/three_languages"]
-            .into_iter()
+        paths
+            .iter()
+            .copied()
             .map(|site| match evidence(&root.join(site)) {
                 Ok(loaded) => (site, loaded),
                 Err(_) => panic!("{site} loads"),
@@ -425,7 +435,12 @@ mod tests {
     /// order the record writes them, not sorted): what `check` and serve read of data.
     #[test]
     fn every_record_gives_the_strings_of_its_json() {
-        for (site, loaded) in sites() {
+        strings_are_the_jsons(&sites());
+    }
+
+    /// See [`every_record_gives_the_strings_of_its_json`].
+    pub(crate) fn strings_are_the_jsons(sites: &[(&str, Loaded)]) {
+        for (site, loaded) in sites {
             let ev = &loaded.evidence;
             let mut records = 0;
             for kind in crate::model::registry::all() {
@@ -450,7 +465,13 @@ mod tests {
     /// laid out as serde_json lays out a tree (key order aside).
     #[test]
     fn the_export_is_the_tree() {
-        for (site, loaded) in sites() {
+        export_is_the_tree(&sites());
+        assert_eq!(export(&crate::model::Evidence::default()), "{}");
+    }
+
+    /// See [`the_export_is_the_tree`].
+    pub(crate) fn export_is_the_tree(sites: &[(&str, Loaded)]) {
+        for (site, loaded) in sites {
             let ev = &loaded.evidence;
             let exported = export(ev);
             let tree = Values::new(ev).json(ev).clone();
@@ -464,12 +485,16 @@ mod tests {
             assert_eq!(exported.lines().count(), relaid.lines().count(), "{site}");
             assert!(tree.as_object().is_some_and(|m| m.len() > 3), "{site}");
         }
-        assert_eq!(export(&crate::model::Evidence::default()), "{}");
     }
 
     #[test]
     fn the_export_is_the_same_whatever_its_batches() {
-        for (site, loaded) in sites() {
+        export_is_batch_free(&sites());
+    }
+
+    /// See [`the_export_is_the_same_whatever_its_batches`].
+    pub(crate) fn export_is_batch_free(sites: &[(&str, Loaded)]) {
+        for (site, loaded) in sites {
             let ev = &loaded.evidence;
             let whole = export(ev);
             for batch in [1, 2, 3, 1_000_000] {

@@ -49,3 +49,21 @@ pub static PACK: Pack = Pack {
     schemas: schema::schemas,
     parts: &[&render::PART, &RULES],
 };
+
+/// This investigation's site and the fixture that turns the pack on, held to the core's
+/// checks of what every site's records give (strings, the export).
+#[cfg(test)]
+mod site_tests {
+    use crate::pipeline::tests::{
+        export_is_batch_free, export_is_the_tree, loaded, strings_are_the_jsons,
+    };
+
+    #[test]
+    fn the_packs_records_give_their_strings_and_export_like_the_cores() {
+        crate::packs::register();
+        let sites = loaded(&["", "tests/fixtures/valid"]);
+        strings_are_the_jsons(&sites);
+        export_is_the_tree(&sites);
+        export_is_batch_free(&sites);
+    }
+}
