@@ -729,22 +729,24 @@ fn maps_elsewhere(config: &SiteConfig, name: &str, file: &str) -> Option<Diagnos
     if name != registry::MAPS_FILE || declared.value == registry::MAPS_FILE {
         return None;
     }
-    Some(
-        Diagnostic::error(
-            "data-file",
-            Span::new(file, 1, 1),
-            format!(
-                "`{name}` is not read: evidence.yaml declares the decision maps and families \
-                 in `data/{}` (`maps_file:`)",
-                declared.value
-            ),
-        )
-        .with_hint(format!(
+    Some(data_file_error(
+        file,
+        format!(
+            "`{name}` is not read: evidence.yaml declares the decision maps and families \
+             in `data/{}` (`maps_file:`)",
+            declared.value
+        ),
+        format!(
             "move its maps and families into data/{}, or remove `maps_file:` from \
              evidence.yaml to keep them in data/{name}",
             declared.value
-        )),
-    )
+        ),
+    ))
+}
+
+/// An error with a data file as a whole: at its first line, with what to do about it.
+fn data_file_error(file: &str, message: String, hint: String) -> Diagnostic {
+    Diagnostic::error("data-file", Span::new(file, 1, 1), message).with_hint(hint)
 }
 
 /// A data file of a pack's kinds in a site that does not turn the pack on: an error at
@@ -755,21 +757,18 @@ fn pack_off(config: &SiteConfig, name: &str, file: &str) -> Option<Diagnostic> {
     if config.has_pack(pack.name) {
         return None;
     }
-    Some(
-        Diagnostic::error(
-            "data-file",
-            Span::new(file, 1, 1),
-            format!(
-                "`{name}` holds `{}` records, a kind of the `{}` pack, which the site does not turn on",
-                kind.name(),
-                pack.name
-            ),
-        )
-        .with_hint(format!(
+    Some(data_file_error(
+        file,
+        format!(
+            "`{name}` holds `{}` records, a kind of the `{}` pack, which the site does not turn on",
+            kind.name(),
+            pack.name
+        ),
+        format!(
             "add `packs: [{}]` to evidence.yaml ({}), or remove the file",
             pack.name, pack.about
-        )),
-    )
+        ),
+    ))
 }
 
 /// A file under `data/` that no kind is written in: an error at its first line, naming
@@ -790,15 +789,14 @@ fn unknown_data_file(name: &str, file: &str) -> Diagnostic {
         })
         .collect::<Vec<_>>()
         .join("; ");
-    Diagnostic::error(
-        "data-file",
-        Span::new(file, 1, 1),
+    data_file_error(
+        file,
         format!("unknown data file `{name}`: no kind of record is written in it"),
+        format!(
+            "the kinds and their files: {known}; packs add kinds of their own: {packs}; a kind \
+             of the site's own is declared with its file under `collections:` in evidence.yaml"
+        ),
     )
-    .with_hint(format!(
-        "the kinds and their files: {known}; packs add kinds of their own: {packs}; a kind \
-         of the site's own is declared with its file under `collections:` in evidence.yaml"
-    ))
 }
 
 impl Parsed {

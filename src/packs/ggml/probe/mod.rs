@@ -216,3 +216,147 @@ mod summary_tests {
         assert_eq!(row, ["c", "hot", "3"], "{table}");
     }
 }
+
+// A run of this pack's probes written as a probe writes it, and read back.
+#[cfg(test)]
+mod written_run_tests {
+    use crate::model::types::Run;
+
+    /// A run with every optional field set and awkward strings.
+    pub fn sample_run() -> Run {
+        use crate::model::types::*;
+        use crate::packs::ggml::runs::*;
+        use crate::probe::new_id;
+        let awkward = [
+            "river tiger lemon. Why is the sky blue?",
+            "line one\nline two: # not a comment 'q' \"dq\"",
+            "  leading and trailing  ",
+            "tab\there",
+            "NO",
+            "~",
+            "0.5.1",
+            "",
+            "- dash",
+            "crlf\r\nend\n\n",
+            "a long line with  two spaces and more words than eighty characters, repeated: the the the the the the",
+            "日本語のプロンプト。",
+        ];
+        let cases = awkward
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut c = Case::new(&format!("c{i}"));
+                c.set_mode(Some(Residency::Hot));
+                c.set_counter("num_predict", Some(1));
+                c.set_counter("prompt_eval_count", Some(12 + i as u64));
+                c.set_counter("prompt_eval_duration_ns", Some(1_234_567));
+                c.set_prompt(Some(p.to_string()));
+                c.set_response(Some(p.to_string()));
+                c.set_cache_defeat(Some(CacheDefeat::Nonce));
+                c.set_nonce(Some("river tiger lemon. ".into()));
+                c.set_started_at(Some("2026-11-22T01:02:03Z".into()));
+                c.repeat = Some(Repeat {
+                    of: "c".into(),
+                    index: 1,
+                });
+                c.set_sweep_point(Some(SweepPoint {
+                    target: 12,
+                    words: 3,
+                    tries: 2,
+                    hit: true,
+                }));
+                c.set_llama_server(Some(LlamaServerCase {
+                    stop_type: Some("limit".into()),
+                    tokens_evaluated: Some(4),
+                    tokens_cached: Some(0),
+                    truncated: Some(false),
+                    timings: LlamaTimings {
+                        prompt_ms: Some(1.5),
+                        cache_n: Some(0),
+                        prompt_per_second: Some(1_234.567_890_1),
+                        ..Default::default()
+                    },
+                }));
+                c
+            })
+            .collect();
+        let mut versions = std::collections::BTreeMap::new();
+        versions.insert("engine".to_string(), "0.5.1".to_string());
+        let mut run = Run {
+            id: new_id("x-20261122T010203Z"),
+            probe: "x".into(),
+            date: Some(new_id("2026-11-22T01:02:03Z")),
+            subject: None,
+            engine: Some(new_id("engine")),
+            versions,
+            conditions: Default::default(),
+            environment: Default::default(),
+            origin: Text::new([
+                (crate::model::page::Lang::JA, "記録 `a`".into()),
+                (
+                    crate::model::page::Lang::EN,
+                    "Recorded: by `evidence probe`".into(),
+                ),
+            ]),
+            note: None,
+            phase: None,
+            assessed_against: None,
+            cases,
+            input: None,
+            values: Default::default(),
+        };
+        run.set_endpoint(Some("http://127.0.0.1:1".into()));
+        run.set_model(Some("m:latest".into()));
+        run.set_model_details(Some(ModelDetails {
+            family: Some("llama".into()),
+            tensor_types: [("Q4_K".to_string(), 3u64), ("F32".to_string(), 2)]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        }));
+        run.set_loaded(Some(ModelMemory {
+            size: 10,
+            size_vram: 5,
+            context_length: Some(4096),
+        }));
+        run.set_request(Some(RequestSettings {
+            stream: false,
+            temperature: 0.0,
+            seed: 42,
+            timeout_secs: 300,
+            raw: Some(false),
+            cache_prompt: None,
+        }));
+        run.set_sweep(Some(SweepSettings {
+            from: 1,
+            to: 9,
+            step: 8,
+            word: "the".into(),
+            max_tries: 8,
+        }));
+        run
+    }
+
+    #[test]
+    fn runs_read_back_exactly() {
+        crate::packs::register();
+        let run = sample_run();
+        let text = crate::probe::record::to_yaml(&run, "data/runs/x.yaml").unwrap();
+        assert!(text.starts_with("# A probe run recorded by evidence."));
+        assert!(text.contains("\ncases:\n  - id: c0\n"), "{text}");
+        let back = crate::load::yaml::parse::<Run>("x", &text, 0).unwrap();
+        use crate::packs::ggml::runs::{EngineCase, EngineRun};
+        for (a, b) in run.cases.iter().zip(&back.cases) {
+            assert_eq!(a.prompt(), b.prompt());
+            assert_eq!(a.response(), b.response());
+            assert_eq!(a.measurements, b.measurements);
+            assert_eq!(
+                a.values, b.values,
+                "every field of the pack, typed, the same"
+            );
+        }
+        assert_eq!(back.loaded(), run.loaded());
+        assert_eq!(back.model_details(), run.model_details());
+        assert_eq!(back.values, run.values);
+    }
+}
