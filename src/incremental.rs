@@ -736,9 +736,11 @@ fn page_needs(
     blocks: u64,
     (quoted, anchored): &(BTreeMap<Kind, BTreeSet<Kind>>, BTreeSet<Kind>),
 ) -> BTreeSet<Kind> {
-    let mut needs: BTreeSet<Kind> = all()
-        .into_iter()
-        .filter(|k| blocks & bit(*k) != 0)
+    // A kind's bit is its position among every kind ([`bit`]), read here in one pass.
+    let mut needs: BTreeSet<Kind> = crate::model::registry::all()
+        .enumerate()
+        .filter(|(i, _)| blocks >> (*i).min(63) & 1 == 1)
+        .map(|(_, k)| k)
         .collect();
     for item in &page.items {
         match item {

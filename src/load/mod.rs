@@ -547,7 +547,7 @@ fn load_data(
             // the site's tags without parsing them.
             let result = known.unwrap_or_else(|| {
                 crate::model::lang::expecting(langs, || {
-                    crate::model::fields::expecting(&packs, || match disk {
+                    crate::model::fields::expecting(packs, || match disk {
                         Some(disk) => disk.parse(&rel, &codes, &text, parse),
                         None => parse(),
                     })

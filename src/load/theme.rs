@@ -118,7 +118,7 @@ impl Theme {
     /// own files.
     pub fn load(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -> Theme {
         let mut files = BTreeMap::new();
-        let packs = config.pack_list().into_iter().flat_map(|p| {
+        let packs = config.pack_list().iter().flat_map(|p| {
             let css = (!p.css.is_empty()).then(|| (format!("static/packs/{}.css", p.name), p.css));
             p.messages
                 .iter()

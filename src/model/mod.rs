@@ -311,7 +311,9 @@ static NO_RECORDS: std::sync::LazyLock<Collection<pack::Shared>> =
 impl Evidence {
     /// The packs the site turned on.
     pub fn packs_on(&self) -> impl Iterator<Item = &'static pack::Pack> + '_ {
-        self.config.iter().flat_map(|c| c.pack_list())
+        self.config
+            .iter()
+            .flat_map(|c| c.pack_list().iter().copied())
     }
 
     /// The records of the pack kind `kind` (none for a core kind).

@@ -191,6 +191,8 @@ pub struct SiteConfig {
 struct Resolved {
     langs: Option<&'static [super::lang::Lang]>,
     views: Vec<super::view::View>,
+    /// The packs it turns on, found once: a table asks for them at every case.
+    packs: Vec<&'static super::pack::Pack>,
 }
 
 /// The languages of a config, read before the rest of it: every text in the config must
@@ -267,6 +269,11 @@ impl SiteConfig {
         self.resolved = Resolved {
             langs: Some(langs),
             views,
+            packs: self
+                .packs
+                .iter()
+                .filter_map(|p| super::pack::named(&p.value))
+                .collect(),
         };
         Ok(())
     }
@@ -285,12 +292,10 @@ impl SiteConfig {
         &self.resolved.views
     }
 
-    /// The packs the site turned on (unknown names, an error of their own, left out).
-    pub fn pack_list(&self) -> Vec<&'static super::pack::Pack> {
-        self.packs
-            .iter()
-            .filter_map(|p| super::pack::named(&p.value))
-            .collect()
+    /// The packs the site turned on (unknown names, an error of their own, left out), as
+    /// [`SiteConfig::resolve`] found them.
+    pub fn pack_list(&self) -> &[&'static super::pack::Pack] {
+        &self.resolved.packs
     }
 
     /// Whether the site turned on the pack called `name`.
@@ -428,8 +433,8 @@ impl DispatchMap {
     }
 }
 
-/// A path through the code that records are sorted by (for bundles: the path their
-/// code serves), with its label, and the dispatch family whose colour it shares.
+/// A path through the code that records are sorted by (a pack's records may name the
+/// path they serve), with its label, and the family whose colour it shares.
 #[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Route {

@@ -79,7 +79,7 @@ pub fn import_runs(args: &ImportRunsArgs) -> Result<Imported, ProbeError> {
             }
         };
         let run = crate::model::lang::expecting(langs, || {
-            crate::model::fields::expecting(&packs, || {
+            crate::model::fields::expecting(packs, || {
                 crate::load::yaml::parse::<Run>(&shown, &text, 0)
             })
         });
