@@ -1,33 +1,14 @@
-//! `evidence`: a static site generator for investigations built from recorded observations.
+//! `evidence`: the command line, and the one place that names the packs and hands them to
+//! the core.
 //!
-//! The pipeline reads top to bottom, one module per stage: [`load`] → [`model`] →
-//! [`derive`](mod@derive) → [`check`] → [`render`] → [`write`](mod@write), driven by
-//! [`pipeline`]. [`diagnostics`] renders every located error in one place.
-//!
-//! Imports point down only. The layers, bottom to top: [`diagnostics`] and [`timings`] →
-//! [`model`] (types, ids, references, page structure, views, value formatting) → [`load`]
-//! → binary readers → [`derive`](mod@derive) → [`check`] → [`render`] →
-//! [`write`](mod@write) → [`pipeline`] → [`incremental`] → [`probe`], [`diff`], [`serve`],
-//! [`init`] → [`cli`]. `model` sits below `load` although data flows from load to model:
-//! load produces model's types, and model knows no file format. `tests/layers.rs` holds
-//! these rules and fails on a use that points up. [`packs`] hold what one kind of
-//! investigation adds (record kinds, binary readers, tables, probes, messages); a pack's
-//! parts sit at the layers of the stages they serve.
+//! The work is done by the workspace's crates: `evidence-core` (load → model → derive →
+//! check → render → write, diff, serve), `evidence-probe` (the probe framework) and the
+//! packs (`evidence-ggml`). This crate re-exports the core's modules under their own names,
+//! so `evidence::load`, `evidence::render` … are the core's, and adds [`cli`] and
+//! [`packs`].
 
-pub mod check;
+pub use evidence_core::*;
+pub use evidence_probe as probe;
+
 pub mod cli;
-pub mod derive;
-pub mod diagnostics;
-pub mod diff;
-pub mod incremental;
-pub mod init;
-pub mod load;
-pub mod model;
 pub mod packs;
-pub mod pipeline;
-pub mod probe;
-pub mod render;
-pub mod schema;
-pub mod serve;
-pub mod timings;
-pub mod write;

@@ -42,9 +42,10 @@ impl Edit {
             ),
             Edit::EnFtlWith(extra) => {
                 // Prepended, so the line number does not depend on the built-in file's length.
-                let builtin =
-                    std::fs::read_to_string(manifest_dir().join("src/messages/en/evidence.ftl"))
-                        .unwrap();
+                let builtin = std::fs::read_to_string(
+                    manifest_dir().join("crates/core/src/messages/en/evidence.ftl"),
+                )
+                .unwrap();
                 let text = format!("{extra}{builtin}");
                 write_file(root, "locales/en/evidence.ftl", text.as_bytes());
             }

@@ -1,28 +1,36 @@
-//! Imports point down only: every `crate::<module>` use in `src/` names a module on a lower
-//! layer than the file's own (ARCHITECTURE.md, DESIGN.md "Pipeline and layers").
+//! Imports point down only. Between crates Cargo holds the rule: [`the_crates_depend_downward`]
+//! checks the workspace's graph (the core names no pack, a pack only the core, the binary
+//! names the packs) and that the pack's heavy dependencies are the pack's. Inside the core
+//! crate, every `crate::<module>` use in `crates/core/src/` names a module on a lower layer
+//! than the file's own (ARCHITECTURE.md, DESIGN.md "Pipeline and layers").
 //!
-//! A module is the first path component under `src/` (`src/load/page.rs` is `load`,
-//! `src/pipeline.rs` is `pipeline`). Uses are found in the source text with comments,
-//! strings and character literals blanked out, including each name of a `use crate::{…}`
-//! group. `../shared/tools/layers.py` checks the same rules from outside the crate.
+//! A module is the first path component under `crates/core/src/` (`load/page.rs` is `load`,
+//! `pipeline.rs` is `pipeline`). Uses are found in the source text with comments, strings
+//! and character literals blanked out, including each name of a `use crate::{…}` group.
+//! `python3 ../shared/tools/layers.py crates/core/src` checks the same rules from outside.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The layers, bottom to top. A module may use the modules of lower layers only; the
 /// modules of one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
     // Located findings, and the process-wide stage timer: both import nothing.
-    // (`plain_directive!`, model's macro exported at the crate's root for packs, is named
-    // by its root path; what it expands to names only `model`.)
-    &["diagnostics", "timings", "plain_directive"],
+    // (The macros exported at the crate's root for packs — `plain_directive!`, `html!`,
+    // `html_into!`, `tables!` — are named by their root paths; what they expand to names
+    // only the modules they serve.)
+    &[
+        "diagnostics",
+        "timings",
+        "plain_directive",
+        "html",
+        "html_into",
+        "tables",
+    ],
     // Types, ids, refs, page structure, views, value formatting: no file format, no reader.
     &["model"],
     // YAML, pages, the theme and its messages, the parse cache, bounded file reading.
     &["load"],
-    // Independent binary readers, beside load: they read files through `load::read`
-    // only, and model never sees their reports (probe converts them).
-    &["binary"],
     &["derive"],
     // Judges; renders no HTML.
     &["check"],
@@ -33,10 +41,10 @@ const LAYERS: &[&[&str]] = &[
     &["pipeline"],
     // Rebuilds what an edit touched, through the pipeline; `serve` drives it.
     &["incremental"],
-    &["probe", "diff", "serve", "schema"],
+    &["diff", "serve", "schema"],
     &["init"],
-    // The command line, and the crate roots.
-    &["cli", "lib", "main"],
+    // The crate's root.
+    &["lib"],
 ];
 
 /// Uses the layer order alone would allow, but that are forbidden all the same.
@@ -214,44 +222,14 @@ fn named_modules(rest: &str) -> Vec<String> {
     names
 }
 
-/// The module an item path names (`load::x` → load). A path into `packs` names the stage
-/// the pack's part belongs to: `packs::render::x` and `packs::<pack>::render::x` → render,
-/// anything else in a pack (its descriptor, record types, schema) → model.
+/// The module an item path names (`load::x` → load).
 fn first_ident(s: &str) -> Option<String> {
-    let segments: Vec<String> = s
+    let first: String = s
         .trim_start()
-        .split("::")
-        .map(|seg| {
-            seg.trim_start()
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect::<String>()
-        })
-        .take_while(|seg| !seg.is_empty())
-        .take(3)
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
-    let first = segments.first()?.clone();
-    if first != "packs" {
-        return Some(first);
-    }
-    Some(pack_stage(&segments[1..]))
-}
-
-/// The stage of a path or file inside `packs` (the parts after `packs`): the first of its
-/// first two parts that is a module of [`LAYERS`], else model.
-fn pack_stage(parts: &[String]) -> String {
-    // `packs/mod.rs` and a pack's `mod.rs` put the pack's parts together and hand them to
-    // the core: they sit with the command line, above every stage.
-    if matches!(parts.last().map(String::as_str), Some("mod.rs")) && parts.len() <= 2 {
-        return "cli".to_string();
-    }
-    parts
-        .iter()
-        .take(2)
-        .map(|p| p.trim_end_matches(".rs"))
-        .find(|p| *p != "packs" && layer_of(p).is_some())
-        .unwrap_or("model")
-        .to_string()
+    (!first.is_empty()).then_some(first)
 }
 
 /// Every module of the crate that `source` uses through `crate::`.
@@ -269,8 +247,7 @@ fn uses(source: &str) -> BTreeSet<String> {
     found
 }
 
-/// The module a file under `src` belongs to; a file of `packs` belongs to the stage its
-/// path names (`packs/<pack>/render/…` is render, `packs/check.rs` check, the rest model).
+/// The module a file under `src` belongs to.
 fn module_of(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap_or(file);
     let parts: Vec<String> = rel
@@ -278,7 +255,6 @@ fn module_of(src: &Path, file: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     match parts.as_slice() {
-        [first, rest @ ..] if first == "packs" => pack_stage(rest),
         [first, _, ..] => first.clone(),
         [only] => only.trim_end_matches(".rs").to_string(),
         [] => String::new(),
@@ -321,7 +297,7 @@ fn violations(src: &Path) -> Vec<String> {
 
 #[test]
 fn imports_point_down() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = core_src();
     let bad = violations(&src);
     assert!(
         bad.is_empty(),
@@ -334,7 +310,7 @@ fn imports_point_down() {
 
 #[test]
 fn every_module_has_a_layer() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = core_src();
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let missing: BTreeSet<String> = files
@@ -359,29 +335,16 @@ fn uses_are_found_in_paths_and_groups() {
         ["a", "b"]
     );
     assert_eq!(found("$crate::model::Id"), ["model"]);
-    // A pack's parts belong to the stages they serve.
-    assert_eq!(found("use crate::packs::render::tables;"), ["render"]);
-    assert_eq!(
-        found("crate::packs::ggml::binary::fatbin::scan"),
-        ["binary"]
-    );
-    assert_eq!(found("use crate::packs::{Bundle, PACKS};"), ["model"]);
-    assert_eq!(found("crate::packs::ggml::PACK"), ["model"]);
 }
 
 #[test]
-fn pack_files_belong_to_their_stage() {
+fn files_belong_to_their_top_module() {
     let src = Path::new("src");
     let of = |f: &str| module_of(src, &src.join(f));
-    assert_eq!(of("packs/mod.rs"), "cli");
-    assert_eq!(of("packs/check.rs"), "check");
-    assert_eq!(of("packs/ggml/mod.rs"), "cli");
-    assert_eq!(of("packs/ggml/load.rs"), "load");
-    assert_eq!(of("packs/ggml/scans.rs"), "model");
-    assert_eq!(of("packs/ggml/render/binary.rs"), "render");
-    assert_eq!(of("packs/ggml/probe/ollama.rs"), "probe");
     assert_eq!(of("load/yaml/mod.rs"), "load");
-    assert_eq!(of("cli.rs"), "cli");
+    assert_eq!(of("render/tables/records.rs"), "render");
+    assert_eq!(of("pipeline.rs"), "pipeline");
+    assert_eq!(of("lib.rs"), "lib");
 }
 
 #[test]
@@ -405,7 +368,6 @@ fn comments_and_strings_are_not_uses() {
 fn the_rules_forbid_what_the_design_forbids() {
     for (from, to) in [
         ("model", "load"),
-        ("model", "binary"),
         ("model", "render"),
         ("load", "render"),
         ("load", "derive"),
@@ -417,7 +379,7 @@ fn the_rules_forbid_what_the_design_forbids() {
         ("render", "pipeline"),
         ("diff", "render"),
         ("diagnostics", "load"),
-        ("serve", "probe"),
+        ("serve", "init"),
     ] {
         assert!(forbidden(from, to).is_some(), "{from} -> {to} is allowed");
     }
@@ -425,11 +387,93 @@ fn the_rules_forbid_what_the_design_forbids() {
         ("load", "model"),
         ("check", "derive"),
         ("render", "derive"),
-        ("probe", "binary"),
-        ("binary", "load"),
         ("serve", "incremental"),
-        ("cli", "serve"),
+        ("lib", "serve"),
     ] {
         assert!(forbidden(from, to).is_none(), "{from} -> {to} is refused");
+    }
+}
+
+/// The core crate's sources.
+fn core_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src")
+}
+
+/// Each workspace crate with the names of its normal (non-dev) dependencies, as Cargo
+/// resolves them (`cargo metadata`).
+fn workspace_dependencies() -> BTreeMap<String, BTreeSet<String>> {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("its JSON");
+    let packages = meta["packages"].as_array().expect("packages");
+    packages
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter(|d| d["kind"].is_null())
+                .map(|d| d["name"].as_str().unwrap_or_default().to_string())
+                .collect();
+            (p["name"].as_str().unwrap_or_default().to_string(), deps)
+        })
+        .collect()
+}
+
+/// The crates point down: the core names no other crate of the workspace, the probe
+/// framework only the core, a pack the core and the probe framework, and only the binary
+/// names the packs. The pack's heavy readers (ELF, compression, demangling, mapped files)
+/// are the pack's, the HTTP client the probe framework's: none is the core's.
+#[test]
+fn the_crates_depend_downward() {
+    let deps = workspace_dependencies();
+    let of = |name: &str| {
+        deps.get(name)
+            .unwrap_or_else(|| panic!("{name} is a workspace crate: {:?}", deps.keys()))
+    };
+    let ours = |name: &str| -> BTreeSet<&str> {
+        of(name)
+            .iter()
+            .filter(|d| d.starts_with("evidence"))
+            .map(String::as_str)
+            .collect()
+    };
+    assert_eq!(ours("evidence-core"), BTreeSet::new());
+    assert_eq!(ours("evidence-probe"), BTreeSet::from(["evidence-core"]));
+    assert_eq!(
+        ours("evidence-ggml"),
+        BTreeSet::from(["evidence-core", "evidence-probe"])
+    );
+    assert!(ours("evidence").contains("evidence-ggml"));
+    let packs_only = ["object", "cpp_demangle", "flate2", "ruzstd", "memmap2"];
+    for crate_ in ["evidence-core", "evidence-probe", "evidence"] {
+        for heavy in packs_only.iter().chain(["ureq"].iter()) {
+            let allowed = crate_ == "evidence-probe" && *heavy == "ureq";
+            assert!(
+                allowed || !of(crate_).contains(*heavy),
+                "{crate_} depends on {heavy}"
+            );
+        }
+    }
+    for heavy in packs_only {
+        assert!(
+            of("evidence-ggml").contains(heavy),
+            "the pack reads with {heavy}"
+        );
     }
 }

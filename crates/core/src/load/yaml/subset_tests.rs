@@ -1,0 +1,431 @@
+//! The subset reader against serde-saphyr: what it reads it must read the same (value and
+//! positions), what it cannot read it must leave alone, and it must read what evidence
+//! writes, or the speed is gone.
+
+use super::subset_de::read;
+use super::{options, parse};
+use crate::model::id::Id;
+use proptest::prelude::*;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Doc {
+    id: Id,
+    #[serde(default)]
+    n: Option<u64>,
+    #[serde(default)]
+    i: Option<i32>,
+    #[serde(default)]
+    f: Option<f64>,
+    #[serde(default)]
+    b: Option<bool>,
+    #[serde(default)]
+    s: Option<String>,
+    #[serde(default)]
+    mode: Option<Mode>,
+    #[serde(default)]
+    bound: Option<Bound>,
+    #[serde(default)]
+    pair: Option<(u8, String)>,
+    #[serde(default)]
+    items: Vec<Item>,
+    #[serde(default)]
+    map: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Item {
+    id: Id,
+    #[serde(default)]
+    n: Option<u64>,
+    #[serde(default)]
+    text: Option<Text>,
+    #[serde(default)]
+    tags: Vec<Id>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Text {
+    ja: String,
+    en: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Mode {
+    Hot,
+    Cold,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum Bound {
+    Le(u64),
+    Lt(u64),
+}
+
+fn saphyr<T: DeserializeOwned>(text: &str) -> Result<T, serde_saphyr::Error> {
+    serde_saphyr::from_str_with_options(text, options())
+}
+
+/// When the subset reads `text`, serde-saphyr reads the same; says whether it did.
+fn agrees<T: DeserializeOwned + Debug>(text: &str) -> bool {
+    let Some(fast) = read::<T>(text) else {
+        return false;
+    };
+    match saphyr::<T>(text) {
+        Ok(full) => assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{text}"),
+        Err(e) => panic!("the subset read what serde-saphyr rejects ({e}):\n{text}"),
+    }
+    true
+}
+
+const READ: &[&str] = &[
+    "id: a\n",
+    "  id: 日本 abc\n",
+    "# head\nid: a   # tail\n\n   # indented comment\nn: 0\n",
+    "id: 'it''s'\nn: 18446744073709551615\ni: -2147483648\n",
+    "id: \"q\\u00e9 \\\"x\\\" \\\\ \\/ \\n\\t\"\ns: \"\"\n",
+    "id: a:b\ns: http://x.y/z?q=1#f\n",
+    "id: a#b\ns: x] y} [z] {w} a, b\n",
+    "id: -a\ni: -5\nf: -1.5e-3\n",
+    "id: a\nf: 12\nb: true\n",
+    "id: a\nf: -0\n",
+    "id: a\nf: 0\n",
+    "id: a\nf: -123456789012345\n",
+    "id: a\nf: 999999999999999\n",
+    "id: a\nf: 0.1\nmode: cold\n",
+    "id: '123'\ns: 123\n",
+    "id: true\ns: 2026-01-01\n",
+    "id: a\ns: 'null'\nbound: {le: 8}\n",
+    "id: a\nbound:\n  lt: 64\npair: [3, x]\n",
+    "id: a\nitems:\n- id: x\n  n: 1\n- id: y\n",
+    "id: a\nitems:\n  - id: x\n    text: {ja: \"合成\", en: synthetic}\n  - {id: y, tags: [p, q]}\n",
+    "id: a\nitems:\n  -\n    id: x\n  - # c\n    id: y\n    tags:\n    - p\n    -   q\n",
+    "id: a\nmap:\n  k: []\n  l: [x, 'y', \"z\"]\n  日本: [語]\n",
+    "id: a\nmap: {k: [a b, c], l: []}\n",
+    "id: a\ns: ~\nn: null\n",
+    "id: a\nitems: [{id: x, n: 2}, {id: y}]\n",
+    "id: a\ns: '→x'\nitems:\n  - id: 前の x\n    tags: [甲, 乙]\n",
+];
+
+#[test]
+fn reads_the_subset_as_serde_saphyr_does() {
+    for text in READ {
+        assert!(agrees::<Doc>(text), "not read:\n{text}");
+    }
+}
+
+const LEFT: &[&str] = &[
+    "id: &x a\ns: *x\n",
+    "id: !!str a\n",
+    "id: a\ns: |\n  x\n",
+    "id: a\ns: >\n  x\n",
+    "id: a\ns: one\n  two\n",
+    "id: a\ns:\n",
+    "id: a\ns: \"two\n  lines\"\n",
+    "id:\ta\n",
+    "id: a\r\n",
+    "\u{feff}id: a\n",
+    "---\nid: a\n",
+    "%YAML 1.2\n---\nid: a\n",
+    "id: a\nid: b\n",
+    "id: a\nmap: {k: [], k: []}\n",
+    "id: a\n<<: {n: 1}\n",
+    "id: a\nn: 0x1F\n",
+    "id: a\nn: '12'\n",
+    "id: a\nn: 012\n",
+    "id: a\nb: True\n",
+    "id: a\nb: yes\n",
+    "id: a\nf: .5\n",
+    "id: a\nf: 1234567890123456\n",
+    "id: a\nf: -1234567890123456\n",
+    "id: a\nf: 007\n",
+    "id: a\nf: -007\n",
+    "id: a\nf: --1\n",
+    "id: a\nitems: [{id: x}, ]\n",
+    "id: a\nitems: [{id: x},\n  {id: y}]\n",
+    "id : a\n",
+    "id: a\ns: a: b\n",
+    "id: a\ns: \"x\"y\n",
+    "id: a\ns: \"\\x41\"\n",
+    "id: a\nmode: 'hot'\n",
+    "? id\n: a\n",
+    "id: a\n- x\n",
+    "- id: a\n",
+    "id: a\nitems:\n  - - x\n",
+    "id: -\n",
+    "id: a\nitems: [-, x]\n",
+    "{id: a}\n",
+    "",
+    "# only a comment\n",
+];
+
+#[test]
+fn leaves_the_rest_to_serde_saphyr() {
+    for text in LEFT {
+        assert!(read::<Doc>(text).is_none(), "read:\n{text}");
+        // And `parse` still gives serde-saphyr's answer.
+        let full = saphyr::<Doc>(text).map(|d| format!("{d:?}"));
+        let both = parse::<Doc>("d.yaml", text, 0).map(|d| format!("{d:?}"));
+        assert_eq!(full.is_ok(), both.is_ok(), "{text}");
+        if let (Ok(a), Ok(b)) = (full, both) {
+            assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn ids_keep_their_positions() {
+    let text = "id: a\nitems:\n  - {id: 日本, tags: [x, \"y\"]}\n  -   id: z\n";
+    let doc = read::<Doc>(text).expect("read");
+    let at = |id: &Id| {
+        (
+            id.value.clone(),
+            id.referenced.line(),
+            id.referenced.column(),
+        )
+    };
+    assert_eq!(at(&doc.id), ("a".into(), 1, 5));
+    assert_eq!(at(&doc.items[0].id), ("日本".into(), 3, 10));
+    assert_eq!(at(&doc.items[0].tags[1]), ("y".into(), 3, 24));
+    assert_eq!(at(&doc.items[1].id), ("z".into(), 4, 11));
+    assert!(agrees::<Doc>(text));
+}
+
+/// The run files evidence writes (those of the fixture site `tests/fixtures/figures/`, never
+/// the repository's own), and the synthetic sweep of the benchmark, are read here.
+#[test]
+fn reads_the_runs_evidence_writes() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/figures/data/runs");
+    let mut runs = 0;
+    for entry in std::fs::read_dir(&dir).expect("the fixture's runs") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("run file");
+        assert!(agrees::<crate::model::Run>(&text), "{}", path.display());
+        runs += 1;
+    }
+    // Every run of the fixture (scan-sample, proxy-check, cold-warm) was read.
+    assert!(runs >= 3, "{runs} runs in {}", dir.display());
+    // A sweep of many cases, each a flow map of its measurements (a pack's probe writes
+    // its counters at the top of a case in the same form; the pack's own tests read those).
+    let mut sweep = String::from(
+        "id: run-00000\nprobe: synthetic\ndate: \"2026-01-01\"\n\
+         origin: {ja: \"合成\", en: synthetic}\nassessed_against: synthetic\ncases:\n",
+    );
+    for c in 0..50 {
+        sweep.push_str(&format!(
+            "  - {{id: c{c:05}, measurements: {{est_rows: {}, exec_ns: {}, loops: 1}}}}\n",
+            100 + c,
+            9_000_000 + c
+        ));
+    }
+    assert!(agrees::<crate::model::Run>(&sweep));
+}
+
+/// Tokens that are not what the field wants, or not what they seem.
+const MISSES: &[&str] = &[
+    "007",
+    "0x1F",
+    "-0",
+    "True",
+    "null",
+    "~",
+    "a: b",
+    "a #c",
+    "-",
+    "&a x",
+    "*a",
+    "!!str x",
+    "|",
+    "a:",
+    "?",
+    "%x",
+    "`x`",
+    "@x",
+    "<<",
+    "\"t\\x41\"",
+    "'q'",
+    "18446744073709551616",
+    "1234567890123456",
+    ".5",
+    "[1, 2]",
+    "{x: 1}",
+    "{lt: 4, le: 5}",
+    "[3]",
+    "hot",
+    "1.5",
+];
+
+/// A value for field `name`: usually one it takes, sometimes a miss.
+fn value(name: &'static str) -> impl Strategy<Value = &'static str> {
+    let fitting: &[&'static str] = match name {
+        "n" => &["0", "7", "123", "18446744073709551615"],
+        "i" => &["-5", "0", "42", "-2147483648"],
+        "f" => &["1.5", "-0.25", "12", "1e3", "0.1", "-1.5e-3"],
+        "b" => &["true", "false"],
+        "mode" => &["hot", "cold"],
+        "bound" => &["{le: 3}", "{lt: 4}", "\n  le: 3"],
+        "pair" => &["[3, x]", "[0, '日本']", "\n- 3\n- x"],
+        "map" => &[
+            "{k: [a, b]}",
+            "{}",
+            "{k: [], l: [x]}",
+            "\n  k:\n  - a\n  - 'b'",
+            "\n  k: [a]\n  l:\n    - x # c\n\n    - 日本",
+            "  # c\n k: []",
+        ],
+        _ => &[
+            "a",
+            "b c",
+            "日本",
+            "123",
+            "true",
+            "a:b",
+            "a#b",
+            "-a",
+            "x]",
+            "'q''s'",
+            "\"e\\u00e9\"",
+            "\"\"",
+            "'null'",
+            "2026-01-01",
+            "→x",
+            "a, b",
+        ],
+    };
+    prop_oneof![
+        3 => prop::sample::select(fitting.to_vec()),
+        1 => prop::sample::select(MISSES.to_vec()),
+    ]
+}
+
+/// A small document: an id, some fields, a sequence of items in block or flow style.
+fn document() -> impl Strategy<Value = String> {
+    let names = vec!["n", "i", "f", "b", "s", "mode", "bound", "pair", "map"];
+    let fields = prop::sample::subsequence(names, 0..5).prop_flat_map(|names| {
+        names
+            .into_iter()
+            .map(|n| (Just(n), value(n)))
+            .collect::<Vec<_>>()
+    });
+    let item = (value("id"), value("n"), any::<bool>());
+    let items = prop::collection::vec(item, 0..4);
+    (value("id"), fields, items, 0usize..3, any::<bool>()).prop_map(
+        |(id, fields, items, indent, flow)| {
+            let mut text = format!("id: {id}\n");
+            for (k, v) in fields {
+                text.push_str(&format!("{k}: {v}\n"));
+            }
+            if !items.is_empty() {
+                text.push_str("items:\n");
+                let pad = " ".repeat(indent);
+                for (id, n, comment) in items {
+                    if flow {
+                        text.push_str(&format!("{pad}- {{id: {id}, n: {n}}}\n"));
+                    } else {
+                        text.push_str(&format!("{pad}- id: {id}\n{pad}  n: {n}\n"));
+                    }
+                    if comment {
+                        text.push_str(&format!("{pad}  # note\n\n"));
+                    }
+                }
+            }
+            text
+        },
+    )
+}
+
+/// A document with one character inserted somewhere.
+fn mutated() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "\n-", "- ", "\n ", "   ", " ", "\t", "#", ":", "-", "\n", "\"", "'", "{", "}", "[", "]",
+        ",", "&", "*", "!", "|", ">", "?", "\u{feff}", "日", "  ", "\n  ", ": ", " #",
+    ]);
+    (document(), any::<prop::sample::Index>(), pieces).prop_map(|(doc, at, piece)| {
+        let mut cut = at.index(doc.len() + 1);
+        while !doc.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}{piece}{}", &doc[..cut], &doc[cut..])
+    })
+}
+
+/// Runs `agrees` on `cases` generated texts; returns how many the subset read.
+fn run_agreement(strategy: impl Strategy<Value = String>, cases: u32) -> u32 {
+    let read = std::cell::Cell::new(0);
+    let config = ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    proptest::test_runner::TestRunner::new(config)
+        .run(&strategy, |text| {
+            read.set(read.get() + u32::from(agrees::<Doc>(&text)));
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    read.get()
+}
+
+#[test]
+fn documents_read_alike() {
+    // Most generated documents are in the subset; fewer would mean it reads too little
+    // for this test to say much.
+    let read = run_agreement(document(), 3000);
+    assert!(read > 600, "the subset read {read} of 3000 documents");
+}
+
+#[test]
+fn mutated_documents_read_alike() {
+    let read = run_agreement(mutated(), 3000);
+    assert!(
+        read > 100,
+        "the subset read {read} of 3000 mutated documents"
+    );
+}
+
+/// Texts on which `fuzz/fuzz_targets/yaml_subset.rs` found the subset reading unlike
+/// serde-saphyr, each with what was wrong.
+const FUZZ_FOUND: &[&str] = &[
+    // A float too large for a double was read as infinity; serde-saphyr rejects it.
+    "id: a\nf: 1e400\n",
+    "id: a\nf: -1e400\n",
+];
+
+#[test]
+fn what_the_fuzzer_found_reads_alike() {
+    for text in FUZZ_FOUND {
+        agrees::<Doc>(text);
+    }
+}
+
+/// `k:` then `- k:` lines, each two spaces deeper, `levels` times, then a value.
+fn compact_nesting(levels: usize) -> String {
+    let mut text = String::from("k:\n");
+    for depth in 0..levels {
+        text.push_str(&format!("{}- k:\n", " ".repeat(2 * depth)));
+    }
+    text.push_str(&format!("{}- x\n", " ".repeat(2 * levels)));
+    text
+}
+
+#[test]
+fn deep_nesting_is_left_alone() {
+    assert!(super::subset::parse(&compact_nesting(10)).is_ok());
+    assert!(super::subset::parse(&compact_nesting(200)).is_err());
+    let flow = |n: usize| format!("k: {}{}\n", "[".repeat(n), "]".repeat(n));
+    assert!(super::subset::parse(&flow(10)).is_ok());
+    assert!(super::subset::parse(&flow(100_000)).is_err());
+}
