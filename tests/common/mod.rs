@@ -70,7 +70,8 @@ pub fn write_file(root: &Path, file: &str, bytes: &[u8]) {
 /// The built-in English messages with every line defining `key` removed.
 pub fn builtin_en_ftl_without(key: &str) -> String {
     let text =
-        std::fs::read_to_string(manifest_dir().join("src/messages/en/evidence.ftl")).unwrap();
+        std::fs::read_to_string(manifest_dir().join("crates/core/src/messages/en/evidence.ftl"))
+            .unwrap();
     let prefix = format!("{key} =");
     let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with(&prefix)).collect();
     assert_eq!(
@@ -85,9 +86,10 @@ pub fn builtin_en_ftl_without(key: &str) -> String {
 
 /// The 1-based line of the first line defining `key` in a built-in message file.
 pub fn builtin_ftl_line(lang: &str, key: &str) -> usize {
-    let text =
-        std::fs::read_to_string(manifest_dir().join(format!("src/messages/{lang}/evidence.ftl")))
-            .unwrap();
+    let text = std::fs::read_to_string(
+        manifest_dir().join(format!("crates/core/src/messages/{lang}/evidence.ftl")),
+    )
+    .unwrap();
     let prefix = format!("{key} =");
     text.lines()
         .position(|l| l.starts_with(&prefix))
