@@ -100,11 +100,6 @@ impl Messages {
         self.bundles.iter().map(|b| b.lang).collect()
     }
 
-    /// The language ids of the bundles, in the site's order.
-    pub fn languages(&self) -> impl Iterator<Item = &LanguageIdentifier> {
-        self.bundles.iter().map(|b| &b.id)
-    }
-
     /// The site's language a Fluent language id stands for (the first when none does).
     pub fn lang_of(&self, id: &LanguageIdentifier) -> Lang {
         self.bundles
