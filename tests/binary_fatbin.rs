@@ -3,6 +3,7 @@
 //! inputs.
 
 mod binary_support;
+mod common;
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;

@@ -2,6 +2,7 @@
 //! `scripts/fetch-binary-inputs.sh`) and on synthetic and broken files.
 
 mod binary_support;
+mod common;
 
 use binary_support::*;
 use evidence::packs::ggml::binary::Error;

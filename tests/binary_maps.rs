@@ -1,6 +1,7 @@
 //! `binary::maps` on a synthetic maps text and on this test process.
 
 mod binary_support;
+mod common;
 
 use binary_support::MAPS;
 use evidence::packs::ggml::binary::maps::{self, FileKind, MapsReport};

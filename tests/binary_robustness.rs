@@ -3,6 +3,7 @@
 //! return, never panic. The same inputs seed `fuzz/corpus/` for `cargo fuzz` (nightly).
 
 mod binary_support;
+mod common;
 
 use binary_support::*;
 use evidence::packs::ggml::binary::classify::ggml_cuda_rules;

@@ -22,6 +22,8 @@
 //! Without chromium or chromedriver the tests are skipped, except under `CI=true`, where
 //! a skip is a failure. The tests take one browser each and run one at a time.
 
+mod common;
+
 #[path = "browser/axe.rs"]
 mod axe;
 #[path = "browser/server.rs"]
@@ -35,30 +37,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use webdriver::{Browser, Unavailable, png_size, screenshot_dir};
+use webdriver::{Browser, browser, png_size, screenshot_dir};
 
 /// One browser at a time: two Chromiums on two cores make the timing checks flaky.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// A browser, or `None` (test skipped) when none is installed and this is not CI.
-fn browser(test: &str) -> Option<Browser> {
-    match Browser::start() {
-        Ok(b) => Some(b),
-        Err(Unavailable::Missing(why) | Unavailable::Broken(why)) => {
-            assert!(
-                !ci(),
-                "{test}: the browser tests cannot run under CI=true: {why}\n\
-                 install them with: apt-get install -y chromium chromium-driver"
-            );
-            eprintln!("SKIPPED {test}: {why} (apt-get install -y chromium chromium-driver)");
-            None
-        }
-    }
-}
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -711,16 +693,9 @@ fn every_page_in_every_view() {
     let axe_source = match axe::source() {
         Ok(s) => Some(s),
         Err(why) => {
-            assert!(
-                !ci(),
-                "every_page_in_every_view: axe-core is needed under CI=true: {why}\n\
-                 install it with: scripts/test.sh (npm install axe-core@{})",
-                axe::VERSION
-            );
-            eprintln!(
-                "SKIPPED the axe checks of every_page_in_every_view: {why} \
-                 (scripts/test.sh installs axe-core@{})",
-                axe::VERSION
+            common::skip(
+                "the axe checks of every_page_in_every_view",
+                &format!("{why} (scripts/test.sh installs axe-core@{})", axe::VERSION),
             );
             None
         }
@@ -814,8 +789,7 @@ fn the_accessibility_checks_find_what_they_look_for() {
     let source = match axe::source() {
         Ok(s) => s,
         Err(why) => {
-            assert!(!ci(), "axe-core is needed under CI=true: {why}");
-            eprintln!("SKIPPED the_accessibility_checks_find_what_they_look_for: {why}");
+            common::skip("the_accessibility_checks_find_what_they_look_for", &why);
             return;
         }
     };

@@ -10,6 +10,8 @@
 //! Without chromium or chromedriver the test is skipped, except under `CI=true`, where a
 //! skip is a failure.
 
+mod common;
+
 #[path = "browser/server.rs"]
 mod server;
 #[path = "browser/webdriver.rs"]
@@ -18,22 +20,7 @@ mod webdriver;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use webdriver::{Browser, Unavailable};
-
-fn browser(test: &str) -> Option<Browser> {
-    match Browser::start() {
-        Ok(b) => Some(b),
-        Err(Unavailable::Missing(why) | Unavailable::Broken(why)) => {
-            assert!(
-                !std::env::var("CI").is_ok_and(|v| v == "true"),
-                "{test}: the browser tests cannot run under CI=true: {why}\n\
-                 install them with: apt-get install -y chromium chromium-driver"
-            );
-            eprintln!("SKIPPED {test}: {why} (apt-get install -y chromium chromium-driver)");
-            None
-        }
-    }
-}
+use webdriver::{Browser, browser};
 
 /// The investigation site, built by the binary into a temporary folder.
 fn built_site() -> (tempfile::TempDir, PathBuf) {

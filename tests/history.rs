@@ -8,30 +8,10 @@ mod common;
 
 use common::*;
 use std::path::Path;
-use std::process::Command as Std;
 
 fn git(dir: &Path, date: &str, args: &[&str]) {
-    let ok = Std::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .env("GIT_COMMITTER_DATE", date)
-        .env("GIT_AUTHOR_DATE", date)
-        .output()
-        .unwrap();
-    assert!(
-        ok.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    let dates = [("GIT_COMMITTER_DATE", date), ("GIT_AUTHOR_DATE", date)];
+    common::git_with(dir, &dates, args);
 }
 
 fn commit(dir: &Path, date: &str, message: &str) {

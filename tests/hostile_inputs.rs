@@ -389,13 +389,11 @@ fn can_drop_privileges() -> bool {
     if !is_root() || setpriv {
         return true;
     }
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    assert!(
-        !ci,
+    common::skip(
+        "an unreadable file",
         "this test runs as root and needs `setpriv` to read as another user: \
-         install util-linux"
+         install util-linux",
     );
-    eprintln!("SKIPPED: running as root without setpriv (install util-linux)");
     false
 }
 

