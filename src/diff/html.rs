@@ -206,33 +206,7 @@ pub fn html(r: &Report) -> String {
                     change_word(c.change)
                 );
                 if let Some(m) = &c.moved {
-                    let text: Vec<String> = m
-                        .text
-                        .iter()
-                        .map(|(l, t)| {
-                            format!("<span lang=\"{}\">{}</span>", attr(l.code()), esc(t))
-                        })
-                        .collect();
-                    let _ = writeln!(
-                        o,
-                        "<tr><th scope=\"row\">{head}</th><td><strong>moved {}</strong></td>\
-                         <td>from <code>{}</code>; constraint {}</td><td>{}; evidence added: {}; \
-                         constraint {}</td></tr>",
-                        esc(m.direction),
-                        esc(&m.from_claim),
-                        esc(m.constraint_before.as_deref().unwrap_or("—")),
-                        text.join(" / "),
-                        if m.evidence_added.is_empty() {
-                            "none".to_string()
-                        } else {
-                            m.evidence_added
-                                .iter()
-                                .map(|e| format!("<code>{}</code>", esc(e)))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        },
-                        esc(m.constraint_after.as_deref().unwrap_or("—"))
-                    );
+                    moved_row(o, &head, &c.id, m);
                 } else if c.fields.is_empty() {
                     let _ = writeln!(
                         o,
@@ -408,6 +382,51 @@ pub fn html(r: &Report) -> String {
     // the page.
     o.replace("<table>", "<div class=\"wrap\" tabindex=\"0\"><table>")
         .replace("</table>", "</table></div>")
+}
+
+/// A text in each of its languages, each marked with its `lang`.
+fn each_language(t: &crate::model::Text) -> String {
+    t.iter()
+        .map(|(l, s)| format!("<span lang=\"{}\">{}</span>", attr(l.code()), esc(s)))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// A moved claim's row: its wording before and after, where it came from when another
+/// claim, the evidence it added, and its constraint only when that changed.
+fn moved_row(o: &mut String, head: &str, id: &str, m: &Move) {
+    let mut before = super::format::reworded(m)
+        .map(each_language)
+        .unwrap_or_else(|| "the same words".to_string());
+    let mut after = each_language(&m.text);
+    if m.from_claim != id {
+        let _ = write!(before, " (in <code>{}</code>)", esc(&m.from_claim));
+    }
+    let added: Vec<String> = m
+        .evidence_added
+        .iter()
+        .map(|e| format!("<code>{}</code>", esc(e)))
+        .collect();
+    let _ = write!(
+        after,
+        "; evidence added: {}",
+        if added.is_empty() {
+            "none".to_string()
+        } else {
+            added.join(", ")
+        }
+    );
+    if m.constraint_before != m.constraint_after {
+        let or_none = |c: &Option<String>| esc(c.as_deref().unwrap_or("—"));
+        let _ = write!(before, "; constraint {}", or_none(&m.constraint_before));
+        let _ = write!(after, "; constraint {}", or_none(&m.constraint_after));
+    }
+    let _ = writeln!(
+        o,
+        "<tr><th scope=\"row\">{head}</th><td><strong>moved {}</strong></td>\
+         <td>{before}</td><td>{after}</td></tr>",
+        esc(m.direction)
+    );
 }
 
 fn runs(o: &mut String, r: &Report) {

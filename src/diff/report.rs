@@ -122,6 +122,10 @@ pub struct Move {
     pub from_claim: String,
     /// The text that moved, in every language.
     pub text: crate::model::Text,
+    /// Its wording before, on the side it moved from (`None` when the claim it came from
+    /// had no text there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_before: Option<crate::model::Text>,
     /// Evidence cited now that the earlier claim did not cite.
     pub evidence_added: Vec<String>,
     pub constraint_before: Option<String>,
@@ -592,16 +596,17 @@ fn moved(base: &Evidence, c: &Claim) -> Option<Move> {
     } else {
         ("can-to-cannot", find_text(base, &c.cannot, false)?)
     };
-    let text = if direction == "cannot-to-can" {
-        &c.can
+    let (text, was) = if direction == "cannot-to-can" {
+        (&c.can, &from.cannot)
     } else {
-        &c.cannot
+        (&c.cannot, &from.can)
     };
     let before: BTreeSet<&str> = from.evidence.iter().map(|e| e.value.as_str()).collect();
     Some(Move {
         direction,
         from_claim: from.id.value.clone(),
         text: text.clone(),
+        text_before: (!was.reading().trim().is_empty()).then(|| was.clone()),
         evidence_added: c
             .evidence
             .iter()
