@@ -288,3 +288,19 @@ fn a_moved_claim_shows_its_old_and_new_wording_uncut() {
     assert!(md.contains(&format!("“{old}” → “{new}”")), "{md}");
     assert!(page.contains(old) && page.contains(new), "{page}");
 }
+
+#[test]
+fn the_review_page_shows_no_unchanged_field_and_no_literal_backtick() {
+    let repo = planner_repo();
+    let (_, _, page) = formats(repo.path(), "HEAD~2", "HEAD~1");
+    // The claim kept its constraint: that is no change.
+    assert!(!page.contains("constraint explain_analyze"), "{page}");
+    let main = &page[page.find("<main>").unwrap()..];
+    assert!(!main.contains('`'), "{main}");
+    assert!(
+        main.contains(
+            "Ran each query under <code>EXPLAIN <ins>(</ins>ANALYZE<ins>, BUFFERS)</ins></code>."
+        ),
+        "{main}"
+    );
+}

@@ -40,6 +40,60 @@ fn esc(s: &str) -> String {
     out
 }
 
+/// `s` escaped, with its inline code (`` `x` ``) as `<code>x</code>`: texts quoted from
+/// data are markdown, and a reviewer should read them as the site shows them.
+fn rich(s: &str) -> String {
+    code_spans(&esc(s))
+}
+
+/// Escaped HTML with each pair of backticks turned into a `<code>` element, when the
+/// markup between them is only whole `<del>`/`<ins>` marks (a change inside the code);
+/// a backtick that pairs with none stays as it is.
+fn code_spans(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        let close = after
+            .find('`')
+            .filter(|&c| c > 0 && marks_balanced(&after[..c]));
+        let Some(close) = close else {
+            out.push_str(&rest[..=open]);
+            rest = after;
+            continue;
+        };
+        out.push_str(&rest[..open]);
+        let _ = write!(out, "<code>{}</code>", &after[..close]);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `html` holds no tag but `<del>`, `<ins>` and their ends, each opened before it
+/// is closed and none left open.
+fn marks_balanced(html: &str) -> bool {
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        let tail = &rest[i..];
+        let tag = ["<del>", "</del>", "<ins>", "</ins>"]
+            .into_iter()
+            .find(|t| tail.starts_with(t));
+        match tag {
+            Some(t) if t.starts_with("</") => {
+                if open.pop() != Some(&t[2..5]) {
+                    return false;
+                }
+            }
+            Some(t) => open.push(&t[1..4]),
+            None => return false,
+        }
+        rest = &tail[tag.map_or(1, str::len)..];
+    }
+    open.is_empty()
+}
+
 fn attr(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let _ = escape_html(&mut out, s);
@@ -59,7 +113,7 @@ fn sides(old: Option<&str>, new: Option<&str>, lang: Option<&str>) -> (String, S
     let l = lang
         .map(|l| format!(" lang=\"{}\"", attr(l)))
         .unwrap_or_default();
-    let cell = |s: String| format!("<td{l}>{s}</td>");
+    let cell = |s: String| format!("<td{l}>{}</td>", code_spans(&s));
     match (old, new) {
         (Some(a), Some(b)) => {
             let (mut before, mut after) = (String::new(), String::new());
@@ -154,8 +208,7 @@ pub fn html(r: &Report) -> String {
                 "<li><code>{}</code> {}: {}</li>",
                 esc(&a.path),
                 change_word(a.change),
-                esc(ATTRIBUTES_READ_AS_COMMITTED)
-                    .replace("`git archive`", "<code>git archive</code>")
+                rich(ATTRIBUTES_READ_AS_COMMITTED)
             );
         }
         o.push_str("</ul>\n");
@@ -387,7 +440,7 @@ pub fn html(r: &Report) -> String {
 /// A text in each of its languages, each marked with its `lang`.
 fn each_language(t: &crate::model::Text) -> String {
     t.iter()
-        .map(|(l, s)| format!("<span lang=\"{}\">{}</span>", attr(l.code()), esc(s)))
+        .map(|(l, s)| format!("<span lang=\"{}\">{}</span>", attr(l.code()), rich(s)))
         .collect::<Vec<_>>()
         .join(" / ")
 }
@@ -525,7 +578,7 @@ fn run_shown(o: &mut String, id: &str, s: &RunShown) {
     }
     o.push_str("</tbody></table>\n");
     if let Some(n) = &s.note {
-        let _ = writeln!(o, "<p>Note on <code>{}</code>: {}</p>", esc(id), esc(n));
+        let _ = writeln!(o, "<p>Note on <code>{}</code>: {}</p>", esc(id), rich(n));
     }
 }
 
@@ -604,4 +657,25 @@ pub fn write_page(dir: &std::path::Path, page: &str) -> Result<std::path::PathBu
     tmp.persist(&target)
         .map_err(|e| format!("cannot write {}: {}", target.display(), e.error))?;
     Ok(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_spans;
+
+    #[test]
+    fn inline_code_is_rendered_and_a_lone_backtick_kept() {
+        assert_eq!(
+            code_spans("Ran `EXPLAIN` twice"),
+            "Ran <code>EXPLAIN</code> twice"
+        );
+        // A change inside the code stays inside it.
+        assert_eq!(
+            code_spans("`EXPLAIN (<del>ANALYZE</del><ins>BUFFERS</ins>)`"),
+            "<code>EXPLAIN (<del>ANALYZE</del><ins>BUFFERS</ins>)</code>"
+        );
+        // A mark that opens inside and closes outside cannot be nested: left as written.
+        assert_eq!(code_spans("`a <del>b` c</del>"), "`a <del>b` c</del>");
+        assert_eq!(code_spans("it`s"), "it`s");
+    }
 }
