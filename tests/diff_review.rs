@@ -304,3 +304,31 @@ fn the_review_page_shows_no_unchanged_field_and_no_literal_backtick() {
         "{main}"
     );
 }
+
+#[test]
+fn measurements_and_zones_are_named_by_their_labels() {
+    let repo = planner_repo();
+    let (text, md, page) = formats(repo.path(), "HEAD~2", "HEAD~1");
+    assert!(
+        text.contains("s020 execution time: 0.0036 s → 0.0037 s"),
+        "{text}"
+    );
+    assert!(
+        text.contains("s001 zone under pg16: Index → Bitmap"),
+        "{text}"
+    );
+    assert!(
+        text.contains("one: selectivity 0.0001, execution time 0.0001 s; zone pg16: Index"),
+        "{text}"
+    );
+    assert!(
+        md.contains("| `s020` | execution time | 0.0036 s |"),
+        "{md}"
+    );
+    assert!(md.contains("pg16: Bitmap, pg17: Bitmap"), "{md}");
+    assert!(page.contains("<td>execution time</td>"), "{page}");
+    assert!(
+        !page.contains("exec_ns") && !page.contains("bitmap_scan"),
+        "{page}"
+    );
+}

@@ -324,8 +324,8 @@ pub fn text(r: &Report, color: bool) -> String {
                     f.case,
                     m.variable,
                     f.value,
-                    opt(&f.old),
-                    opt(&f.new)
+                    r.labels.zone(&f.old),
+                    r.labels.zone(&f.new)
                 );
             }
         }
@@ -475,19 +475,22 @@ fn run_line_capped(x: &RunRef) -> String {
 
 /// An added run's case values, "exec_ms 0.25, rows 1,055" (medians of a
 /// repeated case).
-pub(super) fn case_values(c: &CaseShown) -> String {
+pub(super) fn case_values(c: &CaseShown, labels: &Labels) -> String {
     c.values
         .iter()
-        .map(|m| format!("{} {}", m.field, with_unit(m.value, m.unit.as_deref())))
+        .map(|m| {
+            let v = with_unit(m.value, m.unit.as_deref());
+            format!("{} {v}", labels.measurement(&m.field))
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// An added run's case zones, "planner: index_scan, other: seq_scan".
-pub(super) fn case_zones(c: &CaseShown) -> String {
+pub(super) fn case_zones(c: &CaseShown, labels: &Labels) -> String {
     c.zones
         .iter()
-        .map(|z| format!("{}: {}", z.map, z.zone))
+        .map(|z| format!("{}: {}", z.map, labels.zone(&Some(z.zone.clone()))))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -513,13 +516,13 @@ pub(super) fn shown_head(s: &RunShown) -> String {
 }
 
 /// Text lines under an added run: its note, case count and page, then each case.
-fn shown_text(o: &mut String, s: &RunShown) {
+fn shown_text(o: &mut String, s: &RunShown, labels: &Labels) {
     if let Some(n) = &s.note {
         let _ = writeln!(o, "      note: {}", short(n, 200));
     }
     let _ = writeln!(o, "      {}", shown_head(s));
     for c in &s.cases {
-        let zones = case_zones(c);
+        let zones = case_zones(c, labels);
         let zones = if zones.is_empty() {
             String::new()
         } else {
@@ -530,7 +533,7 @@ fn shown_text(o: &mut String, s: &RunShown) {
             "      {}{}: {}{zones}",
             c.case,
             repeats(c),
-            case_values(c)
+            case_values(c, labels)
         );
     }
 }
@@ -551,7 +554,7 @@ fn run_link(x: &RunRef, link: Option<&str>) -> String {
 
 /// An added run's note, case count and a table of its cases' values and zones, under its
 /// id (`linked`, as [`run_link`] gives it).
-fn shown_markdown(o: &mut String, linked: &str, s: &RunShown) {
+fn shown_markdown(o: &mut String, linked: &str, s: &RunShown, labels: &Labels) {
     let _ = writeln!(o, "\nNew run {linked}: {}\n", cell(&shown_head(s)));
     if let Some(n) = &s.note {
         let _ = writeln!(
@@ -571,8 +574,8 @@ fn shown_markdown(o: &mut String, linked: &str, s: &RunShown) {
             "| `{}`{} | {} | {} |",
             c.case,
             repeats(c),
-            escape_cell(&case_values(c)),
-            escape_cell(&case_zones(c))
+            escape_cell(&case_values(c, labels)),
+            escape_cell(&case_zones(c, labels))
         );
     }
 }
@@ -621,7 +624,7 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
             paint(colour::ADDED, format!("  + {} ({})", x.id, run_line(x)))
         );
         if let Some(s) = &x.shown {
-            shown_text(o, s);
+            shown_text(o, s, &r.labels);
         }
     }
     for x in &r.runs.removed {
@@ -645,7 +648,7 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
                     "      {}{} {}: {} → {}{d}",
                     c.case,
                     medians(c),
-                    v.field,
+                    r.labels.measurement(&v.field),
                     value(v, v.old),
                     value(v, v.new),
                 );
@@ -660,8 +663,8 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
                             "      {} zone under {}: {} → {}",
                             c.case,
                             z.map,
-                            opt(&z.old),
-                            opt(&z.new)
+                            r.labels.zone(&z.old),
+                            r.labels.zone(&z.new)
                         )
                     )
                 );
@@ -900,7 +903,7 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
             }
             for x in &r.runs.added {
                 if let Some(s) = &x.shown {
-                    shown_markdown(o, &run_link(x, link), s);
+                    shown_markdown(o, &run_link(x, link), s, &r.labels);
                 }
             }
             for x in &r.runs.removed {
@@ -922,7 +925,7 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                             "| `{}`{} | {} | {} | {} | {} |",
                             c.case,
                             medians(c),
-                            v.field,
+                            escape_cell(r.labels.measurement(&v.field)),
                             value(v, v.old),
                             value(v, v.new),
                             delta(v)
@@ -934,8 +937,8 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                             "| `{}` | **zone** ({}) | {} | {} | flipped |",
                             c.case,
                             z.map,
-                            opt(&z.old),
-                            opt(&z.new)
+                            escape_cell(r.labels.zone(&z.old)),
+                            escape_cell(r.labels.zone(&z.new))
                         );
                     }
                 }
@@ -962,8 +965,8 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                         f.case,
                         m.variable,
                         f.value,
-                        opt(&f.old),
-                        opt(&f.new)
+                        escape_cell(r.labels.zone(&f.old)),
+                        escape_cell(r.labels.zone(&f.new))
                     );
                 }
             }

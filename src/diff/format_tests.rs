@@ -243,6 +243,7 @@ fn full() -> Report {
         }],
         git_attributes: Vec::new(),
         languages: vec!["ja".into(), "en".into()],
+        labels: Labels::default(),
     }
 }
 
@@ -260,6 +261,7 @@ fn empty() -> Report {
         reread: Vec::new(),
         git_attributes: Vec::new(),
         languages: vec!["ja".into(), "en".into()],
+        labels: Labels::default(),
     }
 }
 

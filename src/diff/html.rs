@@ -319,8 +319,8 @@ pub fn html(r: &Report) -> String {
                             esc(&f.run),
                             esc(&f.case),
                             f.value,
-                            esc(f.old.as_deref().unwrap_or("—")),
-                            esc(f.new.as_deref().unwrap_or("—"))
+                            esc(r.labels.zone(&f.old)),
+                            esc(r.labels.zone(&f.new))
                         );
                     }
                     o.push_str("</tbody></table>\n");
@@ -510,7 +510,7 @@ fn runs(o: &mut String, r: &Report) {
         o.push_str("</ul>\n");
         for x in &rc.added {
             if let Some(s) = &x.shown {
-                run_shown(o, &x.id, s);
+                run_shown(o, &x.id, s, &r.labels);
             }
         }
         for l in &rc.latest {
@@ -530,7 +530,7 @@ fn runs(o: &mut String, r: &Report) {
                         o,
                         "<tr><th scope=\"row\">{case}</th><td>{}</td><td class=\"num\">{}</td>\
                          <td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                        esc(&v.field),
+                        esc(r.labels.measurement(&v.field)),
                         esc(&value(v, v.old)),
                         esc(&value(v, v.new)),
                         esc(&delta(v))
@@ -542,8 +542,8 @@ fn runs(o: &mut String, r: &Report) {
                         "<tr><th scope=\"row\">{case}</th><td><strong>zone</strong> ({})</td>\
                          <td><del>{}</del></td><td><ins>{}</ins></td><td>flipped</td></tr>",
                         esc(&z.map),
-                        esc(z.old.as_deref().unwrap_or("—")),
-                        esc(z.new.as_deref().unwrap_or("—"))
+                        esc(r.labels.zone(&z.old)),
+                        esc(r.labels.zone(&z.new))
                     );
                 }
             }
@@ -553,7 +553,7 @@ fn runs(o: &mut String, r: &Report) {
 }
 
 /// An added run's note, case count, page link and a table of its cases.
-fn run_shown(o: &mut String, id: &str, s: &RunShown) {
+fn run_shown(o: &mut String, id: &str, s: &RunShown, labels: &Labels) {
     let page = match &s.url {
         Some(u) => format!(" (<a href=\"{}\">its page</a>)", attr(u)),
         None => String::new(),
@@ -572,8 +572,8 @@ fn run_shown(o: &mut String, id: &str, s: &RunShown) {
             "<tr><th scope=\"row\"><code>{}</code>{}</th><td>{}</td><td>{}</td></tr>",
             esc(&c.case),
             esc(&repeats(c)),
-            esc(&case_values(c)),
-            esc(&case_zones(c))
+            esc(&case_values(c, labels)),
+            esc(&case_zones(c, labels))
         );
     }
     o.push_str("</tbody></table>\n");

@@ -68,6 +68,51 @@ pub struct Report {
     /// as a `lang`.
     #[serde(skip)]
     pub languages: Vec<String>,
+    /// The labels the formats show measurements and zones by (the JSON keeps the ids).
+    #[serde(skip)]
+    pub labels: Labels,
+}
+
+/// What a reader calls each measurement and each zone (family): its label as the site
+/// writes it for a reviewer ([`crate::model::Text::reading`]), of the head side or else
+/// the base; an id without a label is shown as itself.
+#[derive(Debug, PartialEq, Default)]
+pub struct Labels {
+    measurements: BTreeMap<String, String>,
+    zones: BTreeMap<String, String>,
+}
+
+impl Labels {
+    /// The labels of both sides, the head's first.
+    pub fn of(head: &Evidence, base: &Evidence) -> Labels {
+        let mut l = Labels::default();
+        for ev in [head, base] {
+            for m in ev.measurements.iter() {
+                l.measurements
+                    .entry(m.id.value.clone())
+                    .or_insert_with(|| m.label.reading().to_string());
+            }
+            for f in ev.families.iter() {
+                l.zones
+                    .entry(f.id.value.clone())
+                    .or_insert_with(|| f.label.reading().to_string());
+            }
+        }
+        l
+    }
+
+    /// A measurement's label, or its id.
+    pub fn measurement<'a>(&'a self, id: &'a str) -> &'a str {
+        self.measurements.get(id).map_or(id, String::as_str)
+    }
+
+    /// A zone's label, its id, or "—" for none.
+    pub fn zone<'a>(&'a self, id: &'a Option<String>) -> &'a str {
+        match id {
+            Some(z) => self.zones.get(z).map_or(z.as_str(), String::as_str),
+            None => "—",
+        }
+    }
 }
 
 /// A `.gitattributes` file added, removed or changed, by its path in the repository.
@@ -363,6 +408,7 @@ pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &
         reread: Vec::new(),
         git_attributes: Vec::new(),
         languages: languages(base.ev, head.ev),
+        labels: Labels::of(head.ev, base.ev),
     };
     report.reread = super::reread::find(base, head, &report);
     report
