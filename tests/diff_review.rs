@@ -332,3 +332,49 @@ fn measurements_and_zones_are_named_by_their_labels() {
         "{page}"
     );
 }
+
+#[test]
+fn the_latest_run_comparison_names_the_cases_added_and_dropped() {
+    let repo = planner_repo();
+    let (text, md, page) = formats(repo.path(), "HEAD~2", "HEAD~1");
+    assert!(
+        text.contains("  latest selectivity-sweep: sweep-b → sweep-c\n      cases added: s100\n      cases dropped: s300\n"),
+        "{text}"
+    );
+    assert!(md.contains("Cases added: `s100`; dropped: `s300`"), "{md}");
+    assert!(
+        page.contains("Cases added: <code>s100</code>; dropped: <code>s300</code>"),
+        "{page}"
+    );
+}
+
+#[test]
+fn zone_flips_say_their_map_and_mark_runs_read_against_another() {
+    let repo = planner_repo();
+    let (text, md, page) = formats(repo.path(), "HEAD~2", "HEAD~1");
+    // A run new in the head was never read under the old map: no flip of it.
+    assert!(!text.contains("flips sweep-c/"), "{text}");
+    assert!(
+        text.contains(
+            "flips v17-a/s001 (selectivity = 0.001): Index → Bitmap (the run was assessed against pg17)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("s001 zone under pg16: Index → Bitmap (the run was assessed against pg17)"),
+        "{text}"
+    );
+    assert!(md.contains("| **zone** under pg16 |"), "{md}");
+    assert!(
+        md.contains("Index → Bitmap (the run was assessed against pg17)"),
+        "{md}"
+    );
+    assert!(
+        !page.contains("<code>sweep-c</code></td><th scope=\"row\"><code>s001"),
+        "{page}"
+    );
+    assert!(
+        page.contains("the run was assessed against <code>pg17</code>"),
+        "{page}"
+    );
+}

@@ -319,13 +319,14 @@ pub fn text(r: &Report, color: bool) -> String {
             for f in &m.flips {
                 let _ = writeln!(
                     o,
-                    "      flips {}/{} ({} = {}): {} → {}",
+                    "      flips {}/{} ({} = {}): {} → {}{}",
                     f.run,
                     f.case,
                     m.variable,
                     f.value,
                     r.labels.zone(&f.old),
-                    r.labels.zone(&f.new)
+                    r.labels.zone(&f.new),
+                    assessed_note(&f.assessed_against)
                 );
             }
         }
@@ -584,7 +585,9 @@ fn shown_markdown(o: &mut String, linked: &str, s: &RunShown, labels: &Labels) {
 /// run did not change; `quote` wraps the ids for markdown.
 pub(super) fn run_pair(l: &LatestChange, quote: &str) -> String {
     // A recorded value that differs means the run file itself was rewritten.
-    let rewritten = l.cases.iter().any(|c| !c.values.is_empty());
+    let rewritten = l.cases.iter().any(|c| !c.values.is_empty())
+        || !l.cases_added.is_empty()
+        || !l.cases_dropped.is_empty();
     if l.base_run == l.head_run && rewritten {
         format!(
             "{quote}{}{quote} (the same run; its recorded values were rewritten)",
@@ -601,6 +604,33 @@ pub(super) fn run_pair(l: &LatestChange, quote: &str) -> String {
             l.base_run, l.head_run
         )
     }
+}
+
+/// "cases added: a, b" and "cases dropped: c" of a latest-run comparison, each when any;
+/// `quote` wraps the keys.
+pub(super) fn cases_added_dropped(l: &LatestChange, quote: &str) -> Vec<(&'static str, String)> {
+    let keys = |ks: &[String]| {
+        ks.iter()
+            .map(|k| format!("{quote}{k}{quote}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = Vec::new();
+    if !l.cases_added.is_empty() {
+        out.push(("added", keys(&l.cases_added)));
+    }
+    if !l.cases_dropped.is_empty() {
+        out.push(("dropped", keys(&l.cases_dropped)));
+    }
+    out
+}
+
+/// " (the run was assessed against M)" after a zone a run was not assessed against.
+pub(super) fn assessed_note(assessed_against: &Option<String>) -> String {
+    assessed_against
+        .as_ref()
+        .map(|m| format!(" (the run was assessed against {m})"))
+        .unwrap_or_default()
 }
 
 /// " (median of 3 → 5)" after a repeated case's key.
@@ -636,6 +666,9 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
     }
     for l in &r.runs.latest {
         let _ = writeln!(o, "  latest {}: {}", l.probe, run_pair(l, ""));
+        for (what, keys) in cases_added_dropped(l, "") {
+            let _ = writeln!(o, "      cases {what}: {keys}");
+        }
         for c in &l.cases {
             for v in &c.values {
                 // A value that appears or goes has no difference to show.
@@ -660,11 +693,12 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
                     paint(
                         colour::FLIP,
                         format!(
-                            "      {} zone under {}: {} → {}",
+                            "      {} zone under {}: {} → {}{}",
                             c.case,
                             z.map,
                             r.labels.zone(&z.old),
-                            r.labels.zone(&z.new)
+                            r.labels.zone(&z.new),
+                            assessed_note(&z.assessed_against)
                         )
                     )
                 );
@@ -911,6 +945,13 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
             }
             for l in &r.runs.latest {
                 let _ = writeln!(o, "\nLatest `{}`: {}\n", l.probe, run_pair(l, "`"));
+                let changed: Vec<String> = cases_added_dropped(l, "`")
+                    .into_iter()
+                    .map(|(what, keys)| format!("{what}: {keys}"))
+                    .collect();
+                if !changed.is_empty() {
+                    let _ = writeln!(o, "Cases {}\n", changed.join("; "));
+                }
                 if l.cases.is_empty() {
                     continue;
                 }
@@ -934,11 +975,12 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                     for z in &c.zones {
                         let _ = writeln!(
                             o,
-                            "| `{}` | **zone** ({}) | {} | {} | flipped |",
+                            "| `{}` | **zone** under {} | {} | {} | flipped{} |",
                             c.case,
                             z.map,
                             escape_cell(r.labels.zone(&z.old)),
-                            escape_cell(r.labels.zone(&z.new))
+                            escape_cell(r.labels.zone(&z.new)),
+                            assessed_note(&z.assessed_against)
                         );
                     }
                 }
@@ -960,13 +1002,14 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                 for f in &m.flips {
                     let _ = writeln!(
                         o,
-                        "  - flips `{}`/`{}` ({} = {}): {} → {}",
+                        "  - flips `{}`/`{}` ({} = {}): {} → {}{}",
                         f.run,
                         f.case,
                         m.variable,
                         f.value,
                         escape_cell(r.labels.zone(&f.old)),
-                        escape_cell(r.labels.zone(&f.new))
+                        escape_cell(r.labels.zone(&f.new)),
+                        assessed_note(&f.assessed_against)
                     );
                 }
             }

@@ -148,14 +148,19 @@ fn full() -> Report {
                             map: "m".into(),
                             old: Some("low".into()),
                             new: None,
+                            assessed_against: None,
                         }],
                     }],
+                    cases_added: Vec::new(),
+                    cases_dropped: Vec::new(),
                 },
                 LatestChange {
                     probe: "other".into(),
                     base_run: "q1".into(),
                     head_run: "q2".into(),
                     cases: Vec::new(),
+                    cases_added: Vec::new(),
+                    cases_dropped: Vec::new(),
                 },
             ],
         },
@@ -171,6 +176,7 @@ fn full() -> Report {
                     value: Decimal(9.0),
                     old: Some("high".into()),
                     new: Some("low".into()),
+                    assessed_against: None,
                 },
                 CaseFlip {
                     run: "r3".into(),
@@ -178,6 +184,7 @@ fn full() -> Report {
                     value: Decimal(1.0),
                     old: None,
                     new: Some("low".into()),
+                    assessed_against: None,
                 },
             ],
             before_svg: None,
@@ -501,7 +508,7 @@ Latest `sweep`: `r1` → `r3`
 |---|---|---:|---:|---:|
 | `k1` | eval_count | 10 | 7 | -3 |
 | `k1` | eval_ms | — | 3 |  |
-| `k1` | **zone** (m) | low | — | flipped |
+| `k1` | **zone** under m | low | — | flipped |
 
 Latest `other`: `q1` → `q2`
 
@@ -811,6 +818,7 @@ fn a_latest_run_whose_values_changed_is_not_called_derived_only() {
             map: "m".into(),
             old: Some("x".into()),
             new: Some("y".into()),
+            assessed_against: None,
         }],
     };
     let same = |cases| LatestChange {
@@ -818,6 +826,8 @@ fn a_latest_run_whose_values_changed_is_not_called_derived_only() {
         base_run: "r1".into(),
         head_run: "r1".into(),
         cases,
+        cases_added: Vec::new(),
+        cases_dropped: Vec::new(),
     };
     let moved_value = ValueDelta {
         field: "n".into(),

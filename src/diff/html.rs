@@ -7,8 +7,8 @@
 //! behind in one list for the translator.
 
 use super::format::{
-    ATTRIBUTES_READ_AS_COMMITTED, case_values, case_zones, change_word, delta, medians, repeats,
-    run_line, run_pair, shown_head, summary, value,
+    ATTRIBUTES_READ_AS_COMMITTED, case_values, case_zones, cases_added_dropped, change_word, delta,
+    medians, repeats, run_line, run_pair, shown_head, summary, value,
 };
 use super::report::*;
 use super::words::{Piece, pieces};
@@ -315,12 +315,13 @@ pub fn html(r: &Report) -> String {
                         let _ = writeln!(
                             o,
                             "<tr><td><code>{}</code></td><th scope=\"row\"><code>{}</code></th>\
-                             <td class=\"num\">{}</td><td><del>{}</del></td><td><ins>{}</ins></td></tr>",
+                             <td class=\"num\">{}</td><td><del>{}</del></td><td><ins>{}</ins>{}</td></tr>",
                             esc(&f.run),
                             esc(&f.case),
                             f.value,
                             esc(r.labels.zone(&f.old)),
-                            esc(r.labels.zone(&f.new))
+                            esc(r.labels.zone(&f.new)),
+                            assessed_html(&f.assessed_against)
                         );
                     }
                     o.push_str("</tbody></table>\n");
@@ -437,6 +438,14 @@ pub fn html(r: &Report) -> String {
         .replace("</table>", "</table></div>")
 }
 
+/// " (the run was assessed against <code>M</code>)" after a zone of another map.
+fn assessed_html(assessed_against: &Option<String>) -> String {
+    assessed_against
+        .as_ref()
+        .map(|m| format!(" (the run was assessed against <code>{}</code>)", esc(m)))
+        .unwrap_or_default()
+}
+
 /// A text in each of its languages, each marked with its `lang`.
 fn each_language(t: &crate::model::Text) -> String {
     t.iter()
@@ -514,6 +523,25 @@ fn runs(o: &mut String, r: &Report) {
             }
         }
         for l in &rc.latest {
+            let changed: Vec<String> = cases_added_dropped(l, "")
+                .into_iter()
+                .map(|(what, keys)| {
+                    let keys: Vec<String> = keys
+                        .split(", ")
+                        .map(|k| format!("<code>{}</code>", esc(k)))
+                        .collect();
+                    format!("{what}: {}", keys.join(", "))
+                })
+                .collect();
+            if !changed.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "<p>Latest <code>{}</code>: {}. Cases {}</p>",
+                    esc(&l.probe),
+                    esc(&run_pair(l, "")),
+                    changed.join("; ")
+                );
+            }
             let _ = writeln!(
                 o,
                 "<table><caption>Latest <code>{}</code>: {}</caption><thead><tr>\
@@ -539,11 +567,13 @@ fn runs(o: &mut String, r: &Report) {
                 for z in &c.zones {
                     let _ = writeln!(
                         o,
-                        "<tr><th scope=\"row\">{case}</th><td><strong>zone</strong> ({})</td>\
-                         <td><del>{}</del></td><td><ins>{}</ins></td><td>flipped</td></tr>",
+                        "<tr><th scope=\"row\">{case}</th><td><strong>zone</strong> under \
+                         <code>{}</code></td><td><del>{}</del></td><td><ins>{}</ins></td>\
+                         <td>flipped{}</td></tr>",
                         esc(&z.map),
                         esc(r.labels.zone(&z.old)),
-                        esc(r.labels.zone(&z.new))
+                        esc(r.labels.zone(&z.new)),
+                        assessed_html(&z.assessed_against)
                     );
                 }
             }

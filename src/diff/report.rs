@@ -257,6 +257,19 @@ pub struct LatestChange {
     pub base_run: String,
     pub head_run: String,
     pub cases: Vec<CaseChange>,
+    /// Case keys the head's latest run has and the base's had not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases_added: Vec<String>,
+    /// Case keys the base's latest run had and the head's has not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases_dropped: Vec<String>,
+}
+
+impl LatestChange {
+    /// Whether the latest run's cases changed: a value or zone, or a case added or dropped.
+    pub fn has_changes(&self) -> bool {
+        !(self.cases.is_empty() && self.cases_added.is_empty() && self.cases_dropped.is_empty())
+    }
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -291,6 +304,10 @@ pub struct ZoneFlip {
     pub map: String,
     pub old: Option<String>,
     pub new: Option<String>,
+    /// The map the run was assessed against, when another: its zone under this one is
+    /// derived, not what the investigator read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assessed_against: Option<String>,
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -329,6 +346,17 @@ pub struct CaseFlip {
     pub value: Decimal,
     pub old: Option<String>,
     pub new: Option<String>,
+    /// The map the run was assessed against, when another ([`ZoneFlip::assessed_against`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assessed_against: Option<String>,
+}
+
+/// The map `run` was assessed against, when it is not `map`.
+fn assessed_elsewhere(run: &Run, map: &str) -> Option<String> {
+    run.assessed_against
+        .as_ref()
+        .map(|a| a.value.clone())
+        .filter(|a| a != map)
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -378,7 +406,7 @@ impl Report {
             && self.claims.is_empty()
             && self.runs.added.is_empty()
             && self.runs.removed.is_empty()
-            && self.runs.latest.iter().all(|l| l.cases.is_empty())
+            && self.runs.latest.iter().all(|l| !l.has_changes())
             && self.maps.is_empty()
             && self.records.is_empty()
             && self.texts.is_empty()
@@ -847,17 +875,34 @@ fn runs(base: &Compared, head: &Compared) -> RunsChange {
         ) else {
             continue;
         };
-        let cases = case_changes(base, head, old, new);
-        if old.id.value != new.id.value || !cases.is_empty() {
-            rc.latest.push(LatestChange {
-                probe: probe.clone(),
-                base_run: old.id.value.clone(),
-                head_run: new.id.value.clone(),
-                cases,
-            });
+        let (before, after) = (
+            base.loaded.derived.summaries(old),
+            head.loaded.derived.summaries(new),
+        );
+        let latest = LatestChange {
+            probe: probe.clone(),
+            base_run: old.id.value.clone(),
+            head_run: new.id.value.clone(),
+            cases: case_changes(base, head, old, new),
+            cases_added: keys_only_in(&after, &before),
+            cases_dropped: keys_only_in(&before, &after),
+        };
+        if old.id.value != new.id.value || latest.has_changes() {
+            rc.latest.push(latest);
         }
     }
     rc
+}
+
+/// The case keys of `a` that `b` does not have, in `a`'s order.
+fn keys_only_in(
+    a: &crate::derive::matching::RunSummaries,
+    b: &crate::derive::matching::RunSummaries,
+) -> Vec<String> {
+    a.keys()
+        .filter(|k| b.get(k).is_none())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The cases of the latest runs that changed, matched by case key the way the site
@@ -911,6 +956,7 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                     map: m.id.value.clone(),
                     old: was,
                     new: is,
+                    assessed_against: assessed_elsewhere(new, &m.id.value),
                 });
             }
         }
@@ -943,7 +989,7 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
             (Vec::new(), Vec::new())
         };
         let flips = match (base.ev.maps.get(id), head.ev.maps.get(id)) {
-            (Some(bm), Some(hm)) => flips(head.ev, bm, hm),
+            (Some(bm), Some(hm)) => flips(base.ev, head.ev, bm, hm),
             _ => Vec::new(),
         };
         let variable = head
@@ -967,14 +1013,17 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
     out
 }
 
-/// Every recorded case (of the newer side) whose zone differs between two versions of a map.
+/// Every recorded case whose zone differs between two versions of a map, of the runs on
+/// both sides: a run new in the head was never read under the old map (its zones are
+/// shown with it, as an added run).
 fn flips(
+    base: &Evidence,
     ev: &Evidence,
     old: &crate::model::DispatchMap,
     new: &crate::model::DispatchMap,
 ) -> Vec<CaseFlip> {
     let mut out = Vec::new();
-    for r in ev.runs.iter() {
+    for r in ev.runs.iter().filter(|r| base.runs.contains(&r.id.value)) {
         for c in &r.cases {
             // Each map places the case by its own measurement.
             let Some(n) = c.measurement(new.measured_as()) else {
@@ -989,6 +1038,7 @@ fn flips(
                     value: Decimal(n),
                     old: a.map(String::from),
                     new: b.map(String::from),
+                    assessed_against: assessed_elsewhere(r, &new.id.value),
                 });
             }
         }
