@@ -378,3 +378,23 @@ fn zone_flips_say_their_map_and_mark_runs_read_against_another() {
         "{page}"
     );
 }
+
+#[test]
+fn to_re_read_says_why_a_run_is_listed() {
+    let repo = planner_repo();
+    let (text, md, page) = formats(repo.path(), "HEAD~2", "HEAD~1");
+    let why = "stopped being the latest run of probe selectivity-sweep (its file did not change)";
+    assert!(text.contains(&format!("  run:sweep-b {why}")), "{text}");
+    assert!(md.contains(&format!("- `run:sweep-b` {why}")), "{md}");
+    assert!(
+        page.contains(&format!("<code>run:sweep-b</code> {why}")),
+        "{page}"
+    );
+    // A rewritten run that a page quotes (`:v[run:sweep-a…]`) sends its reader there.
+    let (text, md, _) = formats(repo.path(), "HEAD~1", "HEAD");
+    assert!(
+        text.contains("  run:sweep-a was rewritten\n      cited or shown by: claim:k1, page:index, page:runs\n"),
+        "{text}"
+    );
+    assert!(md.contains("- `run:sweep-a` was rewritten"), "{md}");
+}

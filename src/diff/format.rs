@@ -388,7 +388,7 @@ pub fn text(r: &Report, color: bool) -> String {
     if !r.reread.is_empty() {
         let _ = writeln!(o, "\nTo re-read");
         for x in &r.reread {
-            let _ = writeln!(o, "  {} changed", x.changed);
+            let _ = writeln!(o, "  {} {}", x.changed, x.why());
             if !x.cited_by.is_empty() {
                 let _ = writeln!(o, "      cited or shown by: {}", x.cited_by.join(", "));
             }
@@ -1080,7 +1080,7 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
     if !r.reread.is_empty() {
         section(&mut o, "To re-read", r.reread.len(), |o| {
             for x in &r.reread {
-                let _ = writeln!(o, "- `{}` changed", x.changed);
+                let _ = writeln!(o, "- `{}` {}", x.changed, x.why());
                 if !x.cited_by.is_empty() {
                     let cited: Vec<String> = x.cited_by.iter().map(|c| format!("`{c}`")).collect();
                     let _ = writeln!(

@@ -242,6 +242,8 @@ fn full() -> Report {
         },
         reread: vec![super::super::reread::Reread {
             changed: "map:m".into(),
+            reason: super::super::reread::Reason::Changed,
+            probe: None,
             cited_by: vec!["claim:c1".into(), "page:p1".into()],
             numbers: vec![super::super::reread::NumberSeen {
                 number: "8".into(),

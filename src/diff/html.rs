@@ -392,7 +392,12 @@ pub fn html(r: &Report) -> String {
         section(&mut o, "reread", "To re-read", r.reread.len(), |o| {
             o.push_str("<ul>\n");
             for x in &r.reread {
-                let _ = write!(o, "<li><code>{}</code> changed<ul>", esc(&x.changed));
+                let _ = write!(
+                    o,
+                    "<li><code>{}</code> {}<ul>",
+                    esc(&x.changed),
+                    esc(&x.why())
+                );
                 if !x.cited_by.is_empty() {
                     let cited: Vec<String> = x
                         .cited_by
