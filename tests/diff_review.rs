@@ -398,3 +398,56 @@ fn to_re_read_says_why_a_run_is_listed() {
     );
     assert!(md.contains("- `run:sweep-a` was rewritten"), "{md}");
 }
+
+#[test]
+fn a_comparison_run_and_a_new_probes_first_run_are_shown_whole_in_every_format() {
+    let repo = planner_repo();
+    let (text, md, page) = formats(repo.path(), "HEAD~2", "HEAD~1");
+    // Neither replaces the latest run of the site's own subject, and both are shown with
+    // their values (a repeated case by its median), zones, note, case count and page.
+    assert!(
+        text.contains("      note: The same sweep on another database\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("      3 cases; page https://example.org/planner/runs/other-a/\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "      s020 (median of 3): selectivity 0.02, execution time 0.0022 s; \
+             zone pg16: Bitmap, pg17: Bitmap\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        md.contains(
+            "New run [`seek-a`](<https://example.org/planner/runs/seek-a/>): 1 case; \
+             page https://example.org/planner/runs/seek-a/"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("> The same sweep on another database"), "{md}");
+    assert!(
+        md.contains(
+            "| `s020` (median of 3) | selectivity 0.02, execution time 0.0022 s | \
+             pg16: Bitmap, pg17: Bitmap |"
+        ),
+        "{md}"
+    );
+    assert!(page.contains("<li id=\"run-seek-a\">"), "{page}");
+    assert!(
+        page.contains("<a href=\"https://example.org/planner/runs/other-a/\">its page</a>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "<td>selectivity 0.0001, execution time 0.0001 s</td><td>pg16: Index, pg17: Index</td>"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("The same sweep on another database"),
+        "{page}"
+    );
+}

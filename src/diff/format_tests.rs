@@ -848,3 +848,23 @@ fn a_latest_run_whose_values_changed_is_not_called_derived_only() {
         "r1 (the same run; what is derived from it changed)"
     );
 }
+
+#[test]
+fn a_latest_run_that_lost_a_case_is_not_called_derived_only() {
+    let dropped = LatestChange {
+        probe: "p".into(),
+        base_run: "r1".into(),
+        head_run: "r1".into(),
+        cases: Vec::new(),
+        cases_added: Vec::new(),
+        cases_dropped: vec!["b".into()],
+    };
+    assert_eq!(
+        run_pair(&dropped, ""),
+        "r1 (the same run; its recorded values were rewritten)"
+    );
+    assert_eq!(
+        cases_added_dropped(&dropped, "`"),
+        vec![("dropped", "`b`".to_string())]
+    );
+}
