@@ -186,7 +186,7 @@ fn claim_move_and_new_run_in_text() {
         out.contains("evidence added: observer:counter, run:r2"),
         "{out}"
     );
-    assert!(out.contains("long zone under m: blas → mmq"), "{out}");
+    assert!(out.contains("long zone under m: BLAS → MMQ"), "{out}");
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn map_change_lists_flipped_zones() {
     );
     let (_, out, _) = diff(repo.path(), &["HEAD"]);
     assert!(
-        out.contains("flips r2/long (ne11 = 200): mmq → blas"),
+        out.contains("flips r2/long (ne11 = 200): MMQ → BLAS"),
         "{out}"
     );
     // One flip, shown under the map and under the latest run, is counted once; the latest
@@ -1405,12 +1405,12 @@ fn every_added_run_shows_its_values_zones_note_and_page() {
         "{text}"
     );
     assert!(
-        text.contains("short (median of 3): prompt_eval_count 5, eval_count 1; zone m: mmvq"),
+        text.contains("short (median of 3): prompt_eval_count 5, eval_count 1; zone m: MMVQ"),
         "{text}"
     );
     // The new probe's first run.
     assert!(
-        text.contains("wide: prompt_eval_count 300, eval_count 1; zone m: blas"),
+        text.contains("wide: prompt_eval_count 300, eval_count 1; zone m: BLAS"),
         "{text}"
     );
 
@@ -1431,11 +1431,11 @@ fn every_added_run_shows_its_values_zones_note_and_page() {
     );
     assert!(md.contains("> A comparison on the CPU"), "{md}");
     assert!(
-        md.contains("| `short` (median of 3) | prompt_eval_count 5, eval_count 1 | m: mmvq |"),
+        md.contains("| `short` (median of 3) | prompt_eval_count 5, eval_count 1 | m: MMVQ |"),
         "{md}"
     );
     assert!(
-        md.contains("| `wide` | prompt_eval_count 300, eval_count 1 | m: blas |"),
+        md.contains("| `wide` | prompt_eval_count 300, eval_count 1 | m: BLAS |"),
         "{md}"
     );
 
@@ -1459,7 +1459,7 @@ fn every_added_run_shows_its_values_zones_note_and_page() {
         "{page}"
     );
     assert!(
-        page.contains("<td>prompt_eval_count 300, eval_count 1</td><td>m: blas</td>"),
+        page.contains("<td>prompt_eval_count 300, eval_count 1</td><td>m: BLAS</td>"),
         "{page}"
     );
     assert!(page.contains("A comparison on the CPU"), "{page}");

@@ -189,13 +189,36 @@ fn shown_as_zero(d: &ValueDelta, x: Decimal) -> bool {
     x.0 == 0.0 || (d.unit.as_deref() == Some("ns") && x.0.abs() < 50_000.0)
 }
 
-fn short(s: &str, n: usize) -> String {
+/// `s` on one line, cut to at most `n` characters at a word boundary (a number such as
+/// `0.005` is one word), with `…` where it was cut; a single word longer than `n` is cut
+/// inside, as nothing else would fit.
+pub(super) fn short(s: &str, n: usize) -> String {
+    use unicode_segmentation::UnicodeSegmentation;
     let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= n {
-        flat
-    } else {
-        format!("{}…", flat.chars().take(n).collect::<String>())
+        return flat;
     }
+    let mut kept = String::new();
+    let mut used = 0;
+    for w in flat.split_word_bounds() {
+        let len = w.chars().count();
+        if used + len > n {
+            break;
+        }
+        kept.push_str(w);
+        used += len;
+    }
+    let kept = kept.trim_end();
+    if kept.is_empty() {
+        format!("{}…", flat.chars().take(n).collect::<String>())
+    } else {
+        format!("{kept}…")
+    }
+}
+
+/// `s` on one line, whole.
+fn flat(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The colours of the terminal text (anstyle, as clap's own): green added, red removed,
@@ -249,10 +272,13 @@ pub fn text(r: &Report, color: bool) -> String {
                             c.id,
                             c.page,
                             m.direction,
-                            short(m.text.reading(), 90)
+                            flat(m.text.reading())
                         )
                     )
                 );
+                if let Some(was) = reworded(m) {
+                    let _ = writeln!(o, "      was: \"{}\"", flat(was.reading()));
+                }
                 if m.from_claim != c.id {
                     let _ = writeln!(o, "      from claim {}", m.from_claim);
                 }
@@ -293,13 +319,14 @@ pub fn text(r: &Report, color: bool) -> String {
             for f in &m.flips {
                 let _ = writeln!(
                     o,
-                    "      flips {}/{} ({} = {}): {} → {}",
+                    "      flips {}/{} ({} = {}): {} → {}{}",
                     f.run,
                     f.case,
                     m.variable,
                     f.value,
-                    opt(&f.old),
-                    opt(&f.new)
+                    r.labels.zone(&f.old),
+                    r.labels.zone(&f.new),
+                    assessed_note(&f.assessed_against)
                 );
             }
         }
@@ -361,7 +388,7 @@ pub fn text(r: &Report, color: bool) -> String {
     if !r.reread.is_empty() {
         let _ = writeln!(o, "\nTo re-read");
         for x in &r.reread {
-            let _ = writeln!(o, "  {} changed", x.changed);
+            let _ = writeln!(o, "  {} {}", x.changed, x.why());
             if !x.cited_by.is_empty() {
                 let _ = writeln!(o, "      cited or shown by: {}", x.cited_by.join(", "));
             }
@@ -403,33 +430,68 @@ fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, Stri
 }
 
 /// A run as a reviewer needs to place it: "probe p, engine e, <what it served, as
-/// recorded>, <environment as recorded>, subject s, date".
+/// recorded>, subject s, date, <environment as recorded>". The subject and the date come
+/// before the environment: they tell a comparison from evidence, and a long environment
+/// must not push them out of sight.
 pub(super) fn run_line(x: &RunRef) -> String {
+    run_fields(x).join(", ")
+}
+
+/// The fields of [`run_line`], each whole.
+fn run_fields(x: &RunRef) -> Vec<String> {
     let mut parts = vec![x.probe.clone(), format!("engine {}", x.engine)];
     parts.extend(x.served.iter().map(|(k, v)| format!("{k} {v}")));
-    parts.extend(x.environment.iter().map(|(k, v)| format!("{k} {v}")));
     if let Some(s) = &x.subject {
         parts.push(format!("subject {s}"));
     }
     parts.push(x.date.clone().unwrap_or_else(|| "date unknown".into()));
-    parts.join(", ")
+    parts.extend(x.environment.iter().map(|(k, v)| format!("{k} {v}")));
+    parts
+}
+
+/// The most of a new run's line the comment shows before it leaves out whole fields of
+/// the environment (a run may record dozens).
+const RUN_LINE_ROOM: usize = 320;
+
+/// [`run_line`] for the comment: every field whole; past [`RUN_LINE_ROOM`] characters the
+/// environment's last fields are left out and counted, never cut in the middle.
+fn run_line_capped(x: &RunRef) -> String {
+    let parts = run_fields(x);
+    let fixed = parts.len() - x.environment.len();
+    let mut line = parts[..fixed].join(", ");
+    let mut left = 0;
+    for p in &parts[fixed..] {
+        if left == 0 && line.chars().count() + 2 + p.chars().count() <= RUN_LINE_ROOM {
+            line.push_str(", ");
+            line.push_str(p);
+        } else {
+            left += 1;
+        }
+    }
+    if left > 0 {
+        let _ = write!(line, " and {left} more environment fields");
+    }
+    line
 }
 
 /// An added run's case values, "exec_ms 0.25, rows 1,055" (medians of a
 /// repeated case).
-pub(super) fn case_values(c: &CaseShown) -> String {
+pub(super) fn case_values(c: &CaseShown, labels: &Labels) -> String {
     c.values
         .iter()
-        .map(|m| format!("{} {}", m.field, with_unit(m.value, m.unit.as_deref())))
+        .map(|m| {
+            let v = with_unit(m.value, m.unit.as_deref());
+            format!("{} {v}", labels.measurement(&m.field))
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// An added run's case zones, "planner: index_scan, other: seq_scan".
-pub(super) fn case_zones(c: &CaseShown) -> String {
+pub(super) fn case_zones(c: &CaseShown, labels: &Labels) -> String {
     c.zones
         .iter()
-        .map(|z| format!("{}: {}", z.map, z.zone))
+        .map(|z| format!("{}: {}", z.map, labels.zone(&Some(z.zone.clone()))))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -455,13 +517,13 @@ pub(super) fn shown_head(s: &RunShown) -> String {
 }
 
 /// Text lines under an added run: its note, case count and page, then each case.
-fn shown_text(o: &mut String, s: &RunShown) {
+fn shown_text(o: &mut String, s: &RunShown, labels: &Labels) {
     if let Some(n) = &s.note {
         let _ = writeln!(o, "      note: {}", short(n, 200));
     }
     let _ = writeln!(o, "      {}", shown_head(s));
     for c in &s.cases {
-        let zones = case_zones(c);
+        let zones = case_zones(c, labels);
         let zones = if zones.is_empty() {
             String::new()
         } else {
@@ -472,7 +534,7 @@ fn shown_text(o: &mut String, s: &RunShown) {
             "      {}{}: {}{zones}",
             c.case,
             repeats(c),
-            case_values(c)
+            case_values(c, labels)
         );
     }
 }
@@ -491,15 +553,10 @@ fn run_link(x: &RunRef, link: Option<&str>) -> String {
     }
 }
 
-/// An added run's note, case count and a table of its cases' values and zones.
-fn shown_markdown(o: &mut String, id: &str, s: &RunShown) {
-    let _ = writeln!(
-        o,
-        "
-New run `{id}`: {}
-",
-        cell(&shown_head(s))
-    );
+/// An added run's note, case count and a table of its cases' values and zones, under its
+/// id (`linked`, as [`run_link`] gives it).
+fn shown_markdown(o: &mut String, linked: &str, s: &RunShown, labels: &Labels) {
+    let _ = writeln!(o, "\nNew run {linked}: {}\n", cell(&shown_head(s)));
     if let Some(n) = &s.note {
         let _ = writeln!(
             o,
@@ -518,8 +575,8 @@ New run `{id}`: {}
             "| `{}`{} | {} | {} |",
             c.case,
             repeats(c),
-            escape_cell(&case_values(c)),
-            escape_cell(&case_zones(c))
+            escape_cell(&case_values(c, labels)),
+            escape_cell(&case_zones(c, labels))
         );
     }
 }
@@ -528,7 +585,9 @@ New run `{id}`: {}
 /// run did not change; `quote` wraps the ids for markdown.
 pub(super) fn run_pair(l: &LatestChange, quote: &str) -> String {
     // A recorded value that differs means the run file itself was rewritten.
-    let rewritten = l.cases.iter().any(|c| !c.values.is_empty());
+    let rewritten = l.cases.iter().any(|c| !c.values.is_empty())
+        || !l.cases_added.is_empty()
+        || !l.cases_dropped.is_empty();
     if l.base_run == l.head_run && rewritten {
         format!(
             "{quote}{}{quote} (the same run; its recorded values were rewritten)",
@@ -545,6 +604,33 @@ pub(super) fn run_pair(l: &LatestChange, quote: &str) -> String {
             l.base_run, l.head_run
         )
     }
+}
+
+/// "cases added: a, b" and "cases dropped: c" of a latest-run comparison, each when any;
+/// `quote` wraps the keys.
+pub(super) fn cases_added_dropped(l: &LatestChange, quote: &str) -> Vec<(&'static str, String)> {
+    let keys = |ks: &[String]| {
+        ks.iter()
+            .map(|k| format!("{quote}{k}{quote}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = Vec::new();
+    if !l.cases_added.is_empty() {
+        out.push(("added", keys(&l.cases_added)));
+    }
+    if !l.cases_dropped.is_empty() {
+        out.push(("dropped", keys(&l.cases_dropped)));
+    }
+    out
+}
+
+/// " (the run was assessed against M)" after a zone a run was not assessed against.
+pub(super) fn assessed_note(assessed_against: &Option<String>) -> String {
+    assessed_against
+        .as_ref()
+        .map(|m| format!(" (the run was assessed against {m})"))
+        .unwrap_or_default()
 }
 
 /// " (median of 3 → 5)" after a repeated case's key.
@@ -568,7 +654,7 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
             paint(colour::ADDED, format!("  + {} ({})", x.id, run_line(x)))
         );
         if let Some(s) = &x.shown {
-            shown_text(o, s);
+            shown_text(o, s, &r.labels);
         }
     }
     for x in &r.runs.removed {
@@ -580,6 +666,9 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
     }
     for l in &r.runs.latest {
         let _ = writeln!(o, "  latest {}: {}", l.probe, run_pair(l, ""));
+        for (what, keys) in cases_added_dropped(l, "") {
+            let _ = writeln!(o, "      cases {what}: {keys}");
+        }
         for c in &l.cases {
             for v in &c.values {
                 // A value that appears or goes has no difference to show.
@@ -592,7 +681,7 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
                     "      {}{} {}: {} → {}{d}",
                     c.case,
                     medians(c),
-                    v.field,
+                    r.labels.measurement(&v.field),
                     value(v, v.old),
                     value(v, v.new),
                 );
@@ -604,11 +693,12 @@ fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) 
                     paint(
                         colour::FLIP,
                         format!(
-                            "      {} zone under {}: {} → {}",
+                            "      {} zone under {}: {} → {}{}",
                             c.case,
                             z.map,
-                            opt(&z.old),
-                            opt(&z.new)
+                            r.labels.zone(&z.old),
+                            r.labels.zone(&z.new),
+                            assessed_note(&z.assessed_against)
                         )
                     )
                 );
@@ -702,6 +792,10 @@ fn escape_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('<', "&lt;")
 }
 
+/// How many new runs the comment lists above its folded sections; the rest are listed in
+/// the Probe runs section.
+const NEW_RUNS_LISTED: usize = 10;
+
 /// A pull-request comment: a summary line, then collapsible sections per kind.
 pub fn markdown(r: &Report) -> String {
     markdown_linked(r, None)
@@ -730,15 +824,19 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
     }
     // Whose evidence the new runs are, in sight before any folded section.
     if !r.runs.added.is_empty() {
-        const SHOWN: usize = 10;
-        for x in r.runs.added.iter().take(SHOWN) {
-            let _ = writeln!(o, "- new run {}: {}", run_link(x, link), cell(&run_line(x)));
+        for x in r.runs.added.iter().take(NEW_RUNS_LISTED) {
+            let _ = writeln!(
+                o,
+                "- new run {}: {}",
+                run_link(x, link),
+                escape_cell(&run_line_capped(x))
+            );
         }
-        if r.runs.added.len() > SHOWN {
+        if r.runs.added.len() > NEW_RUNS_LISTED {
             let _ = writeln!(
                 o,
                 "- … and {} more (see Probe runs below)",
-                r.runs.added.len() - SHOWN
+                r.runs.added.len() - NEW_RUNS_LISTED
             );
         }
         o.push('\n');
@@ -763,9 +861,13 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                     Some(m) => (
                         format!("**moved {}**", m.direction),
                         format!(
-                            "“{}” (from `{}`); evidence added: {}{}",
-                            cell(m.text.reading()),
-                            m.from_claim,
+                            "{}{}; evidence added: {}{}",
+                            moved_wording(m),
+                            if m.from_claim == c.id {
+                                String::new()
+                            } else {
+                                format!(" (from `{}`)", m.from_claim)
+                            },
                             if m.evidence_added.is_empty() {
                                 "none".into()
                             } else {
@@ -824,12 +926,18 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
             .collect::<std::collections::BTreeSet<_>>()
             .len();
         section(&mut o, "Probe runs", n, |o| {
-            for x in &r.runs.added {
-                let _ = writeln!(o, "- added {} ({})", run_link(x, link), cell(&run_line(x)));
+            // The runs listed above the sections are not listed again, word for word.
+            for x in r.runs.added.iter().skip(NEW_RUNS_LISTED) {
+                let _ = writeln!(
+                    o,
+                    "- added {} ({})",
+                    run_link(x, link),
+                    escape_cell(&run_line_capped(x))
+                );
             }
             for x in &r.runs.added {
                 if let Some(s) = &x.shown {
-                    shown_markdown(o, &x.id, s);
+                    shown_markdown(o, &run_link(x, link), s, &r.labels);
                 }
             }
             for x in &r.runs.removed {
@@ -837,6 +945,13 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
             }
             for l in &r.runs.latest {
                 let _ = writeln!(o, "\nLatest `{}`: {}\n", l.probe, run_pair(l, "`"));
+                let changed: Vec<String> = cases_added_dropped(l, "`")
+                    .into_iter()
+                    .map(|(what, keys)| format!("{what}: {keys}"))
+                    .collect();
+                if !changed.is_empty() {
+                    let _ = writeln!(o, "Cases {}\n", changed.join("; "));
+                }
                 if l.cases.is_empty() {
                     continue;
                 }
@@ -851,7 +966,7 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                             "| `{}`{} | {} | {} | {} | {} |",
                             c.case,
                             medians(c),
-                            v.field,
+                            escape_cell(r.labels.measurement(&v.field)),
                             value(v, v.old),
                             value(v, v.new),
                             delta(v)
@@ -860,11 +975,12 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                     for z in &c.zones {
                         let _ = writeln!(
                             o,
-                            "| `{}` | **zone** ({}) | {} | {} | flipped |",
+                            "| `{}` | **zone** under {} | {} | {} | flipped{} |",
                             c.case,
                             z.map,
-                            opt(&z.old),
-                            opt(&z.new)
+                            escape_cell(r.labels.zone(&z.old)),
+                            escape_cell(r.labels.zone(&z.new)),
+                            assessed_note(&z.assessed_against)
                         );
                     }
                 }
@@ -886,13 +1002,14 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
                 for f in &m.flips {
                     let _ = writeln!(
                         o,
-                        "  - flips `{}`/`{}` ({} = {}): {} → {}",
+                        "  - flips `{}`/`{}` ({} = {}): {} → {}{}",
                         f.run,
                         f.case,
                         m.variable,
                         f.value,
-                        opt(&f.old),
-                        opt(&f.new)
+                        escape_cell(r.labels.zone(&f.old)),
+                        escape_cell(r.labels.zone(&f.new)),
+                        assessed_note(&f.assessed_against)
                     );
                 }
             }
@@ -963,7 +1080,7 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
     if !r.reread.is_empty() {
         section(&mut o, "To re-read", r.reread.len(), |o| {
             for x in &r.reread {
-                let _ = writeln!(o, "- `{}` changed", x.changed);
+                let _ = writeln!(o, "- `{}` {}", x.changed, x.why());
                 if !x.cited_by.is_empty() {
                     let cited: Vec<String> = x.cited_by.iter().map(|c| format!("`{c}`")).collect();
                     let _ = writeln!(
@@ -998,6 +1115,24 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
         );
     }
     o
+}
+
+/// A moved claim's wording before, when it differs from its wording now (a text moved
+/// word for word is said once).
+pub(super) fn reworded(m: &Move) -> Option<&crate::model::Text> {
+    m.text_before
+        .as_ref()
+        .filter(|was| flat(was.reading()) != flat(m.text.reading()))
+}
+
+/// A moved claim's text for a table cell, whole: “old” → “new”, or “new” alone when the
+/// old wording is unknown.
+fn moved_wording(m: &Move) -> String {
+    let new = escape_cell(&flat(m.text.reading()));
+    match reworded(m) {
+        Some(was) => format!("“{}” → “{new}”", escape_cell(&flat(was.reading()))),
+        None => format!("“{new}”"),
+    }
 }
 
 /// Not folded away: a rewrite fails the review, so the comment shows it open.

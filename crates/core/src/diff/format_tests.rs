@@ -92,6 +92,7 @@ fn full() -> Report {
                     direction: "cannot-to-can",
                     from_claim: "c0".into(),
                     text: two("文", "a  text\nthat   wraps"),
+                    text_before: Some(two("旧", "an old text")),
                     evidence_added: vec!["run:a".into(), "observer:o".into()],
                     constraint_before: None,
                     constraint_after: Some("n ≥ 2".into()),
@@ -104,6 +105,7 @@ fn full() -> Report {
                     direction: "can-to-cannot",
                     from_claim: "c2".into(),
                     text: two("文", &"x".repeat(91)),
+                    text_before: None,
                     evidence_added: Vec::new(),
                     constraint_before: Some("k".into()),
                     constraint_after: Some("k".into()),
@@ -146,14 +148,19 @@ fn full() -> Report {
                             map: "m".into(),
                             old: Some("low".into()),
                             new: None,
+                            assessed_against: None,
                         }],
                     }],
+                    cases_added: Vec::new(),
+                    cases_dropped: Vec::new(),
                 },
                 LatestChange {
                     probe: "other".into(),
                     base_run: "q1".into(),
                     head_run: "q2".into(),
                     cases: Vec::new(),
+                    cases_added: Vec::new(),
+                    cases_dropped: Vec::new(),
                 },
             ],
         },
@@ -169,6 +176,7 @@ fn full() -> Report {
                     value: Decimal(9.0),
                     old: Some("high".into()),
                     new: Some("low".into()),
+                    assessed_against: None,
                 },
                 CaseFlip {
                     run: "r3".into(),
@@ -176,6 +184,7 @@ fn full() -> Report {
                     value: Decimal(1.0),
                     old: None,
                     new: Some("low".into()),
+                    assessed_against: None,
                 },
             ],
             before_svg: None,
@@ -233,6 +242,8 @@ fn full() -> Report {
         },
         reread: vec![super::super::reread::Reread {
             changed: "map:m".into(),
+            reason: super::super::reread::Reason::Changed,
+            probe: None,
             cited_by: vec!["claim:c1".into(), "page:p1".into()],
             numbers: vec![super::super::reread::NumberSeen {
                 number: "8".into(),
@@ -241,6 +252,7 @@ fn full() -> Report {
         }],
         git_attributes: Vec::new(),
         languages: vec!["ja".into(), "en".into()],
+        labels: Labels::default(),
     }
 }
 
@@ -258,6 +270,7 @@ fn empty() -> Report {
         reread: Vec::new(),
         git_attributes: Vec::new(),
         languages: vec!["ja".into(), "en".into()],
+        labels: Labels::default(),
     }
 }
 
@@ -381,10 +394,11 @@ Run records rewritten — run records are never rewritten: add a new run instead
 
 Claims
   ⇄ c1 (p1) moved cannot-to-can: \"a text that wraps\"
+      was: \"an old text\"
       from claim c0
       evidence added: run:a, observer:o
       constraint: — → n ≥ 2
-  ⇄ c2 (p1) moved can-to-cannot: \"{x90}…\"
+  ⇄ c2 (p1) moved can-to-cannot: \"{x91}\"
   + c3 (p1) added
   - c4 (p1) removed
   ~ c5 (p1) changed
@@ -392,8 +406,8 @@ Claims
       translation drift: text changed only in en
 
 Runs
-  + r2 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)
-  + r3 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, date unknown)
+  + r2 (sweep, engine server, model m:7b, 2026-01-02, device accelerator-1, host lab-a)
+  + r3 (sweep, engine server, model m:7b, date unknown, device accelerator-1, host lab-a)
   - r0 (sweep)
   latest sweep: r1 → r3
       k1 eval_count: 10 → 7 (-3)
@@ -431,7 +445,7 @@ To re-read
       the old bound 8 is still written in page:p1
 ",
         summary = summary(&full()),
-        x90 = "x".repeat(90),
+        x91 = "x".repeat(91),
     );
     assert_eq!(text(&full(), false), expected);
 }
@@ -445,7 +459,7 @@ fn text_in_colour_paints_added_removed_moved_and_breaches() {
         "\x1b[1m\x1b[32m  ⇄ c1 (p1) moved cannot-to-can",
         "\x1b[32m  +\x1b[0m c3 (p1) added",
         "\x1b[31m  -\x1b[0m c4 (p1) removed",
-        "\x1b[32m  + r2 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)\x1b[0m",
+        "\x1b[32m  + r2 (sweep, engine server, model m:7b, 2026-01-02, device accelerator-1, host lab-a)\x1b[0m",
         "\x1b[31m  - r0 (sweep)\x1b[0m",
         "\x1b[1m\x1b[33m      k1 zone under m: low → —\x1b[0m",
         "\x1b[33m  translation drift: only en changed\x1b[0m",
@@ -462,8 +476,8 @@ fn markdown_shows_every_section() {
 
 **{summary}**
 
-- new run `r2`: sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02
-- new run `r3`: sweep, engine server, model m:7b, device accelerator-1, host lab-a, date unknown
+- new run `r2`: sweep, engine server, model m:7b, 2026-01-02, device accelerator-1, host lab-a
+- new run `r3`: sweep, engine server, model m:7b, date unknown, device accelerator-1, host lab-a
 
 > [!CAUTION]
 > **Run records rewritten (3)**: run records are never rewritten: add a new run instead.
@@ -478,8 +492,8 @@ fn markdown_shows_every_section() {
 
 | claim | page | change | detail |
 |---|---|---|---|
-| `c1` | p1 | **moved cannot-to-can** | “a text that wraps” (from `c0`); evidence added: `run:a`, `observer:o`; constraint: — → n ≥ 2 |
-| `c2` | p1 | **moved can-to-cannot** | “{x91}” (from `c2`); evidence added: none |
+| `c1` | p1 | **moved cannot-to-can** | “an old text” → “a text that wraps” (from `c0`); evidence added: `run:a`, `observer:o`; constraint: — → n ≥ 2 |
+| `c2` | p1 | **moved can-to-cannot** | “{x91}”; evidence added: none |
 | `c3` | p1 | added |  |
 | `c4` | p1 | removed |  |
 | `c5` | p1 | changed | `text.en`: old → new |
@@ -488,8 +502,6 @@ fn markdown_shows_every_section() {
 
 <details><summary>Probe runs (6)</summary>
 
-- added `r2` (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)
-- added `r3` (sweep, engine server, model m:7b, device accelerator-1, host lab-a, date unknown)
 - removed `r0` (sweep)
 
 Latest `sweep`: `r1` → `r3`
@@ -498,7 +510,7 @@ Latest `sweep`: `r1` → `r3`
 |---|---|---:|---:|---:|
 | `k1` | eval_count | 10 | 7 | -3 |
 | `k1` | eval_ms | — | 3 |  |
-| `k1` | **zone** (m) | low | — | flipped |
+| `k1` | **zone** under m | low | — | flipped |
 
 Latest `other`: `q1` → `q2`
 
@@ -571,6 +583,21 @@ fn markdown_cells_are_cut_at_120_characters() {
 }
 
 #[test]
+fn a_cut_text_ends_at_a_word_boundary_and_keeps_a_number_whole() {
+    assert_eq!(
+        short("between selectivity 0.005 and 0.2", 24),
+        "between selectivity…"
+    );
+    assert_eq!(
+        short("between selectivity 0.005 and 0.2", 25),
+        "between selectivity 0.005…"
+    );
+    assert_eq!(short("短い文です", 3), "短い文…");
+    // One word longer than the room is cut inside: nothing else would fit.
+    assert_eq!(short(&"y".repeat(5), 3), "yyy…");
+}
+
+#[test]
 fn refusal_names_each_rewritten_file() {
     assert_eq!(rewrites_refusal(&empty()), None);
     assert_eq!(
@@ -626,7 +653,7 @@ fn a_section_with_one_kind_of_change_still_shows() {
     for (r, line) in [
         (
             &only_added,
-            "  + r2 (sweep, engine server, model m:7b, device accelerator-1, host lab-a, 2026-01-02)",
+            "  + r2 (sweep, engine server, model m:7b, 2026-01-02, device accelerator-1, host lab-a)",
         ),
         (&only_removed, "  - r0 (sweep)"),
         (&only_latest, "  latest sweep: r1 → r3"),
@@ -793,6 +820,7 @@ fn a_latest_run_whose_values_changed_is_not_called_derived_only() {
             map: "m".into(),
             old: Some("x".into()),
             new: Some("y".into()),
+            assessed_against: None,
         }],
     };
     let same = |cases| LatestChange {
@@ -800,6 +828,8 @@ fn a_latest_run_whose_values_changed_is_not_called_derived_only() {
         base_run: "r1".into(),
         head_run: "r1".into(),
         cases,
+        cases_added: Vec::new(),
+        cases_dropped: Vec::new(),
     };
     let moved_value = ValueDelta {
         field: "n".into(),
@@ -816,5 +846,25 @@ fn a_latest_run_whose_values_changed_is_not_called_derived_only() {
     assert_eq!(
         run_pair(&same(vec![case(vec![])]), ""),
         "r1 (the same run; what is derived from it changed)"
+    );
+}
+
+#[test]
+fn a_latest_run_that_lost_a_case_is_not_called_derived_only() {
+    let dropped = LatestChange {
+        probe: "p".into(),
+        base_run: "r1".into(),
+        head_run: "r1".into(),
+        cases: Vec::new(),
+        cases_added: Vec::new(),
+        cases_dropped: vec!["b".into()],
+    };
+    assert_eq!(
+        run_pair(&dropped, ""),
+        "r1 (the same run; its recorded values were rewritten)"
+    );
+    assert_eq!(
+        cases_added_dropped(&dropped, "`"),
+        vec![("dropped", "`b`".to_string())]
     );
 }

@@ -7,8 +7,8 @@
 //! behind in one list for the translator.
 
 use super::format::{
-    ATTRIBUTES_READ_AS_COMMITTED, case_values, case_zones, change_word, delta, medians, repeats,
-    run_line, run_pair, shown_head, summary, value,
+    ATTRIBUTES_READ_AS_COMMITTED, case_values, case_zones, cases_added_dropped, change_word, delta,
+    medians, repeats, run_line, run_pair, shown_head, summary, value,
 };
 use super::report::*;
 use super::words::{Piece, pieces};
@@ -40,6 +40,60 @@ fn esc(s: &str) -> String {
     out
 }
 
+/// `s` escaped, with its inline code (`` `x` ``) as `<code>x</code>`: texts quoted from
+/// data are markdown, and a reviewer should read them as the site shows them.
+fn rich(s: &str) -> String {
+    code_spans(&esc(s))
+}
+
+/// Escaped HTML with each pair of backticks turned into a `<code>` element, when the
+/// markup between them is only whole `<del>`/`<ins>` marks (a change inside the code);
+/// a backtick that pairs with none stays as it is.
+fn code_spans(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        let close = after
+            .find('`')
+            .filter(|&c| c > 0 && marks_balanced(&after[..c]));
+        let Some(close) = close else {
+            out.push_str(&rest[..=open]);
+            rest = after;
+            continue;
+        };
+        out.push_str(&rest[..open]);
+        let _ = write!(out, "<code>{}</code>", &after[..close]);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `html` holds no tag but `<del>`, `<ins>` and their ends, each opened before it
+/// is closed and none left open.
+fn marks_balanced(html: &str) -> bool {
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        let tail = &rest[i..];
+        let tag = ["<del>", "</del>", "<ins>", "</ins>"]
+            .into_iter()
+            .find(|t| tail.starts_with(t));
+        match tag {
+            Some(t) if t.starts_with("</") => {
+                if open.pop() != Some(&t[2..5]) {
+                    return false;
+                }
+            }
+            Some(t) => open.push(&t[1..4]),
+            None => return false,
+        }
+        rest = &tail[tag.map_or(1, str::len)..];
+    }
+    open.is_empty()
+}
+
 fn attr(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let _ = escape_html(&mut out, s);
@@ -59,7 +113,7 @@ fn sides(old: Option<&str>, new: Option<&str>, lang: Option<&str>) -> (String, S
     let l = lang
         .map(|l| format!(" lang=\"{}\"", attr(l)))
         .unwrap_or_default();
-    let cell = |s: String| format!("<td{l}>{s}</td>");
+    let cell = |s: String| format!("<td{l}>{}</td>", code_spans(&s));
     match (old, new) {
         (Some(a), Some(b)) => {
             let (mut before, mut after) = (String::new(), String::new());
@@ -154,8 +208,7 @@ pub fn html(r: &Report) -> String {
                 "<li><code>{}</code> {}: {}</li>",
                 esc(&a.path),
                 change_word(a.change),
-                esc(ATTRIBUTES_READ_AS_COMMITTED)
-                    .replace("`git archive`", "<code>git archive</code>")
+                rich(ATTRIBUTES_READ_AS_COMMITTED)
             );
         }
         o.push_str("</ul>\n");
@@ -206,33 +259,7 @@ pub fn html(r: &Report) -> String {
                     change_word(c.change)
                 );
                 if let Some(m) = &c.moved {
-                    let text: Vec<String> = m
-                        .text
-                        .iter()
-                        .map(|(l, t)| {
-                            format!("<span lang=\"{}\">{}</span>", attr(l.code()), esc(t))
-                        })
-                        .collect();
-                    let _ = writeln!(
-                        o,
-                        "<tr><th scope=\"row\">{head}</th><td><strong>moved {}</strong></td>\
-                         <td>from <code>{}</code>; constraint {}</td><td>{}; evidence added: {}; \
-                         constraint {}</td></tr>",
-                        esc(m.direction),
-                        esc(&m.from_claim),
-                        esc(m.constraint_before.as_deref().unwrap_or("—")),
-                        text.join(" / "),
-                        if m.evidence_added.is_empty() {
-                            "none".to_string()
-                        } else {
-                            m.evidence_added
-                                .iter()
-                                .map(|e| format!("<code>{}</code>", esc(e)))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        },
-                        esc(m.constraint_after.as_deref().unwrap_or("—"))
-                    );
+                    moved_row(o, &head, &c.id, m);
                 } else if c.fields.is_empty() {
                     let _ = writeln!(
                         o,
@@ -288,12 +315,13 @@ pub fn html(r: &Report) -> String {
                         let _ = writeln!(
                             o,
                             "<tr><td><code>{}</code></td><th scope=\"row\"><code>{}</code></th>\
-                             <td class=\"num\">{}</td><td><del>{}</del></td><td><ins>{}</ins></td></tr>",
+                             <td class=\"num\">{}</td><td><del>{}</del></td><td><ins>{}</ins>{}</td></tr>",
                             esc(&f.run),
                             esc(&f.case),
                             f.value,
-                            esc(f.old.as_deref().unwrap_or("—")),
-                            esc(f.new.as_deref().unwrap_or("—"))
+                            esc(r.labels.zone(&f.old)),
+                            esc(r.labels.zone(&f.new)),
+                            assessed_html(&f.assessed_against)
                         );
                     }
                     o.push_str("</tbody></table>\n");
@@ -364,7 +392,12 @@ pub fn html(r: &Report) -> String {
         section(&mut o, "reread", "To re-read", r.reread.len(), |o| {
             o.push_str("<ul>\n");
             for x in &r.reread {
-                let _ = write!(o, "<li><code>{}</code> changed<ul>", esc(&x.changed));
+                let _ = write!(
+                    o,
+                    "<li><code>{}</code> {}<ul>",
+                    esc(&x.changed),
+                    esc(&x.why())
+                );
                 if !x.cited_by.is_empty() {
                     let cited: Vec<String> = x
                         .cited_by
@@ -410,6 +443,59 @@ pub fn html(r: &Report) -> String {
         .replace("</table>", "</table></div>")
 }
 
+/// " (the run was assessed against <code>M</code>)" after a zone of another map.
+fn assessed_html(assessed_against: &Option<String>) -> String {
+    assessed_against
+        .as_ref()
+        .map(|m| format!(" (the run was assessed against <code>{}</code>)", esc(m)))
+        .unwrap_or_default()
+}
+
+/// A text in each of its languages, each marked with its `lang`.
+fn each_language(t: &crate::model::Text) -> String {
+    t.iter()
+        .map(|(l, s)| format!("<span lang=\"{}\">{}</span>", attr(l.code()), rich(s)))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// A moved claim's row: its wording before and after, where it came from when another
+/// claim, the evidence it added, and its constraint only when that changed.
+fn moved_row(o: &mut String, head: &str, id: &str, m: &Move) {
+    let mut before = super::format::reworded(m)
+        .map(each_language)
+        .unwrap_or_else(|| "the same words".to_string());
+    let mut after = each_language(&m.text);
+    if m.from_claim != id {
+        let _ = write!(before, " (in <code>{}</code>)", esc(&m.from_claim));
+    }
+    let added: Vec<String> = m
+        .evidence_added
+        .iter()
+        .map(|e| format!("<code>{}</code>", esc(e)))
+        .collect();
+    let _ = write!(
+        after,
+        "; evidence added: {}",
+        if added.is_empty() {
+            "none".to_string()
+        } else {
+            added.join(", ")
+        }
+    );
+    if m.constraint_before != m.constraint_after {
+        let or_none = |c: &Option<String>| esc(c.as_deref().unwrap_or("—"));
+        let _ = write!(before, "; constraint {}", or_none(&m.constraint_before));
+        let _ = write!(after, "; constraint {}", or_none(&m.constraint_after));
+    }
+    let _ = writeln!(
+        o,
+        "<tr><th scope=\"row\">{head}</th><td><strong>moved {}</strong></td>\
+         <td>{before}</td><td>{after}</td></tr>",
+        esc(m.direction)
+    );
+}
+
 fn runs(o: &mut String, r: &Report) {
     let rc = &r.runs;
     if rc.added.is_empty() && rc.removed.is_empty() && rc.latest.is_empty() {
@@ -438,10 +524,29 @@ fn runs(o: &mut String, r: &Report) {
         o.push_str("</ul>\n");
         for x in &rc.added {
             if let Some(s) = &x.shown {
-                run_shown(o, &x.id, s);
+                run_shown(o, &x.id, s, &r.labels);
             }
         }
         for l in &rc.latest {
+            let changed: Vec<String> = cases_added_dropped(l, "")
+                .into_iter()
+                .map(|(what, keys)| {
+                    let keys: Vec<String> = keys
+                        .split(", ")
+                        .map(|k| format!("<code>{}</code>", esc(k)))
+                        .collect();
+                    format!("{what}: {}", keys.join(", "))
+                })
+                .collect();
+            if !changed.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "<p>Latest <code>{}</code>: {}. Cases {}</p>",
+                    esc(&l.probe),
+                    esc(&run_pair(l, "")),
+                    changed.join("; ")
+                );
+            }
             let _ = writeln!(
                 o,
                 "<table><caption>Latest <code>{}</code>: {}</caption><thead><tr>\
@@ -458,7 +563,7 @@ fn runs(o: &mut String, r: &Report) {
                         o,
                         "<tr><th scope=\"row\">{case}</th><td>{}</td><td class=\"num\">{}</td>\
                          <td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                        esc(&v.field),
+                        esc(r.labels.measurement(&v.field)),
                         esc(&value(v, v.old)),
                         esc(&value(v, v.new)),
                         esc(&delta(v))
@@ -467,11 +572,13 @@ fn runs(o: &mut String, r: &Report) {
                 for z in &c.zones {
                     let _ = writeln!(
                         o,
-                        "<tr><th scope=\"row\">{case}</th><td><strong>zone</strong> ({})</td>\
-                         <td><del>{}</del></td><td><ins>{}</ins></td><td>flipped</td></tr>",
+                        "<tr><th scope=\"row\">{case}</th><td><strong>zone</strong> under \
+                         <code>{}</code></td><td><del>{}</del></td><td><ins>{}</ins></td>\
+                         <td>flipped{}</td></tr>",
                         esc(&z.map),
-                        esc(z.old.as_deref().unwrap_or("—")),
-                        esc(z.new.as_deref().unwrap_or("—"))
+                        esc(r.labels.zone(&z.old)),
+                        esc(r.labels.zone(&z.new)),
+                        assessed_html(&z.assessed_against)
                     );
                 }
             }
@@ -481,7 +588,7 @@ fn runs(o: &mut String, r: &Report) {
 }
 
 /// An added run's note, case count, page link and a table of its cases.
-fn run_shown(o: &mut String, id: &str, s: &RunShown) {
+fn run_shown(o: &mut String, id: &str, s: &RunShown, labels: &Labels) {
     let page = match &s.url {
         Some(u) => format!(" (<a href=\"{}\">its page</a>)", attr(u)),
         None => String::new(),
@@ -500,13 +607,13 @@ fn run_shown(o: &mut String, id: &str, s: &RunShown) {
             "<tr><th scope=\"row\"><code>{}</code>{}</th><td>{}</td><td>{}</td></tr>",
             esc(&c.case),
             esc(&repeats(c)),
-            esc(&case_values(c)),
-            esc(&case_zones(c))
+            esc(&case_values(c, labels)),
+            esc(&case_zones(c, labels))
         );
     }
     o.push_str("</tbody></table>\n");
     if let Some(n) = &s.note {
-        let _ = writeln!(o, "<p>Note on <code>{}</code>: {}</p>", esc(id), esc(n));
+        let _ = writeln!(o, "<p>Note on <code>{}</code>: {}</p>", esc(id), rich(n));
     }
 }
 
@@ -585,4 +692,25 @@ pub fn write_page(dir: &std::path::Path, page: &str) -> Result<std::path::PathBu
     tmp.persist(&target)
         .map_err(|e| format!("cannot write {}: {}", target.display(), e.error))?;
     Ok(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_spans;
+
+    #[test]
+    fn inline_code_is_rendered_and_a_lone_backtick_kept() {
+        assert_eq!(
+            code_spans("Ran `EXPLAIN` twice"),
+            "Ran <code>EXPLAIN</code> twice"
+        );
+        // A change inside the code stays inside it.
+        assert_eq!(
+            code_spans("`EXPLAIN (<del>ANALYZE</del><ins>BUFFERS</ins>)`"),
+            "<code>EXPLAIN (<del>ANALYZE</del><ins>BUFFERS</ins>)</code>"
+        );
+        // A mark that opens inside and closes outside cannot be nested: left as written.
+        assert_eq!(code_spans("`a <del>b` c</del>"), "`a <del>b` c</del>");
+        assert_eq!(code_spans("it`s"), "it`s");
+    }
 }

@@ -68,6 +68,51 @@ pub struct Report {
     /// as a `lang`.
     #[serde(skip)]
     pub languages: Vec<String>,
+    /// The labels the formats show measurements and zones by (the JSON keeps the ids).
+    #[serde(skip)]
+    pub labels: Labels,
+}
+
+/// What a reader calls each measurement and each zone (family): its label as the site
+/// writes it for a reviewer ([`crate::model::Text::reading`]), of the head side or else
+/// the base; an id without a label is shown as itself.
+#[derive(Debug, PartialEq, Default)]
+pub struct Labels {
+    measurements: BTreeMap<String, String>,
+    zones: BTreeMap<String, String>,
+}
+
+impl Labels {
+    /// The labels of both sides, the head's first.
+    pub fn of(head: &Evidence, base: &Evidence) -> Labels {
+        let mut l = Labels::default();
+        for ev in [head, base] {
+            for m in ev.measurements.iter() {
+                l.measurements
+                    .entry(m.id.value.clone())
+                    .or_insert_with(|| m.label.reading().to_string());
+            }
+            for f in ev.families.iter() {
+                l.zones
+                    .entry(f.id.value.clone())
+                    .or_insert_with(|| f.label.reading().to_string());
+            }
+        }
+        l
+    }
+
+    /// A measurement's label, or its id.
+    pub fn measurement<'a>(&'a self, id: &'a str) -> &'a str {
+        self.measurements.get(id).map_or(id, String::as_str)
+    }
+
+    /// A zone's label, its id, or "—" for none.
+    pub fn zone<'a>(&'a self, id: &'a Option<String>) -> &'a str {
+        match id {
+            Some(z) => self.zones.get(z).map_or(z.as_str(), String::as_str),
+            None => "—",
+        }
+    }
 }
 
 /// A `.gitattributes` file added, removed or changed, by its path in the repository.
@@ -122,6 +167,10 @@ pub struct Move {
     pub from_claim: String,
     /// The text that moved, in every language.
     pub text: crate::model::Text,
+    /// Its wording before, on the side it moved from (`None` when the claim it came from
+    /// had no text there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_before: Option<crate::model::Text>,
     /// Evidence cited now that the earlier claim did not cite.
     pub evidence_added: Vec<String>,
     pub constraint_before: Option<String>,
@@ -208,6 +257,19 @@ pub struct LatestChange {
     pub base_run: String,
     pub head_run: String,
     pub cases: Vec<CaseChange>,
+    /// Case keys the head's latest run has and the base's had not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases_added: Vec<String>,
+    /// Case keys the base's latest run had and the head's has not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases_dropped: Vec<String>,
+}
+
+impl LatestChange {
+    /// Whether the latest run's cases changed: a value or zone, or a case added or dropped.
+    pub fn has_changes(&self) -> bool {
+        !(self.cases.is_empty() && self.cases_added.is_empty() && self.cases_dropped.is_empty())
+    }
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -242,6 +304,10 @@ pub struct ZoneFlip {
     pub map: String,
     pub old: Option<String>,
     pub new: Option<String>,
+    /// The map the run was assessed against, when another: its zone under this one is
+    /// derived, not what the investigator read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assessed_against: Option<String>,
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -280,6 +346,17 @@ pub struct CaseFlip {
     pub value: Decimal,
     pub old: Option<String>,
     pub new: Option<String>,
+    /// The map the run was assessed against, when another ([`ZoneFlip::assessed_against`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assessed_against: Option<String>,
+}
+
+/// The map `run` was assessed against, when it is not `map`.
+fn assessed_elsewhere(run: &Run, map: &str) -> Option<String> {
+    run.assessed_against
+        .as_ref()
+        .map(|a| a.value.clone())
+        .filter(|a| a != map)
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -329,7 +406,7 @@ impl Report {
             && self.claims.is_empty()
             && self.runs.added.is_empty()
             && self.runs.removed.is_empty()
-            && self.runs.latest.iter().all(|l| l.cases.is_empty())
+            && self.runs.latest.iter().all(|l| !l.has_changes())
             && self.maps.is_empty()
             && self.records.is_empty()
             && self.texts.is_empty()
@@ -359,6 +436,7 @@ pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &
         reread: Vec::new(),
         git_attributes: Vec::new(),
         languages: languages(base.ev, head.ev),
+        labels: Labels::of(head.ev, base.ev),
     };
     report.reread = super::reread::find(base, head, &report);
     report
@@ -592,16 +670,17 @@ fn moved(base: &Evidence, c: &Claim) -> Option<Move> {
     } else {
         ("can-to-cannot", find_text(base, &c.cannot, false)?)
     };
-    let text = if direction == "cannot-to-can" {
-        &c.can
+    let (text, was) = if direction == "cannot-to-can" {
+        (&c.can, &from.cannot)
     } else {
-        &c.cannot
+        (&c.cannot, &from.can)
     };
     let before: BTreeSet<&str> = from.evidence.iter().map(|e| e.value.as_str()).collect();
     Some(Move {
         direction,
         from_claim: from.id.value.clone(),
         text: text.clone(),
+        text_before: (!was.reading().trim().is_empty()).then(|| was.clone()),
         evidence_added: c
             .evidence
             .iter()
@@ -796,17 +875,34 @@ fn runs(base: &Compared, head: &Compared) -> RunsChange {
         ) else {
             continue;
         };
-        let cases = case_changes(base, head, old, new);
-        if old.id.value != new.id.value || !cases.is_empty() {
-            rc.latest.push(LatestChange {
-                probe: probe.clone(),
-                base_run: old.id.value.clone(),
-                head_run: new.id.value.clone(),
-                cases,
-            });
+        let (before, after) = (
+            base.loaded.derived.summaries(old),
+            head.loaded.derived.summaries(new),
+        );
+        let latest = LatestChange {
+            probe: probe.clone(),
+            base_run: old.id.value.clone(),
+            head_run: new.id.value.clone(),
+            cases: case_changes(base, head, old, new),
+            cases_added: keys_only_in(&after, &before),
+            cases_dropped: keys_only_in(&before, &after),
+        };
+        if old.id.value != new.id.value || latest.has_changes() {
+            rc.latest.push(latest);
         }
     }
     rc
+}
+
+/// The case keys of `a` that `b` does not have, in `a`'s order.
+fn keys_only_in(
+    a: &crate::derive::matching::RunSummaries,
+    b: &crate::derive::matching::RunSummaries,
+) -> Vec<String> {
+    a.keys()
+        .filter(|k| b.get(k).is_none())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The cases of the latest runs that changed, matched by case key the way the site
@@ -860,6 +956,7 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                     map: m.id.value.clone(),
                     old: was,
                     new: is,
+                    assessed_against: assessed_elsewhere(new, &m.id.value),
                 });
             }
         }
@@ -892,7 +989,7 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
             (Vec::new(), Vec::new())
         };
         let flips = match (base.ev.maps.get(id), head.ev.maps.get(id)) {
-            (Some(bm), Some(hm)) => flips(head.ev, bm, hm),
+            (Some(bm), Some(hm)) => flips(base.ev, head.ev, bm, hm),
             _ => Vec::new(),
         };
         let variable = head
@@ -916,14 +1013,17 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
     out
 }
 
-/// Every recorded case (of the newer side) whose zone differs between two versions of a map.
+/// Every recorded case whose zone differs between two versions of a map, of the runs on
+/// both sides: a run new in the head was never read under the old map (its zones are
+/// shown with it, as an added run).
 fn flips(
+    base: &Evidence,
     ev: &Evidence,
     old: &crate::model::DispatchMap,
     new: &crate::model::DispatchMap,
 ) -> Vec<CaseFlip> {
     let mut out = Vec::new();
-    for r in ev.runs.iter() {
+    for r in ev.runs.iter().filter(|r| base.runs.contains(&r.id.value)) {
         for c in &r.cases {
             // Each map places the case by its own measurement.
             let Some(n) = c.measurement(new.measured_as()) else {
@@ -938,6 +1038,7 @@ fn flips(
                     value: Decimal(n),
                     old: a.map(String::from),
                     new: b.map(String::from),
+                    assessed_against: assessed_elsewhere(r, &new.id.value),
                 });
             }
         }

@@ -1,4 +1,5 @@
-//! What to re-read after a change: for each changed map, record or latest run, the claims,
+//! What to re-read after a change: for each changed map or record, each run that stopped
+//! being its probe's latest and each run rewritten, the claims,
 //! findings, phases, questions and pages that cite or quote it, and — for a map whose
 //! bound moved — every place in the head's texts that still writes the old bound as a
 //! number ("≤ 256" after the bound became 320).
@@ -16,10 +17,50 @@ use std::collections::BTreeSet;
 pub struct Reread {
     /// `kind:id` of what changed.
     pub changed: String,
+    /// Why it is listed.
+    pub reason: Reason,
+    /// The probe whose latest run it stopped being, for [`Reason::NoLongerLatest`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probe: Option<String>,
     /// `kind:id` of what cites it, and `page:id` of the pages that quote or show it.
     pub cited_by: Vec<String>,
     /// Old bounds of a changed map still written as numbers, with where.
     pub numbers: Vec<NumberSeen>,
+}
+
+/// Why something is listed to re-read.
+#[derive(Debug, Serialize, PartialEq, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// Its record changed (a map, a record).
+    Changed,
+    /// A run whose file did not change, but a newer run took its place as its probe's
+    /// latest: what cites the latest run now reads another.
+    NoLongerLatest,
+    /// A run record rewritten in place: what quotes its values reads other numbers.
+    Rewritten,
+}
+
+impl Reason {
+    /// How every format says it after the `kind:id`: "changed", "was rewritten", "stopped
+    /// being the latest run of probe P (its file did not change)".
+    pub fn words(self, probe: Option<&str>) -> String {
+        match self {
+            Reason::Changed => "changed".into(),
+            Reason::Rewritten => "was rewritten".into(),
+            Reason::NoLongerLatest => format!(
+                "stopped being the latest run of probe {} (its file did not change)",
+                probe.unwrap_or("—")
+            ),
+        }
+    }
+}
+
+impl Reread {
+    /// [`Reason::words`] of this entry.
+    pub fn why(&self) -> String {
+        self.reason.words(self.probe.as_deref())
+    }
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -31,23 +72,34 @@ pub struct NumberSeen {
 
 /// The re-read list of a report.
 pub fn find(base: &Compared, head: &Compared, report: &Report) -> Vec<Reread> {
-    let mut changed: Vec<(Kind, String)> = Vec::new();
-    changed.extend(report.maps.iter().map(|m| (Kind::Map, m.id.clone())));
+    let mut changed: Vec<(Kind, String, Reason, Option<String>)> = Vec::new();
+    let changed_record = |kind, id: &String| (kind, id.clone(), Reason::Changed, None);
+    changed.extend(report.maps.iter().map(|m| changed_record(Kind::Map, &m.id)));
     for r in &report.records {
         if let Some(kind) = Kind::from_name(&r.kind).filter(|k| *k != Kind::Page) {
-            changed.push((kind, r.id.clone()));
+            changed.push(changed_record(kind, &r.id));
         }
     }
+    // A rewritten run is listed as that, once, whether or not it was the latest.
+    let rewritten: BTreeSet<&str> = report.rewrites.iter().map(|w| w.run.as_str()).collect();
     for l in report
         .runs
         .latest
         .iter()
-        .filter(|l| l.base_run != l.head_run)
+        .filter(|l| l.base_run != l.head_run && !rewritten.contains(l.base_run.as_str()))
     {
-        changed.push((Kind::Run, l.base_run.clone()));
+        changed.push((
+            Kind::Run,
+            l.base_run.clone(),
+            Reason::NoLongerLatest,
+            Some(l.probe.clone()),
+        ));
+    }
+    for run in rewritten {
+        changed.push((Kind::Run, run.to_string(), Reason::Rewritten, None));
     }
     let mut out = Vec::new();
-    for (kind, id) in changed {
+    for (kind, id, reason, probe) in changed {
         let target = Ref {
             kind,
             id: id.clone(),
@@ -76,6 +128,8 @@ pub fn find(base: &Compared, head: &Compared, report: &Report) -> Vec<Reread> {
         if !cited.is_empty() || !numbers.is_empty() {
             out.push(Reread {
                 changed: format!("{}:{id}", kind.name()),
+                reason,
+                probe,
                 cited_by: cited.into_iter().collect(),
                 numbers,
             });
