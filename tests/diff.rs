@@ -3,9 +3,11 @@
 //! Japanese-only edit, run records rewritten (edited, deleted, renamed, re-commented),
 //! and the error cases.
 
+mod common;
+
 use assert_cmd::Command;
+use common::git;
 use std::path::Path;
-use std::process::Command as Std;
 
 const CONFIG: &str = "title: {ja: \"差分の試験\", en: \"Diff test\"}\npacks: [ggml]\n";
 
@@ -94,28 +96,6 @@ fn write(dir: &Path, files: &[(&str, &str)]) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, t).unwrap();
     }
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Std::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        ok.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
 }
 
 /// A repository with three commits: the base site, a moved claim plus a new run, and a

@@ -4,24 +4,12 @@
 //! a block, to a message, to `evidence.yaml`, to a template and to a run file; one diff,
 //! which must report each edit where a reviewer looks for it.
 
+mod common;
+
 use assert_cmd::Command;
+use common::git;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command as Std;
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Std::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.org")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.org")
-        .status()
-        .expect("git runs")
-        .success();
-    assert!(ok, "git {args:?}");
-}
 
 fn copy_tree(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {

@@ -4,44 +4,11 @@
 //! bound, and a run rewritten whose value a page quotes. Each test reads the text, the
 //! markdown comment and the review page.
 
+mod common;
+
 use assert_cmd::Command;
+use common::{copy_dir, git};
 use std::path::Path;
-use std::process::Command as Std;
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Std::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        ok.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
 
 fn write(dir: &Path, files: &[(&str, &str)]) {
     for (p, t) in files {
