@@ -114,6 +114,7 @@ latest-caption = Neuester Lauf von { $probe }:
 runs-caption = Alle Probe-Läufe
 runs-none = Noch keine Läufe aufgezeichnet.
 runs-latest = neuester
+runs-order-unknown = Reihenfolge unbekannt
 run-nav-previous = Lauf davor:
 run-nav-next = Lauf danach:
 run-nav-index = Alle Läufe

@@ -114,6 +114,7 @@ latest-caption = Latest run of { $probe }:
 runs-caption = Every probe run
 runs-none = No runs recorded yet.
 runs-latest = latest
+runs-order-unknown = order unknown
 run-nav-previous = Run before it:
 run-nav-next = Run after it:
 run-nav-index = All runs

@@ -111,6 +111,7 @@ latest-caption = { $probe } の最新の実行:
 runs-caption = すべてのプローブ実行
 runs-none = 実行記録はまだない。
 runs-latest = 最新
+runs-order-unknown = 前後不明
 run-nav-previous = 一つ前の実行:
 run-nav-next = 一つ後の実行:
 run-nav-index = すべての実行
