@@ -441,3 +441,20 @@ fn a_name_may_be_written_in_each_language() {
     let json = read(out.path(), "evidence.json");
     assert!(json.contains("\"ja\": \"ヒープの読み出し\""), "{json}");
 }
+
+/// The theme's Japanese words for one thing are one: a site of no pack and no messages of
+/// its own (the planner) calls a map's zone 範囲 in its tables, notes and figures alike,
+/// never 圏 in some and 範囲 in others.
+#[test]
+fn the_theme_writes_a_zone_one_way_in_japanese() {
+    let site = planner();
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(site.path(), out.path());
+    let mut ja = String::new();
+    for page in ["ja/index.html", "ja/runs/index.html", "ja/maps/index.html"] {
+        ja.push_str(&read(out.path(), page));
+    }
+    assert!(ja.contains("範囲"), "the zone word is used");
+    let mixed: Vec<&str> = ja.lines().filter(|l| l.contains('圏')).collect();
+    assert!(mixed.is_empty(), "{mixed:#?}");
+}

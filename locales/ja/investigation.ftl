@@ -22,11 +22,5 @@ figure-dispatch-title = ディスパッチの流れ:{ $map }
 figure-diff-title = ディスパッチ地図どうしの食い違い(範囲ごと)
 figure-chain-title = ライブラリの連鎖と、各コンポーネントで観測できたこと
 figure-chain-side = 右側の箱は、矢印の根元にあるライブラリ経由でロードされる。
-# ディスパッチ範囲 (glossary `dispatch_zone`): この調査は「圏」ではなく「範囲」と書く。
-col-zones = 範囲ごとのケース数 (照合した地図)
-col-derived-zone = 導出した範囲 (地図ごと)
-runs-zones-changed = { $run } から { $map } の下で範囲が変わったケース:
-runs-compare-map = 範囲は地図 { $map } に基づいて読んでいる。
-col-zone-change = 導出した範囲
 # 組み込みの文言は「走査」と書くが、この調査の用語集は「スキャン」と書く。
 basis-legend-observed = この調査の記録(実行・スキャン・ログ)に基づく。
