@@ -184,7 +184,7 @@ figure-timing-axis = seconds (log scale)
 figure-axis-log = { $label } (log scale)
 figure-scatter-title = { $y } against { $x }, run { $run }
 figure-history-title = { $field } of case { $case } across runs of { $probe }
-figure-history-needs-two-runs = A history of { $field } for case { $case } needs two runs of { $probe } that record it; so far { $count ->
+figure-history-needs-two-runs = A history of { $field } for case { $case } needs two dated runs of { $probe } that record it (a run without a date has no place in time); so far { $count ->
     [one] one does
    *[other] { $count } do
   }.

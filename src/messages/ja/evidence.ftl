@@ -178,7 +178,7 @@ figure-timing-axis = 秒 (対数軸)
 figure-axis-log = { $label } (対数軸)
 figure-scatter-title = { $x } に対する { $y } (実行 { $run })
 figure-history-title = 実行をまたいだケース { $case } の { $field } ({ $probe })
-figure-history-needs-two-runs = ケース { $case } の { $field } の推移を描くには、それを記録した { $probe } の実行が二つ必要。いまは { $count } 件。
+figure-history-needs-two-runs = ケース { $case } の { $field } の推移を描くには、それを記録した { $probe } の日付のある実行が二つ必要 (日付のない実行は時間の上に置けない)。いまは { $count } 件。
 
 # binary probe tables
 run-none-yet = 実行なし
