@@ -242,6 +242,28 @@ fn a_variant_of_a_declared_term_is_warned_about_where_it_is_written() {
         messages[1].contains("`復号` is written `デコード`"),
         "{messages:?}"
     );
+    // A name written per language is a text like any other: its variant is warned about
+    // where it is written, while a name the same in every language is not judged.
+    replace_once(
+        site.path(),
+        "data/observers.yaml",
+        "  name: fixture observer\n",
+        "  name: {ja: \"kernel の観測\", en: \"kernel observer\"}\n",
+    );
+    let (code, named) = check_json(site.path());
+    assert_eq!(code, 0, "{}", named.summary());
+    assert!(
+        places(&named).contains(&s("data/observers.yaml", 2, 15)),
+        "{}",
+        named.summary()
+    );
+    assert_eq!(places(&named).len(), places(&report).len() + 1);
+    replace_once(
+        site.path(),
+        "data/observers.yaml",
+        "  name: {ja: \"kernel の観測\", en: \"kernel observer\"}\n",
+        "  name: fixture observer\n",
+    );
     // A run file is never rewritten, so its texts are not judged: the same variant in a
     // run's reading adds no warning.
     replace_once(

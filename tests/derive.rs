@@ -176,3 +176,52 @@ fn citations_list_each_record_that_cites_a_target_once() {
         "c1 does not cite b2"
     );
 }
+
+/// A page of the copy that lists every run, and the runs index it renders (English view).
+const RUNS_PAGE: &str = "---\ntitle: {ja: \"実行\", en: \"Runs\"}\norder: 5\n---\n\n::runs\n";
+
+#[test]
+fn a_run_without_a_date_is_never_the_latest() {
+    evidence::packs::register();
+    let site = fixture_copy();
+    let root = site.path();
+    replace_once(root, "data/runs/r1.yaml", "date: \"2026-01-20\"\n", "");
+    add_run(root, "x-undated", None, &[]);
+    write_file(root, "content/runs.md", RUNS_PAGE.as_bytes());
+    let l = loaded(root);
+    assert!(
+        l.derived.latest(&l.evidence, "fixture-probe").is_none(),
+        "two runs without a date: neither is the latest"
+    );
+    // The index marks neither as latest and says their order is unknown.
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(root, out.path());
+    let index = std::fs::read_to_string(out.path().join("en/runs/index.html")).expect("index");
+    assert!(!index.contains("badge latest"), "{index}");
+    assert_eq!(index.matches("order unknown").count(), 2, "{index}");
+
+    // A directive that shows a probe's latest run is an error at its line, not a table
+    // of an arbitrary run.
+    write_file(
+        root,
+        "content/runs.md",
+        format!("{RUNS_PAGE}\n::latest-run{{probe=\"fixture-probe\"}}\n").as_bytes(),
+    );
+    let found = check_errors(root, "directive", "has a date, so none is its latest");
+    assert_eq!(found, [("content/runs.md".to_string(), 8, 1)]);
+
+    // Once a run has a date it is the latest; the undated ones stay of unknown order.
+    write_file(root, "content/runs.md", RUNS_PAGE.as_bytes());
+    add_run(root, "dated", Some("2026-03-01"), &[]);
+    let l = loaded(root);
+    let latest = l
+        .derived
+        .latest(&l.evidence, "fixture-probe")
+        .map(|r| r.id.value.as_str());
+    assert_eq!(latest, Some("dated"));
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(root, out.path());
+    let index = std::fs::read_to_string(out.path().join("en/runs/index.html")).expect("index");
+    assert_eq!(index.matches("badge latest").count(), 1, "{index}");
+    assert_eq!(index.matches("order unknown").count(), 2, "{index}");
+}

@@ -379,3 +379,82 @@ fn a_language_may_not_take_a_folder_of_the_site() {
     );
     assert_eq!(found, [("evidence.yaml".to_string(), 3, 17)]);
 }
+
+/// A copy of the planner fixture (`tests/fixtures/planner`: Japanese and English, no pack).
+fn planner() -> tempfile::TempDir {
+    let site = tempfile::tempdir().expect("tempdir");
+    copy_dir(&manifest_dir().join("tests/fixtures/planner"), site.path());
+    site
+}
+
+/// A component's or observer's name may be written per language: each view shows its
+/// own in the tables and figures, while a plain name is the same in every view.
+#[test]
+fn a_name_may_be_written_in_each_language() {
+    let site = planner();
+    replace_once(
+        site.path(),
+        "data/components.yaml",
+        "name: Heap access",
+        "name: {ja: \"ヒープの読み出し\", en: \"Heap access\"}",
+    );
+    replace_once(
+        site.path(),
+        "data/observers.yaml",
+        "name: strace --attach",
+        "name: {ja: \"後からのアタッチ\", en: \"Attaching strace\"}",
+    );
+    let (exit, report) = check_json(site.path());
+    assert_eq!(exit, 0, "{}", report.summary());
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(site.path(), out.path());
+    for (tag, own, other) in [
+        (
+            "ja",
+            ["ヒープの読み出し", "後からのアタッチ"],
+            ["Heap access", "Attaching strace"],
+        ),
+        (
+            "en",
+            ["Heap access", "Attaching strace"],
+            ["ヒープの読み出し", "後からのアタッチ"],
+        ),
+    ] {
+        let page = read(out.path(), &format!("{tag}/index.html"));
+        for class in ["components", "observers"] {
+            let table = figure(&page, class);
+            assert!(
+                table.contains(own[0]) || table.contains(own[1]),
+                "{tag} {class}"
+            );
+            assert!(!other.iter().any(|o| table.contains(o)), "{tag} {class}");
+        }
+        // A plain name is every view's.
+        assert!(figure(&page, "components").contains("Planner"), "{tag}");
+        for figure in ["library-chain", "observer-map"] {
+            let svg = read(out.path(), &format!("figures/index/{figure}.{tag}.svg"));
+            assert!(own.iter().any(|o| svg.contains(o)), "{tag} {figure}");
+            assert!(!other.iter().any(|o| svg.contains(o)), "{tag} {figure}");
+        }
+    }
+    // evidence.json keeps the name as written, in both languages.
+    let json = read(out.path(), "evidence.json");
+    assert!(json.contains("\"ja\": \"ヒープの読み出し\""), "{json}");
+}
+
+/// The theme's Japanese words for one thing are one: a site of no pack and no messages of
+/// its own (the planner) calls a map's zone 範囲 in its tables, notes and figures alike,
+/// never 圏 in some and 範囲 in others.
+#[test]
+fn the_theme_writes_a_zone_one_way_in_japanese() {
+    let site = planner();
+    let out = tempfile::tempdir().expect("tempdir");
+    build_ok(site.path(), out.path());
+    let mut ja = String::new();
+    for page in ["ja/index.html", "ja/runs/index.html", "ja/maps/index.html"] {
+        ja.push_str(&read(out.path(), page));
+    }
+    assert!(ja.contains("範囲"), "the zone word is used");
+    let mixed: Vec<&str> = ja.lines().filter(|l| l.contains('圏')).collect();
+    assert!(mixed.is_empty(), "{mixed:#?}");
+}

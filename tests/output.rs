@@ -793,12 +793,12 @@ fn a_run_names_the_cases_whose_zone_changed_since_the_run_before() {
     let ja = std::fs::read_to_string(out.join("ja/details/index.html"))
         .unwrap()
         .replace(['\u{2068}', '\u{2069}'], "");
-    assert!(ja.contains("r1 から fixture_map の下で圏が変わったケース: <code>small</code>"));
+    assert!(ja.contains("r1 から fixture_map の下で範囲が変わったケース: <code>small</code>"));
     let bi = std::fs::read_to_string(out.join("details/index.html"))
         .unwrap()
         .replace(['\u{2068}', '\u{2069}'], "");
     assert!(
-        bi.contains("の下で圏が変わったケース:"),
+        bi.contains("の下で範囲が変わったケース:"),
         "the bilingual view's note"
     );
     assert!(

@@ -22,26 +22,5 @@ figure-dispatch-title = ディスパッチの流れ:{ $map }
 figure-diff-title = ディスパッチ地図どうしの食い違い(範囲ごと)
 figure-chain-title = ライブラリの連鎖と、各コンポーネントで観測できたこと
 figure-chain-side = 右側の箱は、矢印の根元にあるライブラリ経由でロードされる。
-# ディスパッチ範囲 (glossary `dispatch_zone`): この調査は「圏」ではなく「範囲」と書く。
-col-zones = 範囲ごとのケース数 (照合した地図)
-col-derived-zone = 導出した範囲 (地図ごと)
-runs-zones-changed = { $run } から { $map } の下で範囲が変わったケース:
-runs-compare-map = 範囲は地図 { $map } に基づいて読んでいる。
-col-zone-change = 導出した範囲
-# 組み込みの文言のうち英語の語が残るものを、用語集の書き方 (バンドル、カーネル、
-# ファイル型、スキャン、プローブ、ナンス、コールドスタート) で言い直す。
-bundles-caption = コードオブジェクトのバンドル
-bundles-caption-arch = { $arch } 向けのコードオブジェクトのバンドル
-col-bundle = バンドル
-col-custom-kernels = 独自カーネル
-target-not-scanned = 未スキャン
-file-types-caption = ファイル型のラベルと、中に混ざるテンソル型
-col-file-type = ファイル型
-col-ggml-id = ggml の型番号
-fatbin-targets-caption-run = この fatbin プローブの実行に含まれる gfx ターゲット
-tensor-mix-caption-run = この gguf プローブの実行に含まれるテンソル型
-cache-defeat-nonce = プロンプトの前に一意なナンス
-cache-defeat-cold-start = コールドスタート (先にアンロード)
+# 組み込みの文言は「走査」と書くが、この調査の用語集は「スキャン」と書く。
 basis-legend-observed = この調査の記録(実行・スキャン・ログ)に基づく。
-residency-cold = コールド
-residency-hot = ホット (常駐)

@@ -68,6 +68,23 @@ mod site_tests {
         export_is_batch_free, export_is_the_tree, loaded, strings_are_the_jsons,
     };
 
+    /// A Japanese site that turns the pack on gets Japanese tables without redefining
+    /// them: the pack's Japanese messages name no English word but the code and formats
+    /// they are about.
+    #[test]
+    fn the_packs_japanese_messages_have_no_english_words() {
+        // Names of formats, probes and source constructs, written as they are in code.
+        const CODE: [&str; 9] = [
+            "fatbin", "gguf", "gfx", "ggml", "maps", "switch", "case", "size", "false",
+        ];
+        let ja = include_str!("locales/ja/ggml.ftl");
+        let english: Vec<_> = crate::load::messages::tests::latin_words(ja)
+            .into_iter()
+            .filter(|(_, w)| !CODE.contains(&w.as_str()))
+            .collect();
+        assert_eq!(english, Vec::<(String, String)>::new());
+    }
+
     #[test]
     fn the_packs_records_give_their_strings_and_export_like_the_cores() {
         crate::register();

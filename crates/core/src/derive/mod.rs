@@ -170,10 +170,16 @@ fn count_zones(ev: &Evidence, run: &Run) -> Option<ZoneCounts> {
 }
 
 impl Derived {
-    /// The latest run of a probe.
+    /// The latest run of a probe: its last run by date. A run without a date is never
+    /// the latest (its order against the others is unknown), so a probe whose runs have
+    /// no date has none.
     pub fn latest<'e>(&self, ev: &'e Evidence, probe: &str) -> Option<&'e Run> {
+        // Undated runs sort first: when the last has no date, none has.
         let id = self.runs_by_probe.get(probe)?.last()?;
-        ev.runs.get(id).map(|r| &r.value)
+        ev.runs
+            .get(id)
+            .map(|r| &r.value)
+            .filter(|r| r.date.is_some())
     }
 
     /// The run before `run` of the same probe, for deltas.

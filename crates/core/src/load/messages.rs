@@ -341,3 +341,86 @@ fn add_resource(
         }
     }
 }
+
+/// Test helpers over built-in `.ftl` files, shared with the packs' tests.
+#[cfg(test)]
+pub(crate) mod tests {
+    use fluent_syntax::ast::{Expression, InlineExpression, Pattern, PatternElement};
+
+    /// The words of Latin letters in each message of `ftl` that are neither code (in
+    /// backticks, or holding a digit, `_`, `.` or `/`) nor an abbreviation in capitals:
+    /// `(message id, word)`. Placeables (`{ $arg }`) are not words; a selector's variants
+    /// are read as the message's own text.
+    pub fn latin_words(ftl: &str) -> Vec<(String, String)> {
+        let resource = match fluent_syntax::parser::parse(ftl) {
+            Ok(r) => r,
+            Err((r, errors)) => panic!("{errors:?} in {}", r.body.len()),
+        };
+        let mut out = Vec::new();
+        for entry in resource.body {
+            if let fluent_syntax::ast::Entry::Message(m) = entry {
+                let mut text = String::new();
+                m.value.iter().for_each(|p| pattern_text(p, &mut text));
+                m.attributes
+                    .iter()
+                    .for_each(|a| pattern_text(&a.value, &mut text));
+                out.extend(words_outside_code(&text).map(|w| (m.id.name.to_string(), w)));
+            }
+        }
+        out
+    }
+
+    /// The literal text of `p`, its select variants included, placeables as spaces.
+    fn pattern_text(p: &Pattern<&str>, out: &mut String) {
+        for el in &p.elements {
+            match el {
+                PatternElement::TextElement { value } => out.push_str(value),
+                PatternElement::Placeable { expression } => expression_text(expression, out),
+            }
+        }
+    }
+
+    fn expression_text(e: &Expression<&str>, out: &mut String) {
+        match e {
+            Expression::Select { variants, .. } => {
+                for v in variants {
+                    pattern_text(&v.value, out);
+                    out.push(' ');
+                }
+            }
+            Expression::Inline(InlineExpression::Placeable { expression }) => {
+                expression_text(expression, out)
+            }
+            Expression::Inline(_) => out.push(' '),
+        }
+    }
+
+    /// The words of `text` outside backticks that are not code or capitals (`$n` is
+    /// code: the search script's own placeholder).
+    fn words_outside_code(text: &str) -> impl Iterator<Item = String> + '_ {
+        text.split('`')
+            .step_by(2)
+            .flat_map(|part| {
+                part.split(|c: char| !(c.is_ascii_alphanumeric() || "_./-$".contains(c)))
+            })
+            .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+            .filter(|w| !w.chars().any(|c| c.is_ascii_digit() || "_./$".contains(c)))
+            .filter(|w| !w.chars().all(|c| c.is_ascii_uppercase() || c == '-'))
+            .map(str::to_string)
+    }
+
+    /// Any Japanese site gets a Japanese interface: the theme's own Japanese messages
+    /// name no English word.
+    #[test]
+    fn the_builtin_japanese_messages_have_no_english_words() {
+        let ja = include_str!("../messages/ja/evidence.ftl");
+        assert_eq!(latin_words(ja), Vec::<(String, String)>::new());
+        // The helper does find one.
+        assert_eq!(
+            latin_words(
+                "a = 未 `code` scan { $x } $n\nb = { $n ->\n [one] ID\n *[other] draft\n}\n"
+            ),
+            [("a".into(), "scan".into()), ("b".into(), "draft".into())]
+        );
+    }
+}

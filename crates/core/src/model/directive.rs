@@ -114,6 +114,22 @@ impl Args<'_> {
     }
 
     /// Some run was recorded by `probe`.
+    /// `probe` has a latest run to show: a run of the site's own subject with a date (a
+    /// run without one is never the latest, `Derived::latest`).
+    pub fn latest_of(&self, probe: &str) -> Result<(), String> {
+        self.probe(probe)?;
+        let dated = |r: &super::Located<super::Run>| {
+            r.probe == probe && self.ev.is_own(r) && r.date.is_some()
+        };
+        if self.ev.runs.iter().any(dated) || self.ev.incomplete.contains(&Kind::Run) {
+            Ok(())
+        } else {
+            Err(format!(
+                "no run of probe `{probe}` has a date, so none is its latest; name the run to show by its id"
+            ))
+        }
+    }
+
     /// Some run of the site's own subject was recorded by `probe` (a comparison run of
     /// another subject is never a probe's latest, so it cannot be what is shown).
     pub fn probe(&self, probe: &str) -> Result<(), String> {
@@ -439,7 +455,7 @@ impl Spec for LatestRun {
     const READS: &'static [Kind] = RUN_READS;
     fn parse(a: &Args) -> Result<Self, String> {
         let probe = a.need("probe")?;
-        a.probe(&probe)?;
+        a.latest_of(&probe)?;
         Ok(LatestRun { probe })
     }
 }
@@ -674,7 +690,7 @@ impl Spec for ProxyPlot {
                 RunChoice::Run(r)
             }
             (None, Some(p)) => {
-                a.probe(&p)?;
+                a.latest_of(&p)?;
                 RunChoice::Latest(p)
             }
             _ => return Err("`::proxy-plot` needs either `run=\"…\"` or `probe=\"…\"`".into()),

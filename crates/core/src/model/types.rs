@@ -581,7 +581,8 @@ pub struct TextField {
 #[serde(deny_unknown_fields)]
 pub struct Component {
     pub id: Id,
-    pub name: String,
+    /// The component's name, one for every language or one in each.
+    pub name: Label,
     /// Library files (sonames) that belong to the component.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
@@ -617,7 +618,8 @@ pub enum Seen {
 #[serde(deny_unknown_fields)]
 pub struct Observer {
     pub id: Id,
-    pub name: String,
+    /// The method's name, one for every language or one in each.
+    pub name: Label,
     /// The command or setting used (commands in backticks).
     pub method: Text,
     pub question: Text,
@@ -651,7 +653,7 @@ pub struct Phase {
     pub id: Id,
     /// Short label such as `A`, the same in every language, or one per language
     /// (`{ja: 準備, en: setup}`).
-    pub label: PhaseLabel,
+    pub label: Label,
     pub title: Text,
     /// `YYYY-MM-DD` when known; the seeds lost most dates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -662,40 +664,60 @@ pub struct Phase {
     pub questions: Vec<Id>,
 }
 
-/// A phase's short label: one string for every language (`A`), or a text in each.
+/// A name or short label that may need no translation: one string for every language
+/// (`A`, `rocprofv3 --attach`), or a text in each (`{ja: …, en: …}`) when the words differ.
+/// A phase's label and the names of components and observers are of this type.
 ///
 /// Written by hand rather than `#[serde(untagged)]`: an untagged enum reads its input
 /// through serde's buffer, which tells a [`Text`] it is reading YAML even when it reads
 /// the parse cache, so every cached worklog failed to decode and was parsed again.
 #[derive(Debug, Clone)]
-pub enum PhaseLabel {
+pub enum Label {
+    /// The same words in every language.
     Same(String),
+    /// The words of each language.
     Each(Text),
 }
 
-/// [`PhaseLabel`] as the parse cache writes it: tagged, so each side decodes as itself.
+impl Label {
+    /// The words in `lang` (a text that lacks it gives its first language's, as
+    /// [`Text::get`] does).
+    pub fn get(&self, lang: super::lang::Lang) -> &str {
+        match self {
+            Label::Same(s) => s,
+            Label::Each(t) => t.get(lang),
+        }
+    }
+
+    /// The words a reviewer of a change reads: English when the label has it.
+    pub fn reading(&self) -> &str {
+        self.get(super::lang::Lang::EN)
+    }
+}
+
+/// [`Label`] as the parse cache writes it: tagged, so each side decodes as itself.
 #[derive(Deserialize, Serialize, schemars::JsonSchema)]
 enum TaggedLabel<T> {
     Same(String),
     Each(T),
 }
 
-impl Serialize for PhaseLabel {
+impl Serialize for Label {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match (self, s.is_human_readable()) {
-            (PhaseLabel::Same(l), true) => s.serialize_str(l),
-            (PhaseLabel::Each(t), true) => t.serialize(s),
-            (PhaseLabel::Same(l), false) => TaggedLabel::<&Text>::Same(l.clone()).serialize(s),
-            (PhaseLabel::Each(t), false) => TaggedLabel::Each(t).serialize(s),
+            (Label::Same(l), true) => s.serialize_str(l),
+            (Label::Each(t), true) => t.serialize(s),
+            (Label::Same(l), false) => TaggedLabel::<&Text>::Same(l.clone()).serialize(s),
+            (Label::Each(t), false) => TaggedLabel::Each(t).serialize(s),
         }
     }
 }
 
 /// One label for every language (a string, or a plain number read as the label it spells),
 /// or a text in each.
-impl schemars::JsonSchema for PhaseLabel {
+impl schemars::JsonSchema for Label {
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        "PhaseLabel".into()
+        "Label".into()
     }
 
     fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -706,38 +728,38 @@ impl schemars::JsonSchema for PhaseLabel {
     }
 }
 
-impl<'de> Deserialize<'de> for PhaseLabel {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PhaseLabel, D::Error> {
+impl<'de> Deserialize<'de> for Label {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Label, D::Error> {
         if !d.is_human_readable() {
             return Ok(match TaggedLabel::<Text>::deserialize(d)? {
-                TaggedLabel::Same(l) => PhaseLabel::Same(l),
-                TaggedLabel::Each(t) => PhaseLabel::Each(t),
+                TaggedLabel::Same(l) => Label::Same(l),
+                TaggedLabel::Each(t) => Label::Each(t),
             });
         }
-        d.deserialize_any(PhaseLabelVisitor)
+        d.deserialize_any(LabelVisitor)
     }
 }
 
-struct PhaseLabelVisitor;
+struct LabelVisitor;
 
-impl<'de> Visitor<'de> for PhaseLabelVisitor {
-    type Value = PhaseLabel;
+impl<'de> Visitor<'de> for LabelVisitor {
+    type Value = Label;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a label for every language (`A`) or one in each language")
+        f.write_str("one name for every language (`A`) or one in each language")
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<PhaseLabel, E> {
-        Ok(PhaseLabel::Same(v.to_owned()))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Label, E> {
+        Ok(Label::Same(v.to_owned()))
     }
 
     /// A plain scalar such as `1`, read as the label it spells.
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<PhaseLabel, E> {
-        Ok(PhaseLabel::Same(v.to_string()))
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Label, E> {
+        Ok(Label::Same(v.to_string()))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<PhaseLabel, A::Error> {
-        Text::deserialize(de::value::MapAccessDeserializer::new(map)).map(PhaseLabel::Each)
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Label, A::Error> {
+        Text::deserialize(de::value::MapAccessDeserializer::new(map)).map(Label::Each)
     }
 }
 

@@ -7,6 +7,7 @@ use super::view::relative;
 use crate::derive::Derived;
 use crate::load::messages::Messages;
 use crate::model::numerals::Numerals;
+use crate::model::types::Label;
 use crate::model::values::Values;
 use crate::model::view::View;
 use crate::model::{Evidence, Text};
@@ -132,6 +133,15 @@ impl<'a> Scope<'a> {
             .map(|&l| (l, Html::text(l.pick(t))))
             .collect();
         join_html(self.view, parts)
+    }
+
+    /// A name (of a component, an observer, a phase) in the view's languages: once when
+    /// it is the same in every language.
+    pub fn name(&self, l: &Label) -> Html {
+        match l {
+            Label::Same(s) => Html::text(s),
+            Label::Each(t) => self.fluent(t),
+        }
     }
 
     /// Href from this page to another page of the same view.

@@ -114,6 +114,7 @@ latest-caption = Neuester Lauf von { $probe }:
 runs-caption = Alle Probe-Läufe
 runs-none = Noch keine Läufe aufgezeichnet.
 runs-latest = neuester
+runs-order-unknown = Reihenfolge unbekannt
 run-nav-previous = Lauf davor:
 run-nav-next = Lauf danach:
 run-nav-index = Alle Läufe
@@ -183,7 +184,7 @@ figure-timing-axis = Sekunden (logarithmische Skala)
 figure-axis-log = { $label } (logarithmische Skala)
 figure-scatter-title = { $y } gegen { $x }, Lauf { $run }
 figure-history-title = { $field } von Fall { $case } über die Läufe von { $probe }
-figure-history-needs-two-runs = Ein Verlauf von { $field } für Fall { $case } braucht zwei Läufe von { $probe }, die den Wert aufzeichnen; bisher { $count ->
+figure-history-needs-two-runs = Ein Verlauf von { $field } für Fall { $case } braucht zwei datierte Läufe von { $probe }, die den Wert aufzeichnen (ein Lauf ohne Datum hat keinen Platz in der Zeit); bisher { $count ->
     [one] gibt es einen
    *[other] gibt es { $count }
   }.

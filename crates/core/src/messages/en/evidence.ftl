@@ -114,6 +114,7 @@ latest-caption = Latest run of { $probe }:
 runs-caption = Every probe run
 runs-none = No runs recorded yet.
 runs-latest = latest
+runs-order-unknown = order unknown
 run-nav-previous = Run before it:
 run-nav-next = Run after it:
 run-nav-index = All runs
@@ -183,7 +184,7 @@ figure-timing-axis = seconds (log scale)
 figure-axis-log = { $label } (log scale)
 figure-scatter-title = { $y } against { $x }, run { $run }
 figure-history-title = { $field } of case { $case } across runs of { $probe }
-figure-history-needs-two-runs = A history of { $field } for case { $case } needs two runs of { $probe } that record it; so far { $count ->
+figure-history-needs-two-runs = A history of { $field } for case { $case } needs two dated runs of { $probe } that record it (a run without a date has no place in time); so far { $count ->
     [one] one does
    *[other] { $count } do
   }.

@@ -77,12 +77,15 @@ fn node(svg: &mut Svg, s: &Scope, c: &Component, x: f64, y: f64, w: f64, small: 
         Font::sans(16).bold()
     };
     // A name is never cut inside a word: a long one is set smaller to fit its box.
-    let name_font = svg::font_to_fit(&c.name, max, name_font, 12);
+    let name = super::name(s, &c.name);
+    let name_font = name
+        .iter()
+        .fold(name_font, |f, (_, t)| svg::font_to_fit(t, max, f, 12));
     let mut cy = para(
         &mut inner,
         x + 10.0,
         y + 6.0,
-        &same(s, c.name.clone()),
+        &name,
         max,
         TextStyle::new(name_font, ""),
     );
@@ -241,14 +244,15 @@ pub fn diagram(s: &Scope) -> Drawn {
             let status = status_label(s, &c.status.value);
             let font = Font::sans(13);
             let max = WIDTH - PAD * 2.0 - 10.0;
-            let one = format!("{} — {}", c.name, joined(&status));
+            let name = super::name(s, &c.name);
+            let one = format!("{} — {}", joined(&name), joined(&status));
             // One line with every language when it fits, else a line per language.
             let line: Words = if svg::text_width(&one, font) <= max {
                 vec![(status.first().map(|s| s.0).unwrap_or(s.view.lead()), one)]
             } else {
                 status
                     .iter()
-                    .map(|(l, t)| (*l, format!("{} — {t}", c.name)))
+                    .map(|(l, t)| (*l, format!("{} — {t}", super::in_lang(&name, *l))))
                     .collect()
             };
             let cls = if s.ev.seen(&c.status.value) == Some(Seen::Absent) {
@@ -283,7 +287,7 @@ pub fn diagram(s: &Scope) -> Drawn {
                                 .or(st.first())
                                 .map(|(_, t)| t.clone())
                                 .unwrap_or_default();
-                            format!("{} ({st})", c.name)
+                            format!("{} ({st})", c.name.get(*l))
                         })
                         .collect::<Vec<_>>()
                         .join(" → ")

@@ -42,7 +42,7 @@ fn chain_names(s: &Scope, b: &Branch) -> Vec<String> {
         .map(|c| {
             s.ev.components
                 .get(&c.value)
-                .map(|c| c.name.clone())
+                .map(|c| super::joined(&super::name(s, &c.name)))
                 .unwrap_or_else(|| c.value.clone())
         })
         .collect()

@@ -1,6 +1,6 @@
 //! History plot: one value of one case across the runs of a probe, oldest run first, as
 //! points joined by a line on a linear axis from zero. Drawn once at least two runs record
-//! the case; before that the directive shows a short "needs two runs" note.
+//! the case; before that the directive shows a short "needs two dated runs" note.
 
 use super::plot;
 use super::scale::{Frame, Linear};
@@ -16,8 +16,9 @@ const RIGHT: u32 = 24;
 const TOP: u32 = 40;
 const PLOT_H: u32 = 200;
 
-/// The runs of `probe` (oldest first) that record `case`, with the field's value: the
-/// median of its repetitions (`case-r1` … `case-rN`) in a run that repeated it. One line
+/// The dated runs of `probe` (oldest first) that record `case`, with the field's value:
+/// the median of its repetitions (`case-r1` … `case-rN`) in a run that repeated it. A run
+/// without a date has no place on a line through time, so it is no point of it. One line
 /// is one engine's: when runs of several engines record the case, the engine of the
 /// latest of them.
 pub fn series<'e>(s: &Scope<'e>, probe: &str, case: &str, field: &str) -> Vec<(&'e Run, f64)> {
@@ -28,6 +29,7 @@ pub fn series<'e>(s: &Scope<'e>, probe: &str, case: &str, field: &str) -> Vec<(&
         .into_iter()
         .flatten()
         .filter_map(|id| s.ev.runs.get(id))
+        .filter(|r| r.date.is_some())
         .filter_map(|r| {
             let v = s.derived.summaries(r).get(case)?.measurement(field)?;
             Some((&r.value, v))
@@ -193,6 +195,37 @@ mod tests {
                 assert!(note.contains("A history of estimated rows"), "{note}");
             }
             Content::Svg { .. } => panic!("expected a note"),
+        }
+    }
+
+    /// A second run that records the case but has no date is no point of the history:
+    /// the plot stays a note.
+    #[test]
+    fn an_undated_run_is_no_point_of_the_history() {
+        let site = Site::load(|d| {
+            let Some(mut again) = d
+                .runs
+                .iter()
+                .find(|r| r.value.id.value == "scan-sample")
+                .cloned()
+            else {
+                return;
+            };
+            again.value.id.value = "scan-sample-undated".into();
+            again.value.date = None;
+            again.value.cases[0].measurements.insert("est_rows", 5.0);
+            d.runs.push(again);
+        });
+        let s = site.scope(View::EN);
+        assert_eq!(s.derived.runs_by_probe["row-proxy"].len(), 3);
+        let o = plot(&s, "row-proxy", "lookup", "est_rows");
+        match &o.content {
+            Content::Note(w) => {
+                let note = w[0].1.replace(['\u{2068}', '\u{2069}'], "");
+                assert!(note.contains("two dated runs"), "{note}");
+                assert!(note.contains("so far one does"), "{note}");
+            }
+            Content::Svg { .. } => panic!("an undated run was drawn as a point in time"),
         }
     }
 

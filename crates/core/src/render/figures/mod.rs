@@ -290,6 +290,23 @@ pub fn same(s: &Scope, t: impl Into<String>) -> Words {
     words(s, &Text::untranslated(t))
 }
 
+/// A name (one for every language, or one in each) in the view's languages.
+pub fn name(s: &Scope, l: &crate::model::types::Label) -> Words {
+    match l {
+        crate::model::types::Label::Same(t) => same(s, t.clone()),
+        crate::model::types::Label::Each(t) => words(s, t),
+    }
+}
+
+/// The words in `lang`, or the first language's when `w` has no words of its own in it
+/// (a name the same in every language is held once).
+pub fn in_lang(w: &Words, lang: Lang) -> &str {
+    w.iter()
+        .find(|(l, _)| *l == lang)
+        .or(w.first())
+        .map_or("", |(_, t)| t.as_str())
+}
+
 /// Words on one line, languages separated by ` / `.
 pub fn joined(w: &Words) -> String {
     w.iter()

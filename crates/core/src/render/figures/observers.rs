@@ -3,7 +3,7 @@
 //! tried; the observer that works is drawn tinted and outlined so it stands out.
 
 use super::svg::{self, Anchor, Font, Svg, TextStyle};
-use super::{Content, Drawn, Words, files, fit_lines, label, para, same, ui, ui_with};
+use super::{Content, Drawn, Words, files, fit_lines, label, para, ui, ui_with};
 use crate::model::{Observer, ObserverOutcome};
 use crate::render::scope::Scope;
 
@@ -60,7 +60,7 @@ fn card(svg: &mut Svg, s: &Scope, o: &Observer, y: f64) -> f64 {
         &mut inner,
         x,
         y + 10.0,
-        &same(s, o.name.clone()),
+        &super::name(s, &o.name),
         right - x - pw - 8.0,
         TextStyle::new(name_font, ""),
     );
@@ -149,7 +149,7 @@ pub fn diagram(s: &Scope) -> Drawn {
                         .or(outcome.first())
                         .map(|(_, t)| t.clone())
                         .unwrap_or_default();
-                    format!("{}: {out} ({})", o.name, o.as_of.value)
+                    format!("{}: {out} ({})", o.name.get(*l), o.as_of.value)
                 })
                 .collect();
             (*l, format!("{t}: {}", items.join("; ")))

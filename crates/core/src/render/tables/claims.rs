@@ -18,7 +18,7 @@ fn cannot_cell(s: &Scope, c: &Claim) -> Html {
     {
         // The observer by its name and its outcome, then the limit itself: a working
         // observer is listed for what it cannot show, not as what blocks the claim.
-        let name = super::record_link(s, Kind::Observer, &obs.id.value, Html::text(&obs.name));
+        let name = super::record_link(s, Kind::Observer, &obs.id.value, s.name(&obs.name));
         html_into!(
             cell,
             "<p class=\"constraint\">{} {} <span class=\"badge outcome-{}\">{}</span>: {}</p>",

@@ -68,7 +68,7 @@ pub fn map(s: &Scope, id: &str) -> Table {
                 .chain
                 .iter()
                 .filter_map(|c| s.ev.components.get(&c.value))
-                .map(|c| Html::text(&c.name))
+                .map(|c| s.name(&c.name))
                 .collect();
             let mut fam = family_cell(s, &b.family.value);
             if let Some(n) = &b.note {

@@ -127,8 +127,8 @@ pub fn record_name(s: &Scope, kind: Kind, id: &str) -> Option<Html> {
         Kind::Family => ev.families.get(id).map(|f| s.fluent(&f.label)),
         Kind::Route => ev.routes.get(id).map(|r| s.fluent(&r.label)),
         Kind::Subject => ev.subjects.get(id).map(|x| s.fluent(&x.label)),
-        Kind::Observer => ev.observers.get(id).map(|o| Html::text(&o.name)),
-        Kind::Component => ev.components.get(id).map(|c| Html::text(&c.name)),
+        Kind::Observer => ev.observers.get(id).map(|o| s.name(&o.name)),
+        Kind::Component => ev.components.get(id).map(|c| s.name(&c.name)),
         Kind::Term => ev.terms.get(id).map(|t| s.fluent(&t.term)),
         _ => None,
     }

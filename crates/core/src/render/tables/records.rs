@@ -124,7 +124,7 @@ pub fn components(s: &Scope) -> Table {
         s.ev.components
             .iter()
             .map(|c| {
-                let mut name = html!("<strong>{}</strong>", Html::text(&c.name));
+                let mut name = html!("<strong>{}</strong>", s.name(&c.name));
                 for f in &c.files {
                     html_into!(name, "<br>{}", code(f));
                 }
@@ -138,7 +138,7 @@ pub fn components(s: &Scope) -> Table {
                         role,
                         "<p class=\"note\">{} {}</p>",
                         s.ui("components-loaded-via"),
-                        Html::text(&via.name)
+                        s.name(&via.name)
                     );
                 }
                 Row::new(vec![
@@ -174,7 +174,7 @@ pub fn observers(s: &Scope) -> Table {
                 Row::new(vec![
                     html!(
                         "<strong>{}</strong><br>{}",
-                        Html::text(&o.name),
+                        s.name(&o.name),
                         s.text(&o.method)
                     ),
                     s.text(&o.tried),

@@ -794,6 +794,30 @@ fn is_latest(s: &Scope, run: &Run) -> bool {
         .is_some_and(|l| l.id.value == run.id.value)
 }
 
+/// What the runs index says beside a run's id: `latest` for its probe's last dated run;
+/// for a run without a date among other runs of its probe, that its order is unknown
+/// (it is never the latest, and no other run is either unless one has a date).
+fn index_mark(s: &Scope, run: &Run) -> Html {
+    if is_latest(s, run) {
+        return html!(
+            " <span class=\"badge latest\">{}</span>",
+            s.ui("runs-latest")
+        );
+    }
+    let among_others = s
+        .derived
+        .runs_by_probe
+        .get(&run.probe)
+        .is_some_and(|ids| ids.len() > 1 && ids.contains(&run.id.value));
+    if run.date.is_none() && among_others {
+        return html!(
+            " <span class=\"unknown order-unknown\">{}</span>",
+            s.ui("runs-order-unknown")
+        );
+    }
+    Html::default()
+}
+
 /// A link to a run's own page (its id alone when it has none).
 fn run_link(s: &Scope, run: &Run) -> Html {
     let label = code(&run.id.value);
@@ -898,14 +922,7 @@ pub fn index(s: &Scope) -> Vec<Table> {
     let rows = runs
         .iter()
         .map(|r| {
-            let mark = if is_latest(s, r) {
-                html!(
-                    " <span class=\"badge latest\">{}</span>",
-                    s.ui("runs-latest")
-                )
-            } else {
-                Html::default()
-            };
+            let mark = index_mark(s, r);
             // As written; a run that names no engine has a dash.
             let engine = match (&r.engine, engine_version(r)) {
                 (Some(e), Some(v)) => {

@@ -42,10 +42,7 @@ pub fn worklog(s: &Scope) -> Table {
                 Row::new(vec![
                     html!(
                         "<strong class=\"phase-label\">{}</strong><br>{}",
-                        match &p.label {
-                            crate::model::types::PhaseLabel::Same(l) => Html::text(l),
-                            crate::model::types::PhaseLabel::Each(t) => s.fluent(t),
-                        },
+                        s.name(&p.label),
                         s.text(&p.title)
                     ),
                     date,
