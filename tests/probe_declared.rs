@@ -93,6 +93,8 @@ fn a_run_records_values_as_written_texts_versions_and_repeats() {
     let text = std::fs::read_to_string(dir.path().join("data/runs").join(&new[0])).unwrap();
     assert!(text.contains("queue_load: 0.0068\n"), "{text}");
     assert!(text.contains("node: Seq Scan\n"), "{text}");
+    // The note is the investigator's words as typed: stored once, in no language.
+    assert!(text.contains("\nnote: first\n"), "{text}");
     let run: Run = serde_saphyr::from_str(&text).expect("the run reads back");
     assert_eq!(run.probe, "t");
     assert_eq!(

@@ -381,6 +381,14 @@ impl Evidence {
             .map(|s| s.id.value.as_str())
     }
 
+    /// The subject record `run` was taken of: [`Self::subject_of`], else the site's own
+    /// subject (a run that names none is the site's own); none when neither is declared.
+    pub fn subject_record(&self, run: &Run) -> Option<&Subject> {
+        let own = self.config.as_ref().and_then(|c| c.subject.as_ref());
+        let id = self.subject_of(run).or(own.map(|o| o.value.as_str()))?;
+        self.subjects.get(id).map(|s| &s.value)
+    }
+
     /// Whether `run` is evidence of the site's own subject: no subject is declared, or
     /// the run's subject is it (a run of no subject counts as the site's own).
     pub fn is_own(&self, run: &Run) -> bool {

@@ -925,8 +925,9 @@ pub struct Run {
     pub conditions: BTreeMap<String, String>,
     /// How the run was recorded (probe command, transcription from a phase, import).
     pub origin: Text,
-    /// What the investigator said of the run when recording it (`evidence probe --note`),
-    /// as written, the same in every language.
+    /// What the investigator said of the run when recording it: `evidence probe --note`
+    /// writes it once, as a plain string in no language of the site's (held as a
+    /// [`Text::untranslated`]); a run written by hand may give a text in each language.
     pub note: Option<Text>,
     /// Phase that recorded the run, if any.
     pub phase: Option<Id>,
@@ -995,7 +996,7 @@ impl<'de> Deserialize<'de> for Run {
                         "environment" => once(&mut environment, "environment", map.next_value()?)?,
                         "conditions" => once(&mut conditions, "conditions", map.next_value()?)?,
                         "origin" => once(&mut origin, "origin", map.next_value()?)?,
-                        "note" => once(&mut note, "note", map.next_value()?)?,
+                        "note" => once(&mut note, "note", map.next_value::<NoteIn>()?.0)?,
                         "phase" => once(&mut phase, "phase", map.next_value()?)?,
                         "assessed_against" => {
                             once(&mut assessed_against, "assessed_against", map.next_value()?)?
@@ -1082,7 +1083,7 @@ impl Serialize for Run {
         }
         m.serialize_entry("origin", &self.origin)?;
         if let Some(v) = &self.note {
-            m.serialize_entry("note", v)?;
+            m.serialize_entry("note", &NoteOut(v))?;
         }
         if let Some(v) = &self.phase {
             m.serialize_entry("phase", v)?;
@@ -1096,6 +1097,48 @@ impl Serialize for Run {
             m.serialize_entry("input", v)?;
         }
         m.end()
+    }
+}
+
+/// A run's note as read: a plain string is the investigator's words as written, held once
+/// for every language; a map is a text in each of the site's languages.
+struct NoteIn(Text);
+
+impl<'de> Deserialize<'de> for NoteIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NoteIn, D::Error> {
+        // The parse cache holds every text as its pairs, an untranslated one too.
+        if !d.is_human_readable() {
+            return Text::deserialize(d).map(NoteIn);
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NoteIn;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a note: a string as written, or a text in each language")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<NoteIn, E> {
+                Ok(NoteIn(Text::untranslated(v)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<NoteIn, A::Error> {
+                Text::deserialize(de::value::MapAccessDeserializer::new(map)).map(NoteIn)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A run's note as written: once, as a plain string, when it is in no language of the
+/// site's; else as the text in each language.
+struct NoteOut<'a>(&'a Text);
+
+impl Serialize for NoteOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.iter().next() {
+            Some((_, words)) if self.0.is_untranslated() && s.is_human_readable() => {
+                s.serialize_str(words)
+            }
+            _ => self.0.serialize(s),
+        }
     }
 }
 

@@ -158,13 +158,11 @@ impl RunStore {
         })
     }
 
-    /// A run's note (`--note`) as the investigator wrote it, the same in each of the site's
-    /// languages; none for a blank one.
+    /// A run's note (`--note`) as the investigator wrote it: once, in no language of the
+    /// site's (it is not translated); none for a blank one.
     pub fn note(&self, note: Option<&str>) -> Option<crate::model::Text> {
         let n = note.filter(|n| !n.trim().is_empty())?;
-        Some(crate::model::Text::from_fn(&self.messages.langs(), |_| {
-            n.to_string()
-        }))
+        Some(crate::model::Text::untranslated(n))
     }
 
     /// The site's message `key` with string `args`, in each of its languages (a run's

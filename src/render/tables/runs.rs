@@ -586,15 +586,43 @@ fn conditions_line(s: &Scope, run: &Run) -> Html {
     )
 }
 
-/// Probe, engine, model, versions, environment, conditions and origin of a run, as one
-/// note.
+/// The subject the run was taken of, with its description, on a line of its own (empty
+/// when the site declares none): "comparison run" when it is not the site's own.
+fn subject_line(s: &Scope, run: &Run) -> Html {
+    let Some(subject) = s.ev.subject_record(run) else {
+        return Html::default();
+    };
+    let key = if s.ev.is_own(run) {
+        "run-subject"
+    } else {
+        "run-subject-other"
+    };
+    html!("<br>{} {}", s.ui(key), subject_about(s, subject))
+}
+
+/// A subject's label and, when it has one, its description.
+pub(super) fn subject_about(s: &Scope, subject: &crate::model::Subject) -> Html {
+    match &subject.description {
+        Some(d) => html!("{} — {}", s.fluent(&subject.label), s.text(d)),
+        None => s.fluent(&subject.label),
+    }
+}
+
+/// The investigator's note on a run; one recorded as written (`--note`), in no language
+/// of the site's, is shown once and said to be untranslated.
+fn note_line(s: &Scope, note: &crate::model::Text) -> Html {
+    let mark = if note.is_untranslated() {
+        html!(" <small>({})</small>", s.ui("run-note-as-written"))
+    } else {
+        Html::default()
+    };
+    html!("<br>{} {}{}", s.ui("run-note"), s.text(note), mark)
+}
+
+/// Probe, engine, model, versions, environment, subject, conditions and origin of a run,
+/// as one note.
 fn run_meta(s: &Scope, run: &Run) -> Html {
-    let mut parts = vec![html!(
-        "{} {}{}",
-        s.ui("run-probe"),
-        code(&run.probe),
-        super::subject_note(s, run)
-    )];
+    let mut parts = vec![html!("{} {}", s.ui("run-probe"), code(&run.probe))];
     // As written: a run that names no engine shows none (`engine: none` is shown as such).
     if let Some(e) = &run.engine {
         parts.push(html!(
@@ -607,9 +635,10 @@ fn run_meta(s: &Scope, run: &Run) -> Html {
     for (k, v) in run.versions.iter().chain(&run.environment) {
         parts.push(html!("{} {}", Html::text(k), code(v)));
     }
-    let mut note = conditions_line(s, run);
+    let mut note = subject_line(s, run);
+    note.push(&conditions_line(s, run));
     if let Some(n) = &run.note {
-        note.push(&html!("<br>{} {}", s.ui("run-note"), s.text(n)));
+        note.push(&note_line(s, n));
     }
     // Readings of the whole run, kept beside it (data/readings.yaml).
     for r in s.ev.run_readings(&run.id.value) {
@@ -944,9 +973,32 @@ pub fn index(s: &Scope) -> Vec<Table> {
         columns: index_columns(s, extra),
         rows,
         empty: s.ui("runs-none"),
-        notes: Vec::new(),
+        notes: subjects_notes(s, &plain),
         rows_html: Html::default(),
     }]
+}
+
+/// One note per subject the listed runs were taken of, in the order of
+/// `data/subjects.yaml`: its label, whether it is the investigation's own, and its
+/// description.
+fn subjects_notes(s: &Scope, runs: &[&Run]) -> Vec<Html> {
+    let own = s.ev.config.as_ref().and_then(|c| c.subject.as_ref());
+    let taken: std::collections::HashSet<&str> = runs
+        .iter()
+        .filter_map(|r| s.ev.subject_record(r))
+        .map(|sub| sub.id.value.as_str())
+        .collect();
+    s.ev.subjects
+        .iter()
+        .filter(|sub| taken.contains(sub.id.value.as_str()))
+        .map(|sub| {
+            let key = match own.is_some_and(|o| o.value == sub.id.value) {
+                true => "runs-subject-own",
+                false => "runs-subject-compared",
+            };
+            html!("{} {}", s.ui(key), subject_about(s, sub))
+        })
+        .collect()
 }
 
 /// The runs index's headings, with the packs' columns after the engine's.

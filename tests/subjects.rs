@@ -1,0 +1,174 @@
+//! What runs were taken of: the site's own subject and the subjects it compares with
+//! (`data/subjects.yaml`), on a site of no pack (the three-language thermostat fixture
+//! with a runs page). A subject's description is shown with its runs; a note recorded as
+//! written is shown once, as such.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+/// The subjects of the thermostat site: the house's own unit, and a bench unit it is
+/// compared with.
+const SUBJECTS: &str = r#"- id: house
+  label: {en: "The hallway thermostat", de: "Der Thermostat im Flur", ja: "廊下のサーモスタット"}
+  description:
+    en: "The unit the study watches, on firmware 1."
+    de: "Das Gerät, das die Studie beobachtet, mit Firmware 1."
+    ja: "この調査が観察する機器。ファームウェア 1。"
+- id: bench
+  label: {en: "A unit on the bench", de: "Ein Gerät auf dem Prüftisch", ja: "試験台の機器"}
+  description:
+    en: "A spare unit on the bench, compared with the hallway's."
+    de: "Ein Ersatzgerät auf dem Prüftisch, zum Vergleich mit dem im Flur."
+    ja: "試験台に置いた予備の機器。廊下の機器と比べるために使う。"
+"#;
+
+/// A page that lists the runs, so that each run gets a page of its own.
+const RUNS_PAGE: &str = r#"---
+title: {en: "Runs", de: "Läufe", ja: "実行"}
+---
+
+:::en
+## Every run
+:::
+
+:::de
+## Alle Läufe
+:::
+
+:::ja
+## すべての実行
+:::
+
+::runs
+"#;
+
+/// A copy of the three-language fixture with the subjects, the runs page and `edit`
+/// applied to its root.
+fn site(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
+    let site = tempfile::tempdir().expect("tempdir");
+    copy_dir(
+        &manifest_dir().join("tests/fixtures/three_languages"),
+        site.path(),
+    );
+    let root = site.path();
+    write_file(root, "data/subjects.yaml", SUBJECTS.as_bytes());
+    write_file(root, "content/runs.md", RUNS_PAGE.as_bytes());
+    replace_once(
+        root,
+        "evidence.yaml",
+        "languages: [en, de, ja]\n",
+        "languages: [en, de, ja]\nsubject: house\n",
+    );
+    edit(root);
+    site
+}
+
+/// A run of `probe` on `date` with one case per `(id, indoor_c)`; `extra` is written
+/// after its engine (a subject, environment …). A case id `x-rN` is repetition N of `x`.
+fn run_file(id: &str, probe: &str, date: &str, extra: &str, cases: &[(&str, f64)]) -> String {
+    let mut text = format!(
+        "id: {id}\nprobe: {probe}\ndate: \"{date}\"\nengine: none\n{extra}origin:\n  \
+         en: \"By hand.\"\n  de: \"Von Hand.\"\n  ja: \"手で記録。\"\ncases:\n"
+    );
+    for (case, v) in cases {
+        text.push_str(&format!(
+            "  - id: {case}\n    measurements: {{indoor_c: {v}}}\n"
+        ));
+        if let Some((of, n)) = case.rsplit_once("-r") {
+            text.push_str(&format!("    repeat: {{of: {of}, index: {n}}}\n"));
+        }
+    }
+    text
+}
+
+/// Builds `root` into `root/out`; the page `page` (e.g. `runs/morning`) of view `view`.
+fn built(root: &Path, view: &str, page: &str) -> String {
+    let out = root.join("out");
+    if !out.exists() {
+        build_ok(root, &out);
+    }
+    let path = out.join(view).join(page).join("index.html");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_note_recorded_as_written_is_shown_once_and_said_to_be_untranslated() {
+    let site = site(|root| {
+        replace_once(
+            root,
+            "data/runs/morning.yaml",
+            "engine: none\n",
+            "engine: none\nnote: \"windows open, 3 °C outside\"\n",
+        );
+    });
+    let en = built(site.path(), "en", "runs/morning");
+    assert!(
+        en.contains(
+            "Note: windows open, 3 °C outside <small>(as recorded, not translated)</small>"
+        ),
+        "{en}"
+    );
+    // The view of every language shows the words once, not once per language.
+    let all = std::fs::read_to_string(site.path().join("out/runs/morning/index.html"))
+        .expect("the interleaved view's run page");
+    assert_eq!(
+        all.matches("windows open, 3 °C outside").count(),
+        1,
+        "{all}"
+    );
+    // A note written in each language is shown as a text, with no such mark.
+    let translated = self::site(|root| {
+        replace_once(
+            root,
+            "data/runs/morning.yaml",
+            "engine: none\n",
+            "engine: none\nnote: {en: \"cold\", de: \"kalt\", ja: \"寒い\"}\n",
+        );
+    });
+    let de = built(translated.path(), "de", "runs/morning");
+    assert!(de.contains("Notiz: kalt</p>"), "{de}");
+    assert!(!de.contains("nicht übersetzt"), "{de}");
+}
+
+#[test]
+fn subjects_are_described_on_run_pages_and_the_runs_index() {
+    let site = site(|root| {
+        write_file(
+            root,
+            "data/runs/bench-1.yaml",
+            run_file(
+                "bench-1",
+                "manual-readings",
+                "2026-03-03",
+                "subject: bench\n",
+                &[("early", 17.0)],
+            )
+            .as_bytes(),
+        );
+    });
+    let own = built(site.path(), "en", "runs/morning");
+    assert!(
+        own.contains(
+            "Subject: The hallway thermostat — The unit the study watches, on firmware 1."
+        ),
+        "{own}"
+    );
+    let other = built(site.path(), "ja", "runs/bench-1");
+    assert!(
+        other.contains("比較用の実行。対象: 試験台の機器 — 試験台に置いた予備の機器。"),
+        "{other}"
+    );
+    let index = built(site.path(), "en", "runs");
+    assert!(
+        index.contains(
+            "Subject of this investigation: The hallway thermostat — The unit the study watches"
+        ),
+        "{index}"
+    );
+    assert!(
+        index.contains("A subject compared with: A unit on the bench — A spare unit"),
+        "{index}"
+    );
+}
