@@ -172,3 +172,83 @@ fn subjects_are_described_on_run_pages_and_the_runs_index() {
         "{index}"
     );
 }
+
+/// `house` declared as the unit in the hallway, and a run `bench-2` of the same probe that
+/// names no subject with `extra` after its engine.
+fn declared_site(extra: &str) -> tempfile::TempDir {
+    site(|root| {
+        replace_once(
+            root,
+            "data/subjects.yaml",
+            "    ja: \"この調査が観察する機器。ファームウェア 1。\"\n",
+            "    ja: \"この調査が観察する機器。ファームウェア 1。\"\n  is: {host: hallway, firmware: \"1\"}\n",
+        );
+        write_file(
+            root,
+            "data/runs/bench-2.yaml",
+            run_file(
+                "bench-2",
+                "manual-readings",
+                "2026-03-04",
+                extra,
+                &[("early", 17.5)],
+            )
+            .as_bytes(),
+        );
+    })
+}
+
+#[test]
+fn a_run_that_contradicts_the_subject_it_counts_as_is_an_error_at_the_value() {
+    let site = declared_site("environment:\n  host: bench-pc\nversions:\n  firmware: \"1\"\n");
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 1, "{}", report.summary());
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "subject-mismatch")
+        .collect();
+    assert_eq!(found.len(), 1, "{}", report.summary());
+    let d = found[0];
+    assert_eq!(d.severity, "error");
+    // At the value the run recorded: line 6 is `  host: bench-pc`.
+    assert_eq!(
+        (d.span.file.as_str(), d.span.line, d.span.column),
+        ("data/runs/bench-2.yaml", 6, 9),
+        "{}",
+        report.summary()
+    );
+    for says in ["`house`", "`host: hallway`", "`environment.host: bench-pc`"] {
+        assert!(d.message.contains(says), "{says} in {}", d.message);
+    }
+    let hint = d.hint.as_deref().unwrap_or_default();
+    assert!(hint.contains("--subject"), "{hint}");
+    assert!(hint.contains("runs:"), "{hint}");
+}
+
+#[test]
+fn a_run_that_names_its_subject_or_agrees_is_not_held_to_the_declaration() {
+    for extra in [
+        // Agrees with every key it records.
+        "environment:\n  host: hallway\n",
+        // Records none of the declared keys.
+        "environment:\n  cpu: arm\n",
+        // Says whose run it is: taken at its word.
+        "subject: bench\nenvironment:\n  host: bench-pc\n",
+        "subject: house\nenvironment:\n  host: bench-pc\n",
+    ] {
+        let site = declared_site(extra);
+        let (code, report) = check_json(site.path());
+        assert_eq!(code, 0, "{extra}: {}", report.summary());
+    }
+    // A subject that lists the run says the same.
+    let site = declared_site("environment:\n  host: bench-pc\n");
+    replace_once(
+        site.path(),
+        "data/subjects.yaml",
+        "- id: bench\n",
+        "- id: bench\n  runs: [bench-2]\n",
+    );
+    let (code, report) = check_json(site.path());
+    assert_eq!(code, 0, "{}", report.summary());
+}

@@ -10,6 +10,7 @@ mod basis;
 pub mod blocks;
 mod data_texts;
 pub mod fragments;
+pub mod subjects;
 pub mod terms;
 
 use crate::derive;
@@ -45,6 +46,7 @@ pub fn check(
         diags.extend(declared_probe(ev, p));
     }
     probe_names(ev, diags);
+    subjects::check(ev, root, diags);
     pack_rules(ev, derived, diags);
     messages.check(diags);
     home_page(ev, diags);

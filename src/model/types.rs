@@ -493,6 +493,13 @@ pub struct Subject {
     /// never rewritten, so their subject is said here).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<Id>,
+    /// What the subject is, as values its runs record: the engine, a pack's field such as
+    /// `model`, or a key of a run's environment, conditions or versions (`engine:
+    /// postgres`, `cpu: …`; `environment.host: lab-1` names the section). A run counted
+    /// as the site's own without naming its subject that records another value under one
+    /// of these keys is an error.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub is: BTreeMap<String, String>,
 }
 
 // ---------------------------------------------------------------- vocabulary.yaml
@@ -1169,7 +1176,66 @@ pub enum Recorded {
     Transcribed,
 }
 
+/// The sections of a run that hold values by name, in the order a key is looked up in.
+pub const RUN_SECTIONS: [&str; 3] = ["environment", "conditions", "versions"];
+
+/// A value a run recorded under a key a subject may declare ([`Run::recorded_value`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedValue {
+    /// The section it is written in (one of [`RUN_SECTIONS`]); none: a field of the run
+    /// itself (its engine, a pack's field).
+    pub section: Option<&'static str>,
+    /// Its name in that section, or the run's field.
+    pub name: String,
+    pub value: String,
+}
+
 impl Run {
+    /// The value the run recorded under `key`, to compare with what its subject declares:
+    /// its engine (`engine`; a run of no engine records none), a pack's leading field
+    /// (`model`), else the key in `environment`, `conditions` or `versions`, in that
+    /// order. `environment.host` looks in the section it names only.
+    pub fn recorded_value(&self, key: &str) -> Option<RecordedValue> {
+        let at = |section: &'static str, name: &str| {
+            self.section(section).get(name).map(|v| RecordedValue {
+                section: Some(section),
+                name: name.to_string(),
+                value: v.clone(),
+            })
+        };
+        if let Some((section, name)) = key.split_once('.')
+            && let Some(&section) = RUN_SECTIONS.iter().find(|s| **s == section)
+        {
+            return at(section, name);
+        }
+        let own = |value: String| RecordedValue {
+            section: None,
+            name: key.to_string(),
+            value,
+        };
+        if key == "engine" {
+            return self.engine().map(|e| own(e.value.clone()));
+        }
+        if let Some((_, v)) = self
+            .values
+            .leading_texts(Place::Run)
+            .into_iter()
+            .find(|(n, _)| *n == key)
+        {
+            return Some(own(v));
+        }
+        RUN_SECTIONS.iter().find_map(|s| at(s, key))
+    }
+
+    /// The values of section `name` (one of [`RUN_SECTIONS`]).
+    fn section(&self, name: &str) -> &BTreeMap<String, String> {
+        match name {
+            "environment" => &self.environment,
+            "conditions" => &self.conditions,
+            _ => &self.versions,
+        }
+    }
+
     /// The engine it ran on, if it names one: an absent `engine` and `engine: none` (as
     /// runs recorded before the field was optional write it) are none.
     pub fn engine(&self) -> Option<&Id> {

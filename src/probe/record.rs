@@ -221,10 +221,12 @@ impl RunStore {
                         Ok(checked) => checked.diagnostics,
                         Err(diagnostics) => diagnostics,
                     };
+                    let (warnings, diagnostics) = subject_warnings(diagnostics, &file);
                     return Ok(Written {
                         id,
                         path,
                         diagnostics,
+                        warnings,
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -241,6 +243,26 @@ impl RunStore {
             "",
         ))
     }
+}
+
+/// The site's findings with a new run in it, split in two: what `check` says of the
+/// subject of the run just written to `file` (values its subject does not declare: an
+/// error until the run's subject is said), as warnings for the probe to show, and the
+/// rest as they are. The run is recorded either way; the warning says how to say whose
+/// run it is.
+fn subject_warnings(all: Diagnostics, file: &str) -> (Diagnostics, Diagnostics) {
+    let (mut warnings, mut rest) = (Diagnostics::default(), Diagnostics::default());
+    for d in all {
+        if d.code == crate::check::subjects::CODE && d.span.file == file {
+            warnings.push(crate::diagnostics::Diagnostic {
+                severity: crate::diagnostics::Severity::Warning,
+                ..d
+            });
+        } else {
+            rest.push(d);
+        }
+    }
+    (warnings, rest)
 }
 
 /// What a probe can tell of the machine it runs on, for a run's environment: `host` (as
