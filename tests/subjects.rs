@@ -252,3 +252,85 @@ fn a_run_that_names_its_subject_or_agrees_is_not_held_to_the_declaration() {
     let (code, report) = check_json(site.path());
     assert_eq!(code, 0, "{}", report.summary());
 }
+
+/// The house's map made to hold for the house alone, and two runs of the bench unit.
+fn bench_site(bench_1: &str) -> tempfile::TempDir {
+    site(|root| {
+        replace_once(
+            root,
+            "data/maps.yaml",
+            "    variable: indoor_c\n",
+            "    variable: indoor_c\n    for_subjects: [house]\n",
+        );
+        write_file(
+            root,
+            "data/runs/bench-1.yaml",
+            run_file(
+                "bench-1",
+                "manual-readings",
+                "2026-03-03",
+                bench_1,
+                &[("early", 17.0), ("noon", 21.0)],
+            )
+            .as_bytes(),
+        );
+        write_file(
+            root,
+            "data/runs/bench-2.yaml",
+            run_file(
+                "bench-2",
+                "manual-readings",
+                "2026-03-05",
+                "subject: bench\n",
+                &[("early-r1", 18.0), ("early-r2", 20.0), ("noon-r1", 21.0)],
+            )
+            .as_bytes(),
+        );
+    })
+}
+
+#[test]
+fn a_map_for_other_subjects_gives_a_run_no_zone_and_says_so() {
+    let site = bench_site("subject: bench\n");
+    let bench = built(site.path(), "en", "runs/bench-1");
+    assert!(!bench.contains("class=\"zone"), "{bench}");
+    assert!(
+        bench.contains("Maps that hold for other subjects give this run no zone: thermostat_v1."),
+        "{bench}"
+    );
+    // No map is assessed, none outlined: the page does not say one is.
+    assert!(!bench.contains("outlined"), "{bench}");
+    assert!(!bench.contains("Zones are derived"), "{bench}");
+    // The house's own run still has its zones, and the outline is explained.
+    let own = built(site.path(), "en", "runs/morning");
+    assert!(own.contains("class=\"zone assessed\""), "{own}");
+    assert!(own.contains("Zones are derived"), "{own}");
+    assert!(own.contains("outlined"), "{own}");
+    assert!(!own.contains("give this run no zone"), "{own}");
+}
+
+#[test]
+fn a_run_assessed_against_a_map_for_other_subjects_is_an_error() {
+    let site = bench_site("subject: bench\nassessed_against: thermostat_v1\n");
+    let found = check_errors(site.path(), "map-not-applicable", "`bench-1`");
+    // Line 6: `assessed_against: thermostat_v1`, after the subject.
+    assert_eq!(found, [("data/runs/bench-1.yaml".to_string(), 6, 19)]);
+}
+
+#[test]
+fn runs_of_one_comparison_subject_are_compared_with_each_other() {
+    let site = bench_site("subject: bench\n");
+    let later = built(site.path(), "en", "runs/bench-2");
+    // The run before it of the same subject and probe, linked; a Δ column against it.
+    assert!(later.contains("Run before it:"), "{later}");
+    assert!(later.contains("bench-1/"), "{later}");
+    assert!(later.contains("Δ since bench-1"), "{later}");
+    // The last of its subject's runs: compared case by case, a repeated case by its median.
+    assert!(later.contains("Compared with the previous run:"), "{later}");
+    assert!(later.contains("median of 1/2"), "{later}");
+    let earlier = built(site.path(), "en", "runs/bench-1");
+    assert!(earlier.contains("Run after it:"), "{earlier}");
+    // The house's runs are not among them.
+    let own = built(site.path(), "en", "runs/morning");
+    assert!(!own.contains("bench-"), "{own}");
+}

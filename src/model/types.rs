@@ -382,6 +382,10 @@ pub struct DispatchMap {
     /// Software versions the map holds for (free text such as `v0.6.4–v0.13.1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applies_to: Option<Text>,
+    /// The subjects (`data/subjects.yaml`) whose runs the map holds for; empty: every
+    /// run's. A run of another subject gets no zone of it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub for_subjects: Vec<Id>,
     pub source: Source,
     /// What the map rests on: `observed` (recorded by the investigation), `source` (read
     /// from the linked source) or `inferred` (the site's reading); shown with its title.

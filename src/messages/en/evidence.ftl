@@ -130,7 +130,9 @@ runs-zones-open = { $count ->
    *[other] { $count } left open by their readings
 }
 runs-previous = Deltas compare with the previous run of the same probe, { $run }.
-runs-zone-note = Zones are derived from each decision map, never typed by hand; the map the investigator assessed against is outlined and marked “assessed”.
+runs-zone-note = Zones are derived from each decision map, never typed by hand.
+runs-zone-assessed = The map the investigator assessed against is outlined and marked “assessed”.
+runs-zone-not-applicable = Maps that hold for other subjects give this run no zone: { $maps }.
 zone-assessed = assessed
 col-run = Run
 col-probe = Probe
