@@ -93,6 +93,8 @@ fn a_run_records_values_as_written_texts_versions_and_repeats() {
     let text = std::fs::read_to_string(dir.path().join("data/runs").join(&new[0])).unwrap();
     assert!(text.contains("queue_load: 0.0068\n"), "{text}");
     assert!(text.contains("node: Seq Scan\n"), "{text}");
+    // The note is the investigator's words as typed: stored once, in no language.
+    assert!(text.contains("\nnote: first\n"), "{text}");
     let run: Run = serde_saphyr::from_str(&text).expect("the run reads back");
     assert_eq!(run.probe, "t");
     assert_eq!(
@@ -501,4 +503,73 @@ cases:
         .arg(dir.path())
         .assert()
         .success();
+}
+
+/// The site of [`site`] with a subject of its own, `here`, declared to be on host
+/// `elsewhere`, and a subject `there` to compare with.
+fn site_with_subject() -> tempfile::TempDir {
+    let dir = site(GOOD);
+    let root = dir.path();
+    let config = root.join("evidence.yaml");
+    let mut text = std::fs::read_to_string(&config).expect("config");
+    text.push_str("subject: here\n");
+    std::fs::write(&config, text).expect("config");
+    std::fs::write(
+        root.join("data/subjects.yaml"),
+        "- id: here\n  label: {ja: \"ここ\", en: \"here\"}\n  is: {host: elsewhere}\n\
+         - id: there\n  label: {ja: \"あそこ\", en: \"there\"}\n",
+    )
+    .expect("subjects");
+    dir
+}
+
+#[test]
+fn a_run_whose_host_is_not_its_subjects_is_recorded_with_a_located_warning() {
+    let dir = site_with_subject();
+    let out = evidence()
+        .env("EVIDENCE_HOST", "probe-box")
+        .args(["probe", "run", "t", "--root"])
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("`host: elsewhere`"), "{err}");
+    assert!(err.contains("`environment.host: probe-box`"), "{err}");
+    assert!(err.contains("--subject"), "{err}");
+    // Placed at the value in the file just written.
+    let new: Vec<String> = runs(dir.path())
+        .into_iter()
+        .filter(|n| n.starts_with("t-"))
+        .collect();
+    assert!(err.contains(&format!("--> data/runs/{}:", new[0])), "{err}");
+    assert!(!err.contains("the site has errors"), "{err}");
+    // `check` holds the site to it until the run's subject is said.
+    let check = evidence()
+        .args(["check", "--root"])
+        .arg(dir.path())
+        .output()
+        .expect("check");
+    assert_eq!(check.status.code(), Some(1));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert!(
+        said.contains("error") && said.contains("`host: elsewhere`"),
+        "{said}"
+    );
+    // With `--subject` the run is another subject's, and nothing is said.
+    std::fs::remove_file(dir.path().join("data/runs").join(&new[0])).expect("remove");
+    let out = evidence()
+        .env("EVIDENCE_HOST", "probe-box")
+        .args(["probe", "run", "t", "--subject", "there", "--root"])
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("warning"), "{err}");
 }

@@ -17,7 +17,7 @@ col-families = Kernel families
 # The dispatch words of this investigation where the theme speaks of decisions in general.
 col-chain = Library chain
 compare-caption = Dispatch maps compared over { $var }
-runs-zone-note = Zones are derived from each dispatch map, never typed by hand; the map the investigator assessed against is outlined.
+runs-zone-note = Zones are derived from each dispatch map, never typed by hand.
 figure-dispatch-title = Dispatch flow: { $map }
 figure-diff-title = Where the dispatch maps differ, range by range
 figure-chain-title = Library chain and what was observed of each component

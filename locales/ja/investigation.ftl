@@ -17,7 +17,7 @@ col-families = カーネル系統
 # The dispatch words of this investigation where the theme speaks of decisions in general.
 col-chain = ライブラリの連鎖
 compare-caption = { $var } の範囲で比べたディスパッチ地図
-runs-zone-note = 範囲は各ディスパッチ地図から導出しており、手で書き込んではいない。調査者が照合に使った地図は枠で示す。
+runs-zone-note = 範囲は各ディスパッチ地図から導出しており、手で書き込んではいない。
 figure-dispatch-title = ディスパッチの流れ:{ $map }
 figure-diff-title = ディスパッチ地図どうしの食い違い(範囲ごと)
 figure-chain-title = ライブラリの連鎖と、各コンポーネントで観測できたこと

@@ -167,6 +167,12 @@ pub fn report(result: Result<Written, ProbeError>, root: &Path) -> ExitCode {
                 w.id,
                 w.path.display()
             ));
+            if !w.warnings.is_empty() {
+                eprint!(
+                    "{}",
+                    diagnostics::render(&w.warnings, Format::Human, &site_text(root), false)
+                );
+            }
             site_errors(&w.diagnostics, root, "the run was recorded");
             evidence_core::diagnostics::out_line(format_args!(
                 "next: evidence build --root {}",
@@ -213,6 +219,9 @@ pub struct Written {
     pub path: PathBuf,
     /// What `check` says about the site with the run in it.
     pub diagnostics: Diagnostics,
+    /// What it says of the new run's subject, shown as warnings: the run's values
+    /// contradict the subject it counts as ([`evidence_core::check::subjects`]).
+    pub warnings: Diagnostics,
 }
 
 /// `path` relative to `root` when it lies under it (as recorded in a run's origin).

@@ -158,14 +158,11 @@ impl RunStore {
         })
     }
 
-    /// A run's note (`--note`) as the investigator wrote it, the same in each of the site's
-    /// languages; none for a blank one.
+    /// A run's note (`--note`) as the investigator wrote it: once, in no language of the
+    /// site's (it is not translated); none for a blank one.
     pub fn note(&self, note: Option<&str>) -> Option<evidence_core::model::Text> {
         let n = note.filter(|n| !n.trim().is_empty())?;
-        Some(evidence_core::model::Text::from_fn(
-            &self.messages.langs(),
-            |_| n.to_string(),
-        ))
+        Some(evidence_core::model::Text::untranslated(n))
     }
 
     /// The site's message `key` with string `args`, in each of its languages (a run's
@@ -224,10 +221,12 @@ impl RunStore {
                         Ok(checked) => checked.diagnostics,
                         Err(diagnostics) => diagnostics,
                     };
+                    let (warnings, diagnostics) = subject_warnings(diagnostics, &file);
                     return Ok(Written {
                         id,
                         path,
                         diagnostics,
+                        warnings,
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -244,6 +243,26 @@ impl RunStore {
             "",
         ))
     }
+}
+
+/// The site's findings with a new run in it, split in two: what `check` says of the
+/// subject of the run just written to `file` (values its subject does not declare: an
+/// error until the run's subject is said), as warnings for the probe to show, and the
+/// rest as they are. The run is recorded either way; the warning says how to say whose
+/// run it is.
+fn subject_warnings(all: Diagnostics, file: &str) -> (Diagnostics, Diagnostics) {
+    let (mut warnings, mut rest) = (Diagnostics::default(), Diagnostics::default());
+    for d in all {
+        if d.code == evidence_core::check::subjects::CODE && d.span.file == file {
+            warnings.push(evidence_core::diagnostics::Diagnostic {
+                severity: evidence_core::diagnostics::Severity::Warning,
+                ..d
+            });
+        } else {
+            rest.push(d);
+        }
+    }
+    (warnings, rest)
 }
 
 /// What a probe can tell of the machine it runs on, for a run's environment: `host` (as

@@ -10,6 +10,7 @@ mod basis;
 pub mod blocks;
 mod data_texts;
 pub mod fragments;
+pub mod subjects;
 pub mod terms;
 
 use crate::derive;
@@ -45,6 +46,7 @@ pub fn check(
         diags.extend(declared_probe(ev, p));
     }
     probe_names(ev, diags);
+    subjects::check(ev, root, diags);
     pack_rules(ev, derived, diags);
     messages.check(diags);
     home_page(ev, diags);
@@ -364,6 +366,36 @@ fn probe_names(ev: &Evidence, diags: &mut Diagnostics) {
 }
 
 /// A recorded human assessment must agree with the zone derived from the map it names.
+/// A run assessed against a map that holds only for other subjects than the run's.
+fn map_of_other_subjects(
+    ev: &Evidence,
+    run: &crate::model::Located<crate::model::Run>,
+    map: &crate::model::DispatchMap,
+    map_id: &crate::model::id::Id,
+) -> Diagnostic {
+    let of = ev
+        .subject_record(run)
+        .map_or_else(String::new, |s| s.id.value.clone());
+    let holds: Vec<String> = map
+        .for_subjects
+        .iter()
+        .map(|s| format!("`{}`", s.value))
+        .collect();
+    Diagnostic::error(
+        "map-not-applicable",
+        span_of(&run.file, map_id),
+        format!(
+            "run `{}` is of subject `{of}`, but map `{}` holds only for {}",
+            run.id.value,
+            map.id.value,
+            holds.join(", ")
+        ),
+    )
+    .with_hint(format!(
+        "assess the run against a map for its subject, or add `{of}` to the map's `for_subjects:`"
+    ))
+}
+
 fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
     for run in ev.runs.iter() {
         let Some(map_id) = &run.assessed_against else {
@@ -372,6 +404,10 @@ fn assessments(ev: &Evidence, diags: &mut Diagnostics) {
         let Some(map) = ev.maps.get(&map_id.value) else {
             continue;
         };
+        if !ev.map_applies(map, run) {
+            diags.push(map_of_other_subjects(ev, run, map, map_id));
+            continue;
+        }
         let measure = map.measured_as();
         if !run.cases.is_empty() && run.cases.iter().all(|c| c.measurement(measure).is_none()) {
             diags.push(

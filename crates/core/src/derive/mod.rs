@@ -110,7 +110,11 @@ pub struct Derived {
     /// Runs of each probe of the site's own subject, oldest first (by date, undated
     /// first, then id).
     pub runs_by_probe: BTreeMap<String, Vec<String>>,
-    /// Run id → its position in `runs_by_probe`, so finding neighbours is not a scan.
+    /// Runs of each probe of each other subject (subject → probe → ids), in the same
+    /// order: a comparison run's neighbours and deltas are runs of its own subject.
+    compared_by_probe: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    /// Run id → its position in `runs_by_probe` or `compared_by_probe`, so finding
+    /// neighbours is not a scan.
     run_position: HashMap<String, usize>,
     /// Who cites each record: target → citing records.
     pub cited_by: HashMap<Ref, Vec<Ref>>,
@@ -136,12 +140,14 @@ pub struct ZoneCounts {
     pub open: usize,
 }
 
-/// The zone counts of `run`; `None` without an assessed map, or when no case has a zone.
+/// The zone counts of `run`; `None` without an assessed map that holds for the run, or
+/// when no case has a zone.
 fn count_zones(ev: &Evidence, run: &Run) -> Option<ZoneCounts> {
     let map = run
         .assessed_against
         .as_ref()
-        .and_then(|a| ev.maps.get(&a.value))?;
+        .and_then(|a| ev.maps.get(&a.value))
+        .filter(|m| ev.map_applies(m, run))?;
     let mut counts: Vec<(&str, usize)> = Vec::new();
     let mut open = 0;
     for c in &run.cases {
@@ -210,9 +216,28 @@ impl Derived {
             .any(|r| r.date.is_none() || run.date.is_none())
     }
 
-    /// The runs of the same probe sorted just before and just after `run`, dated or not.
+    /// The runs of `run`'s probe and subject, oldest first.
+    fn group_of(&self, ev: &Evidence, run: &Run) -> Option<&Vec<String>> {
+        if ev.is_own(run) {
+            return self.runs_by_probe.get(&run.probe);
+        }
+        self.compared_by_probe
+            .get(ev.subject_of(run)?)?
+            .get(&run.probe)
+    }
+
+    /// Whether `run` is the last of the runs of its probe and subject: for the site's own
+    /// subject, its probe's latest run.
+    pub fn is_last(&self, ev: &Evidence, run: &Run) -> bool {
+        self.group_of(ev, run)
+            .and_then(|ids| ids.last())
+            .is_some_and(|id| *id == run.id.value)
+    }
+
+    /// The runs of the same probe and subject sorted just before and just after `run`,
+    /// dated or not.
     fn adjacent<'e>(&self, ev: &'e Evidence, run: &Run) -> (Option<&'e Run>, Option<&'e Run>) {
-        let Some(ids) = self.runs_by_probe.get(&run.probe) else {
+        let Some(ids) = self.group_of(ev, run) else {
             return (None, None);
         };
         let Some(&pos) = self.run_position.get(&run.id.value) else {
@@ -275,25 +300,24 @@ impl Derived {
 /// Computes every derived fact. Runs in time linear in the number of records.
 pub fn derive(ev: &Evidence) -> Derived {
     let mut runs_by_probe: BTreeMap<String, Vec<&Run>> = BTreeMap::new();
-    // A run of another subject is a comparison: never a probe's latest, never a delta.
-    for r in ev.runs.iter().filter(|r| ev.is_own(r)) {
-        runs_by_probe
-            .entry(r.probe.clone())
-            .or_default()
-            .push(&r.value);
+    let mut compared: BTreeMap<String, BTreeMap<String, Vec<&Run>>> = BTreeMap::new();
+    // A run of another subject is a comparison: never a probe's latest, never a delta
+    // against the site's own runs; its deltas are against its own subject's.
+    for r in ev.runs.iter() {
+        let group = match ev.subject_of(r).filter(|_| !ev.is_own(r)) {
+            None => &mut runs_by_probe,
+            Some(subject) => compared.entry(subject.to_string()).or_default(),
+        };
+        group.entry(r.probe.clone()).or_default().push(&r.value);
     }
-    let runs_by_probe: BTreeMap<String, Vec<String>> = runs_by_probe
+    let runs_by_probe = in_order(runs_by_probe);
+    let compared_by_probe: BTreeMap<String, BTreeMap<String, Vec<String>>> = compared
         .into_iter()
-        .map(|(probe, mut runs)| {
-            runs.sort_by(|a, b| run_order(a).cmp(&run_order(b)));
-            (
-                probe,
-                runs.into_iter().map(|r| r.id.value.clone()).collect(),
-            )
-        })
+        .map(|(subject, probes)| (subject, in_order(probes)))
         .collect();
     let run_position = runs_by_probe
         .values()
+        .chain(compared_by_probe.values().flat_map(BTreeMap::values))
         .flat_map(|ids| ids.iter().enumerate().map(|(i, id)| (id.clone(), i)))
         .collect();
     // A run at a time on every thread, its cases read while they are in cache.
@@ -310,12 +334,27 @@ pub fn derive(ev: &Evidence) -> Derived {
     };
     Derived {
         runs_by_probe,
+        compared_by_probe,
         run_position,
         cited_by: citations(ev),
         summaries,
         zone_counts: zone_counts.into_iter().flatten().collect(),
         repeated_by: repeated_runs(ev),
     }
+}
+
+/// Each probe's runs as ids, oldest first (by date, undated first, then id).
+fn in_order(by_probe: BTreeMap<String, Vec<&Run>>) -> BTreeMap<String, Vec<String>> {
+    by_probe
+        .into_iter()
+        .map(|(probe, mut runs)| {
+            runs.sort_by(|a, b| run_order(a).cmp(&run_order(b)));
+            (
+                probe,
+                runs.into_iter().map(|r| r.id.value.clone()).collect(),
+            )
+        })
+        .collect()
 }
 
 /// Each dated run that read a file → the next dated run of the same probe and subject

@@ -284,8 +284,8 @@ fn run(g: &mut SchemaGenerator, shape: &SiteShape) -> Schema {
         (
             "note",
             described(
-                g.subschema_for::<super::Text>(),
-                "What the investigator said of it.",
+                json_schema!({"anyOf": [{"type": "string"}, g.subschema_for::<super::Text>()]}),
+                "What the investigator said of it: a string as written (`--note`), in no language of the site's, or a text in each language.",
             ),
             false,
         ),

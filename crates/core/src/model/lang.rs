@@ -132,6 +132,12 @@ impl Text {
         Text::new([(Lang::UND, s.into())])
     }
 
+    /// Whether the text is held once for every language ([`Text::untranslated`]): words
+    /// recorded as written, in no language the site names.
+    pub fn is_untranslated(&self) -> bool {
+        matches!(self.parts.as_slice(), [(Lang::UND, _)])
+    }
+
     /// The text in `lang`; a text that lacks it (only one made by the program can) gives
     /// its first language's, so a label never renders empty.
     pub fn get(&self, lang: Lang) -> &str {

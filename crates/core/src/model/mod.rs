@@ -381,6 +381,28 @@ impl Evidence {
             .map(|s| s.id.value.as_str())
     }
 
+    /// The subject record `run` was taken of: [`Self::subject_of`], else the site's own
+    /// subject (a run that names none is the site's own); none when neither is declared.
+    pub fn subject_record(&self, run: &Run) -> Option<&Subject> {
+        let own = self.config.as_ref().and_then(|c| c.subject.as_ref());
+        let id = self.subject_of(run).or(own.map(|o| o.value.as_str()))?;
+        self.subjects.get(id).map(|s| &s.value)
+    }
+
+    /// Whether `map` holds for `run`: the map names no subjects, or names the one the run
+    /// was taken of (its own, a subject's that lists it, else the site's); a run of no
+    /// known subject is held to every map.
+    pub fn map_applies(&self, map: &DispatchMap, run: &Run) -> bool {
+        if map.for_subjects.is_empty() {
+            return true;
+        }
+        let own = self.config.as_ref().and_then(|c| c.subject.as_ref());
+        let Some(of) = self.subject_of(run).or(own.map(|o| o.value.as_str())) else {
+            return true;
+        };
+        map.for_subjects.iter().any(|s| s.value == of)
+    }
+
     /// Whether `run` is evidence of the site's own subject: no subject is declared, or
     /// the run's subject is it (a run of no subject counts as the site's own).
     pub fn is_own(&self, run: &Run) -> bool {

@@ -250,6 +250,9 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
         if let Some(p) = &m.phase {
             r.bare(&m.file, Kind::Phase, p);
         }
+        for subject in &m.for_subjects {
+            r.bare(&m.file, Kind::Subject, subject);
+        }
         for b in &m.branches {
             r.bare(&m.file, Kind::Family, &b.family);
             if let Some(a) = &b.anchor {

@@ -382,6 +382,10 @@ pub struct DispatchMap {
     /// Software versions the map holds for (free text such as `v0.6.4–v0.13.1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applies_to: Option<Text>,
+    /// The subjects (`data/subjects.yaml`) whose runs the map holds for; empty: every
+    /// run's. A run of another subject gets no zone of it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub for_subjects: Vec<Id>,
     pub source: Source,
     /// What the map rests on: `observed` (recorded by the investigation), `source` (read
     /// from the linked source) or `inferred` (the site's reading); shown with its title.
@@ -493,6 +497,13 @@ pub struct Subject {
     /// never rewritten, so their subject is said here).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<Id>,
+    /// What the subject is, as values its runs record: the engine, a pack's field such as
+    /// `model`, or a key of a run's environment, conditions or versions (`engine:
+    /// postgres`, `cpu: …`; `environment.host: lab-1` names the section). A run counted
+    /// as the site's own without naming its subject that records another value under one
+    /// of these keys is an error.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub is: BTreeMap<String, String>,
 }
 
 // ---------------------------------------------------------------- vocabulary.yaml
@@ -947,8 +958,9 @@ pub struct Run {
     pub conditions: BTreeMap<String, String>,
     /// How the run was recorded (probe command, transcription from a phase, import).
     pub origin: Text,
-    /// What the investigator said of the run when recording it (`evidence probe --note`),
-    /// as written, the same in every language.
+    /// What the investigator said of the run when recording it: `evidence probe --note`
+    /// writes it once, as a plain string in no language of the site's (held as a
+    /// [`Text::untranslated`]); a run written by hand may give a text in each language.
     pub note: Option<Text>,
     /// Phase that recorded the run, if any.
     pub phase: Option<Id>,
@@ -1017,7 +1029,7 @@ impl<'de> Deserialize<'de> for Run {
                         "environment" => once(&mut environment, "environment", map.next_value()?)?,
                         "conditions" => once(&mut conditions, "conditions", map.next_value()?)?,
                         "origin" => once(&mut origin, "origin", map.next_value()?)?,
-                        "note" => once(&mut note, "note", map.next_value()?)?,
+                        "note" => once(&mut note, "note", map.next_value::<NoteIn>()?.0)?,
                         "phase" => once(&mut phase, "phase", map.next_value()?)?,
                         "assessed_against" => {
                             once(&mut assessed_against, "assessed_against", map.next_value()?)?
@@ -1104,7 +1116,7 @@ impl Serialize for Run {
         }
         m.serialize_entry("origin", &self.origin)?;
         if let Some(v) = &self.note {
-            m.serialize_entry("note", v)?;
+            m.serialize_entry("note", &NoteOut(v))?;
         }
         if let Some(v) = &self.phase {
             m.serialize_entry("phase", v)?;
@@ -1118,6 +1130,48 @@ impl Serialize for Run {
             m.serialize_entry("input", v)?;
         }
         m.end()
+    }
+}
+
+/// A run's note as read: a plain string is the investigator's words as written, held once
+/// for every language; a map is a text in each of the site's languages.
+struct NoteIn(Text);
+
+impl<'de> Deserialize<'de> for NoteIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NoteIn, D::Error> {
+        // The parse cache holds every text as its pairs, an untranslated one too.
+        if !d.is_human_readable() {
+            return Text::deserialize(d).map(NoteIn);
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NoteIn;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a note: a string as written, or a text in each language")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<NoteIn, E> {
+                Ok(NoteIn(Text::untranslated(v)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<NoteIn, A::Error> {
+                Text::deserialize(de::value::MapAccessDeserializer::new(map)).map(NoteIn)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A run's note as written: once, as a plain string, when it is in no language of the
+/// site's; else as the text in each language.
+struct NoteOut<'a>(&'a Text);
+
+impl Serialize for NoteOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.iter().next() {
+            Some((_, words)) if self.0.is_untranslated() && s.is_human_readable() => {
+                s.serialize_str(words)
+            }
+            _ => self.0.serialize(s),
+        }
     }
 }
 
@@ -1148,7 +1202,66 @@ pub enum Recorded {
     Transcribed,
 }
 
+/// The sections of a run that hold values by name, in the order a key is looked up in.
+pub const RUN_SECTIONS: [&str; 3] = ["environment", "conditions", "versions"];
+
+/// A value a run recorded under a key a subject may declare ([`Run::recorded_value`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedValue {
+    /// The section it is written in (one of [`RUN_SECTIONS`]); none: a field of the run
+    /// itself (its engine, a pack's field).
+    pub section: Option<&'static str>,
+    /// Its name in that section, or the run's field.
+    pub name: String,
+    pub value: String,
+}
+
 impl Run {
+    /// The value the run recorded under `key`, to compare with what its subject declares:
+    /// its engine (`engine`; a run of no engine records none), a pack's leading field
+    /// (`model`), else the key in `environment`, `conditions` or `versions`, in that
+    /// order. `environment.host` looks in the section it names only.
+    pub fn recorded_value(&self, key: &str) -> Option<RecordedValue> {
+        let at = |section: &'static str, name: &str| {
+            self.section(section).get(name).map(|v| RecordedValue {
+                section: Some(section),
+                name: name.to_string(),
+                value: v.clone(),
+            })
+        };
+        if let Some((section, name)) = key.split_once('.')
+            && let Some(&section) = RUN_SECTIONS.iter().find(|s| **s == section)
+        {
+            return at(section, name);
+        }
+        let own = |value: String| RecordedValue {
+            section: None,
+            name: key.to_string(),
+            value,
+        };
+        if key == "engine" {
+            return self.engine().map(|e| own(e.value.clone()));
+        }
+        if let Some((_, v)) = self
+            .values
+            .leading_texts(Place::Run)
+            .into_iter()
+            .find(|(n, _)| *n == key)
+        {
+            return Some(own(v));
+        }
+        RUN_SECTIONS.iter().find_map(|s| at(s, key))
+    }
+
+    /// The values of section `name` (one of [`RUN_SECTIONS`]).
+    fn section(&self, name: &str) -> &BTreeMap<String, String> {
+        match name {
+            "environment" => &self.environment,
+            "conditions" => &self.conditions,
+            _ => &self.versions,
+        }
+    }
+
     /// The engine it ran on, if it names one: an absent `engine` and `engine: none` (as
     /// runs recorded before the field was optional write it) are none.
     pub fn engine(&self) -> Option<&Id> {

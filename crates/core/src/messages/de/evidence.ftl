@@ -109,6 +109,10 @@ run-probe = Probe
 run-engine = Engine
 run-subject-other = Vergleich, Gegenstand:
 run-note = Notiz:
+run-subject = Gegenstand:
+run-note-as-written = wie aufgezeichnet, nicht übersetzt
+runs-subject-own = Gegenstand der Untersuchung:
+runs-subject-compared = Zum Vergleich herangezogener Gegenstand:
 run-conditions = Bedingungen:
 latest-caption = Neuester Lauf von { $probe }:
 runs-caption = Alle Probe-Läufe
@@ -127,7 +131,9 @@ runs-zones-open = { $count ->
    *[other] { $count } laut Lesart offen
 }
 runs-previous = Deltas beziehen sich auf den vorherigen Lauf derselben Probe, { $run }.
-runs-zone-note = Zonen werden aus jeder Entscheidungskarte abgeleitet, nie von Hand eingetragen; die Karte, mit der die Untersuchung abgeglichen wurde, ist umrandet und mit „abgeglichen“ markiert.
+runs-zone-note = Zonen werden aus jeder Entscheidungskarte abgeleitet, nie von Hand eingetragen.
+runs-zone-assessed = Die Karte, mit der die Untersuchung abgeglichen wurde, ist umrandet und mit „abgeglichen“ markiert.
+runs-zone-not-applicable = Karten, die für andere Gegenstände gelten, geben diesem Lauf keine Zone: { $maps }.
 zone-assessed = abgeglichen
 col-run = Lauf
 col-probe = Probe

@@ -109,6 +109,10 @@ run-probe = Probe
 run-engine = Engine
 run-subject-other = Comparison run, subject:
 run-note = Note:
+run-subject = Subject:
+run-note-as-written = as recorded, not translated
+runs-subject-own = Subject of this investigation:
+runs-subject-compared = A subject compared with:
 run-conditions = Conditions:
 latest-caption = Latest run of { $probe }:
 runs-caption = Every probe run
@@ -127,7 +131,9 @@ runs-zones-open = { $count ->
    *[other] { $count } left open by their readings
 }
 runs-previous = Deltas compare with the previous run of the same probe, { $run }.
-runs-zone-note = Zones are derived from each decision map, never typed by hand; the map the investigator assessed against is outlined and marked “assessed”.
+runs-zone-note = Zones are derived from each decision map, never typed by hand.
+runs-zone-assessed = The map the investigator assessed against is outlined and marked “assessed”.
+runs-zone-not-applicable = Maps that hold for other subjects give this run no zone: { $maps }.
 zone-assessed = assessed
 col-run = Run
 col-probe = Probe

@@ -179,13 +179,15 @@ fn mode_cell(out: &mut Rows, s: &Scope, c: &Case) {
 // ---------------------------------------------------------------- matching runs
 
 /// The map deltas read zones under: the one either run was assessed against, else the
-/// first map.
+/// first map; only a map that holds for the run (the two are of one subject).
 fn primary_map<'e>(s: &Scope<'e>, run: &Run, prev: &Run) -> Option<&'e DispatchMap> {
+    let applies = |m: &&'e DispatchMap| s.ev.map_applies(m, run);
     [&run.assessed_against, &prev.assessed_against]
         .into_iter()
         .flatten()
-        .find_map(|a| s.ev.maps.get(&a.value).map(|m| &m.value))
-        .or_else(|| s.ev.maps.iter().next().map(|m| &m.value))
+        .filter_map(|a| s.ev.maps.get(&a.value).map(|m| &m.value))
+        .find(applies)
+        .or_else(|| s.ev.maps.iter().map(|m| &m.value).find(applies))
 }
 
 /// `+12.5 %` (relative change), or `±0 %` within 0.05 %; nothing when `a` is not a
@@ -308,9 +310,11 @@ fn case_rows<'e>(
     let order: Vec<&'static str> = columns_of.iter().flat_map(|c| c.names.clone()).collect();
     let variable = map.and_then(|m| order.iter().position(|n| *n == m.measured_as()));
     let (mut now, mut before) = (vec![None; order.len()], vec![None; order.len()]);
+    // A map that holds for other subjects gives the run no zone.
     let maps: Vec<(&DispatchMap, Option<usize>)> =
         s.ev.maps
             .iter()
+            .filter(|m| s.ev.map_applies(m, run))
             .map(|m| (&m.value, order.iter().position(|n| *n == m.measured_as())))
             .collect();
     let mut rows = Rows::with_capacity(run.cases.len() * 400);
@@ -438,7 +442,7 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
         notes.push(s.ui_with("runs-previous", "run", p.id.value.clone()));
         notes.extend(changes_since(s, run, p, map));
     }
-    notes.push(s.ui("runs-zone-note"));
+    notes.extend(zone_notes(s, run));
     Table {
         id: if with_anchor {
             anchor(Kind::Run, &run.id.value)
@@ -459,6 +463,34 @@ fn run_table<'e>(s: &Scope<'e>, run: &'e Run, file: &str, with_anchor: bool) -> 
         notes,
         ..Table::default()
     }
+}
+
+/// What a run table of cases says of its zones: that they are derived, when a map holds
+/// for the run; that the assessed map is marked, when a case has a zone under it; and which maps
+/// hold only for other subjects, when some do.
+fn zone_notes(s: &Scope, run: &Run) -> Vec<Html> {
+    // A run of no case (a file read) has no zone to speak of.
+    if run.cases.is_empty() {
+        return Vec::new();
+    }
+    let (held, other): (Vec<&DispatchMap>, Vec<&DispatchMap>) =
+        s.ev.maps
+            .iter()
+            .map(|m| &m.value)
+            .partition(|m| s.ev.map_applies(m, run));
+    let mut notes = Vec::new();
+    if !held.is_empty() {
+        notes.push(s.ui("runs-zone-note"));
+    }
+    // Counted only under an assessed map that holds for the run.
+    if s.derived.zone_counts(run).is_some() {
+        notes.push(s.ui("runs-zone-assessed"));
+    }
+    if !other.is_empty() {
+        let ids: Vec<&str> = other.iter().map(|m| m.id.value.as_str()).collect();
+        notes.push(s.ui_with("runs-zone-not-applicable", "maps", ids.join(", ")));
+    }
+    notes
 }
 
 /// The notes on what changed since `prev`: the case keys it had that `run` lacks, and the
@@ -586,15 +618,43 @@ fn conditions_line(s: &Scope, run: &Run) -> Html {
     )
 }
 
-/// Probe, engine, model, versions, environment, conditions and origin of a run, as one
-/// note.
+/// The subject the run was taken of, with its description, on a line of its own (empty
+/// when the site declares none): "comparison run" when it is not the site's own.
+fn subject_line(s: &Scope, run: &Run) -> Html {
+    let Some(subject) = s.ev.subject_record(run) else {
+        return Html::default();
+    };
+    let key = if s.ev.is_own(run) {
+        "run-subject"
+    } else {
+        "run-subject-other"
+    };
+    html!("<br>{} {}", s.ui(key), subject_about(s, subject))
+}
+
+/// A subject's label and, when it has one, its description.
+pub(super) fn subject_about(s: &Scope, subject: &crate::model::Subject) -> Html {
+    match &subject.description {
+        Some(d) => html!("{} — {}", s.fluent(&subject.label), s.text(d)),
+        None => s.fluent(&subject.label),
+    }
+}
+
+/// The investigator's note on a run; one recorded as written (`--note`), in no language
+/// of the site's, is shown once and said to be untranslated.
+fn note_line(s: &Scope, note: &crate::model::Text) -> Html {
+    let mark = if note.is_untranslated() {
+        html!(" <small>({})</small>", s.ui("run-note-as-written"))
+    } else {
+        Html::default()
+    };
+    html!("<br>{} {}{}", s.ui("run-note"), s.text(note), mark)
+}
+
+/// Probe, engine, model, versions, environment, subject, conditions and origin of a run,
+/// as one note.
 fn run_meta(s: &Scope, run: &Run) -> Html {
-    let mut parts = vec![html!(
-        "{} {}{}",
-        s.ui("run-probe"),
-        code(&run.probe),
-        super::subject_note(s, run)
-    )];
+    let mut parts = vec![html!("{} {}", s.ui("run-probe"), code(&run.probe))];
     // As written: a run that names no engine shows none (`engine: none` is shown as such).
     if let Some(e) = &run.engine {
         parts.push(html!(
@@ -607,9 +667,10 @@ fn run_meta(s: &Scope, run: &Run) -> Html {
     for (k, v) in run.versions.iter().chain(&run.environment) {
         parts.push(html!("{} {}", Html::text(k), code(v)));
     }
-    let mut note = conditions_line(s, run);
+    let mut note = subject_line(s, run);
+    note.push(&conditions_line(s, run));
     if let Some(n) = &run.note {
-        note.push(&html!("<br>{} {}", s.ui("run-note"), s.text(n)));
+        note.push(&note_line(s, n));
     }
     // Readings of the whole run, kept beside it (data/readings.yaml).
     for r in s.ev.run_readings(&run.id.value) {
@@ -866,9 +927,10 @@ pub fn page(s: &Scope, id: &str) -> Vec<Table> {
     let mut main = run_table(s, run, &file, true);
     main.notes.insert(0, neighbours_note(s, run));
     let mut out = vec![main];
-    // The delta column compares every run with the one before; the latest also gets the
+    // The delta column compares every run with the one before; the latest (of its
+    // subject: a comparison subject's runs are compared among themselves) also gets the
     // case-by-case comparison table, as `::latest-run` shows it.
-    if is_latest(s, run) {
+    if s.derived.is_last(s.ev, run) {
         out.extend(comparison(s, run));
     }
     // A run whose result a later run of the same file repeats points there rather than
@@ -961,9 +1023,32 @@ pub fn index(s: &Scope) -> Vec<Table> {
         columns: index_columns(s, extra),
         rows,
         empty: s.ui("runs-none"),
-        notes: Vec::new(),
+        notes: subjects_notes(s, &plain),
         rows_html: Html::default(),
     }]
+}
+
+/// One note per subject the listed runs were taken of, in the order of
+/// `data/subjects.yaml`: its label, whether it is the investigation's own, and its
+/// description.
+fn subjects_notes(s: &Scope, runs: &[&Run]) -> Vec<Html> {
+    let own = s.ev.config.as_ref().and_then(|c| c.subject.as_ref());
+    let taken: std::collections::HashSet<&str> = runs
+        .iter()
+        .filter_map(|r| s.ev.subject_record(r))
+        .map(|sub| sub.id.value.as_str())
+        .collect();
+    s.ev.subjects
+        .iter()
+        .filter(|sub| taken.contains(sub.id.value.as_str()))
+        .map(|sub| {
+            let key = match own.is_some_and(|o| o.value == sub.id.value) {
+                true => "runs-subject-own",
+                false => "runs-subject-compared",
+            };
+            html!("{} {}", s.ui(key), subject_about(s, sub))
+        })
+        .collect()
 }
 
 /// The runs index's headings, with the packs' columns after the engine's.
