@@ -78,7 +78,7 @@ mod site_tests {
             "fatbin", "gguf", "gfx", "ggml", "maps", "switch", "case", "size", "false",
         ];
         let ja = include_str!("locales/ja/ggml.ftl");
-        let english: Vec<_> = crate::load::messages::tests::latin_words(ja)
+        let english: Vec<_> = evidence_core::load::messages::test_support::latin_words(ja)
             .into_iter()
             .filter(|(_, w)| !CODE.contains(&w.as_str()))
             .collect();

@@ -343,8 +343,8 @@ fn add_resource(
 }
 
 /// Test helpers over built-in `.ftl` files, shared with the packs' tests.
-#[cfg(test)]
-pub(crate) mod tests {
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_support {
     use fluent_syntax::ast::{Expression, InlineExpression, Pattern, PatternElement};
 
     /// The words of Latin letters in each message of `ftl` that are neither code (in
@@ -408,6 +408,11 @@ pub(crate) mod tests {
             .filter(|w| !w.chars().all(|c| c.is_ascii_uppercase() || c == '-'))
             .map(str::to_string)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::latin_words;
 
     /// Any Japanese site gets a Japanese interface: the theme's own Japanese messages
     /// name no English word.
