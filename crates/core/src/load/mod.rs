@@ -613,29 +613,88 @@ fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
 /// One data file, parsed: the records of the collection its name selects.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Parsed {
-    // Boxed: a run is large and the other variants small.
-    Run(Box<Run>),
-    Dispatch(DispatchFile),
+    /// Records of the core's kinds: one kind's, or each of the kinds a shared file holds.
+    Core(Vec<KindRecords>),
     /// A pack's data file: the records of each kind it holds. Never in the disk cache
     /// (their types are the pack's), so never read back from it.
     #[serde(skip)]
     Pack(Vec<(Kind, Vec<crate::model::pack::Shared>)>),
-    Components(Vec<Component>),
-    Observers(Vec<Observer>),
-    Phases(Vec<Phase>),
-    Claims(Vec<Claim>),
-    Questions(Vec<Question>),
-    Terms(Vec<Term>),
-    Findings(Vec<Finding>),
-    Routes(Vec<Route>),
-    Vocabulary(VocabularyFile),
-    Subjects(Vec<Subject>),
-    Readings(Vec<Reading>),
     /// Records of the declared collection of this name.
     Declared(String, Vec<crate::model::declared::WrittenRecord>),
     /// A declared probe (`data/probes/`).
     Probe(Box<crate::model::probe_file::ProbeFile>),
 }
+
+/// From [`registry::core_kinds!`]: [`KindRecords`], the records of one core kind as a
+/// file holds them; how a file of a kind is read, by its shape; and where its records go
+/// in the [`DataSet`].
+macro_rules! kind_records {
+    ([] $($(#[$doc:meta])* $kind:ident => $field:ident: $type:ident, $name:literal,
+        $storage:expr, $compare:ident, $($shape:ident)+;)*) => {
+        /// The records of one core kind that a data file holds, in file order.
+        #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+        pub(crate) enum KindRecords {
+            $($(#[$doc])* $kind(Vec<$type>),)*
+        }
+
+        impl KindRecords {
+            /// Parses a file of the core kinds `held` (those the registry says its name
+            /// holds, the first choosing how it is read): the records of each; none when
+            /// the first is not a core kind of [`registry::core_kinds!`].
+            fn parse(
+                held: &[Kind],
+                file: &str,
+                text: &str,
+            ) -> Option<Result<Vec<KindRecords>, Box<Diagnostic>>> {
+                match held.first()? {
+                    $(Kind::$kind => Some(kind_records!(@read $kind, $type, [$($shape)+], held, file, text)),)*
+                    Kind::Record | Kind::Page | Kind::Pack(_) => None,
+                }
+            }
+
+            /// The records of `kind` taken out of `shared`, the parsed file of a shape
+            /// `part_of` several kinds share; none when `kind` is not a part of a file of
+            /// that type.
+            fn part_of(kind: Kind, shared: &mut dyn std::any::Any) -> Option<KindRecords> {
+                match kind {
+                    $(Kind::$kind => kind_records!(@part $kind, $field, [$($shape)+], shared),)*
+                    Kind::Record | Kind::Page | Kind::Pack(_) => None,
+                }
+            }
+
+            /// Adds the records to their collection, each knowing `file`.
+            fn merge_into(self, file: &Arc<str>, set: &mut DataSet) {
+                match self {
+                    $(KindRecords::$kind(v) => set.$field.extend(locate(file, v)),)*
+                }
+            }
+        }
+    };
+    (@read $kind:ident, $type:ident, [list], $held:ident, $file:ident, $text:ident) => {
+        yaml::parse::<Vec<$type>>($file, $text, 0).map(|v| vec![KindRecords::$kind(v)])
+    };
+    (@read $kind:ident, $type:ident, [each], $held:ident, $file:ident, $text:ident) => {
+        yaml::parse::<$type>($file, $text, 0).map(|r| vec![KindRecords::$kind(vec![r])])
+    };
+    (@read $kind:ident, $type:ident, [part_of $shared:ident], $held:ident, $file:ident,
+        $text:ident) => {
+        yaml::parse::<$shared>($file, $text, 0).map(|mut f| {
+            $held
+                .iter()
+                .filter_map(|k| KindRecords::part_of(*k, &mut f))
+                .collect()
+        })
+    };
+    (@part $kind:ident, $field:ident, [part_of $shared:ident], $any:ident) => {
+        $any
+            .downcast_mut::<$shared>()
+            .map(|f| KindRecords::$kind(std::mem::take(&mut f.$field)))
+    };
+    (@part $kind:ident, $field:ident, [$($shape:ident)+], $any:ident) => {
+        None
+    };
+}
+registry::core_kinds!([] kind_records);
 
 /// Parses the file of the declared collection `name`: a list of records, each field kept
 /// as written with its position, for `model` to hold to the declaration.
@@ -669,30 +728,14 @@ fn parse_declared(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnost
 
 /// Parses one data file (`name` is its path under `data/`) by the collection its name selects.
 fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnostic> {
-    let parse =
-        |f: fn(&str, &str) -> Result<Parsed, Box<Diagnostic>>| f(file, text).map_err(|d| *d);
-    macro_rules! of {
-        ($variant:ident) => {
-            parse(|f, t| yaml::parse(f, t, 0).map(Parsed::$variant))
-        };
-    }
     // The registry says which kinds a file holds; the file's type follows from them.
-    match registry::kinds_in(name).first() {
-        Some(Kind::Run) => parse(|f, t| yaml::parse(f, t, 0).map(|r| Parsed::Run(Box::new(r)))),
-        Some(Kind::Map | Kind::Family) => of!(Dispatch),
-        Some(Kind::Pack(_)) => pack_file(name, file, text),
-        Some(Kind::Component) => of!(Components),
-        Some(Kind::Observer) => of!(Observers),
-        Some(Kind::Phase) => of!(Phases),
-        Some(Kind::Claim) => of!(Claims),
-        Some(Kind::Question) => of!(Questions),
-        Some(Kind::Term) => of!(Terms),
-        Some(Kind::Finding) => of!(Findings),
-        Some(Kind::Route) => of!(Routes),
-        Some(Kind::Engine | Kind::Status | Kind::Measurement | Kind::TextField) => of!(Vocabulary),
-        Some(Kind::Subject) => of!(Subjects),
-        Some(Kind::Reading) => of!(Readings),
-        Some(Kind::Page | Kind::Record) | None => Err(unknown_data_file(name, file)),
+    let held = registry::kinds_in(name);
+    if let Some(Kind::Pack(_)) = held.first() {
+        return pack_file(name, file, text);
+    }
+    match KindRecords::parse(&held, file, text) {
+        Some(parsed) => parsed.map(Parsed::Core).map_err(|d| *d),
+        None => Err(unknown_data_file(name, file)),
     }
 }
 
@@ -802,39 +845,22 @@ fn unknown_data_file(name: &str, file: &str) -> Diagnostic {
 impl Parsed {
     /// Adds the records to their collections, each knowing `file`.
     fn merge_into(self, file: Arc<str>, set: &mut DataSet) {
-        let f = &file;
         match self {
-            Parsed::Run(run) => set.runs.push(Located { file, value: *run }),
-            Parsed::Dispatch(d) => {
-                set.families.extend(locate(f, d.families));
-                set.maps.extend(locate(f, d.maps));
+            Parsed::Core(kinds) => {
+                for records in kinds {
+                    records.merge_into(&file, set);
+                }
             }
             Parsed::Pack(kinds) => {
                 for (kind, records) in kinds {
-                    set.pack.entry(kind).or_default().extend(locate(f, records));
+                    set.pack
+                        .entry(kind)
+                        .or_default()
+                        .extend(locate(&file, records));
                 }
             }
-            Parsed::Components(v) => set.components.extend(locate(f, v)),
-            Parsed::Observers(v) => set.observers.extend(locate(f, v)),
-            Parsed::Phases(v) => set.phases.extend(locate(f, v)),
-            Parsed::Claims(v) => set.claims.extend(locate(f, v)),
-            Parsed::Questions(v) => set.questions.extend(locate(f, v)),
-            Parsed::Terms(v) => set.terms.extend(locate(f, v)),
-            Parsed::Findings(v) => set.findings.extend(locate(f, v)),
-            Parsed::Routes(v) => set.routes.extend(locate(f, v)),
             Parsed::Declared(name, records) => set.written.push((name, file, records)),
-            Parsed::Subjects(v) => set.subjects.extend(locate(f, v)),
-            Parsed::Readings(v) => set.readings.extend(locate(f, v)),
-            Parsed::Probe(p) => set.probes.push(Located {
-                file: f.clone(),
-                value: *p,
-            }),
-            Parsed::Vocabulary(v) => {
-                set.engines.extend(locate(f, v.engines));
-                set.statuses.extend(locate(f, v.statuses));
-                set.measurements.extend(locate(f, v.measurements));
-                set.texts.extend(locate(f, v.texts));
-            }
+            Parsed::Probe(p) => set.probes.push(Located { file, value: *p }),
         }
     }
 }
@@ -976,6 +1002,51 @@ impl ParseCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The records of `name` (a path under `data/`) parsed from `text` and filed.
+    fn filed(name: &str, text: &str) -> DataSet {
+        let mut set = DataSet::default();
+        let parsed = parse_data_file(name, &format!("data/{name}"), text).expect("parses");
+        parsed.merge_into(Arc::from(format!("data/{name}").as_str()), &mut set);
+        set
+    }
+
+    #[test]
+    fn a_file_several_kinds_share_files_each_kind_its_part() {
+        let set = filed(
+            "vocabulary.yaml",
+            "engines: [{id: e, label: {en: E, ja: E}}]\n\
+             statuses: [{id: s, label: {en: S, ja: S}}, {id: t, label: {en: T, ja: T}}]\n\
+             measurements: [{id: m, label: {en: M, ja: M}}]\n\
+             texts: [{id: x, label: {en: X, ja: X}}]\n",
+        );
+        let ids = |v: Vec<&Id>| v.into_iter().map(|i| i.value.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(set.engines.iter().map(|r| &r.id).collect()), ["e"]);
+        assert_eq!(
+            ids(set.statuses.iter().map(|r| &r.id).collect()),
+            ["s", "t"]
+        );
+        assert_eq!(ids(set.measurements.iter().map(|r| &r.id).collect()), ["m"]);
+        assert_eq!(ids(set.texts.iter().map(|r| &r.id).collect()), ["x"]);
+        assert_eq!(&*set.texts[0].file, "data/vocabulary.yaml");
+        let maps = filed(
+            "maps.yaml",
+            "families: [{id: f, label: {en: F, ja: F}}]\nmaps: []\n",
+        );
+        assert_eq!(ids(maps.families.iter().map(|r| &r.id).collect()), ["f"]);
+        assert!(maps.maps.is_empty() && maps.engines.is_empty());
+    }
+
+    #[test]
+    fn a_file_of_one_kind_files_its_list_and_an_unknown_file_is_an_error() {
+        let set = filed(
+            "glossary.yaml",
+            "- {id: a, term: {en: A, ja: A}, definition: {en: A, ja: A}}\n",
+        );
+        assert_eq!(set.terms.len(), 1);
+        assert!(set.claims.is_empty());
+        assert!(parse_data_file("notes.yaml", "data/notes.yaml", "[]").is_err());
+    }
 
     fn site() -> tempfile::TempDir {
         let dir = tempfile::tempdir().expect("tempdir");

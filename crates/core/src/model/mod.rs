@@ -78,29 +78,6 @@ pub trait Record {
     fn id(&self) -> &Id;
 }
 
-macro_rules! record {
-    ($($t:ty),*) => { $(impl Record for $t { fn id(&self) -> &Id { &self.id } })* };
-}
-record!(
-    Subject,
-    Reading,
-    Engine,
-    Status,
-    Measurement,
-    TextField,
-    Family,
-    DispatchMap,
-    Component,
-    Observer,
-    Phase,
-    Claim,
-    Question,
-    Term,
-    Finding,
-    Route,
-    Run
-);
-
 /// Indexes records, reporting a duplicate id at its second occurrence.
 fn index<T: Record>(kind: Kind, items: Vec<Located<T>>, diags: &mut Diagnostics) -> Collection<T> {
     let mut col = Collection::default();
@@ -143,113 +120,84 @@ fn index<T: Record>(kind: Kind, items: Vec<Located<T>>, diags: &mut Diagnostics)
     col
 }
 
-/// Every data record, grouped by collection, before ids are resolved.
-#[derive(Debug, Clone, Default)]
-pub struct DataSet {
-    pub families: Vec<Located<Family>>,
-    pub maps: Vec<Located<DispatchMap>>,
-    pub components: Vec<Located<Component>>,
-    pub observers: Vec<Located<Observer>>,
-    pub phases: Vec<Located<Phase>>,
-    pub claims: Vec<Located<Claim>>,
-    pub questions: Vec<Located<Question>>,
-    pub terms: Vec<Located<Term>>,
-    pub findings: Vec<Located<Finding>>,
-    /// Records of the kinds packs add, by kind.
-    pub pack: std::collections::BTreeMap<Kind, Vec<Located<pack::Shared>>>,
-    pub routes: Vec<Located<Route>>,
-    pub engines: Vec<Located<Engine>>,
-    pub statuses: Vec<Located<Status>>,
-    pub measurements: Vec<Located<Measurement>>,
-    pub texts: Vec<Located<TextField>>,
-    /// The declared probes under `data/probes/` (not the packs' cases files).
-    pub probes: Vec<Located<probe_file::ProbeFile>>,
-    pub subjects: Vec<Located<Subject>>,
-    pub readings: Vec<Located<Reading>>,
-    /// Records of declared collections as written, by collection name; typed against
-    /// their declaration when the graph is built.
-    pub written: Vec<(String, std::sync::Arc<str>, Vec<declared::WrittenRecord>)>,
-    pub runs: Vec<Located<Run>>,
-    /// Kinds whose file failed to parse: references to them are not reported as dangling,
-    /// since the parse error already is.
-    pub incomplete: std::collections::BTreeSet<Kind>,
-}
+/// From [`registry::core_kinds!`]: [`Record`] for each core kind's type, and [`DataSet`]
+/// and [`Evidence`], each with one collection a core kind (under its field name, with
+/// its doc) before the fields written here.
+macro_rules! collections {
+    ([] $($(#[$doc:meta])* $kind:ident => $field:ident: $type:ident, $name:literal,
+        $storage:expr, $compare:ident, $($shape:ident)+;)*) => {
+        $(impl Record for $type {
+            fn id(&self) -> &Id {
+                &self.id
+            }
+        })*
 
-/// Evaluates `$body` with `$c` bound to the collection of records of `$kind` in `$ev`
-/// (a [`Collection`] of that kind's type), or `$pages` for pages. The one place that maps
-/// a [`Kind`] to its collection, so that code generic over kinds (existence, "did you
-/// mean", the JSON export, origins of data texts) lists no kind itself.
-macro_rules! with_collection {
-    ($ev:expr, $kind:expr, |$c:ident| $body:expr, pages => $pages:expr) => {
+        /// Every data record, grouped by collection, before ids are resolved.
+        #[derive(Debug, Clone, Default)]
+        pub struct DataSet {
+            $($(#[$doc])* pub $field: Vec<Located<$type>>,)*
+            /// Records of the kinds packs add, by kind.
+            pub pack: std::collections::BTreeMap<Kind, Vec<Located<pack::Shared>>>,
+            /// The declared probes under `data/probes/` (not the packs' cases files).
+            pub probes: Vec<Located<probe_file::ProbeFile>>,
+            /// Records of declared collections as written, by collection name; typed
+            /// against their declaration when the graph is built.
+            pub written: Vec<(String, std::sync::Arc<str>, Vec<declared::WrittenRecord>)>,
+            /// Kinds whose file failed to parse: references to them are not reported as
+            /// dangling, since the parse error already is.
+            pub incomplete: std::collections::BTreeSet<Kind>,
+        }
+
+        /// The resolved evidence graph.
+        #[derive(Debug, Clone, Default)]
+        pub struct Evidence {
+            $($(#[$doc])* pub $field: Collection<$type>,)*
+            pub config: Option<SiteConfig>,
+            /// Records of the kinds packs add, by kind (read typed with `pack::Typed`).
+            pub pack: std::collections::BTreeMap<Kind, Collection<pack::Shared>>,
+            /// The declared probes under `data/probes/`, in path order; run only by
+            /// `evidence probe run`.
+            pub probes: Vec<Located<probe_file::ProbeFile>>,
+            /// Records of declared collections, keyed `collection:id`, in file order.
+            pub records: Collection<declared::Declared>,
+            /// Pages by id, in navigation order.
+            pub pages: Vec<PageSource>,
+            /// Page id → position in `pages`.
+            page_index: FxHashMap<String, usize>,
+            /// (run, case) → position in `readings` of the first reading of that case.
+            reading_index: FxHashMap<(String, String), usize>,
+            /// Kinds with a file that failed to load (see [`Evidence::is_missing`]).
+            pub incomplete: std::collections::BTreeSet<Kind>,
+            /// The git history of the data, when evidence.yaml asks for it (`history: true`).
+            pub history: Option<history::History>,
+        }
+
+        impl Evidence {
+            /// A graph of the core kinds' records of `d` (taken out of it), each
+            /// collection indexed by id, a duplicate or malformed id reported; the rest
+            /// of the graph empty.
+            fn of_core_kinds(d: &mut DataSet, diags: &mut Diagnostics) -> Evidence {
+                Evidence {
+                    $($field: index(Kind::$kind, std::mem::take(&mut d.$field), diags),)*
+                    ..Evidence::default()
+                }
+            }
+        }
+    };
+}
+registry::core_kinds!([] collections);
+
+/// From [`registry::core_kinds!`], for `with_collection!`: the match of a kind to its
+/// collection, one arm a core kind, then the hand-written kinds'.
+macro_rules! collection_match {
+    ([$ev:expr, $kind:expr, $c:ident, $body:expr, $pages:expr]
+        $($(#[$doc:meta])* $variant:ident => $field:ident: $type:ident, $name:literal,
+        $storage:expr, $compare:ident, $($shape:ident)+;)*) => {
         match $kind {
-            $crate::model::refs::Kind::Phase => {
-                let $c = &$ev.phases;
+            $($crate::model::refs::Kind::$variant => {
+                let $c = &$ev.$field;
                 $body
-            }
-            $crate::model::refs::Kind::Run => {
-                let $c = &$ev.runs;
-                $body
-            }
-            $crate::model::refs::Kind::Observer => {
-                let $c = &$ev.observers;
-                $body
-            }
-            $crate::model::refs::Kind::Component => {
-                let $c = &$ev.components;
-                $body
-            }
-            $crate::model::refs::Kind::Question => {
-                let $c = &$ev.questions;
-                $body
-            }
-            $crate::model::refs::Kind::Finding => {
-                let $c = &$ev.findings;
-                $body
-            }
-            $crate::model::refs::Kind::Map => {
-                let $c = &$ev.maps;
-                $body
-            }
-            $crate::model::refs::Kind::Family => {
-                let $c = &$ev.families;
-                $body
-            }
-            $crate::model::refs::Kind::Claim => {
-                let $c = &$ev.claims;
-                $body
-            }
-            $crate::model::refs::Kind::Term => {
-                let $c = &$ev.terms;
-                $body
-            }
-            $crate::model::refs::Kind::Route => {
-                let $c = &$ev.routes;
-                $body
-            }
-            $crate::model::refs::Kind::Engine => {
-                let $c = &$ev.engines;
-                $body
-            }
-            $crate::model::refs::Kind::Status => {
-                let $c = &$ev.statuses;
-                $body
-            }
-            $crate::model::refs::Kind::Measurement => {
-                let $c = &$ev.measurements;
-                $body
-            }
-            $crate::model::refs::Kind::TextField => {
-                let $c = &$ev.texts;
-                $body
-            }
-            $crate::model::refs::Kind::Subject => {
-                let $c = &$ev.subjects;
-                $body
-            }
-            $crate::model::refs::Kind::Reading => {
-                let $c = &$ev.readings;
-                $body
-            }
+            })*
             $crate::model::refs::Kind::Record => {
                 let $c = &$ev.records;
                 $body
@@ -262,47 +210,21 @@ macro_rules! with_collection {
         }
     };
 }
-pub(crate) use with_collection;
+pub(crate) use collection_match;
 
-/// The resolved evidence graph.
-#[derive(Debug, Clone, Default)]
-pub struct Evidence {
-    pub config: Option<SiteConfig>,
-    pub families: Collection<Family>,
-    pub maps: Collection<DispatchMap>,
-    pub components: Collection<Component>,
-    pub observers: Collection<Observer>,
-    pub phases: Collection<Phase>,
-    pub claims: Collection<Claim>,
-    pub questions: Collection<Question>,
-    pub terms: Collection<Term>,
-    pub findings: Collection<Finding>,
-    /// Records of the kinds packs add, by kind (read typed with `pack::Typed`).
-    pub pack: std::collections::BTreeMap<Kind, Collection<pack::Shared>>,
-    pub routes: Collection<Route>,
-    pub engines: Collection<Engine>,
-    pub statuses: Collection<Status>,
-    pub measurements: Collection<Measurement>,
-    /// The named texts cases record (`texts:` in `data/vocabulary.yaml`).
-    pub texts: Collection<TextField>,
-    /// The declared probes under `data/probes/`, in path order; run only by `evidence probe run`.
-    pub probes: Vec<Located<probe_file::ProbeFile>>,
-    pub subjects: Collection<Subject>,
-    pub readings: Collection<Reading>,
-    /// Records of declared collections, keyed `collection:id`, in file order.
-    pub records: Collection<declared::Declared>,
-    pub runs: Collection<Run>,
-    /// Pages by id, in navigation order.
-    pub pages: Vec<PageSource>,
-    /// Page id → position in `pages`.
-    page_index: FxHashMap<String, usize>,
-    /// (run, case) → position in `readings` of the first reading of that case.
-    reading_index: FxHashMap<(String, String), usize>,
-    /// Kinds with a file that failed to load (see [`Evidence::is_missing`]).
-    pub incomplete: std::collections::BTreeSet<Kind>,
-    /// The git history of the data, when evidence.yaml asks for it (`history: true`).
-    pub history: Option<history::History>,
+/// Evaluates `$body` with `$c` bound to the collection of records of `$kind` in `$ev`
+/// (a [`Collection`] of that kind's type), or `$pages` for pages. The one place that maps
+/// a [`Kind`] to its collection (its arms made from the registry, `collection_match!`),
+/// so that code generic over kinds (existence, "did you mean", the JSON export, origins
+/// of data texts) lists no kind itself.
+macro_rules! with_collection {
+    ($ev:expr, $kind:expr, |$c:ident| $body:expr, pages => $pages:expr) => {
+        $crate::model::registry::core_kinds!(
+            [$ev, $kind, $c, $body, $pages] $crate::model::collection_match
+        )
+    };
 }
+pub(crate) use with_collection;
 
 /// The records of a pack kind no file held.
 static NO_RECORDS: std::sync::LazyLock<Collection<pack::Shared>> =
@@ -484,54 +406,33 @@ fn typed_records(
 /// so one `check` lists them all.
 pub fn build(
     config: SiteConfig,
-    d: DataSet,
+    mut d: DataSet,
     mut pages: Vec<PageSource>,
 ) -> (Evidence, Diagnostics) {
     let mut diags = Diagnostics::default();
     pages.sort_by(|a, b| (a.front.order, &a.id).cmp(&(b.front.order, &b.id)));
-    let runs = index(Kind::Run, d.runs, &mut diags);
-    let run_pages = generated::run_pages(&pages, &runs, &mut diags);
+    let mut ev = Evidence::of_core_kinds(&mut d, &mut diags);
+    let run_pages = generated::run_pages(&pages, &ev.runs, &mut diags);
     pages.extend(run_pages);
     let records = typed_records(&config, d.written, &mut diags);
-    let records = index(Kind::Record, records, &mut diags);
-    let record_pages = generated::record_pages(&pages, &records, &config.collections, &mut diags);
+    ev.records = index(Kind::Record, records, &mut diags);
+    let record_pages =
+        generated::record_pages(&pages, &ev.records, &config.collections, &mut diags);
     pages.extend(record_pages);
-    let mut ev = Evidence {
-        config: Some(config),
-        families: index(Kind::Family, d.families, &mut diags),
-        maps: index(Kind::Map, d.maps, &mut diags),
-        components: index(Kind::Component, d.components, &mut diags),
-        observers: index(Kind::Observer, d.observers, &mut diags),
-        phases: index(Kind::Phase, d.phases, &mut diags),
-        claims: index(Kind::Claim, d.claims, &mut diags),
-        questions: index(Kind::Question, d.questions, &mut diags),
-        terms: index(Kind::Term, d.terms, &mut diags),
-        findings: index(Kind::Finding, d.findings, &mut diags),
-        routes: index(Kind::Route, d.routes, &mut diags),
-        engines: index(Kind::Engine, d.engines, &mut diags),
-        statuses: index(Kind::Status, d.statuses, &mut diags),
-        measurements: index(Kind::Measurement, d.measurements, &mut diags),
-        texts: index(Kind::TextField, d.texts, &mut diags),
-        probes: d.probes,
-        subjects: index(Kind::Subject, d.subjects, &mut diags),
-        readings: index(Kind::Reading, d.readings, &mut diags),
-        pack: d
-            .pack
-            .into_iter()
-            .map(|(kind, items)| (kind, index(kind, items, &mut diags)))
-            .collect(),
-        records,
-        runs,
-        page_index: pages
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.id.clone(), i))
-            .collect(),
-        reading_index: FxHashMap::default(),
-        pages,
-        incomplete: d.incomplete,
-        history: None,
-    };
+    ev.pack = d
+        .pack
+        .into_iter()
+        .map(|(kind, items)| (kind, index(kind, items, &mut diags)))
+        .collect();
+    ev.probes = d.probes;
+    ev.incomplete = d.incomplete;
+    ev.page_index = pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id.clone(), i))
+        .collect();
+    ev.pages = pages;
+    ev.config = Some(config);
     // The first reading of each case wins; a second one is `check`'s to report.
     let mut reading_index = FxHashMap::default();
     for (i, r) in ev.readings.iter().enumerate() {

@@ -3,39 +3,9 @@
 //! under `data/`, and how `evidence diff` reports a change to them.
 //!
 //! The loader (which file holds which kinds, what an unknown file is told), references,
-//! incremental rebuild, diff and the JSON export read this table; adding a kind is an
-//! entry here, a variant of [`Kind`] and its record type. A pack's kinds are entries the
-//! pack holds (`model::pack::Pack::kinds`), each a [`Kind::Pack`].
-
-/// The kinds of record a reference can name. Declared in the order of [`KINDS`], which a
-/// compile-time check below holds to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    Phase,
-    Run,
-    Observer,
-    Component,
-    Question,
-    Finding,
-    Map,
-    Family,
-    Claim,
-    Term,
-    Route,
-    Engine,
-    Status,
-    Measurement,
-    /// A named text a case records (`texts:` in `data/vocabulary.yaml`).
-    TextField,
-    Subject,
-    Reading,
-    /// A record of a collection the site declares (`model::declared`); its key is
-    /// `collection:id`.
-    Record,
-    Page,
-    /// A kind a pack adds: its entry is the pack's.
-    Pack(PackKind),
-}
+//! incremental rebuild, diff and the JSON export read this table; adding a core kind is
+//! an entry in [`core_kinds!`] and its record type. A pack's kinds are entries the pack
+//! holds (`model::pack::Pack::kinds`), each a [`Kind::Pack`].
 
 /// A kind a pack adds, known by its entry (compared, ordered and hashed by name).
 #[derive(Clone, Copy)]
@@ -144,124 +114,125 @@ use Storage::{Declared, File, Folder, Pages};
 /// loader reads the site's file as this one.
 pub const MAPS_FILE: &str = "maps.yaml";
 
-/// Every kind of the core, in the order of [`Kind`].
-pub const KINDS: &[KindSpec] = &[
-    spec(
-        Kind::Phase,
-        "phase",
-        File("worklog.yaml"),
-        Fields,
-        Some(list::<t::Phase>),
-    ),
-    spec(Kind::Run, "run", Folder("runs/"), Own, None),
-    spec(
-        Kind::Observer,
-        "observer",
-        File("observers.yaml"),
-        Fields,
-        Some(list::<t::Observer>),
-    ),
-    spec(
-        Kind::Component,
-        "component",
-        File("components.yaml"),
-        Fields,
-        Some(list::<t::Component>),
-    ),
-    spec(
-        Kind::Question,
-        "question",
-        File("questions.yaml"),
-        Fields,
-        Some(list::<t::Question>),
-    ),
-    spec(
-        Kind::Finding,
-        "finding",
-        File("findings.yaml"),
-        Fields,
-        Some(list::<t::Finding>),
-    ),
-    spec(
-        Kind::Map,
-        "map",
-        File(MAPS_FILE),
-        Own,
-        Some(one::<t::DispatchFile>),
-    ),
-    spec(
-        Kind::Family,
-        "family",
-        File(MAPS_FILE),
-        Fields,
-        Some(one::<t::DispatchFile>),
-    ),
-    spec(
-        Kind::Claim,
-        "claim",
-        File("claims.yaml"),
-        Own,
-        Some(list::<t::Claim>),
-    ),
-    spec(
-        Kind::Term,
-        "term",
-        File("glossary.yaml"),
-        Fields,
-        Some(list::<t::Term>),
-    ),
-    spec(
-        Kind::Route,
-        "route",
-        File("routes.yaml"),
-        Fields,
-        Some(list::<t::Route>),
-    ),
-    spec(
-        Kind::Engine,
-        "engine",
-        File("vocabulary.yaml"),
-        Fields,
-        Some(one::<t::VocabularyFile>),
-    ),
-    spec(
-        Kind::Status,
-        "status",
-        File("vocabulary.yaml"),
-        Fields,
-        Some(one::<t::VocabularyFile>),
-    ),
-    spec(
-        Kind::Measurement,
-        "measurement",
-        File("vocabulary.yaml"),
-        Fields,
-        Some(one::<t::VocabularyFile>),
-    ),
-    spec(
-        Kind::TextField,
-        "text",
-        File("vocabulary.yaml"),
-        Fields,
-        Some(one::<t::VocabularyFile>),
-    ),
-    spec(
-        Kind::Subject,
-        "subject",
-        File("subjects.yaml"),
-        Fields,
-        Some(list::<t::Subject>),
-    ),
-    spec(
-        Kind::Reading,
-        "reading",
-        File("readings.yaml"),
-        Fields,
-        Some(list::<t::Reading>),
-    ),
-    spec(Kind::Record, "record", Declared, Fields, None),
-    spec(Kind::Page, "page", Pages, Own, None),
-];
+/// The core's record kinds, each described once. Every list the core keeps per kind is
+/// generated from this one: [`Kind`] and [`KINDS`] here, the collections of `DataSet` and
+/// `Evidence` and the match behind `with_collection!` (`model/mod.rs`), and how the loader
+/// reads a kind's file and files its records (`load/mod.rs`, `KindRecords`). Adding a
+/// core kind is an entry here and its record type in `model/types.rs`.
+///
+/// An entry reads `Variant => field: Type, "name", storage, compare, shape;`, its doc
+/// comment saying what a record is:
+///
+/// - `Variant` — its [`Kind`] variant;
+/// - `field` — its collection in `DataSet` and `Evidence` (`ev.claims`);
+/// - `Type` — its record type, in `model/types.rs`, with an `id: Id`;
+/// - `"name"` — the prefix of its references (`claim:c1`), its key in `evidence.json`;
+/// - `storage`, `compare` — its [`Storage`] and [`Compare`];
+/// - `shape` — how its file is written, which says how it is read and its schema:
+///   `list` (a list of records), `each` (one record a file, whose schema the site's
+///   vocabulary shapes: runs), or `part_of FileType` (the field `field` of a file several
+///   kinds share, a type in `model/types.rs`).
+///
+/// It hands the entries to the macro `$then` names, after the tokens in brackets (`[…]`,
+/// which that macro takes first: what it needs of its caller). Kinds that are not a plain
+/// list of typed records — a declared collection's record, a page, a pack's kind — are
+/// written by hand after them.
+macro_rules! core_kinds {
+    ([$($pass:tt)*] $($then:tt)+) => {
+        $($then)+! { [$($pass)*]
+            /// A phase of the work, in the worklog.
+            Phase => phases: Phase, "phase", File("worklog.yaml"), Fields, list;
+            /// A run a probe recorded: its cases and what they measured.
+            Run => runs: Run, "run", Folder("runs/"), Own, each;
+            /// Someone whose observations the site reports.
+            Observer => observers: Observer, "observer", File("observers.yaml"), Fields, list;
+            /// A part of the system studied, with the status it was observed in.
+            Component => components: Component, "component", File("components.yaml"), Fields, list;
+            /// A question the investigation asks.
+            Question => questions: Question, "question", File("questions.yaml"), Fields, list;
+            /// A fact read from code or documentation, with its source.
+            Finding => findings: Finding, "finding", File("findings.yaml"), Fields, list;
+            /// A decision map: the bounds that route a case to a family.
+            Map => maps: DispatchMap, "map", File(MAPS_FILE), Own, part_of DispatchFile;
+            /// A family a decision map routes to.
+            Family => families: Family, "family", File(MAPS_FILE), Fields, part_of DispatchFile;
+            /// What a page can show, and what it cannot.
+            Claim => claims: Claim, "claim", File("claims.yaml"), Own, list;
+            /// A glossary term.
+            Term => terms: Term, "term", File("glossary.yaml"), Fields, list;
+            /// A path through the system that records are sorted by.
+            Route => routes: Route, "route", File("routes.yaml"), Fields, list;
+            /// The software a run ran against or read.
+            Engine => engines: Engine, "engine", File("vocabulary.yaml"), Fields, part_of VocabularyFile;
+            /// A status a component can be observed in.
+            Status => statuses: Status, "status", File("vocabulary.yaml"), Fields, part_of VocabularyFile;
+            /// A measurement cases record, with its label and unit.
+            Measurement => measurements: Measurement, "measurement", File("vocabulary.yaml"), Fields, part_of VocabularyFile;
+            /// A named text cases record (`texts:` in `data/vocabulary.yaml`).
+            TextField => texts: TextField, "text", File("vocabulary.yaml"), Fields, part_of VocabularyFile;
+            /// What runs were taken of.
+            Subject => subjects: Subject, "subject", File("subjects.yaml"), Fields, list;
+            /// A reading of a run or case, kept beside the run.
+            Reading => readings: Reading, "reading", File("readings.yaml"), Fields, list;
+        }
+    };
+}
+pub(crate) use core_kinds;
+
+/// From [`core_kinds!`]: the [`Kind`] enum (the core's kinds, then the hand-written
+/// ones), [`KINDS`] in the same order, and `kind_index`, a kind's position in it.
+macro_rules! kind_table {
+    ([] $($(#[$doc:meta])* $kind:ident => $field:ident: $type:ident, $name:literal,
+        $storage:expr, $compare:ident, $($shape:ident)+;)*) => {
+        /// The kinds of record a reference can name: the core's, in the order of
+        /// [`KINDS`], then a declared collection's record, a page and a pack's kind.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Kind {
+            $($(#[$doc])* $kind,)*
+            /// A record of a collection the site declares (`model::declared`); its key is
+            /// `collection:id`.
+            Record,
+            /// A page under `content/`.
+            Page,
+            /// A kind a pack adds: its entry is the pack's.
+            Pack(PackKind),
+        }
+
+        /// Every kind of the core, in the order of [`Kind`].
+        pub const KINDS: &[KindSpec] = &[
+            $(spec(
+                Kind::$kind,
+                $name,
+                $storage,
+                $compare,
+                kind_table!(@schema $type, $($shape)+),
+            ),)*
+            spec(Kind::Record, "record", Declared, Fields, None),
+            spec(Kind::Page, "page", Pages, Own, None),
+        ];
+
+        /// The position of a core kind in [`KINDS`] (a pack's kind comes after them all).
+        const fn kind_index(kind: Kind) -> usize {
+            // The variants of `Kind` without a pack's entry, numbered in their order.
+            enum Position {
+                $($kind,)*
+                Record,
+                Page,
+                Pack,
+            }
+            match kind {
+                $(Kind::$kind => Position::$kind as usize,)*
+                Kind::Record => Position::Record as usize,
+                Kind::Page => Position::Page as usize,
+                Kind::Pack(_) => Position::Pack as usize,
+            }
+        }
+    };
+    (@schema $type:ident, list) => { Some(list::<t::$type>) };
+    (@schema $type:ident, each) => { None };
+    (@schema $type:ident, part_of $file:ident) => { Some(one::<t::$file>) };
+}
+core_kinds!([] kind_table);
 
 /// Every kind, in the order of [`KINDS`].
 pub const ALL: [Kind; KINDS.len()] = {
@@ -273,32 +244,6 @@ pub const ALL: [Kind; KINDS.len()] = {
     }
     all
 };
-
-/// The position of a core kind in [`KINDS`] (a pack's kind comes after them all).
-const fn kind_index(kind: Kind) -> usize {
-    match kind {
-        Kind::Phase => 0,
-        Kind::Run => 1,
-        Kind::Observer => 2,
-        Kind::Component => 3,
-        Kind::Question => 4,
-        Kind::Finding => 5,
-        Kind::Map => 6,
-        Kind::Family => 7,
-        Kind::Claim => 8,
-        Kind::Term => 9,
-        Kind::Route => 10,
-        Kind::Engine => 11,
-        Kind::Status => 12,
-        Kind::Measurement => 13,
-        Kind::TextField => 14,
-        Kind::Subject => 15,
-        Kind::Reading => 16,
-        Kind::Record => 17,
-        Kind::Page => 18,
-        Kind::Pack(_) => 19,
-    }
-}
 
 // Each entry sits at its kind's position, so that a lookup is an index; a kind left out
 // of the table, or listed out of order, fails to compile.
