@@ -29,13 +29,35 @@ fn scaled(name: &str, v: f64) -> f64 {
 
 /// An axis's title: the measurement's label (and unit), seconds for a duration.
 pub(super) fn axis_title(s: &Scope, name: &str) -> String {
+    joined(&words(s, &axis_label(s, name)))
+}
+
+/// A measurement's label as its axis shows it: a duration in seconds, not nanoseconds.
+fn axis_label(s: &Scope, name: &str) -> Text {
     let label = super::measurement_label(s, name);
-    let label = if crate::model::fields::is_duration(name) {
+    if crate::model::fields::is_duration(name) {
         label.map(|_, l| format!("{} (s)", l.trim_end_matches(" (ns)")))
     } else {
         label
-    };
-    joined(&words(s, &label))
+    }
+}
+
+/// The unit of an axis's values in `lang`, as its title gives it: seconds for a duration,
+/// else the measurement's declared unit; none for a plain count.
+fn axis_unit(s: &Scope, name: &str, lang: crate::model::page::Lang) -> Option<String> {
+    if crate::model::fields::is_duration(name) {
+        return Some("s".into());
+    }
+    let unit = s.ev.measurements.get(name)?.unit.as_ref()?;
+    Some(lang.pick(unit).to_string()).filter(|u| !u.is_empty())
+}
+
+/// A value followed by its unit, when it has one (`0.006 s`).
+fn with_unit(value: String, unit: Option<&str>) -> String {
+    match unit {
+        Some(u) => format!("{value} {u}"),
+        None => value,
+    }
 }
 
 /// The plot of `y` against `x` over the cases of `run` that record both.
@@ -47,7 +69,8 @@ pub fn plot(s: &Scope, run: &Located<Run>, x: &str, y: &str) -> Drawn {
         .filter(|(a, b)| a.is_finite() && b.is_finite() && *a >= 0.0 && *b >= 0.0)
         .collect();
     points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let label = |name: &str| super::measurement_label(s, name);
+    // As the axes say it, so that the title names the unit the values are drawn in.
+    let label = |name: &str| axis_label(s, name);
     let title = ui_texts(
         s,
         "figure-scatter-title",
@@ -124,17 +147,35 @@ pub fn plot(s: &Scope, run: &Located<Run>, x: &str, y: &str) -> Drawn {
         &axis_title(s, x),
         &TextStyle::new(Font::sans(14), "").anchor(Anchor::Middle),
     );
-    let items: Vec<String> = points
+    // The text alternative, a point a line, each value with its axis's unit in each
+    // language of the view.
+    let desc = out
+        .title
         .iter()
-        .map(|(a, b)| {
-            format!(
-                "{} → {}",
-                plot::tick_label(*a, x_step / 100.0),
-                plot::tick_label(*b, y_step / 100.0)
-            )
+        .map(|(lang, title)| {
+            let (xu, yu) = (axis_unit(s, x, *lang), axis_unit(s, y, *lang));
+            let items: Vec<String> = points
+                .iter()
+                .map(|(a, b)| {
+                    format!(
+                        "{} → {}",
+                        with_unit(plot::tick_label(*a, x_step / 100.0), xu.as_deref()),
+                        with_unit(plot::tick_label(*b, y_step / 100.0), yu.as_deref())
+                    )
+                })
+                .collect();
+            (*lang, format!("{title}: {}", items.join("; ")))
         })
         .collect();
-    out.with_svg((WIDTH, height), svg, &items)
+    Drawn {
+        content: Content::Svg {
+            width: f64::from(WIDTH),
+            height: f64::from(height),
+            body: svg.finish(),
+            desc,
+        },
+        ..out
+    }
 }
 
 #[cfg(test)]
@@ -167,8 +208,11 @@ mod tests {
         assert!(t.iter().any(|x| x == "execution time (s)"), "{t:?}");
         assert!(t.iter().any(|x| x == "estimated rows"), "{t:?}");
         assert_eq!(doc.matches("<circle").count(), 4, "one point per case");
+        // The text alternative gives each value its unit: seconds for the duration.
+        assert!(doc.contains("→ 0.020 s;"), "{doc}");
+        assert!(doc.contains("→ 0.900 s</desc>"), "{doc}");
         assert!(
-            doc.contains("execution time (ns) against estimated rows"),
+            doc.contains("execution time (s) against estimated rows"),
             "{doc}"
         );
         // The same in Japanese.
