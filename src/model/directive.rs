@@ -141,7 +141,7 @@ macro_rules! directive_list {
             Observers($crate::model::directive::Observers),
             Worklog($crate::model::directive::Worklog),
             DispatchMap($crate::model::directive::DispatchMap),
-            DispatchCompare($crate::model::directive::DispatchCompare),
+            MapCompare($crate::model::directive::MapCompare),
             Run($crate::model::directive::RunTable),
             RunPage($crate::model::directive::RunPage),
             LatestRun($crate::model::directive::LatestRun),
@@ -220,8 +220,9 @@ directive_list!(define);
 
 /// Resolves a raw directive on page `page_id`. The error is a message for the directive line.
 pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, String> {
-    let pack = super::pack::directive(&raw.name);
-    let allowed = match (SPECS.iter().find(|(n, _, _)| *n == raw.name), pack) {
+    let name = current_name(&raw.name);
+    let pack = super::pack::directive(name);
+    let allowed = match (SPECS.iter().find(|(n, _, _)| *n == name), pack) {
         (Some((_, allowed, _)), _) => *allowed,
         (None, Some((_, spec))) => spec.attrs,
         (None, None) => {
@@ -267,7 +268,7 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
         return (spec.parse)(&args)
             .map(|value| Directive::Pack(super::pack::Parsed { spec, value }));
     }
-    parse_named(&raw.name, &args).unwrap_or_else(|| Err(format!("`::{}` is unknown", raw.name)))
+    parse_named(name, &args).unwrap_or_else(|| Err(format!("`::{}` is unknown", raw.name)))
 }
 
 /// A directive with no attributes and no ids to check: its type, its spec (a pack's
@@ -331,20 +332,42 @@ plain!(
     /// `::worklog`
     Worklog, "worklog", "phase timeline", [Kind::Phase], lists: Some(Kind::Phase)
 );
-/// `::dispatch-compare`: every dispatch map side by side, over one variable.
+/// `::map-compare{maps}`: the maps named (every map by default) side by side, over the
+/// one variable they share. `::dispatch-compare` is its former name, still accepted.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DispatchCompare;
+pub struct MapCompare {
+    /// The maps compared, in the order given; empty for every map.
+    pub maps: Vec<String>,
+}
 
-impl Spec for DispatchCompare {
-    const NAME: &'static str = "dispatch-compare";
-    const ATTRS: &'static [&'static str] = &[];
-    const ABOUT: &'static str = "dispatch maps side by side";
+impl Spec for MapCompare {
+    const NAME: &'static str = "map-compare";
+    const ATTRS: &'static [&'static str] = &["maps"];
+    const ABOUT: &'static str = "maps side by side (all, or `maps=\"a b\"`)";
     const READS: &'static [Kind] = &[Kind::Map, Kind::Family];
     fn parse(a: &Args) -> Result<Self, String> {
-        let all: Vec<String> = a.ev.maps.iter().map(|m| m.id.value.clone()).collect();
-        a.one_variable(&all)?;
-        Ok(DispatchCompare)
+        let maps = a.list("maps");
+        a.must_all(Kind::Map, &maps)?;
+        if maps.is_empty() {
+            let all: Vec<String> = a.ev.maps.iter().map(|m| m.id.value.clone()).collect();
+            a.one_variable(&all)?;
+        } else {
+            a.one_variable(&maps)?;
+        }
+        Ok(MapCompare { maps })
     }
+}
+
+/// Former names of directives, still accepted: `(old, current)`.
+pub const ALIASES: &[(&str, &str)] = &[("dispatch-compare", MapCompare::NAME)];
+
+/// The current name of a directive written as `name` (its own name, or the one an old
+/// name stands for).
+pub fn current_name(name: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map_or(name, |(_, now)| now)
 }
 plain!(
     /// `::runs`: the index of all runs (whose page gets a generated page per run).
