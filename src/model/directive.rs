@@ -85,11 +85,23 @@ impl Args<'_> {
 
     /// `id` names a record of `kind` (or its file failed to load, which is reported).
     pub fn must(&self, kind: Kind, id: &str) -> Result<(), String> {
-        if self.ev.is_missing(kind, id) {
-            Err(format!("no {} with id `{id}`", kind.name()))
-        } else {
-            Ok(())
+        if !self.ev.is_missing(kind, id) {
+            return Ok(());
         }
+        let known: Vec<String> = super::with_collection!(
+            self.ev,
+            kind,
+            |c| c
+                .iter()
+                .map(|r| super::Record::id(&r.value).value.clone())
+                .collect(),
+            pages => self.ev.pages.iter().map(|p| p.id.clone()).collect()
+        );
+        Err(format!(
+            "no {} with id `{id}`{}",
+            kind.name(),
+            super::refs::did_you_mean(id, known.iter().map(String::as_str))
+        ))
     }
 
     /// Every id names a record of `kind`.
