@@ -810,30 +810,72 @@ impl Spec for HistoryPlot {
     }
 }
 
-/// `::scatter{run x y}`: measurement `y` against measurement `x` over the cases of one run
-/// (a sweep of sizes: `x="est_rows" y="exec_ns"`).
+/// `::scatter{run x y omit log}`: measurement `y` against measurement `x` over the cases of
+/// one run (a sweep of sizes: `x="est_rows" y="exec_ns"`), leaving out the cases `omit`
+/// names, each axis linear from zero or, named in `log` (`x`, `y` or `xy`), logarithmic.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scatter {
     pub run: String,
     pub x: String,
     pub y: String,
+    /// Ids of the run's cases left out of the plot.
+    pub omit: Vec<String>,
+    pub log_x: bool,
+    pub log_y: bool,
 }
 
 impl Spec for Scatter {
     const NAME: &'static str = "scatter";
-    const ATTRS: &'static [&'static str] = &["run", "x", "y"];
+    const ATTRS: &'static [&'static str] = &["run", "x", "y", "omit", "log"];
     const ABOUT: &'static str = "one measurement against another over the cases of a run";
     const READS: &'static [Kind] = &[Kind::Run, Kind::Measurement];
     fn parse(a: &Args) -> Result<Self, String> {
         let (run, x, y) = (a.need("run")?, a.need("x")?, a.need("y")?);
         a.must(Kind::Run, &run)?;
+        let omit = a.list("omit");
+        let (log_x, log_y) = match a.get("log").as_deref() {
+            None => (false, false),
+            Some("x") => (true, false),
+            Some("y") => (false, true),
+            Some("xy") => (true, true),
+            Some(other) => {
+                return Err(format!(
+                    "`log` names the axes drawn on a log scale: `x`, `y` or `xy`, not `{other}`"
+                ));
+            }
+        };
         if let Some(r) = a.ev.runs.get(&run) {
+            let ids = || r.cases.iter().map(|c| c.id.value.as_str());
+            if let Some(bad) = omit.iter().find(|o| !ids().any(|i| i == o.as_str())) {
+                return Err(format!(
+                    "run `{run}` has no case `{bad}` to leave out{}",
+                    super::refs::did_you_mean(bad, ids())
+                ));
+            }
+            let kept = || r.cases.iter().filter(|c| !omit.contains(&c.id.value));
             for m in [&x, &y] {
-                if !r.cases.iter().any(|c| c.measurement(m).is_some()) {
+                if !kept().any(|c| c.measurement(m).is_some()) {
                     return Err(format!("no case of run `{run}` measured `{m}`"));
                 }
             }
+            for (m, log) in [(&x, log_x), (&y, log_y)] {
+                let bad = kept().find(|c| c.measurement(m).is_some_and(|v| v <= 0.0));
+                if let (true, Some(c)) = (log, bad) {
+                    return Err(format!(
+                        "case `{}` measured `{m}` at zero or below, which a log axis cannot \
+                         place: leave it out with `omit=\"{}\"`",
+                        c.id.value, c.id.value
+                    ));
+                }
+            }
         }
-        Ok(Scatter { run, x, y })
+        Ok(Scatter {
+            run,
+            x,
+            y,
+            omit,
+            log_x,
+            log_y,
+        })
     }
 }
