@@ -22,3 +22,26 @@ figure-dispatch-title = Dispatch flow: { $map }
 figure-diff-title = Where the dispatch maps differ, range by range
 figure-chain-title = Library chain and what was observed of each component
 figure-chain-side = Boxes on the right are loaded via the library they point from.
+
+# The built-in English wording, kept as the site's own: the Japanese file redefines these,
+# and every language of the site redefines a message or none does.
+col-zones = Cases per zone (assessed map)
+col-derived-zone = Derived zone (per map)
+runs-zones-changed = Zones under { $map } that changed since { $run }:
+runs-compare-map = Zones are read under map { $map }.
+col-zone-change = Derived zone
+bundles-caption = Code object bundles
+bundles-caption-arch = Code object bundles for { $arch }
+col-bundle = Bundle
+col-custom-kernels = Custom kernels
+target-not-scanned = not scanned
+file-types-caption = File-type labels and the tensor types they mix
+col-file-type = File type
+col-ggml-id = ggml id
+fatbin-targets-caption-run = gfx targets in this fatbin probe run
+tensor-mix-caption-run = Tensor types in this gguf probe run
+cache-defeat-nonce = unique nonce before the prompt
+cache-defeat-cold-start = cold start (unloaded first)
+basis-legend-observed = recorded by this investigation (a run, a scan, a log).
+residency-cold = cold
+residency-hot = hot
