@@ -295,10 +295,7 @@ type Defined = BTreeMap<String, (String, usize)>;
 /// A warning for each built-in message the site redefines in some of its languages but
 /// not in another, which then silently shows the theme's own text: at the first site file
 /// that redefines it, naming the language left out.
-fn partial_overrides(
-    site_defined: &[(Lang, Defined)],
-    bundles: &[LangBundle],
-) -> Vec<Diagnostic> {
+fn partial_overrides(site_defined: &[(Lang, Defined)], bundles: &[LangBundle]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut told = BTreeSet::new();
     for (_, own) in site_defined {
