@@ -452,6 +452,14 @@ case!(broken_internal_link:
     [Replace("content/index.md", "(@/details) を参照", "(@/nowhere) を参照")]
     => "content/index.md":11:13 ["broken-link"] "link to unknown page `@/nowhere`", errors = 1);
 
+case!(broken_internal_link_near_a_page:
+    [Replace("content/index.md", "(@/details) を参照", "(@/detail) を参照")]
+    => "content/index.md":11:13 ["broken-link"] "link to unknown page `@/detail`; did you mean `details`?", errors = 1);
+
+case!(directive_id_near_a_record:
+    [Replace("content/details.md", "{id=\"fixture_map\"}", "{id=\"fixture_mapp\"}")]
+    => "content/details.md":24:1 ["directive"] "no map with id `fixture_mapp`; did you mean `fixture_map`?", errors = 1);
+
 case!(broken_internal_link_with_fragment:
     [Replace("content/index.md", "(@/details) for more", "(@/nowhere#part) for more")]
     => "content/index.md":20:24 ["broken-link"] "`@/nowhere#part`", errors = 1);

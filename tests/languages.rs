@@ -458,3 +458,43 @@ fn the_theme_writes_a_zone_one_way_in_japanese() {
     let mixed: Vec<&str> = ja.lines().filter(|l| l.contains('圏')).collect();
     assert!(mixed.is_empty(), "{mixed:#?}");
 }
+
+/// A built-in message the site redefines in English and German but not in Japanese leaves
+/// the Japanese view with the theme's text: a warning at the redefinition, naming `ja`.
+#[test]
+fn a_message_redefined_in_some_languages_only_is_a_warning() {
+    let site = three();
+    write_file(
+        site.path(),
+        "locales/en/site.ftl",
+        b"table-empty = Nothing measured yet.\n",
+    );
+    write_file(
+        site.path(),
+        "locales/de/site.ftl",
+        b"table-empty = Noch nichts gemessen.\n",
+    );
+    let (exit, report) = check_json(site.path());
+    assert_eq!(exit, 0, "a warning, not an error: {}", report.summary());
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "partial-override")
+        .collect();
+    assert_eq!(found.len(), 1, "{}", report.summary());
+    assert_eq!(found[0].span.file, "locales/en/site.ftl");
+    assert_eq!(found[0].span.line, 1);
+    assert!(
+        found[0].message.contains("`table-empty`") && found[0].message.contains("`ja`"),
+        "{}",
+        found[0].message
+    );
+    // Redefined in every language: nothing to say.
+    write_file(
+        site.path(),
+        "locales/ja/site.ftl",
+        "table-empty = まだ何も測っていない。\n".as_bytes(),
+    );
+    let (_, report) = check_json(site.path());
+    assert_eq!(report.warnings, 0, "{}", report.summary());
+}

@@ -22,3 +22,7 @@ figure-dispatch-title = Dispatch flow: { $map }
 figure-diff-title = Where the dispatch maps differ, range by range
 figure-chain-title = Library chain and what was observed of each component
 figure-chain-side = Boxes on the right are loaded via the library they point from.
+
+# The built-in English wording, kept as the site's own: the Japanese file redefines these,
+# and every language of the site redefines a message or none does.
+basis-legend-observed = recorded by this investigation (a run, a scan, a log).

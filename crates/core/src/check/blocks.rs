@@ -187,7 +187,7 @@ impl Block<'_> {
             match noted {
                 Noted::Link(url) => {
                     if self.allowed(url, at, diags) {
-                        self.link(url, at, known, diags, written);
+                        self.link(url, at, known, values.0, diags, written);
                     }
                 }
                 Noted::Image(url) => {
@@ -221,6 +221,7 @@ impl Block<'_> {
         url: &str,
         at: usize,
         (known, complete): (&dyn Fn(&str) -> bool, bool),
+        ev: &Evidence,
         diags: &mut Vec<Diagnostic>,
         written: &mut Written,
     ) {
@@ -238,7 +239,13 @@ impl Block<'_> {
                 Diagnostic::error(
                     "broken-link",
                     self.locate(at, url).0,
-                    format!("link to unknown page `{url}`"),
+                    format!(
+                        "link to unknown page `{url}`{}",
+                        crate::model::refs::did_you_mean(
+                            page,
+                            ev.pages.iter().map(|p| p.id.as_str())
+                        )
+                    ),
                 )
                 .with_hint(markup::PAGE_LINK_HINT),
             );

@@ -147,7 +147,13 @@ fn text_problems(s: &str, ev: &Evidence, values: &Values, pages_complete: bool) 
                 out.push((
                     dest_url.to_string(),
                     "broken-link",
-                    format!("link to unknown page `{dest_url}`"),
+                    format!(
+                        "link to unknown page `{dest_url}`{}",
+                        crate::model::refs::did_you_mean(
+                            page,
+                            ev.pages.iter().map(|p| p.id.as_str())
+                        )
+                    ),
                     markup::PAGE_LINK_HINT,
                 ));
             }

@@ -45,6 +45,8 @@ impl Messages {
     pub fn load(theme: &Theme, langs: &[Lang]) -> Messages {
         let mut load_errors = Vec::new();
         let mut bundles = Vec::new();
+        // Per language, the messages the site's own files define, and where.
+        let mut site_defined = Vec::new();
         for &lang in langs {
             // `Lang` holds only tags that parsed as language identifiers.
             let id: LanguageIdentifier = lang.code().parse().unwrap_or_default();
@@ -69,7 +71,9 @@ impl Messages {
                 bundle,
                 keys,
             });
+            site_defined.push((lang, own));
         }
+        load_errors.extend(partial_overrides(&site_defined, &bundles));
         let mut messages = Messages {
             bundles,
             plain: Default::default(),
@@ -278,6 +282,47 @@ impl Messages {
             }
         }
     }
+}
+
+/// Messages by key, each with the file and line that defines it.
+type Defined = BTreeMap<String, (String, usize)>;
+
+/// A warning for each built-in message the site redefines in some of its languages but
+/// not in another, which then silently shows the theme's own text: at the first site file
+/// that redefines it, naming the language left out.
+fn partial_overrides(site_defined: &[(Lang, Defined)], bundles: &[LangBundle]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut told = BTreeSet::new();
+    for (_, own) in site_defined {
+        for (key, (file, line)) in own {
+            if !told.insert(key) {
+                continue;
+            }
+            for ((lang, theirs), bundle) in site_defined.iter().zip(bundles) {
+                // Defined there by the theme alone; a message missing there altogether is
+                // a missing translation, reported by `check`.
+                if theirs.contains_key(key) || !bundle.keys.contains_key(key) {
+                    continue;
+                }
+                out.push(
+                    Diagnostic::warning(
+                        "partial-override",
+                        Span::new(file, *line, 1),
+                        format!(
+                            "message `{key}` is redefined here but not in `{}`, which shows \
+                             the built-in text",
+                            lang.code()
+                        ),
+                    )
+                    .with_hint(format!(
+                        "add `{key} = …` to locales/{}/ too, saying the same in that language",
+                        lang.code()
+                    )),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Adds one `.ftl` file; a site's own file may redefine built-in messages, and `own`

@@ -85,11 +85,23 @@ impl Args<'_> {
 
     /// `id` names a record of `kind` (or its file failed to load, which is reported).
     pub fn must(&self, kind: Kind, id: &str) -> Result<(), String> {
-        if self.ev.is_missing(kind, id) {
-            Err(format!("no {} with id `{id}`", kind.name()))
-        } else {
-            Ok(())
+        if !self.ev.is_missing(kind, id) {
+            return Ok(());
         }
+        let known: Vec<String> = super::with_collection!(
+            self.ev,
+            kind,
+            |c| c
+                .iter()
+                .map(|r| super::Record::id(&r.value).value.clone())
+                .collect(),
+            pages => self.ev.pages.iter().map(|p| p.id.clone()).collect()
+        );
+        Err(format!(
+            "no {} with id `{id}`{}",
+            kind.name(),
+            super::refs::did_you_mean(id, known.iter().map(String::as_str))
+        ))
     }
 
     /// Every id names a record of `kind`.
@@ -157,7 +169,7 @@ macro_rules! directive_list {
             Observers($crate::model::directive::Observers),
             Worklog($crate::model::directive::Worklog),
             DispatchMap($crate::model::directive::DispatchMap),
-            DispatchCompare($crate::model::directive::DispatchCompare),
+            MapCompare($crate::model::directive::MapCompare),
             Run($crate::model::directive::RunTable),
             RunPage($crate::model::directive::RunPage),
             LatestRun($crate::model::directive::LatestRun),
@@ -236,8 +248,9 @@ directive_list!(define);
 
 /// Resolves a raw directive on page `page_id`. The error is a message for the directive line.
 pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, String> {
-    let pack = super::pack::directive(&raw.name);
-    let allowed = match (SPECS.iter().find(|(n, _, _)| *n == raw.name), pack) {
+    let name = current_name(&raw.name);
+    let pack = super::pack::directive(name);
+    let allowed = match (SPECS.iter().find(|(n, _, _)| *n == name), pack) {
         (Some((_, allowed, _)), _) => *allowed,
         (None, Some((_, spec))) => spec.attrs,
         (None, None) => {
@@ -283,7 +296,7 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
         return (spec.parse)(&args)
             .map(|value| Directive::Pack(super::pack::Parsed { spec, value }));
     }
-    parse_named(&raw.name, &args).unwrap_or_else(|| Err(format!("`::{}` is unknown", raw.name)))
+    parse_named(name, &args).unwrap_or_else(|| Err(format!("`::{}` is unknown", raw.name)))
 }
 
 /// A directive with no attributes and no ids to check: its type, its spec (a pack's
@@ -347,20 +360,42 @@ plain!(
     /// `::worklog`
     Worklog, "worklog", "phase timeline", [Kind::Phase], lists: Some(Kind::Phase)
 );
-/// `::dispatch-compare`: every dispatch map side by side, over one variable.
+/// `::map-compare{maps}`: the maps named (every map by default) side by side, over the
+/// one variable they share. `::dispatch-compare` is its former name, still accepted.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DispatchCompare;
+pub struct MapCompare {
+    /// The maps compared, in the order given; empty for every map.
+    pub maps: Vec<String>,
+}
 
-impl Spec for DispatchCompare {
-    const NAME: &'static str = "dispatch-compare";
-    const ATTRS: &'static [&'static str] = &[];
-    const ABOUT: &'static str = "dispatch maps side by side";
+impl Spec for MapCompare {
+    const NAME: &'static str = "map-compare";
+    const ATTRS: &'static [&'static str] = &["maps"];
+    const ABOUT: &'static str = "maps side by side (all, or `maps=\"a b\"`)";
     const READS: &'static [Kind] = &[Kind::Map, Kind::Family];
     fn parse(a: &Args) -> Result<Self, String> {
-        let all: Vec<String> = a.ev.maps.iter().map(|m| m.id.value.clone()).collect();
-        a.one_variable(&all)?;
-        Ok(DispatchCompare)
+        let maps = a.list("maps");
+        a.must_all(Kind::Map, &maps)?;
+        if maps.is_empty() {
+            let all: Vec<String> = a.ev.maps.iter().map(|m| m.id.value.clone()).collect();
+            a.one_variable(&all)?;
+        } else {
+            a.one_variable(&maps)?;
+        }
+        Ok(MapCompare { maps })
     }
+}
+
+/// Former names of directives, still accepted: `(old, current)`.
+pub const ALIASES: &[(&str, &str)] = &[("dispatch-compare", MapCompare::NAME)];
+
+/// The current name of a directive written as `name` (its own name, or the one an old
+/// name stands for).
+pub fn current_name(name: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map_or(name, |(_, now)| now)
 }
 plain!(
     /// `::runs`: the index of all runs (whose page gets a generated page per run).
@@ -791,30 +826,72 @@ impl Spec for HistoryPlot {
     }
 }
 
-/// `::scatter{run x y}`: measurement `y` against measurement `x` over the cases of one run
-/// (a sweep of sizes: `x="est_rows" y="exec_ns"`).
+/// `::scatter{run x y omit log}`: measurement `y` against measurement `x` over the cases of
+/// one run (a sweep of sizes: `x="est_rows" y="exec_ns"`), leaving out the cases `omit`
+/// names, each axis linear from zero or, named in `log` (`x`, `y` or `xy`), logarithmic.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scatter {
     pub run: String,
     pub x: String,
     pub y: String,
+    /// Ids of the run's cases left out of the plot.
+    pub omit: Vec<String>,
+    pub log_x: bool,
+    pub log_y: bool,
 }
 
 impl Spec for Scatter {
     const NAME: &'static str = "scatter";
-    const ATTRS: &'static [&'static str] = &["run", "x", "y"];
+    const ATTRS: &'static [&'static str] = &["run", "x", "y", "omit", "log"];
     const ABOUT: &'static str = "one measurement against another over the cases of a run";
     const READS: &'static [Kind] = &[Kind::Run, Kind::Measurement];
     fn parse(a: &Args) -> Result<Self, String> {
         let (run, x, y) = (a.need("run")?, a.need("x")?, a.need("y")?);
         a.must(Kind::Run, &run)?;
+        let omit = a.list("omit");
+        let (log_x, log_y) = match a.get("log").as_deref() {
+            None => (false, false),
+            Some("x") => (true, false),
+            Some("y") => (false, true),
+            Some("xy") => (true, true),
+            Some(other) => {
+                return Err(format!(
+                    "`log` names the axes drawn on a log scale: `x`, `y` or `xy`, not `{other}`"
+                ));
+            }
+        };
         if let Some(r) = a.ev.runs.get(&run) {
+            let ids = || r.cases.iter().map(|c| c.id.value.as_str());
+            if let Some(bad) = omit.iter().find(|o| !ids().any(|i| i == o.as_str())) {
+                return Err(format!(
+                    "run `{run}` has no case `{bad}` to leave out{}",
+                    super::refs::did_you_mean(bad, ids())
+                ));
+            }
+            let kept = || r.cases.iter().filter(|c| !omit.contains(&c.id.value));
             for m in [&x, &y] {
-                if !r.cases.iter().any(|c| c.measurement(m).is_some()) {
+                if !kept().any(|c| c.measurement(m).is_some()) {
                     return Err(format!("no case of run `{run}` measured `{m}`"));
                 }
             }
+            for (m, log) in [(&x, log_x), (&y, log_y)] {
+                let bad = kept().find(|c| c.measurement(m).is_some_and(|v| v <= 0.0));
+                if let (true, Some(c)) = (log, bad) {
+                    return Err(format!(
+                        "case `{}` measured `{m}` at zero or below, which a log axis cannot \
+                         place: leave it out with `omit=\"{}\"`",
+                        c.id.value, c.id.value
+                    ));
+                }
+            }
         }
-        Ok(Scatter { run, x, y })
+        Ok(Scatter {
+            run,
+            x,
+            y,
+            omit,
+            log_x,
+            log_y,
+        })
     }
 }

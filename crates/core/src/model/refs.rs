@@ -209,11 +209,7 @@ impl Resolver<'_> {
                 pages => self.ev.pages.iter().map(|p| p.id.clone()).collect()
             ),
         };
-        ids.into_iter()
-            .map(|c| (edit_distance(&c, id), c))
-            .filter(|(d, c)| *d <= 3.max(c.len() / 3))
-            .min()
-            .map(|(_, c)| c)
+        closest(id, ids.iter().map(String::as_str)).map(str::to_string)
     }
 
     fn date(&mut self, file: &str, id: &Id) {
@@ -493,6 +489,25 @@ fn chain_loops(ev: &Evidence, diags: &mut Diagnostics) {
             );
         }
     }
+}
+
+/// The candidate closest to `id`, when it is near enough to be what was meant: the one
+/// "did you mean" rule of ids, page names and fragments.
+pub fn closest<'c>(id: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(c, id), c))
+        .filter(|(d, c)| *d <= 3.max(c.len() / 3))
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// `; did you mean `x`?` after a message, for the candidate [`closest`] to `id`; empty
+/// when none is near.
+pub fn did_you_mean<'c>(id: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
+    closest(id, candidates)
+        .map(|c| format!("; did you mean `{c}`?"))
+        .unwrap_or_default()
 }
 
 /// Levenshtein distance, for suggestions only (short strings).

@@ -25,6 +25,15 @@ pub struct Values {
     langs: &'static [Lang],
 }
 
+/// A quoted value as text in one language.
+#[derive(Debug, PartialEq)]
+pub struct Quoted {
+    pub text: String,
+    /// The value is a data text, written in markdown: shown as its table shows it, not
+    /// as plain text.
+    pub markdown: bool,
+}
+
 /// Why a value path could not be quoted.
 #[derive(Debug, PartialEq)]
 pub enum QuoteError {
@@ -121,6 +130,21 @@ impl Values {
     /// it (`0,25` in German). A `|s` suffix shows a nanosecond count in seconds, `|n`
     /// groups the digits of a number. `ev` is the evidence these values were made from.
     pub fn quote(&self, ev: &Evidence, path: &str, lang: Lang) -> Result<String, QuoteError> {
+        self.quote_marked(ev, path, lang).map(|q| q.text)
+    }
+
+    /// [`Values::quote`], saying whether the value is a data text (written in markdown, as
+    /// its record's table renders it) rather than a number, id or other plain value.
+    pub fn quote_marked(
+        &self,
+        ev: &Evidence,
+        path: &str,
+        lang: Lang,
+    ) -> Result<Quoted, QuoteError> {
+        let plain = |text: String| Quoted {
+            text,
+            markdown: false,
+        };
         let nums = super::numerals::Numerals::of(lang);
         if let Some((inner, format)) = path.split_once('|') {
             let raw = self.raw_quote(ev, inner, lang)?;
@@ -128,31 +152,49 @@ impl Values {
                 format!("`{inner}` is not a whole number, so `|{format}` cannot apply")
             })?;
             return match format {
-                "s" => Ok(nums.seconds(n)),
-                "n" => Ok(nums.digits(n)),
+                "s" => Ok(plain(nums.seconds(n))),
+                "n" => Ok(plain(nums.digits(n))),
                 other => Err(QuoteError::Bad(format!(
                     "unknown value format `|{other}` (known: `|s` for ns as seconds, `|n` for grouped digits)"
                 ))),
             };
         }
+        if self.is_text_at(ev, path) {
+            let text = self.raw_quote(ev, path, lang)?;
+            return Ok(Quoted {
+                text,
+                markdown: true,
+            });
+        }
         let raw = self.raw_quote(ev, path, lang)?;
         // A number reads back from its machine form; a text that only looks like one
         // (a version, an id) is a string in the data and stays as written.
         match self.number_at(ev, path) {
-            Some(x) => Ok(nums.quoted(x)),
-            None => Ok(raw),
+            Some(x) => Ok(plain(nums.quoted(x))),
+            None => Ok(plain(raw)),
         }
     }
 
-    /// The number at `path`, when the value there is one.
-    fn number_at(&self, ev: &Evidence, path: &str) -> Option<f64> {
+    /// Whether the value at `path` is a data text: an object keyed by the site's languages.
+    fn is_text_at(&self, ev: &Evidence, path: &str) -> bool {
+        self.value_at(ev, path)
+            .is_some_and(|v| v.is_object() && super::lang::json_text(v, self.langs).is_some())
+    }
+
+    /// The value at `path`, when there is one.
+    fn value_at(&self, ev: &Evidence, path: &str) -> Option<&Value> {
         let (kind, rest) = path.split_once(':')?;
         let mut segs = rest.split('.');
         let mut cur = self.json(ev).get(kind)?.get(segs.next()?)?;
         for seg in segs {
             cur = step(cur, seg)?;
         }
-        cur.as_f64()
+        Some(cur)
+    }
+
+    /// The number at `path`, when the value there is one.
+    fn number_at(&self, ev: &Evidence, path: &str) -> Option<f64> {
+        self.value_at(ev, path)?.as_f64()
     }
 
     /// The value at `path` as text in `lang`, a number machine-written (`0.25`).
@@ -426,6 +468,20 @@ mod tests {
         assert!(bad("run:r2.x").contains("no run with id `r2`"));
         assert!(v.quote(&ev, "run:r1.origin|s", Lang::EN).is_err());
         assert!(v.quote(&ev, "run:r1.cases.c1.n|q", Lang::EN).is_err());
+    }
+
+    /// A data text is marked as markdown, for the page to render it as its table does; a
+    /// number or an id is plain.
+    #[test]
+    fn a_data_text_is_marked_as_markdown() {
+        let v = values();
+        let ev = Evidence::default();
+        let text = v.quote_marked(&ev, "run:r1.origin", Lang::EN).unwrap();
+        assert!(text.markdown, "{text:?}");
+        let n = v.quote_marked(&ev, "run:r1.cases.c1.n", Lang::EN).unwrap();
+        assert!(!n.markdown, "{n:?}");
+        let id = v.quote_marked(&ev, "run:r1.cases.c1.id", Lang::EN).unwrap();
+        assert!(!id.markdown, "{id:?}");
     }
 
     /// The layout of serde_json's pretty printer, as it would be indented `depth` levels in.

@@ -298,7 +298,7 @@ fn transform<'a>(md: &'a str, ctx: &Ctx) -> Vec<Event<'a>> {
             n.note(&ev, at);
         }
         match ev {
-            Event::Text(run) => expand_values(run, ctx, &mut out),
+            Event::Text(run) => expand_values(run, ctx, 0, &mut out),
             other => out.push(tables.event(safe_event(other, ctx))),
         }
     }
@@ -441,10 +441,15 @@ fn resolve_link<'a>(url: &CowStr<'a>, ctx: &Ctx) -> CowStr<'a> {
     CowStr::from(target)
 }
 
+/// How deep a quoted data text may quote another one: a text quoting itself stops here.
+const QUOTE_DEPTH: usize = 4;
+
 /// Replaces `:v[path]` in a text run with the quoted value; one that quotes nothing stays
-/// as written. The run's events go onto `out`.
-fn expand_values<'a>(text: CowStr<'a>, ctx: &Ctx, out: &mut Vec<Event<'a>>) {
-    if !markup::quotes_value(&text) {
+/// as written. A data text is rendered as inline markdown, as its table renders it; any
+/// other value is escaped text. `depth` counts the quoted texts this run sits in. The
+/// run's events go onto `out`.
+fn expand_values<'a>(text: CowStr<'a>, ctx: &Ctx, depth: usize, out: &mut Vec<Event<'a>>) {
+    if !markup::quotes_value(&text) || depth >= QUOTE_DEPTH {
         out.push(Event::Text(text));
         return;
     }
@@ -455,16 +460,68 @@ fn expand_values<'a>(text: CowStr<'a>, ctx: &Ctx, out: &mut Vec<Event<'a>>) {
         };
         out.push(Event::Text(CowStr::from(rest[..start].to_string())));
         let path = &rest[start + 3..start + 3 + len];
-        match ctx.values.quote(ctx.ev, path, ctx.lang) {
+        match ctx.values.quote_marked(ctx.ev, path, ctx.lang) {
+            Ok(v) if v.markdown => {
+                out.push(Event::Html(CowStr::Borrowed("<span class=\"value\">")));
+                out.extend(quoted_text(&v.text, ctx, depth + 1));
+                out.push(Event::Html(CowStr::Borrowed("</span>")));
+            }
             Ok(v) => out.push(Event::Html(CowStr::from(format!(
                 "<span class=\"value\">{}</span>",
-                super::escape(&v)
+                super::escape(&v.text)
             )))),
             Err(_) => out.push(Event::Text(CowStr::from(format!(":v[{path}]")))),
         }
         rest = &rest[start + 3 + len + 1..];
     }
     out.push(Event::Text(CowStr::from(rest.to_string())));
+}
+
+/// A quoted data text as inline events, made safe as any block's are: its paragraphs run
+/// on, a space apart, and block structure (headings, lists, code blocks) gives way to its
+/// inline content, since the quote sits inside a sentence.
+fn quoted_text(md: &str, ctx: &Ctx, depth: usize) -> Vec<Event<'static>> {
+    let mut out = Vec::new();
+    let mut started = false;
+    for (ev, _) in markup::events(md) {
+        let ev = match ev {
+            Event::Text(run) => {
+                let mut expanded = Vec::new();
+                expand_values(run, ctx, depth, &mut expanded);
+                out.extend(expanded.into_iter().map(Event::into_static));
+                started = true;
+                continue;
+            }
+            Event::Code(_)
+            | Event::SoftBreak
+            | Event::HardBreak
+            | Event::InlineMath(_)
+            | Event::Start(
+                Tag::Emphasis
+                | Tag::Strong
+                | Tag::Strikethrough
+                | Tag::Superscript
+                | Tag::Subscript
+                | Tag::Link { .. }
+                | Tag::Image { .. },
+            )
+            | Event::End(
+                TagEnd::Emphasis
+                | TagEnd::Strong
+                | TagEnd::Strikethrough
+                | TagEnd::Superscript
+                | TagEnd::Subscript
+                | TagEnd::Link
+                | TagEnd::Image,
+            ) => safe_event(ev, ctx),
+            Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
+            Event::Start(_) if started => Event::Text(CowStr::Borrowed(" ")),
+            _ => continue,
+        };
+        started = true;
+        out.push(ev.into_static());
+    }
+    out
 }
 
 /// Gives every heading an id (its explicit `{#id}`, else one from its text) and every
@@ -627,6 +684,49 @@ mod tests {
         assert!(
             html.contains("<td>5</td><td class=\"center\">6</td>"),
             "{html}"
+        );
+    }
+
+    /// Renders `md` as an English block against the figures fixture's data.
+    fn render_quoting(md: &str) -> String {
+        let site = crate::render::figures::testkit::site();
+        let ctx = Ctx {
+            view: View::EN,
+            lang: Lang::EN,
+            depth: 0,
+            pages: &site.pages,
+            ev: &site.ev,
+            values: &site.values,
+            links: None,
+            notes: None,
+            headings: None,
+            page_ids: None,
+        };
+        block(md, &ctx)
+    }
+
+    /// A quoted data text reads as its table shows it: its code spans are code, not
+    /// backticks, and its raw HTML stays text.
+    #[test]
+    fn a_quoted_data_text_renders_as_inline_markdown() {
+        let html = render_quoting("It said: :v[observer:trace_attach.showed]");
+        assert!(
+            html.contains(
+                "<span class=\"value\">With <code>ptrace_scope=1</code> the OS refused the attach.</span>"
+            ),
+            "{html}"
+        );
+        assert!(!html.contains('`'), "{html}");
+        let html = render_quoting(
+            "Named :v[observer:trace_attach.method] and :v[observer:trace_attach.name].",
+        );
+        assert!(
+            html.contains("<code>strace -p &lt;backend pid&gt;</code>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<span class=\"value\">strace --attach</span>"),
+            "a plain value stays text: {html}"
         );
     }
 

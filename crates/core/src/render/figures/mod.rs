@@ -144,7 +144,7 @@ figures! {
         .ev
         .runs
         .get(&d.run)
-        .map(|r| vec![scatter::plot(s, r, &d.x, &d.y)])
+        .map(|r| vec![scatter::plot(s, r, d)])
         .unwrap_or_default();
 }
 
@@ -775,6 +775,22 @@ mod tests {
             )
             .is_err()
         );
+        let scatter = |extra: &[(&'static str, &'static str)]| {
+            let mut attrs = vec![("run", "scan-sample"), ("x", "est_rows"), ("y", "exec_ns")];
+            attrs.extend_from_slice(extra);
+            parse("scatter", &attrs)
+        };
+        assert!(scatter(&[("log", "xy"), ("omit", "lookup")]).is_ok());
+        let err = scatter(&[("omit", "lokup")]).unwrap_err();
+        assert!(err.contains("did you mean `lookup`"), "{err}");
+        assert!(
+            scatter(&[("log", "z")])
+                .unwrap_err()
+                .contains("`x`, `y` or `xy`")
+        );
+        // The only case measuring `exec_ns` left out: nothing to plot.
+        let err = scatter(&[("omit", "lookup_batch")]).unwrap_err();
+        assert!(err.contains("measured `exec_ns`"), "{err}");
         assert!(parse("timing-plot", &[("run", "cold-warm")]).is_ok());
         assert!(parse("timing-plot", &[("run", "cold-never")]).is_err());
         let ok = [

@@ -225,6 +225,25 @@ pub fn ellipsize(s: &str, max: f64, font: Font) -> String {
     out
 }
 
+/// `s` wrapped into lines no wider than `max` pixels ([`wrap`]); a line that is still
+/// wider (one piece that may not break) is cut with a `…` ([`ellipsize`]), as a last
+/// resort. The flag says whether any line was cut.
+pub fn fit(s: &str, max: f64, font: Font) -> (Vec<String>, bool) {
+    let mut cut = false;
+    let lines = wrap(s, max, font)
+        .into_iter()
+        .map(|l| {
+            if text_width(&l, font) > max {
+                cut = true;
+                ellipsize(&l, max, font)
+            } else {
+                l
+            }
+        })
+        .collect();
+    (lines, cut)
+}
+
 /// An SVG fragment being written.
 #[derive(Debug, Default)]
 pub struct Svg {
@@ -330,6 +349,14 @@ impl Svg {
             num(y),
             esc(s)
         );
+    }
+
+    /// One line of text cut short of `full` to fit its place: grouped with a `<title>`
+    /// holding the whole text, which a pointer's hover and a screen reader give.
+    pub fn text_cut(&mut self, x: f64, y: f64, shown: &str, full: &str, style: &TextStyle) {
+        let _ = writeln!(self.out, "<g><title>{}</title>", esc(full));
+        self.text(x, y, shown, style);
+        self.out.push_str("</g>\n");
     }
 
     /// Opens a group, optionally translated.

@@ -123,8 +123,16 @@ pub fn map(s: &Scope, id: &str) -> Table {
     }
 }
 
-pub fn compare(s: &Scope) -> Table {
-    let maps: Vec<&DispatchMap> = s.ev.maps.iter().map(|m| &m.value).collect();
+/// The maps `ids` (every map when empty) side by side over ranges of their variable.
+pub fn compare(s: &Scope, ids: &[String]) -> Table {
+    let maps: Vec<&DispatchMap> = if ids.is_empty() {
+        s.ev.maps.iter().map(|m| &m.value).collect()
+    } else {
+        ids.iter()
+            .filter_map(|i| s.ev.maps.get(i))
+            .map(|m| &m.value)
+            .collect()
+    };
     // The maps compared share their variable; with no map there is no row to name it.
     let var = maps.first().map_or("", |m| m.variable.as_str());
     let rows = segments(&maps)
@@ -162,11 +170,21 @@ pub fn compare(s: &Scope) -> Table {
         let link = record_link(s, Kind::Map, &m.id.value, code(&m.id.value));
         html!("{}<br><small>{}</small>", s.text(&m.title), link)
     }));
+    // Two comparisons of different maps on one page need ids of their own.
+    let id = if ids.is_empty() {
+        "dispatch-compare".to_string()
+    } else {
+        crate::render::figures::slug(&format!("dispatch-compare-{}", ids.join("-")))
+    };
+    let files = maps
+        .iter()
+        .filter_map(|m| s.ev.maps.get(&m.id.value))
+        .map(|m| m.file.to_string());
     Table {
-        id: "dispatch-compare".into(),
+        id,
         class: "dispatch-compare".into(),
         caption: s.ui_with("compare-caption", "var", var.to_string()),
-        source: source_line(s, s.ev.maps.iter().map(|m| m.file.to_string())),
+        source: source_line(s, files),
         columns,
         rows,
         empty: s.ui("table-empty"),
@@ -182,5 +200,77 @@ pub fn compare(s: &Scope) -> Table {
             }))
             .collect(),
         rows_html: Html::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::directive::{self, Directive};
+    use crate::model::page::DirectiveLine;
+    use crate::model::view::View;
+    use crate::render::figures::testkit::{Site, site};
+
+    /// `::name{attrs}` parsed on a page of `site`.
+    fn parse(site: &Site, name: &str, attrs: &[(&str, &str)]) -> Result<Directive, String> {
+        let raw = DirectiveLine {
+            name: name.to_string(),
+            attrs: attrs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            line: 1,
+            resolution: None,
+        };
+        directive::parse(&raw, "scan-choice", &site.ev)
+    }
+
+    /// The fixture with `planner_v3` over another variable, as a site whose maps measure
+    /// different things has it.
+    fn two_variables() -> Site {
+        Site::load(|d| {
+            for m in d.maps.iter_mut() {
+                if m.value.id.value == "planner_v3" {
+                    m.value.variable = "selectivity".into();
+                }
+            }
+        })
+    }
+
+    /// `maps=` picks the maps compared, so a site with maps over different variables can
+    /// compare those over one; without it every map is compared, which such a site cannot.
+    #[test]
+    fn map_compare_takes_the_maps_to_compare() {
+        let site = two_variables();
+        let all = parse(&site, "map-compare", &[]).unwrap_err();
+        assert!(all.contains("over one variable"), "{all}");
+        let d = parse(&site, "map-compare", &[("maps", "planner_v1 planner_v2")]).unwrap();
+        let Directive::MapCompare(d) = d else {
+            panic!("{d:?}")
+        };
+        let table = compare(&site.scope(View::EN), &d.maps);
+        assert_eq!(table.columns.len(), 3, "the range, then one column per map");
+        assert_eq!(table.id, "dispatch-compare-planner_v1-planner_v2");
+        let nope = parse(&site, "map-compare", &[("maps", "planner_v1 nope")]).unwrap_err();
+        assert!(nope.contains("no map with id `nope`"), "{nope}");
+    }
+
+    /// The former name is still accepted, as the same directive.
+    #[test]
+    fn dispatch_compare_is_an_alias_of_map_compare() {
+        let site = site();
+        assert_eq!(
+            parse(site, "dispatch-compare", &[]),
+            parse(site, "map-compare", &[])
+        );
+        assert!(matches!(
+            parse(
+                site,
+                "dispatch-compare",
+                &[("maps", "planner_v1 planner_v2")]
+            ),
+            Ok(Directive::MapCompare(_))
+        ));
+        assert_eq!(compare(&site.scope(View::EN), &[]).columns.len(), 4);
     }
 }

@@ -43,7 +43,7 @@ tables! {
     d::Findings => |d, s| vec![records::findings(s, &d.ids, d.caption.as_deref())];
     d::Worklog => |_d, s| vec![worklog::worklog(s)];
     d::DispatchMap => |d, s| vec![dispatch::map(s, &d.id)];
-    d::DispatchCompare => |_d, s| vec![dispatch::compare(s)];
+    d::MapCompare => |d, s| vec![dispatch::compare(s, &d.maps)];
     d::RunTable => |d, s| runs::run(s, &d.id);
     d::RunPage => |d, s| runs::page(s, &d.id);
     d::LatestRun => |d, s| runs::latest(s, &d.probe);
