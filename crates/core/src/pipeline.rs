@@ -497,7 +497,7 @@ mod tests {
     use super::*;
 
     /// Fixture sites of no pack, loaded (a pack's tests load sites that turn it on with
-    /// [`loaded`] and hold them to the same checks: the ggml pack's, this repository's).
+    /// [`loaded`] and hold them to the same checks: a pack's own, on this repository).
     fn sites() -> Vec<(&'static str, Loaded)> {
         loaded(&[
             "tests/fixtures/planner",

@@ -421,7 +421,7 @@ mod tests {
             "Bitmap",
             "Seq",
             // An anchor the site declares itself is shown by its reference (a pack may say
-            // more of its own records: the ggml pack's bundles show their size and symbols).
+            // more of its own records, such as a size or the symbols a record holds).
             "code:plan_0007",
             "code:plan_0099",
             "Executor",
