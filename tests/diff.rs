@@ -6,7 +6,7 @@
 mod common;
 
 use assert_cmd::Command;
-use common::git;
+use common::{diff, git, write_files};
 use std::path::Path;
 
 const CONFIG: &str = "title: {ja: \"差分の試験\", en: \"Diff test\"}\npacks: [ggml]\n";
@@ -90,21 +90,13 @@ cases:
   - {id: long, prompt_eval_count: 200, eval_count: 2}
 ";
 
-fn write(dir: &Path, files: &[(&str, &str)]) {
-    for (p, t) in files {
-        let path = dir.join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, t).unwrap();
-    }
-}
-
 /// A repository with three commits: the base site, a moved claim plus a new run, and a
 /// Japanese-only prose edit.
 fn repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     git(d, &["init", "-q", "-b", "main"]);
-    write(
+    write_files(
         d,
         &[
             ("evidence.yaml", CONFIG),
@@ -118,7 +110,7 @@ fn repo() -> tempfile::TempDir {
     );
     git(d, &["add", "-A"]);
     git(d, &["commit", "-qm", "base"]);
-    write(
+    write_files(
         d,
         &[
             ("data/claims.yaml", CLAIMS_AFTER),
@@ -127,7 +119,7 @@ fn repo() -> tempfile::TempDir {
     );
     git(d, &["add", "-A"]);
     git(d, &["commit", "-qm", "counter observer and a new run"]);
-    write(
+    write_files(
         d,
         &[(
             "content/index.md",
@@ -137,22 +129,6 @@ fn repo() -> tempfile::TempDir {
     git(d, &["add", "-A"]);
     git(d, &["commit", "-qm", "ja-only edit"]);
     dir
-}
-
-fn diff(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("evidence")
-        .unwrap()
-        .arg("diff")
-        .args(args)
-        .arg("--root")
-        .arg(dir)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 #[test]
@@ -226,7 +202,7 @@ fn working_tree_is_the_default_head_and_untouched() {
 #[test]
 fn map_change_lists_flipped_zones() {
     let repo = repo();
-    write(
+    write_files(
         repo.path(),
         &[("data/maps.yaml", &DISPATCH.replace("{le: 256}", "{lt: 64}"))],
     );
@@ -254,9 +230,9 @@ fn two_folders() {
         ("data/maps.yaml", DISPATCH),
         ("data/vocabulary.yaml", VOCABULARY),
     ];
-    write(a.path(), &base);
-    write(b.path(), &base);
-    write(
+    write_files(a.path(), &base);
+    write_files(b.path(), &base);
+    write_files(
         b.path(),
         &[("content/extra.md", &PAGE.replace("order: 0", "order: 1"))],
     );
@@ -283,7 +259,7 @@ fn errors_exit_2() {
     assert_eq!(code, 2);
     assert!(err.contains("is not an evidence site"), "{err}");
 
-    write(
+    write_files(
         repo.path(),
         &[("data/claims.yaml", "- id: c1\n  page: index\n  bogus: 1\n")],
     );
@@ -306,7 +282,7 @@ fn rewritten(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
     let d = repo.path();
     edit(d);
     let page = std::fs::read_to_string(d.join("content/index.md")).unwrap();
-    write(
+    write_files(
         d,
         &[(
             "content/index.md",
@@ -371,7 +347,7 @@ fn assert_reported_as_rewrite(repo: &Path, file: &str) {
 #[test]
 fn run_value_edited_in_place_is_a_rewrite() {
     let repo = rewritten(|d| {
-        write(
+        write_files(
             d,
             &[(
                 "data/runs/r1.yaml",
@@ -433,7 +409,7 @@ fn run_file_renamed_is_a_rewrite() {
 #[test]
 fn run_file_with_only_a_comment_changed_is_a_rewrite() {
     let repo = rewritten(|d| {
-        write(
+        write_files(
             d,
             &[("data/runs/r1.yaml", &format!("# re-checked later\n{RUN1}"))],
         )
@@ -456,7 +432,7 @@ fn run_file_with_only_a_comment_changed_is_a_rewrite() {
 #[test]
 fn new_run_alone_is_not_a_rewrite() {
     let repo = rewritten(|d| {
-        write(
+        write_files(
             d,
             &[(
                 "data/runs/r3.yaml",
@@ -490,7 +466,7 @@ fn ordinary_evidence_changes_pass_deny_rewrites() {
 #[test]
 fn a_new_run_hidden_by_export_ignore_is_reported() {
     let repo = rewritten(|d| {
-        write(
+        write_files(
             d,
             &[
                 (".gitattributes", "data/runs/r3.yaml export-ignore\n"),
@@ -553,7 +529,7 @@ fn a_new_run_hidden_by_export_ignore_is_reported() {
 #[test]
 fn a_run_rewritten_under_export_subst_fails_deny_rewrites() {
     let repo = rewritten(|d| {
-        write(
+        write_files(
             d,
             &[
                 (".gitattributes", "data/runs/*.yaml export-subst\n"),
@@ -586,7 +562,7 @@ fn attributes_above_the_site_folder_are_reported_and_others_not() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     git(d, &["init", "-q", "-b", "main"]);
-    write(
+    write_files(
         d,
         &[
             ("inv/evidence.yaml", CONFIG),
@@ -600,7 +576,7 @@ fn attributes_above_the_site_folder_are_reported_and_others_not() {
     );
     git(d, &["add", "-A"]);
     git(d, &["commit", "-qm", "base"]);
-    write(
+    write_files(
         d,
         &[
             (".gitattributes", "*.yaml export-ignore\n"),
@@ -617,7 +593,7 @@ fn attributes_above_the_site_folder_are_reported_and_others_not() {
         serde_json::json!([{"path": ".gitattributes", "change": "added"}])
     );
     assert_eq!(v["runs"]["added"], serde_json::json!([]), "{v:#}");
-    write(d, &[("inv/data/.gitattributes", "* -text\n")]);
+    write_files(d, &[("inv/data/.gitattributes", "* -text\n")]);
     let (code, json, err) = diff(&d.join("inv"), &["HEAD", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -689,8 +665,8 @@ fn sides() -> (tempfile::TempDir, tempfile::TempDir) {
         ("data/runs/r1.yaml", RUN1.to_string()),
         ("data/runs/o1.yaml", other("o1", "2026-03-02")),
     ];
-    write(a.path(), &files(&base));
-    write(b.path(), &files(&base));
+    write_files(a.path(), &files(&base));
+    write_files(b.path(), &files(&base));
     // The claim moves; the English text matches its old cannot-show only once runs of
     // spaces are read as one, the Japanese not at all. A new claim moves nothing.
     let moved = CLAIMS_AFTER
@@ -737,7 +713,7 @@ fn sides() -> (tempfile::TempDir, tempfile::TempDir) {
         // A newer run of `other` with the same values: the latest run changes, no case.
         ("data/runs/o2.yaml", other("o2", "2026-03-06")),
     ];
-    write(b.path(), &files(&head));
+    write_files(b.path(), &files(&head));
     (a, b)
 }
 
@@ -886,10 +862,10 @@ fn a_site_folder_missing_at_the_base_revision_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     git(d, &["init", "-q", "-b", "main"]);
-    write(d, &[("README", "x\n")]);
+    write_files(d, &[("README", "x\n")]);
     git(d, &["add", "-A"]);
     git(d, &["commit", "-qm", "no site yet"]);
-    write(
+    write_files(
         d,
         &[
             ("inv/evidence.yaml", CONFIG),
@@ -915,7 +891,7 @@ fn front_matter_changes_are_reported_and_a_one_language_change_is_drift() {
     let d = repo.path();
     let page = std::fs::read_to_string(d.join("content/index.md")).unwrap();
     // The title in Japanese only: a change of the page, and translation drift.
-    write(
+    write_files(
         d,
         &[(
             "content/index.md",
@@ -935,7 +911,7 @@ fn front_matter_changes_are_reported_and_a_one_language_change_is_drift() {
         "counted in the summary:\n{out}"
     );
     // Both languages, and the order: changed, no drift.
-    write(
+    write_files(
         d,
         &[(
             "content/index.md",
@@ -967,7 +943,7 @@ fn front_matter_changes_are_reported_and_a_one_language_change_is_drift() {
 fn a_claim_changed_in_one_language_counts_as_drift() {
     let repo = repo();
     let d = repo.path();
-    write(
+    write_files(
         d,
         &[(
             "data/claims.yaml",
@@ -994,7 +970,7 @@ cases:
   - {id: short-r2, repeat: {of: short, index: 2}, prompt_eval_count: 5, eval_count: 1}
   - {id: short-r3, repeat: {of: short, index: 3}, prompt_eval_count: 9, eval_count: 1}
 ";
-    write(d, &[("data/runs/r3.yaml", repeated)]);
+    write_files(d, &[("data/runs/r3.yaml", repeated)]);
     let (_, json, _) = diff(d, &["HEAD", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let latest = &v["runs"]["latest"][0];
@@ -1026,7 +1002,7 @@ fn a_moved_bound_lists_what_to_re_read() {
     let d = repo.path();
     let page = std::fs::read_to_string(d.join("content/index.md")).unwrap();
     // The prose says "≤ 256", committed; then the bound moves to 320.
-    write(
+    write_files(
         d,
         &[(
             "content/index.md",
@@ -1038,7 +1014,7 @@ fn a_moved_bound_lists_what_to_re_read() {
     );
     git(d, &["add", "-A"]);
     git(d, &["commit", "-qm", "prose quotes the bound"]);
-    write(
+    write_files(
         d,
         &[("data/maps.yaml", &DISPATCH.replace("le: 256", "le: 320"))],
     );
@@ -1066,7 +1042,7 @@ fn a_moved_bound_lists_what_to_re_read() {
 fn a_reworded_text_shows_the_words_that_changed_in_every_format() {
     let repo = repo();
     let d = repo.path();
-    write(
+    write_files(
         d,
         &[(
             "data/claims.yaml",
@@ -1102,7 +1078,7 @@ fn a_reworded_text_shows_the_words_that_changed_in_every_format() {
 fn the_review_page_is_written_to_its_folder_and_never_over_a_file_of_yours() {
     let repo = repo();
     let d = repo.path();
-    write(
+    write_files(
         d,
         &[(
             "data/claims.yaml",
@@ -1181,7 +1157,7 @@ fn the_review_page_is_written_to_its_folder_and_never_over_a_file_of_yours() {
 #[test]
 fn the_review_page_draws_a_changed_map_before_and_after() {
     let repo = repo();
-    write(
+    write_files(
         repo.path(),
         &[("data/maps.yaml", &DISPATCH.replace("{le: 256}", "{lt: 64}"))],
     );
@@ -1263,7 +1239,7 @@ fn a_reworded_claim_move_is_a_move_when_the_claim_says_so() {
     };
     for (moved, is_move) in [("  moved: {from: cannot}\n", true), ("", false)] {
         let repo = repo();
-        write(repo.path(), &[("data/claims.yaml", &reworded(moved))]);
+        write_files(repo.path(), &[("data/claims.yaml", &reworded(moved))]);
         // HEAD~2 has CLAIMS_BEFORE: "Which kernel ran" on the cannot-show side.
         let (_, json, err) = diff(repo.path(), &["HEAD~2", "--format", "json"]);
         let v: serde_json::Value =
@@ -1339,7 +1315,7 @@ fn repo_with_added_runs() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     git(d, &["init", "-q", "-b", "main"]);
-    write(
+    write_files(
         d,
         &[
             (
@@ -1361,7 +1337,7 @@ fn repo_with_added_runs() -> tempfile::TempDir {
     );
     git(d, &["add", "-A"]);
     git(d, &["commit", "-qm", "base"]);
-    write(
+    write_files(
         d,
         &[
             ("data/runs/cpu1.yaml", RUN_CPU),

@@ -6,17 +6,8 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::{copy_dir, git};
+use common::{copy_dir, diff, git, write_files};
 use std::path::Path;
-
-fn write(dir: &Path, files: &[(&str, &str)]) {
-    for (p, t) in files {
-        let path = dir.join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, t).unwrap();
-    }
-}
 
 fn commit(dir: &Path, message: &str) {
     git(dir, &["add", "-A"]);
@@ -113,7 +104,7 @@ fn planner_repo() -> tempfile::TempDir {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/planner");
     copy_dir(&fixture, d);
     let config = std::fs::read_to_string(d.join("evidence.yaml")).unwrap();
-    write(
+    write_files(
         d,
         &[
             (
@@ -127,7 +118,7 @@ fn planner_repo() -> tempfile::TempDir {
     git(d, &["init", "-q", "-b", "main"]);
     commit(d, "base");
     let maps = std::fs::read_to_string(d.join("data/maps.yaml")).unwrap();
-    write(
+    write_files(
         d,
         &[
             (
@@ -141,7 +132,7 @@ fn planner_repo() -> tempfile::TempDir {
         ],
     );
     let observers = std::fs::read_to_string(d.join("data/observers.yaml")).unwrap();
-    write(
+    write_files(
         d,
         &[(
             "data/observers.yaml",
@@ -155,7 +146,7 @@ fn planner_repo() -> tempfile::TempDir {
     commit(d, "a comparison, a new probe, a moved claim and bound");
     // Then a run record rewritten in place: a value the overview page quotes.
     let sweep_a = std::fs::read_to_string(d.join("data/runs/sweep-a.yaml")).unwrap();
-    write(
+    write_files(
         d,
         &[(
             "data/runs/sweep-a.yaml",
@@ -164,22 +155,6 @@ fn planner_repo() -> tempfile::TempDir {
     );
     commit(d, "sweep-a rewritten");
     dir
-}
-
-fn diff(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("evidence")
-        .unwrap()
-        .arg("diff")
-        .args(args)
-        .arg("--root")
-        .arg(dir)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 /// The three formats of the change between `base` and `head`: text, markdown (with a

@@ -67,6 +67,29 @@ pub fn write_file(root: &Path, file: &str, bytes: &[u8]) {
     std::fs::write(path, bytes).unwrap();
 }
 
+/// Writes each `(path, text)` under `root`, making folders as needed.
+pub fn write_files(root: &Path, files: &[(&str, &str)]) {
+    for (file, text) in files {
+        write_file(root, file, text.as_bytes());
+    }
+}
+
+/// Runs `evidence diff ARGS --root DIR`: its exit code, stdout and stderr.
+pub fn diff(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = evidence()
+        .arg("diff")
+        .args(args)
+        .arg("--root")
+        .arg(dir)
+        .output()
+        .expect("run evidence diff");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    )
+}
+
 /// The built-in English messages with every line defining `key` removed.
 pub fn builtin_en_ftl_without(key: &str) -> String {
     let text =
