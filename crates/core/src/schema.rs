@@ -191,12 +191,18 @@ pub fn reference() -> String {
          (`{ja: …, en: …}` on a site of `languages: [ja, en]`). A field not marked required may \
          be left out. Every object takes only the fields listed.\n",
     );
+    kinds_section(&mut md);
     let core = json_schema::schemas(&generic(Vec::new()));
     for s in &core {
         section(&mut md, s, "##");
     }
     for pack in crate::model::pack::known() {
         md.push_str(&format!("\n## Pack `{}`\n\n{}.\n", pack.name, pack.about));
+        md.push_str(
+            "\nThe kinds of record it adds, each named in a reference like the core's:\n\n",
+        );
+        kinds_table(&mut md, pack.kinds.iter().copied());
+
         let with = json_schema::schemas(&generic(vec![pack]));
         for s in &with {
             if s.name == "runs" {
@@ -207,6 +213,42 @@ pub fn reference() -> String {
         }
     }
     md
+}
+
+/// What a reference names: every kind of the registry, with the file its records are
+/// written in and what a record of it is.
+fn kinds_section(md: &mut String) {
+    md.push_str(
+        "\n## References\n\n\
+         A field that names another record takes a reference, `kind:id` (`claim:c1`), or \
+         the bare id where the field names records of one kind. A record of a collection \
+         the site declares is named by the collection's name (`query:q1`); a page by its path \
+         under `content/` without `.md` (`page:notes/setup`). The kinds:\n\n",
+    );
+    let written = crate::model::registry::KINDS
+        .iter()
+        .filter(|k| k.storage != crate::model::registry::Storage::Declared);
+    kinds_table(md, written);
+    md.push_str("\nA pack adds kinds of its own (below, under the pack).\n");
+}
+
+/// A table of kinds: the prefix of a reference, where the records are written, what one is.
+fn kinds_table<'a>(
+    md: &mut String,
+    kinds: impl Iterator<Item = &'a crate::model::registry::KindSpec>,
+) {
+    md.push_str("| Kind | Written in | A record is |\n|---|---|---|\n");
+    for k in kinds {
+        let place = match k.file_pattern() {
+            Some(f) => format!("`data/{f}`"),
+            None => "`content/**/*.md`".to_string(),
+        };
+        md.push_str(&format!(
+            "| `{}` | {place} | {} |\n",
+            k.name,
+            k.about.trim()
+        ));
+    }
 }
 
 /// The fields a pack adds to runs and cases: those of `with`'s run schema that `core`'s lacks.

@@ -67,6 +67,8 @@ pub struct KindSpec {
     pub kind: Kind,
     /// The prefix of its references (`claim:c1`) and its key in `evidence.json`.
     pub name: &'static str,
+    /// What a record of it is, in a line (the data file reference lists it).
+    pub about: &'static str,
     pub storage: Storage,
     pub compare: Compare,
     /// The JSON Schema of the file its records are written in (`evidence schema`, the
@@ -81,6 +83,7 @@ pub type SchemaFn = fn(&mut schemars::SchemaGenerator) -> schemars::Schema;
 const fn spec(
     kind: Kind,
     name: &'static str,
+    about: &'static str,
     storage: Storage,
     compare: Compare,
     schema: Option<SchemaFn>,
@@ -88,6 +91,7 @@ const fn spec(
     KindSpec {
         kind,
         name,
+        about,
         storage,
         compare,
         schema,
@@ -182,13 +186,13 @@ pub(crate) use core_kinds;
 /// From [`core_kinds!`]: the [`Kind`] enum (the core's kinds, then the hand-written
 /// ones), [`KINDS`] in the same order, and `kind_index`, a kind's position in it.
 macro_rules! kind_table {
-    ([] $($(#[$doc:meta])* $kind:ident => $field:ident: $type:ident, $name:literal,
+    ([] $($(#[doc = $doc:literal])* $kind:ident => $field:ident: $type:ident, $name:literal,
         $storage:expr, $compare:ident, $($shape:ident)+;)*) => {
         /// The kinds of record a reference can name: the core's, in the order of
         /// [`KINDS`], then a declared collection's record, a page and a pack's kind.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
-            $($(#[$doc])* $kind,)*
+            $($(#[doc = $doc])* $kind,)*
             /// A record of a collection the site declares (`model::declared`); its key is
             /// `collection:id`.
             Record,
@@ -203,12 +207,27 @@ macro_rules! kind_table {
             $(spec(
                 Kind::$kind,
                 $name,
+                concat!($($doc),*),
                 $storage,
                 $compare,
                 kind_table!(@schema $type, $($shape)+),
             ),)*
-            spec(Kind::Record, "record", Declared, Fields, None),
-            spec(Kind::Page, "page", Pages, Own, None),
+            spec(
+                Kind::Record,
+                "record",
+                " A record of a collection the site declares, named `collection:id`.",
+                Declared,
+                Fields,
+                None,
+            ),
+            spec(
+                Kind::Page,
+                "page",
+                " A page under `content/`, named by its path without `.md`.",
+                Pages,
+                Own,
+                None,
+            ),
         ];
 
         /// The position of a core kind in [`KINDS`] (a pack's kind comes after them all).
