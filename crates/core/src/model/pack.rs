@@ -137,13 +137,8 @@ pub fn names() -> String {
 
 // ---------------------------------------------------------------- records
 
-/// A reference a pack's record makes, for `model` to resolve with the others.
-pub enum Reference<'a> {
-    /// A bare id that must name a record of this kind.
-    Bare(Kind, &'a Id),
-    /// A `kind:id` reference to any record.
-    Any(&'a Id),
-}
+/// A reference a pack's record makes, resolved with the core's.
+pub use super::refs::Reference;
 
 /// A record of a kind a pack adds, held by the core without its type: indexed by id,
 /// its references resolved, exported and compared through `Serialize` like any other.

@@ -92,6 +92,29 @@ pub fn valid_date_or_time(s: &str) -> bool {
     }
 }
 
+/// What a field of a record points at, for the resolver to check: a record of the graph,
+/// or a date the field must hold.
+pub enum Reference<'a> {
+    /// A bare id that must name a record of this kind.
+    Bare(Kind, &'a Id),
+    /// A `kind:id` reference to any record.
+    Any(&'a Id),
+    /// A calendar date, `YYYY-MM-DD`.
+    Date(&'a Id),
+    /// A date or an RFC 3339 time (when a run was taken).
+    Moment(&'a Id),
+}
+
+/// What a core record refers to. Every core kind's record type says it (a kind of
+/// [`super::registry::core_kinds!`] whose type lacks it does not compile), so that
+/// resolving references lists no kind.
+pub trait Refers {
+    /// Each reference the record makes, in the order its fields are written.
+    fn references(&self) -> Vec<Reference<'_>> {
+        Vec::new()
+    }
+}
+
 /// Resolves references while walking every record.
 struct Resolver<'a> {
     ev: &'a Evidence,
@@ -187,6 +210,16 @@ impl Resolver<'_> {
         self.diags.push(d);
     }
 
+    /// Checks one reference `file`'s record makes.
+    fn check(&mut self, file: &str, reference: Reference<'_>) {
+        match reference {
+            Reference::Bare(kind, id) => self.bare(file, kind, id),
+            Reference::Any(id) => self.any(file, id),
+            Reference::Date(id) => self.date(file, id),
+            Reference::Moment(id) => self.run_date(file, id),
+        }
+    }
+
     fn pack_on(&self, name: &str) -> bool {
         self.ev.config.as_ref().is_some_and(|c| c.has_pack(name))
     }
@@ -239,62 +272,75 @@ impl Resolver<'_> {
     }
 }
 
-/// Checks every reference in the graph.
+/// Checks every reference in the graph, then the rules that tie records of two kinds.
 pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
     let mut r = Resolver { ev, diags };
-    for m in ev.maps.iter() {
-        if let Some(p) = &m.phase {
-            r.bare(&m.file, Kind::Phase, p);
-        }
-        for subject in &m.for_subjects {
-            r.bare(&m.file, Kind::Subject, subject);
-        }
-        for b in &m.branches {
-            r.bare(&m.file, Kind::Family, &b.family);
-            if let Some(a) = &b.anchor {
-                r.any(&m.file, a);
-            }
-            for c in &b.chain {
-                r.bare(&m.file, Kind::Component, c);
+    super::registry::core_kinds!([&mut r] resolve_kinds);
+    if let Some(own) = ev.config.as_ref().and_then(|c| c.subject.as_ref()) {
+        r.bare("evidence.yaml", Kind::Subject, own);
+    }
+    if let Some(config) = &ev.config {
+        for rec in ev.records.iter() {
+            for (kind, id) in super::declared::refs(&config.collections, rec) {
+                r.bare(&rec.file, kind, &id);
             }
         }
     }
-    for route in ev.routes.iter() {
-        if let Some(f) = &route.family {
-            r.bare(&route.file, Kind::Family, f);
+    for records in ev.pack.values() {
+        for rec in records.iter() {
+            for x in rec.value.references() {
+                r.check(&rec.file, x);
+            }
         }
     }
+    reading_cases(&mut r);
+    subject_runs(&mut r);
+    claim_limits(&mut r);
+    chain_loops(ev, r.diags);
+    for run in ev.runs.iter() {
+        case_ids(&mut r, run);
+    }
+}
+
+/// From [`super::registry::core_kinds!`]: the references of every record of each core kind.
+macro_rules! resolve_kinds {
+    ([$r:expr] $($(#[$doc:meta])* $kind:ident => $field:ident: $type:ident, $name:literal,
+        $storage:expr, $compare:ident, $($shape:ident)+;)*) => {{
+        let r: &mut Resolver = $r;
+        $(for rec in r.ev.$field.iter() {
+            for x in Refers::references(&rec.value) {
+                r.check(&rec.file, x);
+            }
+        })*
+    }};
+}
+use resolve_kinds;
+
+/// A reading of a case names a case of its run (a missing run is told as a reference).
+fn reading_cases(r: &mut Resolver) {
+    let ev = r.ev;
     for reading in ev.readings.iter() {
-        let file = &reading.file;
-        r.bare(file, Kind::Run, &reading.run);
-        if let Some(m) = &reading.map {
-            r.bare(file, Kind::Map, m);
-        }
-        if let Some(z) = &reading.zone {
-            r.bare(file, Kind::Family, z);
-        }
-        if let Some(d) = &reading.date {
-            r.run_date(file, d);
-        }
-        // The case must be one of the run's (a missing run is told above).
         if let (Some(run), Some(case)) = (ev.runs.get(&reading.run.value), &reading.case)
             && !run.cases.iter().any(|c| c.id.value == case.value)
         {
             r.diags.push(
                 Diagnostic::error(
                     "dangling-ref",
-                    span_of(file, case),
+                    span_of(&reading.file, case),
                     format!("run `{}` has no case `{}`", reading.run.value, case.value),
                 )
                 .with_hint("name a case of the run by its id"),
             );
         }
     }
-    // A run belongs to one subject: listed once, and not against its own `subject`.
+}
+
+/// A run belongs to one subject: listed once, and not against its own `subject`.
+fn subject_runs(r: &mut Resolver) {
+    let ev = r.ev;
     let mut listed: std::collections::HashMap<&str, &str> = Default::default();
     for s in ev.subjects.iter() {
         for run in &s.runs {
-            r.bare(&s.file, Kind::Run, run);
             let own = ev.runs.get(&run.value).and_then(|x| x.subject.as_ref());
             let clash = match (listed.insert(&run.value, &s.id.value), own) {
                 (Some(first), _) => Some(first.to_string()),
@@ -316,57 +362,13 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
             }
         }
     }
-    if let Some(own) = ev.config.as_ref().and_then(|c| c.subject.as_ref()) {
-        r.bare("evidence.yaml", Kind::Subject, own);
-    }
-    if let Some(config) = &ev.config {
-        for rec in ev.records.iter() {
-            for (kind, id) in super::declared::refs(&config.collections, rec) {
-                r.bare(&rec.file, kind, &id);
-            }
-        }
-    }
-    for c in ev.components.iter() {
-        if let Some(v) = &c.loaded_via {
-            r.bare(&c.file, Kind::Component, v);
-        }
-        if let Some(n) = &c.next {
-            r.bare(&c.file, Kind::Component, n);
-        }
-        r.bare(&c.file, Kind::Status, &c.status);
-    }
-    chain_loops(ev, r.diags);
-    for o in ev.observers.iter() {
-        r.date(&o.file, &o.as_of);
-        for p in &o.phases {
-            r.bare(&o.file, Kind::Phase, p);
-        }
-    }
-    for p in ev.phases.iter() {
-        if let Some(d) = &p.date {
-            r.date(&p.file, d);
-        }
-        for f in &p.fixed {
-            for x in &f.refs {
-                r.any(&p.file, x);
-            }
-        }
-        for q in &p.questions {
-            r.bare(&p.file, Kind::Question, q);
-        }
-    }
-    for c in ev.claims.iter() {
-        r.bare(&c.file, Kind::Page, &c.page);
-        for f in &c.corrected_by {
-            r.bare(&c.file, Kind::Finding, f);
-        }
-        if let Some(other) = c.moved.as_ref().and_then(|m| m.claim.as_ref()) {
-            r.bare(&c.file, Kind::Claim, other);
-        }
-        match (&c.constraint, &c.limit) {
-            (Some(o), _) => r.bare(&c.file, Kind::Observer, o),
-            (None, Some(_)) => {}
-            (None, None) => r.diags.push(
+}
+
+/// A claim's cannot-show side names what keeps it out of reach: an observer or a limit.
+fn claim_limits(r: &mut Resolver) {
+    for c in r.ev.claims.iter() {
+        if c.constraint.is_none() && c.limit.is_none() {
+            r.diags.push(
                 Diagnostic::error(
                     "claim-limit",
                     span_of(&c.file, &c.id),
@@ -375,63 +377,13 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
                 .with_hint(
                     "a cannot-show needs the observer behind it (`constraint`) or another `limit`",
                 ),
-            ),
-        }
-        for e in &c.evidence {
-            r.any(&c.file, e);
-        }
-    }
-    for q in ev.questions.iter() {
-        for p in &q.pages {
-            r.bare(&q.file, Kind::Page, p);
-        }
-        for x in q.resolved_by.iter().chain(&q.refs) {
-            r.any(&q.file, x);
-        }
-    }
-    for f in ev.findings.iter() {
-        for x in &f.refs {
-            r.any(&f.file, x);
-        }
-    }
-    for (kind, records) in &ev.pack {
-        resolve_pack(&mut r, *kind, records);
-    }
-    for run in ev.runs.iter() {
-        resolve_run(&mut r, run);
-    }
-}
-
-/// The references the records of a pack's kind make.
-fn resolve_pack(r: &mut Resolver, _kind: Kind, records: &super::Collection<super::pack::Shared>) {
-    use super::pack::Reference;
-    for rec in records.iter() {
-        for x in rec.value.references() {
-            match x {
-                Reference::Bare(kind, id) => r.bare(&rec.file, kind, id),
-                Reference::Any(id) => r.any(&rec.file, id),
-            }
+            );
         }
     }
 }
 
-fn resolve_run(r: &mut Resolver, run: &super::Located<super::Run>) {
-    if let Some(engine) = run.engine() {
-        r.bare(&run.file, Kind::Engine, engine);
-    }
-    let file = &run.file;
-    if let Some(s) = &run.subject {
-        r.bare(file, Kind::Subject, s);
-    }
-    if let Some(d) = &run.date {
-        r.run_date(file, d);
-    }
-    if let Some(p) = &run.phase {
-        r.bare(file, Kind::Phase, p);
-    }
-    if let Some(m) = &run.assessed_against {
-        r.bare(file, Kind::Map, m);
-    }
+/// Each case of a run has an id of its own.
+fn case_ids(r: &mut Resolver, run: &super::Located<super::Run>) {
     // FxHash, sized at once: a run can hold thousands of cases, and this is the one
     // serial pass over all of a site's cases.
     let mut seen = rustc_hash::FxHashSet::default();
@@ -440,15 +392,12 @@ fn resolve_run(r: &mut Resolver, run: &super::Located<super::Run>) {
         if !seen.insert(c.id.value.as_str()) {
             r.diags.push(Diagnostic::error(
                 "duplicate-id",
-                span_of(file, &c.id),
+                span_of(&run.file, &c.id),
                 format!(
                     "duplicate case id `{}` in run `{}`",
                     c.id.value, run.id.value
                 ),
             ));
-        }
-        if let Some(z) = c.assessment.as_ref().and_then(|a| a.zone.as_ref()) {
-            r.bare(file, Kind::Family, z);
         }
     }
 }

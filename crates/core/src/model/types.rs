@@ -1468,6 +1468,134 @@ pub struct Assessment {
     pub reading: Text,
 }
 
+// ---------------------------------------------------------------- what records refer to
+
+use super::refs::{Kind, Reference, Refers};
+use Reference::{Any as AnyRecord, Bare, Date, Moment};
+
+/// Bare references to records of `kind`, one for each id of `ids`.
+fn bare_all<'a>(
+    kind: Kind,
+    ids: impl IntoIterator<Item = &'a Id>,
+) -> impl Iterator<Item = Reference<'a>> {
+    ids.into_iter().map(move |id| Bare(kind, id))
+}
+
+impl Refers for Phase {
+    fn references(&self) -> Vec<Reference<'_>> {
+        let fixed = self.fixed.iter().flat_map(|f| f.refs.iter().map(AnyRecord));
+        self.date
+            .iter()
+            .map(Date)
+            .chain(fixed)
+            .chain(bare_all(Kind::Question, &self.questions))
+            .collect()
+    }
+}
+
+impl Refers for Run {
+    fn references(&self) -> Vec<Reference<'_>> {
+        let zones = self
+            .cases
+            .iter()
+            .filter_map(|c| c.assessment.as_ref().and_then(|a| a.zone.as_ref()));
+        bare_all(Kind::Engine, self.engine())
+            .chain(bare_all(Kind::Subject, &self.subject))
+            .chain(self.date.iter().map(Moment))
+            .chain(bare_all(Kind::Phase, &self.phase))
+            .chain(bare_all(Kind::Map, &self.assessed_against))
+            .chain(bare_all(Kind::Family, zones))
+            .collect()
+    }
+}
+
+impl Refers for Observer {
+    fn references(&self) -> Vec<Reference<'_>> {
+        std::iter::once(Date(&self.as_of))
+            .chain(bare_all(Kind::Phase, &self.phases))
+            .collect()
+    }
+}
+
+impl Refers for Component {
+    fn references(&self) -> Vec<Reference<'_>> {
+        bare_all(Kind::Component, self.loaded_via.iter().chain(&self.next))
+            .chain(std::iter::once(Bare(Kind::Status, &self.status)))
+            .collect()
+    }
+}
+
+impl Refers for Question {
+    fn references(&self) -> Vec<Reference<'_>> {
+        bare_all(Kind::Page, &self.pages)
+            .chain(self.resolved_by.iter().chain(&self.refs).map(AnyRecord))
+            .collect()
+    }
+}
+
+impl Refers for Finding {
+    fn references(&self) -> Vec<Reference<'_>> {
+        self.refs.iter().map(AnyRecord).collect()
+    }
+}
+
+impl Refers for DispatchMap {
+    fn references(&self) -> Vec<Reference<'_>> {
+        let branches = self.branches.iter().flat_map(|b| {
+            std::iter::once(Bare(Kind::Family, &b.family))
+                .chain(b.anchor.iter().map(AnyRecord))
+                .chain(bare_all(Kind::Component, &b.chain))
+        });
+        bare_all(Kind::Phase, &self.phase)
+            .chain(bare_all(Kind::Subject, &self.for_subjects))
+            .chain(branches)
+            .collect()
+    }
+}
+
+impl Refers for Family {}
+
+impl Refers for Claim {
+    fn references(&self) -> Vec<Reference<'_>> {
+        let moved = self.moved.as_ref().and_then(|m| m.claim.as_ref());
+        std::iter::once(Bare(Kind::Page, &self.page))
+            .chain(bare_all(Kind::Finding, &self.corrected_by))
+            .chain(bare_all(Kind::Claim, moved))
+            .chain(bare_all(Kind::Observer, &self.constraint))
+            .chain(self.evidence.iter().map(AnyRecord))
+            .collect()
+    }
+}
+
+impl Refers for Term {}
+
+impl Refers for Route {
+    fn references(&self) -> Vec<Reference<'_>> {
+        bare_all(Kind::Family, &self.family).collect()
+    }
+}
+
+impl Refers for Engine {}
+impl Refers for Status {}
+impl Refers for Measurement {}
+impl Refers for TextField {}
+
+impl Refers for Subject {
+    fn references(&self) -> Vec<Reference<'_>> {
+        bare_all(Kind::Run, &self.runs).collect()
+    }
+}
+
+impl Refers for Reading {
+    fn references(&self) -> Vec<Reference<'_>> {
+        std::iter::once(Bare(Kind::Run, &self.run))
+            .chain(bare_all(Kind::Map, &self.map))
+            .chain(bare_all(Kind::Family, &self.zone))
+            .chain(self.date.iter().map(Moment))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod source_link_tests {
     use super::Source;
