@@ -142,12 +142,13 @@ use evidence_core::model::registry::{Compare, Kind, KindSpec, PackKind, Storage}
 
 /// The registry entry of one of the pack's kinds, written in `file` under `data/`.
 macro_rules! kinds {
-    ($($spec:ident, $kind:ident, $name:literal, $file:literal, $about:literal;)*) => {$(
+    ($($spec:ident, $kind:ident, $type:ty, $name:literal, $file:literal, $about:literal;)*) => {$(
         #[doc = concat!("The `", $name, "` kind's entry (`data/", $file, "`).")]
         pub static $spec: KindSpec = KindSpec {
             kind: Kind::Pack(PackKind(&$spec)),
             name: $name,
             about: $about,
+            fields: evidence_core::model::registry::struct_fields::<$type>,
             storage: Storage::File($file),
             compare: Compare::Fields,
             // The pack's files' schemas are its own (`schema.rs`).
@@ -159,17 +160,17 @@ macro_rules! kinds {
 }
 
 kinds! {
-    BUNDLE_SPEC, BUNDLE, "bundle", "bundles.yaml",
+    BUNDLE_SPEC, BUNDLE, Bundle, "bundle", "bundles.yaml",
         "A code object found in a fat binary: its target, size, symbols and route.";
-    GENERATION_SPEC, GENERATION, "generation", "generations.yaml",
+    GENERATION_SPEC, GENERATION, Generation, "generation", "generations.yaml",
         "A GPU target and its generation, with whether the fat binary carries code for it.";
-    TENSOR_TYPE_SPEC, TENSOR_TYPE, "tensor_type", "quantization.yaml",
+    TENSOR_TYPE_SPEC, TENSOR_TYPE, TensorType, "tensor_type", "quantization.yaml",
         "A ggml tensor type, its id in GGUF and the kernel families that handle it.";
-    FILE_TYPE_SPEC, FILE_TYPE, "file_type", "quantization.yaml",
+    FILE_TYPE_SPEC, FILE_TYPE, FileType, "file_type", "quantization.yaml",
         "A file-level quantization label and the tensor types it may mix.";
-    LAYER_SPEC, LAYER, "layer", "quantization.yaml",
+    LAYER_SPEC, LAYER, Layer, "layer", "quantization.yaml",
         "A layer of the general map: what it fixes.";
-    PLAN_SPEC, PLAN, "plan", "quantization.yaml",
+    PLAN_SPEC, PLAN, PlanStep, "plan", "quantization.yaml",
         "A step of the plan that broadens the map to another file type.";
 }
 

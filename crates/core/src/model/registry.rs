@@ -69,6 +69,8 @@ pub struct KindSpec {
     pub name: &'static str,
     /// What a record of it is, in a line (the data file reference lists it).
     pub about: &'static str,
+    /// The fields of its record, in the order its type declares them (for the docs).
+    pub fields: fn() -> &'static [&'static str],
     pub storage: Storage,
     pub compare: Compare,
     /// The JSON Schema of the file its records are written in (`evidence schema`, the
@@ -84,6 +86,7 @@ const fn spec(
     kind: Kind,
     name: &'static str,
     about: &'static str,
+    fields: fn() -> &'static [&'static str],
     storage: Storage,
     compare: Compare,
     schema: Option<SchemaFn>,
@@ -92,10 +95,47 @@ const fn spec(
         kind,
         name,
         about,
+        fields,
         storage,
         compare,
         schema,
     }
+}
+
+/// The fields serde reads for the record type `T`, in its declaration order: what its
+/// derived `Deserialize` hands to `deserialize_struct`, asked of a deserializer that
+/// records them and reads nothing.
+pub fn struct_fields<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+    use serde::de::{self, Visitor};
+    struct Fields(std::cell::Cell<&'static [&'static str]>);
+    impl<'de> de::Deserializer<'de> for &Fields {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.0.set(fields);
+            Err(de::Error::custom("fields recorded"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+            identifier ignored_any
+        }
+    }
+    let probe = Fields(std::cell::Cell::new(&[]));
+    let _ = T::deserialize(&probe);
+    probe.0.get()
+}
+
+/// The fields of a kind whose records are not of one type (declared records, pages).
+pub fn no_fields() -> &'static [&'static str] {
+    &[]
 }
 
 /// The schema of a file holding a list of `T`.
@@ -208,6 +248,7 @@ macro_rules! kind_table {
                 Kind::$kind,
                 $name,
                 concat!($($doc),*),
+                struct_fields::<t::$type>,
                 $storage,
                 $compare,
                 kind_table!(@schema $type, $($shape)+),
@@ -216,6 +257,7 @@ macro_rules! kind_table {
                 Kind::Record,
                 "record",
                 " A record of a collection the site declares, named `collection:id`.",
+                no_fields,
                 Declared,
                 Fields,
                 None,
@@ -224,6 +266,7 @@ macro_rules! kind_table {
                 Kind::Page,
                 "page",
                 " A page under `content/`, named by its path without `.md`.",
+                no_fields,
                 Pages,
                 Own,
                 None,
