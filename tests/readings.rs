@@ -187,3 +187,86 @@ fn a_reading_that_leaves_the_route_open_is_not_counted_in_the_maps_zone() {
         "the plot's description"
     );
 }
+
+/// A reading of the whole run that restates its origin, in the fixture's languages.
+const RESTATED: &str = "\
+- id: r1-origin
+  run: r1
+  restates: origin
+  text:
+    ja: \"言い直した由来\"
+    en: \"the origin in the site's words\"
+";
+
+#[test]
+fn a_restatement_takes_the_place_of_the_run_files_origin() {
+    let site = fixture_copy();
+    let root = site.path();
+    let run = std::fs::read_to_string(root.join("data/runs/r1.yaml")).unwrap();
+    write_file(root, "data/readings.yaml", RESTATED.as_bytes());
+    let (code, report) = check_json(root);
+    assert_eq!(code, 0, "{}", report.summary());
+    let out = tempfile::tempdir().unwrap();
+    build_ok(root, out.path());
+    let page = std::fs::read_to_string(out.path().join("en/details/index.html")).unwrap();
+    assert!(
+        page.contains("the origin in the site&#39;s words")
+            || page.contains("the origin in the site's words")
+    );
+    let origin = run
+        .lines()
+        .find(|l| l.trim_start().starts_with("en:"))
+        .map(|l| {
+            l.trim_start()
+                .trim_start_matches("en:")
+                .trim()
+                .trim_matches('"')
+        })
+        .unwrap();
+    assert!(
+        !page.contains(origin),
+        "the run file's origin is not shown: {origin}"
+    );
+    // Never a second time among the run's other readings.
+    assert_eq!(page.matches("the origin in the site").count(), 1);
+    // The run file is as it was, and the export keeps both.
+    assert_eq!(
+        std::fs::read_to_string(root.join("data/runs/r1.yaml")).unwrap(),
+        run
+    );
+    let json = std::fs::read_to_string(out.path().join("evidence.json")).unwrap();
+    assert!(json.contains("\"restates\":\"origin\"") || json.contains("\"restates\": \"origin\""));
+}
+
+#[test]
+fn a_restatement_of_a_case_or_a_missing_note_is_an_error() {
+    let site = fixture_copy();
+    let root = site.path();
+    let bad = "\
+- id: r1-case
+  run: r1
+  case: large
+  restates: origin
+  text: {ja: \"誤り\", en: \"wrong\"}
+- id: r1-note
+  run: r1
+  restates: note
+  text: {ja: \"誤り\", en: \"wrong\"}
+";
+    write_file(root, "data/readings.yaml", bad.as_bytes());
+    let (code, report) = check_json(root);
+    assert_eq!(code, 1);
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "bad-restatement")
+        .collect();
+    assert_eq!(found.len(), 2, "{}", report.summary());
+    assert!(
+        found
+            .iter()
+            .all(|d| d.span.file == "data/readings.yaml" && d.span.line > 0)
+    );
+    assert!(found.iter().any(|d| d.message.contains("names a case")));
+    assert!(found.iter().any(|d| d.message.contains("no `note`")));
+}

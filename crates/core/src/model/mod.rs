@@ -363,7 +363,15 @@ impl Evidence {
     pub fn run_readings<'a>(&'a self, run: &'a str) -> impl Iterator<Item = &'a Located<Reading>> {
         self.readings
             .iter()
-            .filter(move |r| r.case.is_none() && r.run.value == run)
+            .filter(move |r| r.case.is_none() && r.restates.is_none() && r.run.value == run)
+    }
+
+    /// The reading that says run `run`'s `what` again in the site's words, shown in its
+    /// place (the first, if several).
+    pub fn restatement(&self, run: &str, what: types::RunText) -> Option<&Located<Reading>> {
+        self.readings
+            .iter()
+            .find(|r| r.run.value == run && r.case.is_none() && r.restates == Some(what))
     }
 
     /// The reading of case `case` of run `run` kept in `data/readings.yaml` (the first,

@@ -294,6 +294,7 @@ pub fn resolve_all(ev: &Evidence, diags: &mut Diagnostics) {
         }
     }
     reading_cases(&mut r);
+    restated_texts(&mut r);
     subject_runs(&mut r);
     claim_limits(&mut r);
     chain_loops(ev, r.diags);
@@ -330,6 +331,38 @@ fn reading_cases(r: &mut Resolver) {
                     format!("run `{}` has no case `{}`", reading.run.value, case.value),
                 )
                 .with_hint("name a case of the run by its id"),
+            );
+        }
+    }
+}
+
+/// A reading that restates a run's text is of the whole run, and the run has that text.
+fn restated_texts(r: &mut Resolver) {
+    use super::types::RunText;
+    let ev = r.ev;
+    for reading in ev.readings.iter() {
+        let Some(what) = reading.restates else {
+            continue;
+        };
+        let name = match what {
+            RunText::Origin => "origin",
+            RunText::Note => "note",
+        };
+        let problem = if reading.case.is_some() {
+            Some(format!(
+                "reading `{}` restates the run's `{name}` but names a case",
+                reading.id.value
+            ))
+        } else {
+            ev.runs
+                .get(&reading.run.value)
+                .filter(|run| what == RunText::Note && run.note.is_none())
+                .map(|run| format!("run `{}` has no `note` to restate", run.id.value))
+        };
+        if let Some(message) = problem {
+            r.diags.push(
+                Diagnostic::error("bad-restatement", span_of(&reading.file, &reading.id), message)
+                    .with_hint("`restates:` says a whole run's `origin` or `note` again: leave out `case`, and restate only a text the run has"),
             );
         }
     }

@@ -469,6 +469,11 @@ pub struct Reading {
     /// The route (family) the case is read as, when the reading names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone: Option<Id>,
+    /// The run's own text this reading says again in the site's words (`origin` or
+    /// `note`): pages show the reading in its place, and the run file keeps what it
+    /// recorded. Only for a reading of the whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restates: Option<RunText>,
     /// The reading, in words.
     pub text: Text,
     /// What it rests on, shown with it (its badge).
@@ -480,6 +485,16 @@ pub struct Reading {
     /// When it was read, `YYYY-MM-DD`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<Id>,
+}
+
+/// A text of a run's own that a reading may restate.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RunText {
+    /// How the run was recorded (`origin`).
+    Origin,
+    /// The investigator's note on it (`note`).
+    Note,
 }
 
 // ---------------------------------------------------------------- subjects.yaml

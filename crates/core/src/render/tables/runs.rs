@@ -11,6 +11,7 @@ use crate::derive::{Summary, case_key, zone};
 use crate::model::fields::Measurements;
 use crate::model::numerals::Numerals;
 use crate::model::refs::Kind;
+use crate::model::types::RunText;
 use crate::model::{Case, DispatchMap, Run};
 use crate::render::html::html;
 use crate::render::html::{Holed, Html};
@@ -670,7 +671,10 @@ fn run_meta(s: &Scope, run: &Run) -> Html {
     let mut note = subject_line(s, run);
     note.push(&conditions_line(s, run));
     if let Some(n) = &run.note {
-        note.push(&note_line(s, n));
+        note.push(&match restated(s, run, RunText::Note) {
+            Some(r) => html!("<br>{} {}", s.ui("run-note"), r),
+            None => note_line(s, n),
+        });
     }
     // Readings of the whole run, kept beside it (data/readings.yaml).
     for r in s.ev.run_readings(&run.id.value) {
@@ -678,12 +682,19 @@ fn run_meta(s: &Scope, run: &Run) -> Html {
         note.push(&s.text(&r.text));
         note.push(&super::records::basis_mark(s, r.basis));
     }
-    html!(
-        "{}<br>{}{}",
-        Html::join(parts, " · "),
-        s.text(&run.origin),
-        note
-    )
+    let origin = restated(s, run, RunText::Origin).unwrap_or_else(|| s.text(&run.origin));
+    html!("{}<br>{}{}", Html::join(parts, " · "), origin, note)
+}
+
+/// A reading that says the run's `what` again in the site's words, with its badge:
+/// shown in the place of the run file's text.
+fn restated(s: &Scope, run: &Run, what: RunText) -> Option<Html> {
+    let r = s.ev.restatement(&run.id.value, what)?;
+    Some(html!(
+        "{}{}",
+        s.text(&r.text),
+        super::records::basis_mark(s, r.basis)
+    ))
 }
 
 // ---------------------------------------------------------------- comparison
