@@ -296,8 +296,9 @@ fn a_query_in_another_views_script_links_to_that_view() {
     assert_eq!(q, json!("観測"));
 }
 
-/// The planner fixture with two pages: `aardvark` has the term in its text, `zebra` in a
-/// heading; by name `aardvark` comes first.
+/// The planner fixture with four pages: `aardvark` has `zeppelin` in its text, `zebra`
+/// in a heading; `abacus` and `yak` have `quokka` once in their text, `abacus` among
+/// many other words. By name `aardvark` and `abacus` come first.
 fn ranked_site() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let src = dir.path().join("src");
@@ -320,6 +321,16 @@ fn ranked_site() -> (tempfile::TempDir, PathBuf) {
             "zebra",
             page("Zebra", "Zeppelin", "Nothing else is written here."),
         ),
+        (
+            "abacus",
+            page(
+                "Abacus",
+                "Counting",
+                "A quokka sat by beads of wood, glass, bone, amber, copper and brass, \
+                 strung on rods of iron, reed, cane, ivory and silver in rows of ten.",
+            ),
+        ),
+        ("yak", page("Yak", "Herds", "A quokka.")),
     ] {
         std::fs::write(src.join(format!("content/{name}.md")), text)
             .unwrap_or_else(|e| panic!("write {name}: {e}"));
@@ -330,8 +341,8 @@ fn ranked_site() -> (tempfile::TempDir, PathBuf) {
 }
 
 #[test]
-fn a_heading_outranks_the_body_text() {
-    let Some(b) = browser("a_heading_outranks_the_body_text") else {
+fn headings_outrank_text_and_ties_go_to_the_shorter_page() {
+    let Some(b) = browser("headings_outrank_text_and_ties_go_to_the_shorter_page") else {
         return;
     };
     let (_dir, site) = ranked_site();
@@ -347,6 +358,32 @@ fn a_heading_outranks_the_body_text() {
         })
         .collect();
     assert_eq!(order, ["zebra", "aardvark"], "{links:?}");
+    // Equal scores: the shorter page first, not the first by name.
+    type_query(&b, "quokka");
+    wait(
+        &b,
+        "return [...document.querySelectorAll('#site-search-results a')]\
+         .some(a => a.href.includes('/yak/') || a.href.includes('/abacus/'))",
+        "results for quokka",
+    );
+    let links = b
+        .exec(
+            "return [...document.querySelectorAll('#site-search-results a')].map(a => a.href)",
+            json!([]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let order: Vec<&str> = links
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter_map(|l| {
+            ["abacus", "yak"]
+                .into_iter()
+                .find(|p| l.contains(&format!("/{p}/")))
+        })
+        .collect();
+    assert_eq!(order, ["yak", "abacus"], "{links:?}");
 }
 
 #[test]
