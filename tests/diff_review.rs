@@ -393,3 +393,36 @@ fn a_comparison_run_and_a_new_probes_first_run_are_shown_whole_in_every_format()
         "{page}"
     );
 }
+
+/// Every table of the review page has a caption, and the box it scrolls in (focusable, so
+/// that the keyboard can scroll it) is a region named by that caption; the Field column
+/// keeps its paths whole, where the cells before and after may break.
+#[test]
+fn the_review_pages_scroll_boxes_are_named_and_the_field_column_stays_whole() {
+    let repo = planner_repo();
+    let (_, _, page) = formats(repo.path(), "HEAD~2", "HEAD~1");
+    let tables = page.matches("<table").count();
+    let boxes: Vec<&str> = page.split("<div class=\"wrap\"").skip(1).collect();
+    assert!(tables > 1, "{page}");
+    assert_eq!(boxes.len(), tables, "a table outside a scroll box: {page}");
+    let mut ids = std::collections::BTreeSet::new();
+    for b in boxes {
+        let open = &b[..b.find('>').unwrap()];
+        assert!(open.contains(" tabindex=\"0\" role=\"region\""), "{open}");
+        let id = open
+            .split("aria-labelledby=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or_else(|| panic!("a scroll box without a name: {open}"));
+        assert!(
+            b[open.len()..].starts_with(&format!("><table><caption id=\"{id}\">")),
+            "{id} names no caption: {b}"
+        );
+        assert!(ids.insert(id.to_string()), "{id} twice");
+    }
+    assert!(page.contains("<td class=\"field\">"), "{page}");
+    assert!(
+        page.contains("td.field{overflow-wrap:normal;white-space:nowrap}"),
+        "the Field column may break inside a path"
+    );
+}

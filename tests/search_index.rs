@@ -54,6 +54,13 @@ fn each_language_view_has_an_index_that_finds_its_pages() {
             .filter(|k| k.starts_with(&format!("{lang}/")) && k.ends_with("index.html"))
             .count();
         assert_eq!(docs, pages, "{lang}: every page is indexed");
+        let sizes = meta["sizes"].as_array().expect("sizes");
+        assert_eq!(
+            sizes.len(),
+            docs,
+            "{lang}: a size per page, for ranking ties"
+        );
+        assert!(sizes.iter().all(|n| n.as_u64().is_some_and(|n| n > 0)));
         for s in 0..shards {
             data(&files, &format!("search/{lang}/t/{s}.js"));
         }
@@ -76,7 +83,7 @@ fn each_language_view_has_an_index_that_finds_its_pages() {
     let mut doc = 0;
     let mut found = Vec::new();
     for p in posting {
-        doc += p.as_u64().expect("number") >> 2;
+        doc += p.as_u64().expect("number") >> 3;
         let (_, rows) = data(&files, &format!("search/ja/d/{}.js", doc / chunk));
         let path = rows[(doc % chunk) as usize][0]
             .as_str()

@@ -7,6 +7,9 @@
 // query reads meta.js, then one shard of postings per term, then the page titles of the
 // results it shows. Tokens are made as src/render/search/tokens.rs makes them: NFKC and
 // lower case, Latin words matched by prefix, CJK text as bigrams, so 観測 finds 観測手段.
+// A query written in a script the view's languages do not use, which another view's do,
+// gets a link to that view (the form's and the switcher's data-scripts); a page opened
+// with ?q=… searches for it at once.
 (() => {
   "use strict";
   const form = document.querySelector("form.site-search");
@@ -15,6 +18,7 @@
   const input = form.querySelector("input");
   const status = document.getElementById("site-search-status");
   const list = document.getElementById("site-search-results");
+  const elsewhere = document.getElementById("site-search-elsewhere");
   if (!input || !status || !list) return;
   const base = new URL("../search/", script.src);
   const indexes = (form.dataset.indexes || "").split(" ").filter(Boolean);
@@ -99,10 +103,10 @@
         if (tok !== t.tok && !(t.prefix && tok.startsWith(t.tok))) continue;
         let doc = 0;
         for (const p of post) {
-          doc += p >> 2;
-          // One, two more when frequent on the page, four more in its title; half for a
-          // longer word the term begins.
-          const s = (1 + (p & 1 ? 2 : 0) + (p & 2 ? 4 : 0)) / (tok === t.tok ? 1 : 2);
+          doc += p >> 3;
+          // One, two more when frequent on the page, eight more in its title, four more in
+          // a heading or caption; half for a longer word the term begins.
+          const s = (1 + (p & 1 ? 2 : 0) + (p & 2 ? 8 : 0) + (p & 4 ? 4 : 0)) / (tok === t.tok ? 1 : 2);
           scores.set(doc, Math.max(scores.get(doc) || 0, s));
         }
       }
@@ -133,11 +137,13 @@
       for (const [doc, score] of found) {
         const p = pages.get(doc);
         if (p) p.score += score;
-        else pages.set(doc, { doc, score, name });
+        else pages.set(doc, { doc, score, name, size: (meta.sizes || [])[doc] || 0 });
       }
     }
+    // Equal scores: the shorter page first, as the one more about the terms; the page
+    // order (by id) only between pages of one size.
     const ranked = [...pages.values()]
-      .sort((a, b) => b.score - a.score || a.doc - b.doc)
+      .sort((a, b) => b.score - a.score || a.size - b.size || a.doc - b.doc)
       .slice(0, SHOWN);
     const shown = [];
     for (const r of ranked) {
@@ -149,6 +155,54 @@
 
   function message(key, n, m) {
     return (form.dataset[key] || "").replace("$n", String(n)).replace("$m", String(m));
+  }
+
+  // Scripts as JavaScript's \p{Script_Extensions=…} reads them, from a data-scripts attribute.
+  function scriptTest(names) {
+    const parts = (names || "").split(" ").filter(Boolean).map((n) => "\\p{Script_Extensions=" + n + "}");
+    try {
+      return parts.length ? new RegExp("[" + parts.join("") + "]", "u") : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  const ours = scriptTest(form.dataset.scripts);
+  const LETTER = /\p{L}/u;
+  // The other view to suggest for query `q`: one whose languages write a letter of `q`
+  // that the view's own languages do not; of several, the one that writes the fewest
+  // scripts (the view in that language alone, not an interleaved one).
+  function otherView(q) {
+    if (!ours || !elsewhere) return null;
+    const foreign = Array.from(q).filter((c) => LETTER.test(c) && !ours.test(c));
+    if (foreign.length === 0) return null;
+    let best = null;
+    let fewest = Infinity;
+    for (const a of document.querySelectorAll("nav.views a[data-scripts]")) {
+      const theirs = scriptTest(a.dataset.scripts);
+      const count = a.dataset.scripts.split(" ").length;
+      if (theirs && foreign.some((c) => theirs.test(c)) && count < fewest) {
+        best = a;
+        fewest = count;
+      }
+    }
+    return best;
+  }
+  function suggest(q) {
+    if (!elsewhere) return;
+    elsewhere.replaceChildren();
+    const a = q ? otherView(q) : null;
+    elsewhere.hidden = !a;
+    if (!a) return;
+    const link = document.createElement("a");
+    const url = new URL(a.href);
+    url.search = "?q=" + encodeURIComponent(q);
+    link.href = url.href;
+    link.hreflang = a.hreflang;
+    const [before, after] = message("msgElsewhere").split("$v");
+    const name = document.createElement("span");
+    name.append(...Array.from(a.childNodes, (n) => n.cloneNode(true)));
+    link.append(before || "", name, after || "");
+    elsewhere.append(link);
   }
 
   function show(results) {
@@ -186,7 +240,10 @@
     const q = input.value.trim();
     try {
       const results = q ? await search(q) : null;
-      if (n === asked) show(results);
+      if (n === asked) {
+        show(results);
+        suggest(q);
+      }
     } catch (e) {
       if (n === asked) {
         list.replaceChildren();
@@ -212,4 +269,10 @@
     run();
   });
   form.hidden = false;
+  // A link from another view's suggestion carries the query.
+  const asked0 = new URLSearchParams(location.search).get("q");
+  if (asked0) {
+    input.value = asked0;
+    run();
+  }
 })();

@@ -1,1 +1,1 @@
-__evidenceSearch("en/meta",{"v":1,"shards":2,"chunk":8,"docs":16});
+__evidenceSearch("en/meta",{"v":2,"shards":2,"chunk":8,"docs":16,"sizes":[334,647,425,346,717,621,333,319,70,128,69,113,105,138,158,572]});

@@ -1,1 +1,1 @@
-__evidenceSearch("ja/meta",{"v":1,"shards":8,"chunk":8,"docs":16});
+__evidenceSearch("ja/meta",{"v":2,"shards":8,"chunk":8,"docs":16,"sizes":[804,1557,1081,850,1866,1717,819,802,144,222,147,206,232,302,400,1394]});

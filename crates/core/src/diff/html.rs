@@ -22,6 +22,7 @@ main{max-width:72rem}
 .wrap{overflow-x:auto;margin:0 0 1.5rem}
 table{border-collapse:collapse;width:100%}
 td{overflow-wrap:anywhere}
+td.field{overflow-wrap:normal;white-space:nowrap}
 th,td{border:1px solid var(--rule,#d8dee4);padding:.35rem .5rem;vertical-align:top;text-align:left}
 th{background:var(--surface,#f6f8fa)}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -145,7 +146,7 @@ fn field_rows(o: &mut String, head: &str, fields: &[FieldChange], langs: &[Strin
         let (a, b) = sides(f.old.as_deref(), f.new.as_deref(), lang_of(&f.path, langs));
         let _ = writeln!(
             o,
-            "<tr><th scope=\"row\">{head}</th><td><code>{}</code></td>{a}{b}</tr>",
+            "<tr><th scope=\"row\">{head}</th><td class=\"field\"><code>{}</code></td>{a}{b}</tr>",
             esc(&f.path)
         );
     }
@@ -235,7 +236,10 @@ pub fn html(r: &Report) -> String {
         }
         o.push_str("</ul>");
         if r.rewrites.iter().any(|w| !w.fields.is_empty()) {
-            let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
+            let _ = writeln!(
+                o,
+                "<table><caption>Rewritten run records, field by field</caption>{FIELD_HEAD}<tbody>"
+            );
             for w in &r.rewrites {
                 field_rows(
                     &mut o,
@@ -250,7 +254,10 @@ pub fn html(r: &Report) -> String {
     }
     if !r.claims.is_empty() {
         section(&mut o, "claims", "Claims", r.claims.len(), |o| {
-            let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
+            let _ = writeln!(
+                o,
+                "<table><caption>Claims, field by field</caption>{FIELD_HEAD}<tbody>"
+            );
             for c in &r.claims {
                 let head = format!(
                     "<code>{}</code> ({}) {}",
@@ -282,7 +289,11 @@ pub fn html(r: &Report) -> String {
                     change_word(m.change)
                 );
                 if !m.fields.is_empty() {
-                    let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
+                    let _ = writeln!(
+                        o,
+                        "<table><caption>Fields of <code>{}</code></caption>{FIELD_HEAD}<tbody>",
+                        esc(&m.id)
+                    );
                     field_rows(
                         o,
                         &format!("<code>{}</code>", esc(&m.id)),
@@ -346,7 +357,10 @@ pub fn html(r: &Report) -> String {
     }
     if !r.records.is_empty() {
         section(&mut o, "records", "Records", r.records.len(), |o| {
-            let _ = writeln!(o, "<table>{FIELD_HEAD}<tbody>");
+            let _ = writeln!(
+                o,
+                "<table><caption>Records, field by field</caption>{FIELD_HEAD}<tbody>"
+            );
             for x in &r.records {
                 let head = format!("<code>{}:{}</code>", esc(&x.kind), esc(&x.id));
                 if x.fields.is_empty() {
@@ -365,7 +379,7 @@ pub fn html(r: &Report) -> String {
         section(&mut o, "prose", "Prose", r.texts.len(), |o| {
             let _ = writeln!(
                 o,
-                "<table><thead><tr><th scope=\"col\">Page, group</th><th scope=\"col\">Language</th>\
+                "<table><caption>Prose, paragraph by paragraph</caption><thead><tr><th scope=\"col\">Page, group</th><th scope=\"col\">Language</th>\
                  <th scope=\"col\">Before</th><th scope=\"col\">After</th></tr></thead><tbody>"
             );
             for t in &r.texts {
@@ -437,10 +451,24 @@ pub fn html(r: &Report) -> String {
         });
     }
     o.push_str("</main>\n</body>\n</html>\n");
-    // A wide table scrolls in its own box (focusable, so the keyboard can scroll it), not
-    // the page.
-    o.replace("<table>", "<div class=\"wrap\" tabindex=\"0\"><table>")
-        .replace("</table>", "</table></div>")
+    scroll_boxes(&o)
+}
+
+/// `page` with each table in a box of its own that scrolls when the table is wide, not the
+/// page: focusable, so the keyboard can scroll it, and so a region named by the table's
+/// caption (a focusable box without a name is read out as nothing).
+fn scroll_boxes(page: &str) -> String {
+    let mut out = String::with_capacity(page.len() + 4096);
+    let mut pieces = page.split("<table><caption>");
+    out.push_str(pieces.next().unwrap_or_default());
+    for (n, piece) in pieces.enumerate() {
+        let _ = write!(
+            out,
+            "<div class=\"wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"table-{n}\">\
+             <table><caption id=\"table-{n}\">{piece}"
+        );
+    }
+    out.replace("</table>", "</table></div>")
 }
 
 /// " (the run was assessed against <code>M</code>)" after a zone of another map.
@@ -490,7 +518,7 @@ fn moved_row(o: &mut String, head: &str, id: &str, m: &Move) {
     }
     let _ = writeln!(
         o,
-        "<tr><th scope=\"row\">{head}</th><td><strong>moved {}</strong></td>\
+        "<tr><th scope=\"row\">{head}</th><td class=\"field\"><strong>moved {}</strong></td>\
          <td>{before}</td><td>{after}</td></tr>",
         esc(m.direction)
     );

@@ -55,6 +55,7 @@ pub const BUILTIN: &[(&str, &[u8])] = &[
         "static/style.css",
         include_bytes!("../../../../static/style.css"),
     ),
+    ("static/nav.js", include_bytes!("../../../../static/nav.js")),
     (
         "static/search.js",
         include_bytes!("../../../../static/search.js"),

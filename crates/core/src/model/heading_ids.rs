@@ -20,6 +20,7 @@ pub const TEMPLATE_IDS: &[&str] = &[
     "top",
     "site-search-q",
     "site-search-status",
+    "site-search-elsewhere",
     "site-search-results",
 ];
 

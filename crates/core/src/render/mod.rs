@@ -327,6 +327,9 @@ struct Alternate {
     /// The view's name as HTML: each language's own name, marked with its `lang`
     /// (`日本語 + English`).
     label: String,
+    /// The scripts its languages are written in ([`search::scripts`]): a query in one of
+    /// them, on a view that writes none, is pointed to this view.
+    scripts: String,
 }
 
 impl<'a> Renderer<'a> {
@@ -709,6 +712,7 @@ impl<'a> Renderer<'a> {
             &search::searched(view, self.views()).join(" "),
         );
         ctx.insert("view_root", &format!("{prefix}{}", view.path("index")));
+        ctx.insert("search_scripts", &search::scripts(view));
         // The stylesheets of the packs the site turns on, linked after the theme's own.
         let pack_styles: Vec<&str> = self
             .theme
@@ -742,6 +746,7 @@ impl<'a> Renderer<'a> {
                 href: relative(depth, &v.file(page_id)),
                 url: self.url(depth, &v.file(page_id)),
                 current: v == view,
+                scripts: search::scripts(v),
                 label: v
                     .langs()
                     .iter()

@@ -229,3 +229,4 @@ search-one = Eine Seite gefunden.
 search-other = $n Seiten gefunden.
 search-some = $n Seiten gefunden; die besten $m werden gezeigt.
 search-error = Der Suchindex konnte nicht geladen werden.
+search-elsewhere = Diese Suche ist in einer anderen Schrift geschrieben: in der Ansicht $v suchen.

@@ -229,3 +229,4 @@ search-one = One page found.
 search-other = $n pages found.
 search-some = $n pages found; the best $m are shown.
 search-error = The search index could not be loaded.
+search-elsewhere = This query is written in another script: search it in the $v view.

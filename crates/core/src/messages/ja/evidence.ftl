@@ -220,3 +220,4 @@ search-one = 1 ページが見つかった。
 search-other = $n ページが見つかった。
 search-some = $n ページが見つかった。上位 $m ページを表示する。
 search-error = 検索の索引を読み込めなかった。
+search-elsewhere = この語は別の文字で書かれている。$v の表示で検索する。

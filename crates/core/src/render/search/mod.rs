@@ -11,12 +11,15 @@
 //! from a server (a page may load a script from its folder, not `fetch` it). Each calls
 //! `__evidenceSearch(name, data)`:
 //!
-//! - `search/<view>/meta.js`: `{"v": 1, "shards": S, "chunk": C, "docs": N}`;
+//! - `search/<view>/meta.js`: `{"v": 2, "shards": S, "chunk": C, "docs": N, "sizes":
+//!   [n, …]}`, `sizes` the number of distinct tokens of each page, by which `search.js`
+//!   ranks pages of equal score (the shorter page, more about the terms, first);
 //! - `search/<view>/t/<s>.js`: shard `s` of the postings, `{token: [doc, weight, …]}`, doc
 //!   numbers ascending and each but the first written as the difference from the one
-//!   before. A token is in the shard `fnv1a32(key) mod S` of its [`tokens::key`], so a
-//!   query reads one shard per term, prefix matches included. A weight is how often the
-//!   token occurs (at most 15), plus 16 when it is in the title;
+//!   before, times 8, plus the token's weight on the page: 1 when it occurs often, 2 when
+//!   it is in the title, 4 when it is in a heading or a caption. A token is in the shard
+//!   `fnv1a32(key) mod S` of its [`tokens::key`], so a query reads one shard per term,
+//!   prefix matches included;
 //! - `search/<view>/d/<c>.js`: pages `c·C` to `c·C + C − 1` as `[path, title, excerpt]`,
 //!   the path relative to the view's root; a query reads only the chunks of the results
 //!   it shows.
@@ -36,7 +39,7 @@ use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 
 /// The index format, in each `meta.js`.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Pages per file of titles and excerpts.
 const CHUNK: usize = 8;
 /// The size a shard of postings aims at, in bytes.
@@ -52,6 +55,10 @@ const EXCERPT_CHARS: usize = 120;
 const OFTEN: usize = 3;
 /// A token in the page's title (weight bit 2).
 const IN_TITLE: u8 = 2;
+/// A token in a heading or caption of the page (weight bit 3).
+const IN_HEADING: u8 = 4;
+/// The bits of a posting that hold the weight.
+const WEIGHT_BITS: u32 = 3;
 
 /// One page as the index keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,15 +84,18 @@ impl Doc {
         let mut distinct: Vec<(&str, usize)> = counts.into_iter().collect();
         distinct.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let title = tokens::normalize(&t.title);
-        let mut in_title: Vec<&str> = Vec::new();
-        tokens::tokens(&title, &mut |tok| in_title.push(tok));
-        in_title.sort_unstable();
+        let in_title = sorted_tokens(&title);
+        let headings = tokens::normalize(&t.headings);
+        let in_headings = sorted_tokens(&headings);
         let mut tokens = String::with_capacity(body.len() / 2);
         let mut weights = Vec::with_capacity(distinct.len());
         for (tok, count) in distinct {
             let mut w = if count >= OFTEN { 1 } else { 0 };
             if in_title.binary_search(&tok).is_ok() {
                 w |= IN_TITLE;
+            }
+            if in_headings.binary_search(&tok).is_ok() {
+                w |= IN_HEADING;
             }
             tokens.push_str(tok);
             tokens.push('\n');
@@ -104,12 +114,25 @@ impl Doc {
         }
     }
 
+    /// How many distinct tokens it has.
+    pub fn size(&self) -> usize {
+        self.weights.len()
+    }
+
     /// Its tokens with their weights, in byte order.
     pub fn tokens(&self) -> impl Iterator<Item = (&str, u8)> {
         self.tokens
             .split_terminator('\n')
             .zip(self.weights.iter().copied())
     }
+}
+
+/// The tokens of `text`, sorted, for a binary search.
+fn sorted_tokens(text: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    tokens::tokens(text, &mut |tok| out.push(tok));
+    out.sort_unstable();
+    out
 }
 
 /// The first words of a page's text after its title, for a page without a description.
@@ -169,6 +192,43 @@ pub fn searched(view: View, views: &[View]) -> Vec<&'static str> {
         vec![view.name()]
     } else {
         view.langs().iter().map(|&l| View::one(l).name()).collect()
+    }
+}
+
+/// The Unicode scripts a reader of `view` types in, as the short aliases JavaScript's
+/// `\p{Script=…}` reads (`Latn`, `Hani Hira Kana`), space-separated: each language's
+/// likely script by CLDR (ICU4X's likely subtags), so that `search.js` can tell a query
+/// written in another view's script and point to that view. A writing system that mixes
+/// scripts is given as the scripts it mixes.
+pub fn scripts(view: View) -> String {
+    let expander = icu_locale::LocaleExpander::new_common();
+    let mut out: Vec<String> = Vec::new();
+    // Every tag was read as BCP 47 when the site loaded; one that CLDR gives no script
+    // only means that no view is suggested for its script.
+    for lang in view.langs() {
+        let Ok(mut id) = icu_locale_core::LanguageIdentifier::try_from_str(lang.code()) else {
+            continue;
+        };
+        expander.maximize(&mut id);
+        let Some(script) = id.script else { continue };
+        for s in script_parts(script.as_str()) {
+            if !out.iter().any(|o| o == s) {
+                out.push(s.to_string());
+            }
+        }
+    }
+    out.join(" ")
+}
+
+/// The scripts an ISO 15924 code stands for: itself, or the ones a mixed writing system
+/// (Japanese, Korean, Chinese in its two forms) is made of, which Unicode's Script
+/// property knows one by one.
+fn script_parts(code: &str) -> Vec<&str> {
+    match code {
+        "Jpan" => vec!["Hani", "Hira", "Kana"],
+        "Kore" => vec!["Hang", "Hani"],
+        "Hans" | "Hant" | "Hanb" => vec!["Hani"],
+        other => vec![other],
     }
 }
 
@@ -300,7 +360,10 @@ fn index_files(name: &str, docs: &BTreeMap<String, Arc<Doc>>, sink: &dyn Sink) {
     for (n, doc) in docs.values().enumerate() {
         let n = n as u32;
         for (tok, w) in doc.tokens() {
-            postings.entry(tok).or_default().push(n << 2 | u32::from(w));
+            postings
+                .entry(tok)
+                .or_default()
+                .push(n << WEIGHT_BITS | u32::from(w));
         }
     }
     // About three bytes per posting (a small number and a comma).
@@ -333,11 +396,12 @@ fn index_files(name: &str, docs: &BTreeMap<String, Arc<Doc>>, sink: &dyn Sink) {
                 let mut prev = 0;
                 let mut num = itoa::Buffer::new();
                 for (j, p) in list.iter().enumerate() {
-                    let doc = p >> 2;
+                    let doc = p >> WEIGHT_BITS;
                     if j > 0 {
                         data.push(',');
                     }
-                    data.push_str(num.format((doc - prev) << 2 | (p & 3)));
+                    let weight = p & ((1 << WEIGHT_BITS) - 1);
+                    data.push_str(num.format((doc - prev) << WEIGHT_BITS | weight));
                     prev = doc;
                 }
                 data.push(']');
@@ -365,9 +429,11 @@ fn index_files(name: &str, docs: &BTreeMap<String, Arc<Doc>>, sink: &dyn Sink) {
         let file = format!("d/{c}");
         sink.put(format!("{dir}/{file}.js"), script(&file, name, &data));
     }
+    let sizes: Vec<String> = docs.values().map(|d| d.size().to_string()).collect();
     let meta = format!(
-        "{{\"v\":{VERSION},\"shards\":{shards},\"chunk\":{CHUNK},\"docs\":{}}}",
-        docs.len()
+        "{{\"v\":{VERSION},\"shards\":{shards},\"chunk\":{CHUNK},\"docs\":{},\"sizes\":[{}]}}",
+        docs.len(),
+        sizes.join(",")
     );
     sink.put(format!("{dir}/meta.js"), script("meta", name, &meta));
 }
@@ -395,6 +461,19 @@ mod tests {
     }
 
     #[test]
+    fn a_token_in_a_heading_or_caption_weighs_more_than_one_in_the_body() {
+        let html = "<html><body><main><h1>Page</h1><h2>Scans</h2><p>bitmap scans</p>\
+            <figure><figcaption>Rows by estimate</figcaption></figure><p>rows</p></main></body></html>";
+        let d = Doc::of(html);
+        let t: BTreeMap<&str, u8> = d.tokens().collect();
+        assert_eq!(t["scans"], IN_HEADING);
+        assert_eq!(t["estimate"], IN_HEADING);
+        assert_eq!(t["bitmap"], 0);
+        assert_eq!(t["page"], IN_TITLE);
+        assert_eq!(d.size(), t.len());
+    }
+
+    #[test]
     fn excerpts_are_cut() {
         let long = "word ".repeat(100);
         let e = excerpt(&long, "");
@@ -411,6 +490,16 @@ mod tests {
         let only = [View::BILINGUAL, View::JA];
         assert_eq!(indexed(&only), [View::BILINGUAL, View::JA]);
         assert_eq!(searched(View::BILINGUAL, &only), ["interleaved"]);
+    }
+
+    #[test]
+    fn a_views_scripts_are_its_languages_likely_scripts() {
+        use crate::model::lang::Lang;
+        assert_eq!(scripts(View::one(Lang::JA)), "Hani Hira Kana");
+        assert_eq!(scripts(View::one(Lang::EN)), "Latn");
+        assert_eq!(scripts(View::BILINGUAL), "Hani Hira Kana Latn");
+        let ru = Lang::parse("ru").unwrap();
+        assert_eq!(scripts(View::one(ru)), "Cyrl");
     }
 
     #[test]

@@ -13,6 +13,9 @@ pub struct PageText {
     pub title: String,
     /// The meta description, empty without one.
     pub description: String,
+    /// The text of the page's headings below the title and of its tables' and figures'
+    /// captions, one per line: what a page is about, which search weighs over its body.
+    pub headings: String,
     /// The text of `<main>`, the title included; blocks are separated by a newline,
     /// inline elements are not (a link inside a Japanese sentence stays in its word).
     pub body: String,
@@ -37,8 +40,38 @@ pub fn page_text(html: &str) -> PageText {
     PageText {
         title,
         description: description(html).unwrap_or_default(),
+        headings: headings(main),
         body: strip(main),
     }
+}
+
+/// Elements that say what the part of a page under them is about: headings below the
+/// title, and the captions of tables and figures.
+const HEADINGS: &[&str] = &["h2", "h3", "h4", "h5", "h6", "caption", "figcaption"];
+
+/// The text of every [`HEADINGS`] element of `main`, one per line.
+fn headings(main: &str) -> String {
+    let mut out = String::new();
+    for name in HEADINGS {
+        let open = format!("<{name}");
+        let close = format!("</{name}>");
+        let mut rest = main;
+        while let Some(at) = memmem::find(rest.as_bytes(), open.as_bytes()) {
+            let after = &rest[at + open.len()..];
+            // `<h2>` or `<h2 id=…>`, not another element whose name starts the same.
+            if !after.starts_with(['>', ' ']) {
+                rest = after;
+                continue;
+            }
+            let Some(text) = section(&rest[at..], &open, &close) else {
+                break;
+            };
+            out.push_str(&collapse(&strip(text)));
+            out.push('\n');
+            rest = after;
+        }
+    }
+    out
 }
 
 /// The part of `html` from the end of the tag that starts with `open` to `close`.
@@ -155,9 +188,19 @@ mod tests {
         assert_eq!(t.description, "What & why");
         assert!(t.body.contains("この観測手段は<8>'s"), "{:?}", t.body);
         assert!(t.body.contains("ALPHA\nBETA"), "{:?}", t.body);
+        assert_eq!(t.headings, "");
         for outside in ["Navigation", "Footer", "var x"] {
             assert!(!t.body.contains(outside), "{outside} in {:?}", t.body);
         }
+    }
+
+    #[test]
+    fn headings_and_captions_are_read_apart() {
+        let page = "<main><h1>Title</h1><h2 id=\"a\">First <code>part</code></h2><p>body</p>\
+            <header>not a heading</header><figure><figcaption>Plot of &lt;x&gt;</figcaption>\
+            </figure><table><caption>Rows</caption></table><h3>Deep</h3></main>";
+        let t = page_text(page);
+        assert_eq!(t.headings, "First part\nDeep\nRows\nPlot of <x>\n");
     }
 
     #[test]
