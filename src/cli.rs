@@ -475,8 +475,7 @@ impl crate::render::Sink for Counting<'_> {
 }
 
 fn check(root: &Path, format: Format, cache: Option<&DiskCache>) -> ExitCode {
-    let (loaded, diags, _) =
-        pipeline::run_reusing(root, Reuse::disk(cache), &crate::render::NullSink);
+    let (loaded, diags) = pipeline::check_reusing(root, Reuse::disk(cache));
     let diags = &diags;
     let color = format == Format::Human && std::io::stdout().is_terminal();
     crate::diagnostics::out(format_args!(

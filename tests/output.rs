@@ -1032,6 +1032,51 @@ fn a_data_text_links_to_a_pages_heading_in_every_view() {
     assert!(read("ja/index.html").contains("details/index.html#%E8%A1%A8\""));
 }
 
+/// A broken fragment near an id its target page has names that id, placed at the link
+/// in the page as loaded; one near no id suggests nothing.
+#[test]
+fn a_broken_fragment_suggests_the_nearest_id_of_its_target() {
+    let dir = fixture_copy();
+    let page = dir.path().join("content/index.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(
+        &page,
+        format!(
+            "{text}\n:::ja\n[近い](@/details#observer-obs2) [遠い](@/details#zzzzzzzzzzzzzzzzzzzz)\n:::\n\
+             :::en\n[near](@/details#observer-obs2) [far](@/details#zzzzzzzzzzzzzzzzzzzz)\n:::\n"
+        ),
+    )
+    .unwrap();
+    let (code, report) = check_json(dir.path());
+    assert_eq!(code, 1, "{}", report.summary());
+    let broken: Vec<&Diag> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "broken-fragment")
+        .collect();
+    assert_eq!(broken.len(), 2, "{}", report.summary());
+    let near = broken
+        .iter()
+        .find(|d| d.message.contains("`#observer-obs2`"))
+        .unwrap();
+    assert!(
+        near.message.ends_with("did you mean `#observer-obs1`?"),
+        "{}",
+        near.message
+    );
+    assert_eq!(
+        (near.span.file.as_str(), near.span.line, near.span.column),
+        ("content/index.md", text.lines().count() + 3, 15),
+        "{}",
+        report.summary()
+    );
+    let far = broken
+        .iter()
+        .find(|d| d.message.contains("`#zzzzzzzzzzzzzzzzzzzz`"))
+        .unwrap();
+    assert!(!far.message.contains("did you mean"), "{}", far.message);
+}
+
 /// A link to an id its target page does not have is an error at the link, whether the
 /// page is another one (`@/details#nope`) or the same; ids the pages really have pass,
 /// and nothing is written.

@@ -607,7 +607,10 @@ fn render(root: &Path, ready: Ready) -> (Rebuilt, Option<Previous>) {
         ran,
         carried,
         also,
-    } = pipeline::render_carrying(root, checked, rerendered.only(), &sink, carried);
+    } = match rerendered.only() {
+        Some(only) => pipeline::render_again(root, checked, only, &sink, carried),
+        None => pipeline::render_all(root, checked, &sink),
+    };
     let rerendered = match rerendered {
         Rerendered::Pages(mut ids) if !also.is_empty() => {
             ids.extend(also);

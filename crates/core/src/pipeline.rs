@@ -3,14 +3,15 @@
 
 use crate::check;
 use crate::derive::{self, Derived};
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::load::messages::Messages;
 use crate::load::{self, ParseCache, Reuse, Sources, Theme};
-use crate::model::page::PageLinks;
+use crate::model::markup::{Judge, Notes};
+use crate::model::page::{PageLinks, PageSource};
 use crate::model::values::Values;
-use crate::model::view::View;
 use crate::model::{self, Evidence};
-use crate::render::{MemorySink, Renderer, Sink, Site, search};
+use crate::render::links::Links;
+use crate::render::{MemorySink, NullSink, Renderer, Sink, Site, search};
 use crate::timings;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -132,22 +133,24 @@ pub fn run_reusing(
     sink: &dyn Sink,
 ) -> (Option<Loaded>, Diagnostics, bool) {
     match checked_with(root, reuse) {
-        Ok(c) => render_into(root, c, None, sink),
+        Ok(c) => {
+            let r = render_all(root, c, sink);
+            (r.loaded, r.diagnostics, r.ran)
+        }
         Err(diagnostics) => (None, diagnostics, false),
     }
 }
 
-/// Renders a checked site into `sink`: the pages in `only` (every page when `None`) and
-/// the files that belong to no page. Returns whether rendering ran (it does not when the
-/// templates failed).
-pub fn render_into(
-    root: &Path,
-    checked: Checked,
-    only: Option<&BTreeSet<String>>,
-    sink: &dyn Sink,
-) -> (Option<Loaded>, Diagnostics, bool) {
-    let r = render_carrying(root, checked, only, sink, Carried::default());
-    (r.loaded, r.diagnostics, r.ran)
+/// `evidence check`: load and check the site under `root`, rendering (into nothing) only
+/// what judging its fragment links needs ([`render_for_check`]).
+pub fn check_reusing(root: &Path, reuse: Reuse) -> (Option<Loaded>, Diagnostics) {
+    match checked_with(root, reuse) {
+        Ok(c) => {
+            let r = render_for_check(root, c);
+            (r.loaded, r.diagnostics)
+        }
+        Err(diagnostics) => (None, diagnostics),
+    }
 }
 
 /// What a render of some pages carries from the build before it (`serve`), and hands on
@@ -163,7 +166,7 @@ pub struct Carried {
     pub links: BTreeMap<String, PageLinks>,
 }
 
-/// What [`render_carrying`] did.
+/// What a render did.
 pub struct Rendered {
     pub loaded: Option<Loaded>,
     pub diagnostics: Diagnostics,
@@ -176,11 +179,88 @@ pub struct Rendered {
     pub also: BTreeSet<String>,
 }
 
-/// [`render_into`], with what the build before left ([`Carried`], for `serve`).
-pub fn render_carrying(
+/// What a render pass found besides diagnostics, for [`Rendered`].
+#[derive(Default)]
+struct Pass {
+    carried: Carried,
+    also: BTreeSet<String>,
+}
+
+/// `check`'s render: it keeps no page, so it judges every block by parsing it (which
+/// tells it the pages that write fragment links), renders only the pages whose fragments
+/// it judges and the pages those point to, and judges those fragments.
+pub fn render_for_check(root: &Path, checked: Checked) -> Rendered {
+    let Checked {
+        loaded,
+        messages,
+        values,
+        mut diagnostics,
+    } = checked;
+    let written = judge_blocks_by_parsing(&loaded.evidence, &values, &mut diagnostics);
+    let pass = with_renderer(&loaded, messages, values, &mut diagnostics, |r, diags| {
+        let ev = r.ev;
+        let links = Links::new(&NullSink, base_url(ev));
+        let mut found = Vec::new();
+        timings::time("render", || {
+            render_fragment_sources(&r, &links, &written, &mut found)
+        });
+        release(r);
+        let pages = links.into_pages();
+        judge_fragments(&pages, None, ev, root, diags, &mut found);
+        diags.extend(found);
+        Pass {
+            carried: Carried {
+                corpus: None,
+                links: pages,
+            },
+            also: BTreeSet::new(),
+        }
+    });
+    rendered(loaded, diagnostics, pass)
+}
+
+/// A build's render: every page and every file of no page into `sink`, each page's
+/// blocks judged on the notes its rendering took, then every fragment link judged.
+pub fn render_all(root: &Path, checked: Checked, sink: &dyn Sink) -> Rendered {
+    let Checked {
+        loaded,
+        messages,
+        values,
+        mut diagnostics,
+    } = checked;
+    let pass = with_renderer(&loaded, messages, values, &mut diagnostics, |r, diags| {
+        let ev = r.ev;
+        let collector = search_collector(sink, ev, None);
+        let links = Links::new(searched(sink, &collector), base_url(ev));
+        let mut found = Vec::new();
+        timings::time("render", || {
+            r.render_pages(None, &links, &block_judge(ev, &r.values), &mut found)
+        });
+        release(r);
+        let pages = links.into_pages();
+        judge_fragments(&pages, None, ev, root, diags, &mut found);
+        let corpus = finish_search(collector);
+        diags.extend(found);
+        Pass {
+            carried: Carried {
+                corpus,
+                links: pages,
+            },
+            also: BTreeSet::new(),
+        }
+    });
+    rendered(loaded, diagnostics, pass)
+}
+
+/// `serve`'s render of the pages in `only` (and the files of no page) into `sink`, from
+/// what the build before left: the pages left alone that link into a page whose ids
+/// changed are rendered too ([`Rendered::also`]), and the links of the pages rendered
+/// are judged against every page's ids, those of the pages left alone as the build
+/// before found them.
+pub fn render_again(
     root: &Path,
     checked: Checked,
-    only: Option<&BTreeSet<String>>,
+    only: &BTreeSet<String>,
     sink: &dyn Sink,
     carried: Carried,
 ) -> Rendered {
@@ -190,17 +270,46 @@ pub fn render_carrying(
         values,
         mut diagnostics,
     } = checked;
-    let ev = &loaded.evidence;
-    // `check` keeps no page, so it renders few (below): it judges every block by parsing
-    // it, which tells it the pages that write fragment links. A build judges the blocks
-    // after rendering, on the notes rendering took.
-    let written = (only.is_none() && sink.discards()).then(|| {
+    let Carried {
+        corpus,
+        links: before,
+    } = carried;
+    let pass = with_renderer(&loaded, messages, values, &mut diagnostics, |r, diags| {
+        let ev = r.ev;
+        let collector = search_collector(sink, ev, corpus);
+        let links = Links::new(searched(sink, &collector), base_url(ev));
         let mut found = Vec::new();
-        let written = timings::time("check", || check::blocks::check(ev, &values, &mut found));
-        diagnostics.extend(found);
-        written
+        let also = timings::time("render", || {
+            let judge = block_judge(ev, &r.values);
+            r.render_pages(Some(only), &links, &judge, &mut found);
+            render_stale_linkers(&r, &links, &before, &judge, &mut found)
+        });
+        release(r);
+        let now = links.into_pages();
+        let files: BTreeSet<String> = now.keys().cloned().collect();
+        let mut all = before;
+        all.extend(now);
+        judge_fragments(&all, Some(&files), ev, root, diags, &mut found);
+        let corpus = finish_search(collector);
+        diags.extend(found);
+        Pass {
+            carried: Carried { corpus, links: all },
+            also,
+        }
     });
-    let renderer = timings::time("render", || {
+    rendered(loaded, diagnostics, pass)
+}
+
+/// Makes the site's renderer and hands it to `pass`; `None` (the template error told in
+/// `diagnostics`) when the templates fail.
+fn with_renderer<'l>(
+    loaded: &'l Loaded,
+    messages: Arc<Messages>,
+    values: Arc<Values>,
+    diagnostics: &mut Diagnostics,
+    pass: impl FnOnce(Renderer<'l>, &mut Diagnostics) -> Pass,
+) -> Option<Pass> {
+    let made = timings::time("render", || {
         Renderer::new(
             &loaded.evidence,
             &loaded.derived,
@@ -209,126 +318,148 @@ pub fn render_carrying(
             values,
         )
     });
-    let Carried {
-        corpus: carried,
-        links: before,
-    } = carried;
-    let mut corpus = None;
-    let mut all_links = BTreeMap::new();
-    let mut also = BTreeSet::new();
-    let rendered = match renderer {
-        Ok(r) => {
-            let mut render_diags = Vec::new();
-            // Each page is read for the search index on its way to the sink (when the site
-            // asks for search, and not when the sink keeps nothing: `check`).
-            let views = loaded
-                .evidence
-                .config
-                .as_ref()
-                .map_or(View::DEFAULT, |c| c.views());
-            let wanted = loaded.evidence.config.as_ref().is_some_and(|c| c.search);
-            let collector = (wanted && !sink.discards())
-                .then(|| search::Collector::new(sink, &loaded.evidence, views, carried));
-            let target: &dyn Sink = match &collector {
-                Some(c) => c,
-                None => sink,
-            };
-            // The renderer notes each page's ids and fragment links on the way to the
-            // sink; `check` then judges every fragment against its target's ids.
-            let base = loaded
-                .evidence
-                .config
-                .as_ref()
-                .and_then(|c| c.base_url.as_ref())
-                .map(|b| b.value.as_str());
-            let links = crate::render::links::Links::new(target, base);
-            // A build judges each page's blocks on the notes its rendering took, as soon
-            // as the page is rendered; `check` judged them all already.
-            let values = &r.values;
-            let judge = |page: &crate::model::page::PageSource,
-                         notes: &[(usize, crate::model::markup::Notes)]| {
-                check::blocks::rendered(page, notes, ev, values)
-            };
-            let judged: crate::model::markup::Judge = &judge;
-            let none: crate::model::markup::Judge = &|_, _| Vec::new();
-            timings::time("render", || match &written {
-                // `check` renders the pages whose fragments it judges, then the pages
-                // those fragments point to, until none is missing.
-                Some(written) => {
-                    let mut done = check::fragments::to_render(ev, written);
-                    r.render_pages(Some(&done), &links, none, &mut render_diags);
-                    loop {
-                        let more: BTreeSet<String> = links
-                            .seen(|p| check::fragments::unrendered_targets(p, ev))
-                            .difference(&done)
-                            .cloned()
-                            .collect();
-                        if more.is_empty() {
-                            break;
-                        }
-                        r.render_some(&more, &links, none, &mut render_diags);
-                        done.extend(more);
-                    }
-                }
-                None => {
-                    r.render_pages(only, &links, judged, &mut render_diags);
-                    // A page's output depends on the heading ids of the pages it links
-                    // into (`markdown::Headings`): where those changed, its links may have.
-                    if only.is_some() {
-                        also = links.seen(|now| check::fragments::stale(&before, now, ev));
-                        if !also.is_empty() {
-                            r.render_some(&also, &links, judged, &mut render_diags);
-                        }
-                    }
-                }
-            });
-            // The values tree, when a quote made it, of a site with many probe runs (10^5
-            // cases and more) takes a while to free: another thread frees it while
-            // fragments are judged and the output is written.
-            let values = Arc::clone(&r.values);
-            drop(r);
-            rayon::spawn(move || drop(values));
-            // A link made for a record that is missing is that error's consequence, told
-            // already: fragments are judged on a site with no other error.
-            let errors = diagnostics.has_errors()
-                || render_diags
-                    .iter()
-                    .any(|d| d.severity == crate::diagnostics::Severity::Error);
-            // A render of some pages judges their links against every page's ids, those of
-            // the pages left alone as the build before found them.
-            let now = links.into_pages();
-            let rendered_files: Option<BTreeSet<String>> =
-                only.map(|_| now.keys().cloned().collect());
-            all_links = match only {
-                Some(_) => {
-                    let mut all = before;
-                    all.extend(now);
-                    all
-                }
-                None => now,
-            };
-            if !errors {
-                let files = rendered_files.as_ref();
-                check::fragments::check(&all_links, files, ev, root, &mut render_diags);
-            }
-            corpus = collector.map(|c| timings::time("search", || c.finish()));
-            diagnostics.extend(render_diags);
-            true
-        }
+    match made {
+        Ok(r) => Some(pass(r, diagnostics)),
         Err(d) => {
             diagnostics.push(d);
-            false
+            None
         }
-    };
+    }
+}
+
+/// The outcome of a render: `pass` is `None` when rendering did not run.
+fn rendered(loaded: Loaded, diagnostics: Diagnostics, pass: Option<Pass>) -> Rendered {
+    let ran = pass.is_some();
+    let Pass { carried, also } = pass.unwrap_or_default();
     Rendered {
         loaded: Some(loaded),
         diagnostics,
-        ran: rendered,
-        carried: Carried {
-            corpus,
-            links: all_links,
-        },
+        ran,
+        carried,
         also,
+    }
+}
+
+/// Judges every page's blocks by parsing them (`check`, which renders few pages);
+/// returns, per page, the fragment links it writes.
+fn judge_blocks_by_parsing(
+    ev: &Evidence,
+    values: &Values,
+    diagnostics: &mut Diagnostics,
+) -> Vec<check::blocks::Written> {
+    let mut found = Vec::new();
+    let written = timings::time("check", || check::blocks::check(ev, values, &mut found));
+    diagnostics.extend(found);
+    written
+}
+
+/// A build's judgment of a page's blocks, on the notes its rendering took, as soon as the
+/// page is rendered (render calls it without knowing `check`).
+fn block_judge<'a>(
+    ev: &'a Evidence,
+    values: &'a Values,
+) -> impl Fn(&PageSource, &[(usize, Notes)]) -> Vec<Diagnostic> + Sync + 'a {
+    move |page, notes| check::blocks::rendered(page, notes, ev, values)
+}
+
+/// The site's `base_url`, whose absolute links are links into the site.
+fn base_url(ev: &Evidence) -> Option<&str> {
+    ev.config
+        .as_ref()
+        .and_then(|c| c.base_url.as_ref())
+        .map(|b| b.value.as_str())
+}
+
+/// The reader of each page for the search index on its way to `sink`, when the site asks
+/// for search and the sink keeps what it is given; `carried`, the index of the build
+/// before, whose pages stand until rendered again.
+fn search_collector<'s>(
+    sink: &'s dyn Sink,
+    ev: &Evidence,
+    carried: Option<search::Corpus>,
+) -> Option<search::Collector<'s>> {
+    let config = ev.config.as_ref().filter(|c| c.search)?;
+    (!sink.discards()).then(|| search::Collector::new(sink, ev, config.views(), carried))
+}
+
+/// The sink pages go to: through the search collector when there is one.
+fn searched<'s>(sink: &'s dyn Sink, collector: &'s Option<search::Collector<'s>>) -> &'s dyn Sink {
+    match collector {
+        Some(c) => c,
+        None => sink,
+    }
+}
+
+/// Writes the search index after the pages; the pages it holds, for the next render.
+fn finish_search(collector: Option<search::Collector>) -> Option<search::Corpus> {
+    collector.map(|c| timings::time("search", || c.finish()))
+}
+
+/// `check`'s pages: those whose fragments it judges, then the pages those fragments point
+/// to, until none is missing.
+fn render_fragment_sources(
+    r: &Renderer,
+    links: &Links,
+    written: &[check::blocks::Written],
+    found: &mut Vec<Diagnostic>,
+) {
+    let no_judge: Judge = &|_, _| Vec::new();
+    let mut done = check::fragments::to_render(r.ev, written);
+    r.render_pages(Some(&done), links, no_judge, found);
+    loop {
+        let more: BTreeSet<String> = links
+            .seen(|p| check::fragments::unrendered_targets(p, r.ev))
+            .difference(&done)
+            .cloned()
+            .collect();
+        if more.is_empty() {
+            return;
+        }
+        r.render_some(&more, links, no_judge, found);
+        done.extend(more);
+    }
+}
+
+/// Renders the pages left alone that link with a fragment into a page just rendered
+/// whose ids changed (a page's output depends on the heading ids of the pages it links
+/// into, `markdown::Headings`); returns them.
+fn render_stale_linkers(
+    r: &Renderer,
+    links: &Links,
+    before: &BTreeMap<String, PageLinks>,
+    judge: Judge,
+    found: &mut Vec<Diagnostic>,
+) -> BTreeSet<String> {
+    let stale = links.seen(|now| check::fragments::stale(before, now, r.ev));
+    if !stale.is_empty() {
+        r.render_some(&stale, links, judge, found);
+    }
+    stale
+}
+
+/// Lets the renderer go. The values tree, when a quote made it, of a site with many probe
+/// runs (10^5 cases and more) takes a while to free: another thread frees it while
+/// fragments are judged and the output is written.
+fn release(r: Renderer) {
+    let values = Arc::clone(&r.values);
+    drop(r);
+    rayon::spawn(move || drop(values));
+}
+
+/// Judges the fragment links of the pages in `files` (every page when `None`) against
+/// the ids of `pages` — on a site with no error found so far: a link made for a record
+/// that is missing is that error's consequence, told already.
+fn judge_fragments(
+    pages: &BTreeMap<String, PageLinks>,
+    files: Option<&BTreeSet<String>>,
+    ev: &Evidence,
+    root: &Path,
+    diagnostics: &Diagnostics,
+    found: &mut Vec<Diagnostic>,
+) {
+    let errors = diagnostics.has_errors() || found.iter().any(|d| d.severity == Severity::Error);
+    if !errors {
+        check::fragments::check(pages, files, ev, root, found);
     }
 }
 

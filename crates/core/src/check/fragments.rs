@@ -11,13 +11,13 @@
 
 use super::blocks::Written;
 use crate::diagnostics::{Diagnostic, Span, span_at};
-use crate::model::Evidence;
-use crate::model::page::{Item, PageLinks};
+use crate::model::page::{Item, PageLinks, PageSource};
+use crate::model::{Evidence, Record, strings};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The page (by id) that output file `file` is a view of.
-fn page_of<'e>(ev: &'e Evidence, file: &str) -> Option<&'e crate::model::page::PageSource> {
+fn page_of<'e>(ev: &'e Evidence, file: &str) -> Option<&'e PageSource> {
     let rest = file.strip_suffix("index.html")?;
     // A view's folder (`ja/`) first, else the interleaved view at the root.
     let candidates = ev
@@ -95,7 +95,7 @@ pub fn stale(
 }
 
 /// Judges the fragment links of the pages in `files` (every page when `None`) against
-/// the ids of `pages`.
+/// the ids of `pages`. Each broken one is placed where the loaded sources write it.
 pub fn check(
     pages: &BTreeMap<String, PageLinks>,
     files: Option<&BTreeSet<String>>,
@@ -128,47 +128,95 @@ pub fn check(
             )) {
                 continue;
             }
-            // Written in the page, else in a text of the data the page shows.
             let needle = format!("#{fragment}");
-            let find = |file: &str| {
-                let text = std::fs::read_to_string(root.join(file)).ok()?;
-                let at = text.find(&needle)?;
-                Some(span_at(file, &text, at, 1))
-            };
             let span = source
                 .filter(|p| !p.generated)
-                .and_then(|p| find(&p.file))
-                .or_else(|| data_files(root).iter().find_map(|f| find(f)))
+                .and_then(|p| in_blocks(p, &needle))
+                .or_else(|| in_data(ev, root, &needle))
                 .unwrap_or_else(|| Span::file(source_file));
-            diags.push(
-                Diagnostic::error(
-                    "broken-fragment",
-                    span,
-                    format!(
-                        "a link to `#{fragment}` on page `{target_id}`, which has no element \
-                         with that id"
-                    ),
-                )
-                .with_hint(
-                    "link to an id the page has: a record's row is `kind-id` (`#bundle-b1`), a \
-                     figure `fig-…`, a heading its slug",
-                ),
-            );
+            diags.push(broken(span, fragment, target_id, to.nearest_id(fragment)));
         }
     }
 }
 
-/// The YAML files directly in `data/`, sorted, relative to the root.
-fn data_files(root: &Path) -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir(root.join("data"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            name.ends_with(".yaml").then(|| format!("data/{name}"))
-        })
-        .collect();
-    files.sort();
-    files
+/// The finding of a link to `#fragment` on page `target_id`, which lacks it; `nearest`,
+/// the page's id nearest to it.
+fn broken(span: Span, fragment: &str, target_id: &str, nearest: Option<&str>) -> Diagnostic {
+    let suggestion = nearest
+        .map(|id| format!("; did you mean `#{id}`?"))
+        .unwrap_or_default();
+    Diagnostic::error(
+        "broken-fragment",
+        span,
+        format!(
+            "a link to `#{fragment}` on page `{target_id}`, which has no element with that \
+             id{suggestion}"
+        ),
+    )
+    .with_hint(
+        "link to an id the page has: a record's row is `kind-id`, a figure `fig-…`, a \
+         heading its slug",
+    )
+}
+
+/// Where a block of `page`, as loaded, writes `needle`.
+fn in_blocks(page: &PageSource, needle: &str) -> Option<Span> {
+    page.items.iter().find_map(|item| match item {
+        Item::Block(b) => {
+            let at = b.markdown.find(needle)?;
+            Some(span_at(&page.file, &b.markdown, at, b.body_line))
+        }
+        Item::Directive(_) => None,
+    })
+}
+
+/// Where a text of the data, as loaded, writes `needle`: the first record (in the
+/// registry's order of kinds) with a string that holds it, placed on the line of its
+/// file that writes it past the record's id (read again within the source budget only
+/// to place it), else at the record's id.
+fn in_data(ev: &Evidence, root: &Path, needle: &str) -> Option<Span> {
+    let (file, line) = record_writing(ev, needle)?;
+    let placed = crate::load::read::read_text(&root.join(&file), crate::load::read::SOURCE)
+        .ok()
+        .and_then(|text| {
+            let from = line_start(&text, line);
+            let at = from + text.get(from..)?.find(needle)?;
+            Some(span_at(&file, &text, at, 1))
+        });
+    Some(placed.unwrap_or_else(|| Span::new(&file, line, 1)))
+}
+
+/// The file and id line of the first record with a string that holds `needle`.
+fn record_writing(ev: &Evidence, needle: &str) -> Option<(String, usize)> {
+    let mut found = None;
+    for kind in crate::model::registry::all() {
+        crate::model::with_collection!(ev, kind, |c| {
+            for r in c.iter() {
+                if found.is_some() {
+                    break;
+                }
+                let mut holds = false;
+                strings::each_in(&r.value, ev.languages(), &mut |s, _| {
+                    holds |= s.contains(needle);
+                });
+                if holds {
+                    found = Some((r.file.to_string(), r.value.id().referenced.line() as usize));
+                }
+            }
+        }, pages => {});
+        if found.is_some() {
+            break;
+        }
+    }
+    found
+}
+
+/// The byte offset of the start of 1-based `line` in `text` (its end when shorter).
+fn line_start(text: &str, line: usize) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    text.match_indices('\n')
+        .nth(line - 2)
+        .map_or(text.len(), |(i, _)| i + 1)
 }

@@ -131,6 +131,9 @@ pub struct PageLinks {
     /// The page's element ids, by a 64-bit hash of each, sorted: a site of 30,000 page
     /// views holds about a million ids, and only whether one is there is asked.
     ids: Vec<u64>,
+    /// The same ids written out, one a line (an id holds no whitespace): read only to
+    /// suggest the nearest to a fragment the page lacks.
+    names: String,
     /// Links with a fragment, as (target file below the site root, fragment).
     pub fragments: Vec<(String, String)>,
 }
@@ -138,13 +141,26 @@ pub struct PageLinks {
 impl PageLinks {
     /// The facts of a page with these element ids.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> PageLinks {
-        let mut ids: Vec<u64> = ids.into_iter().map(id_hash).collect();
-        ids.sort_unstable();
-        ids.dedup();
+        let mut names = String::new();
+        let mut hashes = Vec::new();
+        for id in ids {
+            hashes.push(id_hash(id));
+            names.push_str(id);
+            names.push('\n');
+        }
+        hashes.sort_unstable();
+        hashes.dedup();
         PageLinks {
-            ids,
+            ids: hashes,
+            names,
             fragments: Vec::new(),
         }
+    }
+
+    /// The page's element id nearest to `fragment`, when one is near enough to be what
+    /// was meant (`refs::closest`).
+    pub fn nearest_id(&self, fragment: &str) -> Option<&str> {
+        super::refs::closest(fragment, self.names.lines())
     }
 
     /// Whether the page has an element with id `id`.

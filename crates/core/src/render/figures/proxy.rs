@@ -233,10 +233,12 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         .map(|c| c.id.value.as_str())
         .collect();
     let open_note = s.msgs.text("figure-proxy-open");
+    let variable = map.map_or("", |m| m.measured_as());
     let desc: Words = out
         .title
         .iter()
         .map(|(l, t)| {
+            let unit = value_unit(s, variable, *l);
             let items: Vec<String> = points
                 .iter()
                 .map(|(id, v)| {
@@ -245,7 +247,10 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
                     } else {
                         String::new()
                     };
-                    let v_text = s.numerals().number(*v);
+                    let v_text = match &unit {
+                        Some(u) => format!("{} {u}", s.numerals().number(*v)),
+                        None => s.numerals().number(*v),
+                    };
                     match zone_of(*v) {
                         Some(f) => format!("{id} {v_text} → {}{note}", family_name(s, f)),
                         None => format!("{id} {v_text}{note}"),
@@ -319,6 +324,18 @@ fn labels(
     }
 }
 
+/// The unit a case's value of measurement `name` is in, in `lang`: the one the site
+/// declares for it, else nanoseconds for a duration (`…_ns`); none for a plain count.
+fn value_unit(s: &Scope, name: &str, lang: crate::model::page::Lang) -> Option<String> {
+    let declared =
+        s.ev.measurements
+            .get(name)
+            .and_then(|m| m.unit.as_ref())
+            .map(|u| lang.pick(u).to_string());
+    let duration = crate::model::fields::is_duration(name).then(|| "ns".to_string());
+    declared.or(duration).filter(|u| !u.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testkit::*;
@@ -364,6 +381,29 @@ mod tests {
         assert!(t.contains("estimated rows"), "{t}");
         assert!(t.contains("推定行数"), "{t}");
         assert!(doc.contains("xml:lang=\"en\""));
+    }
+
+    /// The text alternative gives each case's value with the unit the site declares for
+    /// the map's variable, in each language of the view.
+    #[test]
+    fn the_text_alternative_gives_the_unit() {
+        let bare = draw(View::BILINGUAL, "scan-sample");
+        assert!(bare.contains("lookup 3 → "), "{bare}");
+        let site = Site::load(|d| {
+            for m in d.measurements.iter_mut() {
+                if m.value.id.value == "est_rows" {
+                    m.value.unit = Some(Text::new([
+                        (crate::model::page::Lang::JA, "行".to_string()),
+                        (crate::model::page::Lang::EN, "rows".to_string()),
+                    ]));
+                }
+            }
+        });
+        let s = site.scope(View::BILINGUAL);
+        let r = s.ev.runs.get("scan-sample").expect("run");
+        let doc = standalone(&plot(&s, r, &r.file, "proxy-test"), View::BILINGUAL);
+        assert!(doc.contains("lookup 3 rows → "), "{doc}");
+        assert!(doc.contains("lookup 3 行 → "), "{doc}");
     }
 
     #[test]
