@@ -1420,3 +1420,41 @@ fn every_added_run_shows_its_values_zones_note_and_page() {
     );
     assert!(page.contains("A comparison on the CPU"), "{page}");
 }
+
+/// A pack's measurement is shown in the review by the label the site's messages give it
+/// (here a site override of the pack's message), in text, markdown and the review page;
+/// its id only where it has no label.
+#[test]
+fn pack_measurements_are_shown_by_their_labels() {
+    let repo = repo();
+    let d = repo.path();
+    write_files(
+        d,
+        &[
+            (
+                "locales/en/site.ftl",
+                "measure-eval-count = Tokens generated\n",
+            ),
+            (
+                "locales/ja/site.ftl",
+                "measure-eval-count = 生成トークン数\n",
+            ),
+        ],
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "label the pack's measurement"]);
+    // The labels are the head's: diff from the base to the working tree.
+    let (code, text, err) = diff(d, &["HEAD~3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("Tokens generated"), "{text}");
+    assert!(!text.contains(", eval_count"), "{text}");
+    let (_, md, _) = diff(d, &["HEAD~3", "--format", "markdown"]);
+    assert!(md.contains("| Tokens generated |"), "{md}");
+    assert!(!md.contains("| eval_count |"), "{md}");
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    diff(d, &["HEAD~3", "--format", "html", "--out", dir]);
+    let page = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert!(page.contains("<td>Tokens generated</td>"), "{page}");
+    assert!(!page.contains("<td>eval_count</td>"), "{page}");
+}

@@ -822,25 +822,45 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
             "[Review page](<{url}>): every change side by side, words marked.\n"
         );
     }
-    // Whose evidence the new runs are, in sight before any folded section.
-    if !r.runs.added.is_empty() {
-        for x in r.runs.added.iter().take(NEW_RUNS_LISTED) {
-            let _ = writeln!(
-                o,
-                "- new run {}: {}",
-                run_link(x, link),
-                escape_cell(&run_line_capped(x))
-            );
-        }
-        if r.runs.added.len() > NEW_RUNS_LISTED {
-            let _ = writeln!(
-                o,
-                "- … and {} more (see Probe runs below)",
-                r.runs.added.len() - NEW_RUNS_LISTED
-            );
-        }
-        o.push('\n');
+    added_runs_markdown(&mut o, r, link);
+    attributes_markdown(&mut o, r);
+    rewrites_markdown(&mut o, r);
+    claims_markdown(&mut o, r);
+    runs_markdown(&mut o, r, link);
+    maps_markdown(&mut o, r);
+    records_markdown(&mut o, r);
+    prose_markdown(&mut o, r);
+    reread_markdown(&mut o, r);
+    pages_markdown(&mut o, r);
+    o
+}
+
+/// The first new runs, one line each: whose evidence they are, in sight before any folded
+/// section.
+fn added_runs_markdown(o: &mut String, r: &Report, link: Option<&str>) {
+    if r.runs.added.is_empty() {
+        return;
     }
+    for x in r.runs.added.iter().take(NEW_RUNS_LISTED) {
+        let _ = writeln!(
+            o,
+            "- new run {}: {}",
+            run_link(x, link),
+            escape_cell(&run_line_capped(x))
+        );
+    }
+    if r.runs.added.len() > NEW_RUNS_LISTED {
+        let _ = writeln!(
+            o,
+            "- … and {} more (see Probe runs below)",
+            r.runs.added.len() - NEW_RUNS_LISTED
+        );
+    }
+    o.push('\n');
+}
+
+/// The `.gitattributes` files that changed, each with how the diff reads the files.
+fn attributes_markdown(o: &mut String, r: &Report) {
     for a in &r.git_attributes {
         let _ = writeln!(
             o,
@@ -852,269 +872,316 @@ pub fn markdown_linked(r: &Report, link: Option<&str>) -> String {
     if !r.git_attributes.is_empty() {
         o.push('\n');
     }
-    rewrites_markdown(&mut o, r);
-    if !r.claims.is_empty() {
-        section(&mut o, "Claims", r.claims.len(), |o| {
-            let _ = writeln!(o, "| claim | page | change | detail |\n|---|---|---|---|");
-            for c in &r.claims {
-                let (what, detail) = match &c.moved {
-                    Some(m) => (
-                        format!("**moved {}**", m.direction),
-                        format!(
-                            "{}{}; evidence added: {}{}",
-                            moved_wording(m),
-                            if m.from_claim == c.id {
-                                String::new()
-                            } else {
-                                format!(" (from `{}`)", m.from_claim)
-                            },
-                            if m.evidence_added.is_empty() {
-                                "none".into()
-                            } else {
-                                m.evidence_added
-                                    .iter()
-                                    .map(|e| format!("`{e}`"))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            },
-                            // An unchanged constraint is no change: said only when it moved.
-                            if m.constraint_before == m.constraint_after {
-                                String::new()
-                            } else {
-                                format!(
-                                    "; constraint: {} → {}",
-                                    opt(&m.constraint_before),
-                                    opt(&m.constraint_after)
-                                )
-                            }
-                        ),
-                    ),
-                    // Each changed field with the words that changed.
-                    None => (
-                        change_word(c.change).to_string(),
-                        c.fields
-                            .iter()
-                            .map(|f| {
-                                format!(
-                                    "`{}`: {}",
-                                    f.path,
-                                    change_md(f.old.as_deref(), f.new.as_deref())
-                                )
-                            })
-                            .collect::<Vec<_>>()
-                            .join("<br>"),
-                    ),
-                };
-                let _ = writeln!(o, "| `{}` | {} | {what} | {detail} |", c.id, c.page);
-            }
-        });
+}
+
+/// The claims that changed, one table row each.
+fn claims_markdown(o: &mut String, r: &Report) {
+    if r.claims.is_empty() {
+        return;
     }
-    if !(r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty()) {
-        // The runs the section names, each once (a new run is often also the latest).
-        let n = r
-            .runs
-            .added
+    section(o, "Claims", r.claims.len(), |o| {
+        let _ = writeln!(o, "| claim | page | change | detail |\n|---|---|---|---|");
+        for c in &r.claims {
+            let (what, detail) = match &c.moved {
+                Some(m) => (format!("**moved {}**", m.direction), moved_detail(m, &c.id)),
+                None => (change_word(c.change).to_string(), fields_detail(&c.fields)),
+            };
+            let _ = writeln!(o, "| `{}` | {} | {what} | {detail} |", c.id, c.page);
+        }
+    });
+}
+
+/// A moved claim's cell: its wording old → new, the claim it came from when another, the
+/// evidence added, and its constraint only when that moved.
+fn moved_detail(m: &Move, id: &str) -> String {
+    let from = if m.from_claim == id {
+        String::new()
+    } else {
+        format!(" (from `{}`)", m.from_claim)
+    };
+    let added = if m.evidence_added.is_empty() {
+        "none".into()
+    } else {
+        m.evidence_added
             .iter()
-            .chain(&r.runs.removed)
-            .map(|x| x.id.as_str())
-            .chain(
-                r.runs
-                    .latest
-                    .iter()
-                    .flat_map(|l| [l.base_run.as_str(), l.head_run.as_str()]),
+            .map(|e| format!("`{e}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // An unchanged constraint is no change: said only when it moved.
+    let constraint = if m.constraint_before == m.constraint_after {
+        String::new()
+    } else {
+        format!(
+            "; constraint: {} → {}",
+            opt(&m.constraint_before),
+            opt(&m.constraint_after)
+        )
+    };
+    format!(
+        "{}{from}; evidence added: {added}{constraint}",
+        moved_wording(m)
+    )
+}
+
+/// Each changed field with the words that changed, one per line of a cell.
+fn fields_detail(fields: &[FieldChange]) -> String {
+    fields
+        .iter()
+        .map(|f| {
+            format!(
+                "`{}`: {}",
+                f.path,
+                change_md(f.old.as_deref(), f.new.as_deref())
             )
-            .collect::<std::collections::BTreeSet<_>>()
-            .len();
-        section(&mut o, "Probe runs", n, |o| {
-            // The runs listed above the sections are not listed again, word for word.
-            for x in r.runs.added.iter().skip(NEW_RUNS_LISTED) {
+        })
+        .collect::<Vec<_>>()
+        .join("<br>")
+}
+
+/// How many runs the Probe runs section names, each once (a new run is often also the
+/// latest).
+fn runs_named(rc: &RunsChange) -> usize {
+    rc.added
+        .iter()
+        .chain(&rc.removed)
+        .map(|x| x.id.as_str())
+        .chain(
+            rc.latest
+                .iter()
+                .flat_map(|l| [l.base_run.as_str(), l.head_run.as_str()]),
+        )
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+}
+
+/// The Probe runs section: the new runs not listed above, each new run's cases, the runs
+/// removed, and each probe's latest run compared.
+fn runs_markdown(o: &mut String, r: &Report, link: Option<&str>) {
+    if r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty() {
+        return;
+    }
+    section(o, "Probe runs", runs_named(&r.runs), |o| {
+        // The runs listed above the sections are not listed again, word for word.
+        for x in r.runs.added.iter().skip(NEW_RUNS_LISTED) {
+            let _ = writeln!(
+                o,
+                "- added {} ({})",
+                run_link(x, link),
+                escape_cell(&run_line_capped(x))
+            );
+        }
+        for x in &r.runs.added {
+            if let Some(s) = &x.shown {
+                shown_markdown(o, &run_link(x, link), s, &r.labels);
+            }
+        }
+        for x in &r.runs.removed {
+            let _ = writeln!(o, "- removed `{}` ({})", x.id, x.probe);
+        }
+        for l in &r.runs.latest {
+            latest_markdown(o, l, &r.labels);
+        }
+    });
+}
+
+/// A probe's latest run against the base's: the cases added and dropped, then each common
+/// case's values and zone flips in a table.
+fn latest_markdown(o: &mut String, l: &LatestChange, labels: &Labels) {
+    let _ = writeln!(o, "\nLatest `{}`: {}\n", l.probe, run_pair(l, "`"));
+    let changed: Vec<String> = cases_added_dropped(l, "`")
+        .into_iter()
+        .map(|(what, keys)| format!("{what}: {keys}"))
+        .collect();
+    if !changed.is_empty() {
+        let _ = writeln!(o, "Cases {}\n", changed.join("; "));
+    }
+    if l.cases.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "| case | field | old | new | Δ |\n|---|---|---:|---:|---:|"
+    );
+    for c in &l.cases {
+        for v in &c.values {
+            let _ = writeln!(
+                o,
+                "| `{}`{} | {} | {} | {} | {} |",
+                c.case,
+                medians(c),
+                escape_cell(labels.measurement(&v.field)),
+                value(v, v.old),
+                value(v, v.new),
+                delta(v)
+            );
+        }
+        for z in &c.zones {
+            let _ = writeln!(
+                o,
+                "| `{}` | **zone** under {} | {} | {} | flipped{} |",
+                c.case,
+                z.map,
+                escape_cell(labels.zone(&z.old)),
+                escape_cell(labels.zone(&z.new)),
+                assessed_note(&z.assessed_against)
+            );
+        }
+    }
+}
+
+/// The maps that changed: each changed field and each zone flip.
+fn maps_markdown(o: &mut String, r: &Report) {
+    if r.maps.is_empty() {
+        return;
+    }
+    section(o, "Dispatch maps", r.maps.len(), |o| {
+        for m in &r.maps {
+            let _ = writeln!(o, "- `{}` {}", m.id, change_word(m.change));
+            for f in &m.fields {
                 let _ = writeln!(
                     o,
-                    "- added {} ({})",
-                    run_link(x, link),
-                    escape_cell(&run_line_capped(x))
+                    "  - `{}`: {}",
+                    f.path,
+                    change_md(f.old.as_deref(), f.new.as_deref())
                 );
             }
-            for x in &r.runs.added {
-                if let Some(s) = &x.shown {
-                    shown_markdown(o, &run_link(x, link), s, &r.labels);
-                }
-            }
-            for x in &r.runs.removed {
-                let _ = writeln!(o, "- removed `{}` ({})", x.id, x.probe);
-            }
-            for l in &r.runs.latest {
-                let _ = writeln!(o, "\nLatest `{}`: {}\n", l.probe, run_pair(l, "`"));
-                let changed: Vec<String> = cases_added_dropped(l, "`")
-                    .into_iter()
-                    .map(|(what, keys)| format!("{what}: {keys}"))
-                    .collect();
-                if !changed.is_empty() {
-                    let _ = writeln!(o, "Cases {}\n", changed.join("; "));
-                }
-                if l.cases.is_empty() {
-                    continue;
-                }
+            for f in &m.flips {
                 let _ = writeln!(
                     o,
-                    "| case | field | old | new | Δ |\n|---|---|---:|---:|---:|"
+                    "  - flips `{}`/`{}` ({} = {}): {} → {}{}",
+                    f.run,
+                    f.case,
+                    m.variable,
+                    f.value,
+                    escape_cell(r.labels.zone(&f.old)),
+                    escape_cell(r.labels.zone(&f.new)),
+                    assessed_note(&f.assessed_against)
                 );
-                for c in &l.cases {
-                    for v in &c.values {
-                        let _ = writeln!(
-                            o,
-                            "| `{}`{} | {} | {} | {} | {} |",
-                            c.case,
-                            medians(c),
-                            escape_cell(r.labels.measurement(&v.field)),
-                            value(v, v.old),
-                            value(v, v.new),
-                            delta(v)
-                        );
-                    }
-                    for z in &c.zones {
-                        let _ = writeln!(
-                            o,
-                            "| `{}` | **zone** under {} | {} | {} | flipped{} |",
-                            c.case,
-                            z.map,
-                            escape_cell(r.labels.zone(&z.old)),
-                            escape_cell(r.labels.zone(&z.new)),
-                            assessed_note(&z.assessed_against)
-                        );
-                    }
-                }
             }
-        });
+        }
+    });
+}
+
+/// The other records that changed, one table row per field, with translation drift.
+fn records_markdown(o: &mut String, r: &Report) {
+    if r.records.is_empty() {
+        return;
     }
-    if !r.maps.is_empty() {
-        section(&mut o, "Dispatch maps", r.maps.len(), |o| {
-            for m in &r.maps {
-                let _ = writeln!(o, "- `{}` {}", m.id, change_word(m.change));
-                for f in &m.fields {
-                    let _ = writeln!(
-                        o,
-                        "  - `{}`: {}",
-                        f.path,
-                        change_md(f.old.as_deref(), f.new.as_deref())
-                    );
-                }
-                for f in &m.flips {
-                    let _ = writeln!(
-                        o,
-                        "  - flips `{}`/`{}` ({} = {}): {} → {}{}",
-                        f.run,
-                        f.case,
-                        m.variable,
-                        f.value,
-                        escape_cell(r.labels.zone(&f.old)),
-                        escape_cell(r.labels.zone(&f.new)),
-                        assessed_note(&f.assessed_against)
-                    );
-                }
+    section(o, "Records", r.records.len(), |o| {
+        let _ = writeln!(o, "| record | field | change |\n|---|---|---|");
+        for x in &r.records {
+            if x.fields.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "| `{}:{}` | *{}* | |",
+                    x.kind,
+                    x.id,
+                    change_word(x.change)
+                );
             }
-        });
-    }
-    if !r.records.is_empty() {
-        section(&mut o, "Records", r.records.len(), |o| {
-            let _ = writeln!(o, "| record | field | change |\n|---|---|---|");
-            for x in &r.records {
-                if x.fields.is_empty() {
-                    let _ = writeln!(
-                        o,
-                        "| `{}:{}` | *{}* | |",
-                        x.kind,
-                        x.id,
-                        change_word(x.change)
-                    );
-                }
-                for f in &x.fields {
-                    let _ = writeln!(
-                        o,
-                        "| `{}:{}` | `{}` | {} |",
-                        x.kind,
-                        x.id,
-                        f.path,
-                        change_md(f.old.as_deref(), f.new.as_deref())
-                    );
-                }
-                for d in &x.drift {
-                    let _ = writeln!(
-                        o,
-                        "| `{}:{}` | `{}` | ⚠ translation drift: only {} changed |",
-                        x.kind, x.id, d.path, d.changed
-                    );
-                }
+            for f in &x.fields {
+                let _ = writeln!(
+                    o,
+                    "| `{}:{}` | `{}` | {} |",
+                    x.kind,
+                    x.id,
+                    f.path,
+                    change_md(f.old.as_deref(), f.new.as_deref())
+                );
             }
-        });
+            for d in &x.drift {
+                let _ = writeln!(
+                    o,
+                    "| `{}:{}` | `{}` | ⚠ translation drift: only {} changed |",
+                    x.kind, x.id, d.path, d.changed
+                );
+            }
+        }
+    });
+}
+
+/// The pages' prose that changed: each group, flagged when only one language changed, and
+/// its edits with the words marked.
+fn prose_markdown(o: &mut String, r: &Report) {
+    if r.texts.is_empty() {
+        return;
     }
-    if !r.texts.is_empty() {
-        section(&mut o, "Prose", r.texts.len(), |o| {
-            for t in &r.texts {
-                let flag = if t.drift {
-                    format!(
-                        " — ⚠ **translation drift**: only {} changed",
-                        t.langs.join("")
-                    )
-                } else {
-                    String::new()
+    section(o, "Prose", r.texts.len(), |o| {
+        for t in &r.texts {
+            let flag = if t.drift {
+                format!(
+                    " — ⚠ **translation drift**: only {} changed",
+                    t.langs.join("")
+                )
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                o,
+                "- `{}` pair {} {} ({}){flag}",
+                t.page,
+                t.pair,
+                change_word(t.change),
+                t.langs.join("+")
+            );
+            for e in &t.edits {
+                let text = match (&e.old, &e.new) {
+                    (Some(a), Some(b)) => super::words::inline_markdown(a, b),
+                    (a, b) => cell(a.as_deref().or(b.as_deref()).unwrap_or_default()),
                 };
+                let _ = writeln!(o, "  - {}: {text}", e.lang);
+            }
+        }
+    });
+}
+
+/// What to re-read: each change with the places that cite it and the old bounds still
+/// written.
+fn reread_markdown(o: &mut String, r: &Report) {
+    if r.reread.is_empty() {
+        return;
+    }
+    section(o, "To re-read", r.reread.len(), |o| {
+        for x in &r.reread {
+            let _ = writeln!(o, "- `{}` {}", x.changed, x.why());
+            if !x.cited_by.is_empty() {
+                let cited: Vec<String> = x.cited_by.iter().map(|c| format!("`{c}`")).collect();
                 let _ = writeln!(
                     o,
-                    "- `{}` pair {} {} ({}){flag}",
-                    t.page,
-                    t.pair,
-                    change_word(t.change),
-                    t.langs.join("+")
+                    "  - cited or shown by {}: check their wording",
+                    cited.join(", ")
                 );
-                for e in &t.edits {
-                    let text = match (&e.old, &e.new) {
-                        (Some(a), Some(b)) => super::words::inline_markdown(a, b),
-                        (a, b) => cell(a.as_deref().or(b.as_deref()).unwrap_or_default()),
-                    };
-                    let _ = writeln!(o, "  - {}: {text}", e.lang);
-                }
             }
-        });
-    }
-    if !r.reread.is_empty() {
-        section(&mut o, "To re-read", r.reread.len(), |o| {
-            for x in &r.reread {
-                let _ = writeln!(o, "- `{}` {}", x.changed, x.why());
-                if !x.cited_by.is_empty() {
-                    let cited: Vec<String> = x.cited_by.iter().map(|c| format!("`{c}`")).collect();
-                    let _ = writeln!(
-                        o,
-                        "  - cited or shown by {}: check their wording",
-                        cited.join(", ")
-                    );
-                }
-                for n in &x.numbers {
-                    let _ = writeln!(
-                        o,
-                        "  - the old bound **{}** is still written in `{}`",
-                        n.number, n.place
-                    );
-                }
+            for n in &x.numbers {
+                let _ = writeln!(
+                    o,
+                    "  - the old bound **{}** is still written in `{}`",
+                    n.number, n.place
+                );
             }
-        });
+        }
+    });
+}
+
+/// The pages added and removed.
+fn pages_markdown(o: &mut String, r: &Report) {
+    if r.pages.added.is_empty() && r.pages.removed.is_empty() {
+        return;
     }
-    if !(r.pages.added.is_empty() && r.pages.removed.is_empty()) {
-        section(
-            &mut o,
-            "Pages",
-            r.pages.added.len() + r.pages.removed.len(),
-            |o| {
-                for p in &r.pages.added {
-                    let _ = writeln!(o, "- added `{p}`");
-                }
-                for p in &r.pages.removed {
-                    let _ = writeln!(o, "- removed `{p}`");
-                }
-            },
-        );
-    }
-    o
+    section(
+        o,
+        "Pages",
+        r.pages.added.len() + r.pages.removed.len(),
+        |o| {
+            for p in &r.pages.added {
+                let _ = writeln!(o, "- added `{p}`");
+            }
+            for p in &r.pages.removed {
+                let _ = writeln!(o, "- removed `{p}`");
+            }
+        },
+    );
 }
 
 /// A moved claim's wording before, when it differs from its wording now (a text moved

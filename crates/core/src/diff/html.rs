@@ -175,6 +175,41 @@ fn theme_css() -> &'static str {
 /// The report as a page.
 pub fn html(r: &Report) -> String {
     let mut o = String::new();
+    page_head(&mut o, r);
+    added_runs_list(&mut o, r);
+    attributes_list(&mut o, r);
+    rewrites_section(&mut o, r);
+    claims_section(&mut o, r);
+    runs(&mut o, r);
+    maps_section(&mut o, r);
+    records_section(&mut o, r);
+    prose_section(&mut o, r);
+    drift(&mut o, r);
+    reread_section(&mut o, r);
+    pages_section(&mut o, r);
+    o.push_str("</main>\n</body>\n</html>\n");
+    tables_scroll_in_boxes(&o)
+}
+
+/// `page` with each table in a box of its own that scrolls when the table is wide, not the
+/// page: focusable, so the keyboard can scroll it, and so a region named by the table's
+/// caption (a focusable box without a name is read out as nothing).
+fn tables_scroll_in_boxes(page: &str) -> String {
+    let mut out = String::with_capacity(page.len() + 4096);
+    let mut pieces = page.split("<table><caption>");
+    out.push_str(pieces.next().unwrap_or_default());
+    for (n, piece) in pieces.enumerate() {
+        let _ = write!(
+            out,
+            "<div class=\"wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"table-{n}\">\
+             <table><caption id=\"table-{n}\">{piece}"
+        );
+    }
+    out.replace("</table>", "</table></div>")
+}
+
+/// The document's head with its styles, the page's heading and the summary line.
+fn page_head(o: &mut String, r: &Report) {
     let title = format!("Evidence diff {} → {}", r.base, r.head);
     let _ = write!(
         o,
@@ -189,286 +224,328 @@ pub fn html(r: &Report) -> String {
         esc(&r.head),
         esc(&summary(r))
     );
-    if !r.runs.added.is_empty() {
-        o.push_str("<ul>\n");
-        for x in &r.runs.added {
-            let _ = writeln!(
-                o,
-                "<li>new run <code>{}</code>: {}</li>",
-                esc(&x.id),
-                esc(&run_line(x))
-            );
-        }
-        o.push_str("</ul>\n");
-    }
-    if !r.git_attributes.is_empty() {
-        o.push_str("<ul>\n");
-        for a in &r.git_attributes {
-            let _ = writeln!(
-                o,
-                "<li><code>{}</code> {}: {}</li>",
-                esc(&a.path),
-                change_word(a.change),
-                rich(ATTRIBUTES_READ_AS_COMMITTED)
-            );
-        }
-        o.push_str("</ul>\n");
-    }
-    if !r.rewrites.is_empty() {
-        let _ = writeln!(
-            o,
-            "<section class=\"caution\" aria-labelledby=\"rewrites\"><h2 id=\"rewrites\">Run \
-             records rewritten ({})</h2><p>Run records are never rewritten: add a new run \
-             instead.</p><ul>",
-            r.rewrites.len()
-        );
-        for w in &r.rewrites {
-            let what = match &w.renamed_to {
-                Some(to) => format!("renamed to <code>{}</code>", esc(to)),
-                None => change_word(w.change).to_string(),
-            };
-            let _ = writeln!(
-                o,
-                "<li><code>{}</code> (run <code>{}</code>) {what}</li>",
-                esc(&w.file),
-                esc(&w.run)
-            );
-        }
-        o.push_str("</ul>");
-        if r.rewrites.iter().any(|w| !w.fields.is_empty()) {
-            let _ = writeln!(
-                o,
-                "<table><caption>Rewritten run records, field by field</caption>{FIELD_HEAD}<tbody>"
-            );
-            for w in &r.rewrites {
-                field_rows(
-                    &mut o,
-                    &format!("<code>{}</code>", esc(&w.file)),
-                    &w.fields,
-                    &r.languages,
-                );
-            }
-            o.push_str("</tbody></table>");
-        }
-        o.push_str("</section>\n");
-    }
-    if !r.claims.is_empty() {
-        section(&mut o, "claims", "Claims", r.claims.len(), |o| {
-            let _ = writeln!(
-                o,
-                "<table><caption>Claims, field by field</caption>{FIELD_HEAD}<tbody>"
-            );
-            for c in &r.claims {
-                let head = format!(
-                    "<code>{}</code> ({}) {}",
-                    esc(&c.id),
-                    esc(&c.page),
-                    change_word(c.change)
-                );
-                if let Some(m) = &c.moved {
-                    moved_row(o, &head, &c.id, m);
-                } else if c.fields.is_empty() {
-                    let _ = writeln!(
-                        o,
-                        "<tr><th scope=\"row\">{head}</th><td></td><td></td><td></td></tr>"
-                    );
-                }
-                field_rows(o, &head, &c.fields, &r.languages);
-            }
-            o.push_str("</tbody></table>\n");
-        });
-    }
-    runs(&mut o, r);
-    if !r.maps.is_empty() {
-        section(&mut o, "maps", "Decision maps", r.maps.len(), |o| {
-            for m in &r.maps {
-                let _ = writeln!(
-                    o,
-                    "<h3><code>{}</code> {}</h3>",
-                    esc(&m.id),
-                    change_word(m.change)
-                );
-                if !m.fields.is_empty() {
-                    let _ = writeln!(
-                        o,
-                        "<table><caption>Fields of <code>{}</code></caption>{FIELD_HEAD}<tbody>",
-                        esc(&m.id)
-                    );
-                    field_rows(
-                        o,
-                        &format!("<code>{}</code>", esc(&m.id)),
-                        &m.fields,
-                        &r.languages,
-                    );
-                    o.push_str("</tbody></table>\n");
-                }
-                if m.before_svg.is_some() || m.after_svg.is_some() {
-                    o.push_str("<div class=\"sides\">\n");
-                    for (side, svg) in [("Before", &m.before_svg), ("After", &m.after_svg)] {
-                        let _ = writeln!(
-                            o,
-                            "<figure class=\"map-side\"><figcaption>{side}</figcaption>{}</figure>",
-                            svg.as_deref().unwrap_or("<p class=\"none\">—</p>")
-                        );
-                    }
-                    o.push_str("</div>\n");
-                }
-                if !m.flips.is_empty() {
-                    let _ = writeln!(
-                        o,
-                        "<table><caption>Zones the change flips</caption><thead><tr>\
-                         <th scope=\"col\">Run</th><th scope=\"col\">Case</th>\
-                         <th scope=\"col\">{}</th><th scope=\"col\">Before</th>\
-                         <th scope=\"col\">After</th></tr></thead><tbody>",
-                        esc(&m.variable)
-                    );
-                    for f in &m.flips {
-                        let _ = writeln!(
-                            o,
-                            "<tr><td><code>{}</code></td><th scope=\"row\"><code>{}</code></th>\
-                             <td class=\"num\">{}</td><td><del>{}</del></td><td><ins>{}</ins>{}</td></tr>",
-                            esc(&f.run),
-                            esc(&f.case),
-                            f.value,
-                            esc(r.labels.zone(&f.old)),
-                            esc(r.labels.zone(&f.new)),
-                            assessed_html(&f.assessed_against)
-                        );
-                    }
-                    o.push_str("</tbody></table>\n");
-                }
-                for p in &m.flip_plots {
-                    let _ = writeln!(
-                        o,
-                        "<h4>Run <code>{}</code> over the map's zones</h4>\n<div class=\"sides\">",
-                        esc(&p.run)
-                    );
-                    for (side, svg) in [("Before", &p.before), ("After", &p.after)] {
-                        let _ = writeln!(
-                            o,
-                            "<figure class=\"map-side\"><figcaption>{side}</figcaption>{}</figure>",
-                            svg.as_deref().unwrap_or("<p class=\"none\">—</p>")
-                        );
-                    }
-                    o.push_str("</div>\n");
-                }
-            }
-        });
-    }
-    if !r.records.is_empty() {
-        section(&mut o, "records", "Records", r.records.len(), |o| {
-            let _ = writeln!(
-                o,
-                "<table><caption>Records, field by field</caption>{FIELD_HEAD}<tbody>"
-            );
-            for x in &r.records {
-                let head = format!("<code>{}:{}</code>", esc(&x.kind), esc(&x.id));
-                if x.fields.is_empty() {
-                    let _ = writeln!(
-                        o,
-                        "<tr><th scope=\"row\">{head}</th><td><em>{}</em></td><td></td><td></td></tr>",
-                        change_word(x.change)
-                    );
-                }
-                field_rows(o, &head, &x.fields, &r.languages);
-            }
-            o.push_str("</tbody></table>\n");
-        });
-    }
-    if !r.texts.is_empty() {
-        section(&mut o, "prose", "Prose", r.texts.len(), |o| {
-            let _ = writeln!(
-                o,
-                "<table><caption>Prose, paragraph by paragraph</caption><thead><tr><th scope=\"col\">Page, group</th><th scope=\"col\">Language</th>\
-                 <th scope=\"col\">Before</th><th scope=\"col\">After</th></tr></thead><tbody>"
-            );
-            for t in &r.texts {
-                let head = format!(
-                    "<code>{}</code> {} {}",
-                    esc(&t.page),
-                    t.pair,
-                    change_word(t.change)
-                );
-                for e in &t.edits {
-                    let (a, b) = sides(e.old.as_deref(), e.new.as_deref(), Some(e.lang));
-                    let _ = writeln!(
-                        o,
-                        "<tr><th scope=\"row\">{head}</th><td>{}</td>{a}{b}</tr>",
-                        esc(e.lang)
-                    );
-                }
-            }
-            o.push_str("</tbody></table>\n");
-        });
-    }
-    drift(&mut o, r);
-    if !r.reread.is_empty() {
-        section(&mut o, "reread", "To re-read", r.reread.len(), |o| {
-            o.push_str("<ul>\n");
-            for x in &r.reread {
-                let _ = write!(
-                    o,
-                    "<li><code>{}</code> {}<ul>",
-                    esc(&x.changed),
-                    esc(&x.why())
-                );
-                if !x.cited_by.is_empty() {
-                    let cited: Vec<String> = x
-                        .cited_by
-                        .iter()
-                        .map(|c| format!("<code>{}</code>", esc(c)))
-                        .collect();
-                    let _ = write!(
-                        o,
-                        "<li>cited or shown by {}: check their wording</li>",
-                        cited.join(", ")
-                    );
-                }
-                for n in &x.numbers {
-                    let _ = write!(
-                        o,
-                        "<li>the old bound <strong>{}</strong> is still written in <code>{}</code></li>",
-                        esc(&n.number),
-                        esc(&n.place)
-                    );
-                }
-                o.push_str("</ul></li>\n");
-            }
-            o.push_str("</ul>\n");
-        });
-    }
-    let pages = r.pages.added.len() + r.pages.removed.len();
-    if pages > 0 {
-        section(&mut o, "pages", "Pages", pages, |o| {
-            o.push_str("<ul>\n");
-            for p in &r.pages.added {
-                let _ = writeln!(o, "<li>added <code>{}</code></li>", esc(p));
-            }
-            for p in &r.pages.removed {
-                let _ = writeln!(o, "<li>removed <code>{}</code></li>", esc(p));
-            }
-            o.push_str("</ul>\n");
-        });
-    }
-    o.push_str("</main>\n</body>\n</html>\n");
-    scroll_boxes(&o)
 }
 
-/// `page` with each table in a box of its own that scrolls when the table is wide, not the
-/// page: focusable, so the keyboard can scroll it, and so a region named by the table's
-/// caption (a focusable box without a name is read out as nothing).
-fn scroll_boxes(page: &str) -> String {
-    let mut out = String::with_capacity(page.len() + 4096);
-    let mut pieces = page.split("<table><caption>");
-    out.push_str(pieces.next().unwrap_or_default());
-    for (n, piece) in pieces.enumerate() {
-        let _ = write!(
-            out,
-            "<div class=\"wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"table-{n}\">\
-             <table><caption id=\"table-{n}\">{piece}"
+/// The new runs, one line each, in sight under the summary.
+fn added_runs_list(o: &mut String, r: &Report) {
+    if r.runs.added.is_empty() {
+        return;
+    }
+    o.push_str("<ul>\n");
+    for x in &r.runs.added {
+        let _ = writeln!(
+            o,
+            "<li>new run <code>{}</code>: {}</li>",
+            esc(&x.id),
+            esc(&run_line(x))
         );
     }
-    out.replace("</table>", "</table></div>")
+    o.push_str("</ul>\n");
+}
+
+/// The `.gitattributes` files that changed, each with how the diff reads the files.
+fn attributes_list(o: &mut String, r: &Report) {
+    if r.git_attributes.is_empty() {
+        return;
+    }
+    o.push_str("<ul>\n");
+    for a in &r.git_attributes {
+        let _ = writeln!(
+            o,
+            "<li><code>{}</code> {}: {}</li>",
+            esc(&a.path),
+            change_word(a.change),
+            rich(ATTRIBUTES_READ_AS_COMMITTED)
+        );
+    }
+    o.push_str("</ul>\n");
+}
+
+/// The run records rewritten, set apart as a caution: each file, then the fields that
+/// changed in it.
+fn rewrites_section(o: &mut String, r: &Report) {
+    if r.rewrites.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "<section class=\"caution\" aria-labelledby=\"rewrites\"><h2 id=\"rewrites\">Run \
+         records rewritten ({})</h2><p>Run records are never rewritten: add a new run \
+         instead.</p><ul>",
+        r.rewrites.len()
+    );
+    for w in &r.rewrites {
+        let what = match &w.renamed_to {
+            Some(to) => format!("renamed to <code>{}</code>", esc(to)),
+            None => change_word(w.change).to_string(),
+        };
+        let _ = writeln!(
+            o,
+            "<li><code>{}</code> (run <code>{}</code>) {what}</li>",
+            esc(&w.file),
+            esc(&w.run)
+        );
+    }
+    o.push_str("</ul>");
+    if r.rewrites.iter().any(|w| !w.fields.is_empty()) {
+        let _ = writeln!(
+            o,
+            "<table><caption>Rewritten run records, field by field</caption>{FIELD_HEAD}<tbody>"
+        );
+        for w in &r.rewrites {
+            field_rows(
+                o,
+                &format!("<code>{}</code>", esc(&w.file)),
+                &w.fields,
+                &r.languages,
+            );
+        }
+        o.push_str("</tbody></table>");
+    }
+    o.push_str("</section>\n");
+}
+
+/// The claims that changed: a moved claim's wording and evidence, else each changed field.
+fn claims_section(o: &mut String, r: &Report) {
+    if r.claims.is_empty() {
+        return;
+    }
+    section(o, "claims", "Claims", r.claims.len(), |o| {
+        let _ = writeln!(
+            o,
+            "<table><caption>Claims, field by field</caption>{FIELD_HEAD}<tbody>"
+        );
+        for c in &r.claims {
+            let head = format!(
+                "<code>{}</code> ({}) {}",
+                esc(&c.id),
+                esc(&c.page),
+                change_word(c.change)
+            );
+            if let Some(m) = &c.moved {
+                moved_row(o, &head, &c.id, m);
+            } else if c.fields.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "<tr><th scope=\"row\">{head}</th><td></td><td></td><td></td></tr>"
+                );
+            }
+            field_rows(o, &head, &c.fields, &r.languages);
+        }
+        o.push_str("</tbody></table>\n");
+    });
+}
+
+/// The decision maps that changed, each with its fields, its figure before and after, and
+/// the zones the change flips.
+fn maps_section(o: &mut String, r: &Report) {
+    if r.maps.is_empty() {
+        return;
+    }
+    section(o, "maps", "Decision maps", r.maps.len(), |o| {
+        for m in &r.maps {
+            map_change(o, m, r);
+        }
+    });
+}
+
+/// One map's change: its heading, changed fields, figures, flips and flipped runs' plots.
+fn map_change(o: &mut String, m: &MapChange, r: &Report) {
+    let _ = writeln!(
+        o,
+        "<h3><code>{}</code> {}</h3>",
+        esc(&m.id),
+        change_word(m.change)
+    );
+    if !m.fields.is_empty() {
+        let _ = writeln!(
+            o,
+            "<table><caption>Fields of <code>{}</code></caption>{FIELD_HEAD}<tbody>",
+            esc(&m.id)
+        );
+        field_rows(
+            o,
+            &format!("<code>{}</code>", esc(&m.id)),
+            &m.fields,
+            &r.languages,
+        );
+        o.push_str("</tbody></table>\n");
+    }
+    if m.before_svg.is_some() || m.after_svg.is_some() {
+        o.push_str("<div class=\"sides\">\n");
+        before_after_figures(o, &m.before_svg, &m.after_svg);
+        o.push_str("</div>\n");
+    }
+    flips_table(o, m, &r.labels);
+    for p in &m.flip_plots {
+        let _ = writeln!(
+            o,
+            "<h4>Run <code>{}</code> over the map's zones</h4>\n<div class=\"sides\">",
+            esc(&p.run)
+        );
+        before_after_figures(o, &p.before, &p.after);
+        o.push_str("</div>\n");
+    }
+}
+
+/// Two figures side by side, before and after; a missing side as a dash.
+fn before_after_figures(o: &mut String, before: &Option<String>, after: &Option<String>) {
+    for (side, svg) in [("Before", before), ("After", after)] {
+        let _ = writeln!(
+            o,
+            "<figure class=\"map-side\"><figcaption>{side}</figcaption>{}</figure>",
+            svg.as_deref().unwrap_or("<p class=\"none\">—</p>")
+        );
+    }
+}
+
+/// The table of the runs' cases whose zone a map change flips.
+fn flips_table(o: &mut String, m: &MapChange, labels: &Labels) {
+    if m.flips.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "<table><caption>Zones the change flips</caption><thead><tr>\
+         <th scope=\"col\">Run</th><th scope=\"col\">Case</th>\
+         <th scope=\"col\">{}</th><th scope=\"col\">Before</th>\
+         <th scope=\"col\">After</th></tr></thead><tbody>",
+        esc(&m.variable)
+    );
+    for f in &m.flips {
+        let _ = writeln!(
+            o,
+            "<tr><td><code>{}</code></td><th scope=\"row\"><code>{}</code></th>\
+             <td class=\"num\">{}</td><td><del>{}</del></td><td><ins>{}</ins>{}</td></tr>",
+            esc(&f.run),
+            esc(&f.case),
+            f.value,
+            esc(labels.zone(&f.old)),
+            esc(labels.zone(&f.new)),
+            assessed_html(&f.assessed_against)
+        );
+    }
+    o.push_str("</tbody></table>\n");
+}
+
+/// The other records that changed, field by field.
+fn records_section(o: &mut String, r: &Report) {
+    if r.records.is_empty() {
+        return;
+    }
+    section(o, "records", "Records", r.records.len(), |o| {
+        let _ = writeln!(
+            o,
+            "<table><caption>Records, field by field</caption>{FIELD_HEAD}<tbody>"
+        );
+        for x in &r.records {
+            let head = format!("<code>{}:{}</code>", esc(&x.kind), esc(&x.id));
+            if x.fields.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "<tr><th scope=\"row\">{head}</th><td><em>{}</em></td><td></td><td></td></tr>",
+                    change_word(x.change)
+                );
+            }
+            field_rows(o, &head, &x.fields, &r.languages);
+        }
+        o.push_str("</tbody></table>\n");
+    });
+}
+
+/// The pages' prose that changed, each edit before and after in its language.
+fn prose_section(o: &mut String, r: &Report) {
+    if r.texts.is_empty() {
+        return;
+    }
+    section(o, "prose", "Prose", r.texts.len(), |o| {
+        let _ = writeln!(
+            o,
+            "<table><caption>Prose, paragraph by paragraph</caption><thead><tr><th scope=\"col\">Page, group</th><th scope=\"col\">Language</th>\
+             <th scope=\"col\">Before</th><th scope=\"col\">After</th></tr></thead><tbody>"
+        );
+        for t in &r.texts {
+            let head = format!(
+                "<code>{}</code> {} {}",
+                esc(&t.page),
+                t.pair,
+                change_word(t.change)
+            );
+            for e in &t.edits {
+                let (a, b) = sides(e.old.as_deref(), e.new.as_deref(), Some(e.lang));
+                let _ = writeln!(
+                    o,
+                    "<tr><th scope=\"row\">{head}</th><td>{}</td>{a}{b}</tr>",
+                    esc(e.lang)
+                );
+            }
+        }
+        o.push_str("</tbody></table>\n");
+    });
+}
+
+/// What to re-read: each change with the places that cite it and the old bounds still
+/// written.
+fn reread_section(o: &mut String, r: &Report) {
+    if r.reread.is_empty() {
+        return;
+    }
+    section(o, "reread", "To re-read", r.reread.len(), |o| {
+        o.push_str("<ul>\n");
+        for x in &r.reread {
+            reread_item(o, x);
+        }
+        o.push_str("</ul>\n");
+    });
+}
+
+/// One item of the re-read list.
+fn reread_item(o: &mut String, x: &super::reread::Reread) {
+    let _ = write!(
+        o,
+        "<li><code>{}</code> {}<ul>",
+        esc(&x.changed),
+        esc(&x.why())
+    );
+    if !x.cited_by.is_empty() {
+        let cited: Vec<String> = x
+            .cited_by
+            .iter()
+            .map(|c| format!("<code>{}</code>", esc(c)))
+            .collect();
+        let _ = write!(
+            o,
+            "<li>cited or shown by {}: check their wording</li>",
+            cited.join(", ")
+        );
+    }
+    for n in &x.numbers {
+        let _ = write!(
+            o,
+            "<li>the old bound <strong>{}</strong> is still written in <code>{}</code></li>",
+            esc(&n.number),
+            esc(&n.place)
+        );
+    }
+    o.push_str("</ul></li>\n");
+}
+
+/// The pages added and removed.
+fn pages_section(o: &mut String, r: &Report) {
+    let pages = r.pages.added.len() + r.pages.removed.len();
+    if pages == 0 {
+        return;
+    }
+    section(o, "pages", "Pages", pages, |o| {
+        o.push_str("<ul>\n");
+        for p in &r.pages.added {
+            let _ = writeln!(o, "<li>added <code>{}</code></li>", esc(p));
+        }
+        for p in &r.pages.removed {
+            let _ = writeln!(o, "<li>removed <code>{}</code></li>", esc(p));
+        }
+        o.push_str("</ul>\n");
+    });
 }
 
 /// " (the run was assessed against <code>M</code>)" after a zone of another map.

@@ -83,8 +83,39 @@ pub struct Labels {
 }
 
 impl Labels {
-    /// The labels of both sides, the head's first.
-    pub fn of(head: &Evidence, base: &Evidence) -> Labels {
+    /// The labels of both sides, the head's first: the site's vocabulary, then the labels
+    /// a pack gives the measurements its runs record (a message of the site's locales).
+    pub fn of(head: &Compared, base: &Compared) -> Labels {
+        let mut l = Labels::vocabulary(head.ev, base.ev);
+        for side in [head, base] {
+            l.pack_measurements(side);
+        }
+        l
+    }
+
+    /// The labels the pack on at `side` gives the measurements its runs record, where the
+    /// site's vocabulary gives none.
+    fn pack_measurements(&mut self, side: &Compared) {
+        let ev = side.ev;
+        let msgs = crate::load::messages::Messages::load(&side.loaded.theme, ev.languages());
+        let names = ev
+            .runs
+            .iter()
+            .flat_map(|r| r.cases.iter())
+            .flat_map(|c| c.measured());
+        for name in names {
+            if self.measurements.contains_key(name) {
+                continue;
+            }
+            if let Some(f) = ev.pack_measurement(name).filter(|f| !f.label.is_empty()) {
+                let label = msgs.text(f.label).reading().to_string();
+                self.measurements.insert(name.to_string(), label);
+            }
+        }
+    }
+
+    /// The labels of the sites' own vocabularies, the head's first.
+    fn vocabulary(head: &Evidence, base: &Evidence) -> Labels {
         let mut l = Labels::default();
         for ev in [head, base] {
             for m in ev.measurements.iter() {
@@ -436,7 +467,7 @@ pub fn compare(base: &Compared, head: &Compared, base_label: &str, head_label: &
         reread: Vec::new(),
         git_attributes: Vec::new(),
         languages: languages(base.ev, head.ev),
-        labels: Labels::of(head.ev, base.ev),
+        labels: Labels::of(head, base),
     };
     report.reread = super::reread::find(base, head, &report);
     report

@@ -170,7 +170,7 @@ fn fold(s: &str) -> String {
 /// --word-diff` show it.
 pub fn inline_text(old: &str, new: &str) -> String {
     let mut out = String::new();
-    for p in trimmed(&pieces(old, new), CONTEXT) {
+    for p in trimmed(&outside_code_spans(pieces(old, new)), CONTEXT) {
         match p {
             Piece::Same(s) => out.push_str(&s),
             Piece::Del(s) => {
@@ -198,7 +198,7 @@ pub fn inline_markdown(old: &str, new: &str) -> String {
             .replace('\n', " ")
     };
     let mut out = String::new();
-    for p in trimmed(&pieces(old, new), CONTEXT) {
+    for p in trimmed(&outside_code_spans(pieces(old, new)), CONTEXT) {
         match p {
             Piece::Same(s) => out.push_str(&esc(&s)),
             Piece::Del(s) => {
@@ -216,9 +216,89 @@ pub fn inline_markdown(old: &str, new: &str) -> String {
     out
 }
 
+/// The pieces with no change inside a code span (`` `…` ``): GitHub shows `<del>` and
+/// `<ins>` written inside one as text, so a span with a change in it is marked whole, old
+/// span deleted and new span inserted.
+fn outside_code_spans(pieces: Vec<Piece>) -> Vec<Piece> {
+    let mut out = Vec::new();
+    // The pieces since both texts were last outside a code span.
+    let mut open: Vec<Piece> = Vec::new();
+    let (mut in_old, mut in_new) = (false, false);
+    for p in pieces {
+        let ticks = |s: &str| s.matches('`').count() % 2 == 1;
+        match &p {
+            Piece::Same(s) if ticks(s) => (in_old, in_new) = (!in_old, !in_new),
+            Piece::Same(_) => {}
+            Piece::Del(s) => in_old ^= ticks(s),
+            Piece::Ins(s) => in_new ^= ticks(s),
+        }
+        open.push(p);
+        if !in_old && !in_new {
+            out.extend(span_marked_whole(std::mem::take(&mut open)));
+        }
+    }
+    // A backtick that pairs with none opens no span: its pieces stay as they are.
+    out.extend(open);
+    out
+}
+
+/// Pieces that run from outside any code span to outside again: as they are when only one
+/// or with no change; else the text before the first span and after the last kept the
+/// same, and what lies between deleted as the old text has it and inserted as the new.
+fn span_marked_whole(group: Vec<Piece>) -> Vec<Piece> {
+    if group.len() < 2 || group.iter().all(|p| matches!(p, Piece::Same(_))) {
+        return group;
+    }
+    let (mut old, mut new) = (String::new(), String::new());
+    for p in &group {
+        match p {
+            Piece::Same(s) => {
+                old.push_str(s);
+                new.push_str(s);
+            }
+            Piece::Del(s) => old.push_str(s),
+            Piece::Ins(s) => new.push_str(s),
+        }
+    }
+    // The same text before the first backtick of the group's first piece, and after the
+    // last of its last piece, is left out of the marks.
+    let head = match &group[0] {
+        Piece::Same(s) => s.find('`').unwrap_or(0),
+        _ => 0,
+    };
+    let tail = match &group[group.len() - 1] {
+        Piece::Same(s) => s.len() - s.rfind('`').map_or(s.len(), |i| i + 1),
+        _ => 0,
+    };
+    let mut out = Vec::new();
+    if head > 0 {
+        out.push(Piece::Same(old[..head].to_string()));
+    }
+    out.push(Piece::Del(old[head..old.len() - tail].to_string()));
+    out.push(Piece::Ins(new[head..new.len() - tail].to_string()));
+    if tail > 0 {
+        out.push(Piece::Same(old[old.len() - tail..].to_string()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_inside_a_code_span_marks_the_whole_span() {
+        let md = inline_markdown("Ran `EXPLAIN ANALYZE` twice", "Ran `EXPLAIN BUFFERS` twice");
+        assert_eq!(
+            md,
+            "Ran <del>`EXPLAIN ANALYZE`</del><ins>`EXPLAIN BUFFERS`</ins> twice"
+        );
+        // A change outside every span is marked word by word as before.
+        assert_eq!(
+            inline_markdown("Ran `EXPLAIN` twice", "Ran `EXPLAIN` once"),
+            "Ran `EXPLAIN` <del>twice</del><ins>once</ins>"
+        );
+    }
 
     #[test]
     fn english_changes_by_words() {
