@@ -69,7 +69,7 @@ use crate::timings;
 use std::cell::OnceCell;
 // xxh3: fast on the megabytes of markdown a large site fingerprints on every rebuild.
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt::{self, Debug, Write as _};
+use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::Arc;
@@ -292,19 +292,12 @@ fn resolutions(p: &PageSource) -> u64 {
     h.finish()
 }
 
-/// A hash of a value's `Debug` form (every field, in order), without building the string.
-fn digest(v: &impl Debug) -> u64 {
-    struct Sink(FastHasher);
-    impl fmt::Write for Sink {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            self.0.write(s.as_bytes());
-            Ok(())
-        }
-    }
-    let mut w = Sink(FastHasher::new());
-    // Writing into a hasher cannot fail.
-    let _ = write!(w, "{v:?}");
-    w.0.finish()
+/// A hash of a value from its derived `Hash` (every field: a new field joins it, so
+/// no change can go unseen by a form that leaves it out).
+fn digest(v: &impl Hash) -> u64 {
+    let mut h = FastHasher::new();
+    v.hash(&mut h);
+    h.finish()
 }
 
 /// What changed since the previous build.
@@ -1040,5 +1033,39 @@ mod tests {
     fn summaries() {
         assert_eq!(ids(&["observers"]).summary(9), "1 of 9 pages re-rendered");
         assert_eq!(Rerendered::Everything.summary(9), "all 9 pages re-rendered");
+    }
+}
+
+#[cfg(test)]
+mod digests {
+    use super::digest;
+    use crate::model::types::SiteConfig;
+
+    /// A config read from `yaml` (a minimal one with `extra` appended).
+    fn config(extra: &str) -> SiteConfig {
+        let text = format!("title: {{ja: 題, en: Title}}\n{extra}");
+        serde_saphyr::from_str(&text).expect("a config")
+    }
+
+    /// Every field of the config is in its digest, the last-declared ones too: a change
+    /// of any of them rebuilds every page.
+    #[test]
+    fn each_config_field_changes_the_digest() {
+        let base = digest(&config(""));
+        for extra in [
+            "history: true\n",
+            "search: true\n",
+            "maps_file: decisions.yaml\n",
+            "subject: other\n",
+            "packs: [some]\n",
+            "base_url: https://example.org/\n",
+        ] {
+            assert_ne!(digest(&config(extra)), base, "{extra}");
+        }
+        assert_eq!(
+            digest(&config("")),
+            base,
+            "the same config, the same digest"
+        );
     }
 }

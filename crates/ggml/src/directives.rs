@@ -9,7 +9,7 @@ use evidence_core::model::refs::Kind;
 use evidence_core::plain_directive as plain;
 
 /// `::bundles{arch ids}`: the bundle table, all bundles or those of one target or ids.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Bundles {
     pub arch: Option<String>,
     pub ids: Vec<String>,
@@ -54,7 +54,7 @@ plain!(
 macro_rules! run_table {
     ($(#[$doc:meta])* $ty:ident, $name:literal, $probe:literal, $about:literal, [$($read:expr),*]) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, Hash)]
         pub struct $ty {
             pub run: Option<String>,
         }

@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// One declared collection, as `collections:` in `evidence.yaml` writes it.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema, Hash)]
 #[serde(deny_unknown_fields)]
 pub struct CollectionSpec {
     /// The kind's name: the prefix of its references (`experiment:e1`) and its key in
@@ -36,7 +36,7 @@ pub struct CollectionSpec {
 }
 
 /// One field of a declared collection.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema, Hash)]
 #[serde(deny_unknown_fields)]
 pub struct FieldSpec {
     pub name: Id,
@@ -62,7 +62,7 @@ pub struct FieldSpec {
 }
 
 /// The type of a declared field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldType {
     /// A text in each of the site's languages (`{ja: …, en: …}`), inline markdown.
@@ -81,7 +81,7 @@ pub enum FieldType {
 }
 
 /// A value a choice field may take.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema, Hash)]
 #[serde(deny_unknown_fields)]
 pub struct Choice {
     pub id: Id,

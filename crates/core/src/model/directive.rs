@@ -196,7 +196,7 @@ pub(crate) use directive_list;
 macro_rules! define {
     ($($variant:ident($ty:ty)),* $(,)?) => {
         /// A parsed directive: one variant per directive type.
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, Hash)]
         pub enum Directive {
             $($variant($ty),)*
             /// A directive of a pack.
@@ -305,7 +305,7 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
 macro_rules! plain_directive {
     ($(#[$doc:meta])* $ty:ident, $name:literal, $about:literal, [$($read:expr),*], lists: $lists:expr) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, Hash)]
         pub struct $ty;
 
         impl $crate::model::directive::Spec for $ty {
@@ -327,7 +327,7 @@ use crate::plain_directive as plain;
 // ------------------------------------------------------------------ tables
 
 /// `::claims`: the can-show / cannot-show pairs of a page (this one by default).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Claims {
     pub page: String,
 }
@@ -362,7 +362,7 @@ plain!(
 );
 /// `::map-compare{maps}`: the maps named (every map by default) side by side, over the
 /// one variable they share. `::dispatch-compare` is its former name, still accepted.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct MapCompare {
     /// The maps compared, in the order given; empty for every map.
     pub maps: Vec<String>,
@@ -407,7 +407,7 @@ plain!(
 );
 
 /// `::dispatch-map{id}`: the branches of one map.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct DispatchMap {
     pub id: String,
 }
@@ -429,7 +429,7 @@ impl Spec for DispatchMap {
 }
 
 /// `::run{id}`: the cases of one run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct RunTable {
     pub id: String,
 }
@@ -447,7 +447,7 @@ impl Spec for RunTable {
 }
 
 /// `::run-page{id}`: everything one run recorded, the content of its generated page.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct RunPage {
     pub id: String,
 }
@@ -478,7 +478,7 @@ impl Spec for RunPage {
 }
 
 /// `::latest-run{probe}`
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct LatestRun {
     pub probe: String,
 }
@@ -496,7 +496,7 @@ impl Spec for LatestRun {
 }
 
 /// `::questions{status page}`
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Questions {
     pub status: Option<String>,
     pub page: Option<String>,
@@ -527,7 +527,7 @@ impl Spec for Questions {
 }
 
 /// `::table{of columns}`: the records of a collection the site declares, one row each.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Table {
     /// The collection's name.
     pub of: String,
@@ -586,7 +586,7 @@ impl Spec for Table {
 
 /// `::record-page{of id}`: one record of a declared collection, field by field — the
 /// content of its generated page (`pages: true`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct RecordPage {
     /// Its key, `collection:id`.
     pub key: String,
@@ -611,7 +611,7 @@ impl Spec for RecordPage {
 }
 
 /// `::findings{ids caption}`
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Findings {
     pub ids: Vec<String>,
     /// A Fluent message of the site to caption the table with (two tables of findings on
@@ -647,7 +647,7 @@ impl Spec for Findings {
 // ------------------------------------------------------------------ figures
 
 /// `::dispatch-diagram{map}`: the dispatch-flow diagram of one map.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct DispatchDiagram {
     pub map: String,
 }
@@ -667,7 +667,7 @@ impl Spec for DispatchDiagram {
 
 /// `::dispatch-diff-diagram{maps}`: where maps differ, ranges of their variable as rows,
 /// maps as columns (all maps when empty).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct DispatchDiffDiagram {
     pub maps: Vec<String>,
 }
@@ -700,7 +700,7 @@ plain!(
 );
 
 /// A run named directly, or the latest run of a probe.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum RunChoice {
     Run(String),
     Latest(String),
@@ -708,7 +708,7 @@ pub enum RunChoice {
 
 /// `::proxy-plot{run | probe}`: the cases of one run on a log axis of its map's variable,
 /// over the map's zones.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct ProxyPlot {
     pub run: RunChoice,
 }
@@ -735,7 +735,7 @@ impl Spec for ProxyPlot {
 }
 
 /// `::proxy-plots{probe}`: one proxy plot per run of a probe, oldest first.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct ProxyPlots {
     pub probe: String,
 }
@@ -754,7 +754,7 @@ impl Spec for ProxyPlots {
 
 /// `::timing-plot{run measures}`: the durations (measurements in `…_ns`) of each case of a
 /// run, one group of bars per measurement.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct TimingPlot {
     pub run: String,
     /// The measurements drawn, in order; empty: every duration the run's cases have.
@@ -782,7 +782,7 @@ impl Spec for TimingPlot {
 
 /// `::history-plot{probe case field}`: one measurement of a case across the runs of a
 /// probe.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct HistoryPlot {
     pub probe: String,
     pub case: String,
@@ -829,7 +829,7 @@ impl Spec for HistoryPlot {
 /// `::scatter{run x y omit log}`: measurement `y` against measurement `x` over the cases of
 /// one run (a sweep of sizes: `x="est_rows" y="exec_ns"`), leaving out the cases `omit`
 /// names, each axis linear from zero or, named in `log` (`x`, `y` or `xy`), logarithmic.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Scatter {
     pub run: String,
     pub x: String,

@@ -186,6 +186,19 @@ impl PartialEq for Text {
     }
 }
 
+/// As equality sees it: each language's string, whatever order they were written in.
+impl std::hash::Hash for Text {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let mut parts: Vec<(&str, &str)> = self
+            .parts
+            .iter()
+            .map(|(l, s)| (l.code(), s.as_str()))
+            .collect();
+        parts.sort_unstable();
+        parts.hash(h);
+    }
+}
+
 impl Serialize for Text {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         if s.is_human_readable() {

@@ -258,10 +258,12 @@ pub trait PackDirective: Any + fmt::Debug + Send + Sync {
     fn as_any(&self) -> &dyn Any;
     /// Whether `other` is the same directive with the same attributes.
     fn same(&self, other: &dyn PackDirective) -> bool;
+    /// Feeds every field to `h` (the preview's fingerprint of what a page resolved to).
+    fn hash_into(&self, h: &mut dyn std::hash::Hasher);
 }
 
-impl<T: super::directive::Spec + fmt::Debug + PartialEq + Send + Sync + 'static> PackDirective
-    for T
+impl<T: super::directive::Spec + fmt::Debug + PartialEq + std::hash::Hash + Send + Sync + 'static>
+    PackDirective for T
 {
     fn lists(&self) -> Option<Kind> {
         super::directive::Spec::lists(self)
@@ -275,6 +277,9 @@ impl<T: super::directive::Spec + fmt::Debug + PartialEq + Send + Sync + 'static>
     fn same(&self, other: &dyn PackDirective) -> bool {
         other.as_any().downcast_ref::<T>() == Some(self)
     }
+    fn hash_into(&self, mut h: &mut dyn std::hash::Hasher) {
+        std::hash::Hash::hash(self, &mut h)
+    }
 }
 
 /// A pack's directive as parsed on a page: its spec and its value.
@@ -287,6 +292,13 @@ pub struct Parsed {
 impl fmt::Debug for Parsed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.value.fmt(f)
+    }
+}
+
+impl std::hash::Hash for Parsed {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.spec.name.hash(h);
+        self.value.hash_into(h);
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// Front matter of a page.
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, Hash)]
 #[serde(deny_unknown_fields)]
 pub struct FrontMatter {
     pub title: Text,

@@ -138,7 +138,7 @@ pub struct Range {
 // ---------------------------------------------------------------- evidence.yaml
 
 /// The site config, `evidence.yaml`.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema, Hash)]
 #[serde(deny_unknown_fields)]
 pub struct SiteConfig {
     pub title: Text,
@@ -193,6 +193,11 @@ struct Resolved {
     views: Vec<super::view::View>,
     /// The packs it turns on, found once: a table asks for them at every case.
     packs: Vec<&'static super::pack::Pack>,
+}
+
+/// Nothing of its own to hash: it is made from the config's other fields, which are.
+impl std::hash::Hash for Resolved {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// The languages of a config, read before the rest of it: every text in the config must
