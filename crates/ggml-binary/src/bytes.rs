@@ -3,6 +3,7 @@
 //! Every read is bounds-checked and fails with a located [`Error`] instead of panicking;
 //! nothing here allocates by a count read from the data.
 
+use std::fs::File;
 use std::path::Path;
 
 use memmap2::Mmap;
@@ -15,12 +16,11 @@ pub struct MappedFile {
 }
 
 impl MappedFile {
-    /// Maps `path` read-only. The file is never copied into memory: pages are read
-    /// on demand, so a scan that touches only headers stays small.
-    pub fn open(path: &Path) -> Result<Self, Error> {
-        // A FIFO or a device is refused before it is opened or mapped.
-        let file =
-            evidence_core::load::read::open_regular(path).map_err(|e| Error::io(path, e.into()))?;
+    /// Maps `file` (opened from `path`, which names it in errors) read-only. The file is
+    /// never copied into memory: pages are read on demand, so a scan that touches only
+    /// headers stays small. The caller opens it, so that it can refuse a FIFO or a device
+    /// before the open, as the pack's readers do.
+    pub fn map(path: &Path, file: &File) -> Result<Self, Error> {
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
         if len == 0 {
             return Ok(MappedFile { map: None });
@@ -28,7 +28,7 @@ impl MappedFile {
         // SAFETY: the map is read-only and private to this process. Another process
         // truncating the file while it is mapped could make a page access fault (SIGBUS);
         // that is the accepted risk of mapping an input file, as every mmap-based reader has.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+        let map = unsafe { Mmap::map(file) }.map_err(|e| Error::io(path, e))?;
         Ok(MappedFile { map: Some(map) })
     }
 

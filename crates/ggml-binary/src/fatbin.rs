@@ -9,6 +9,7 @@
 //! recorded as a warning on its bundle and the scan goes on.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -363,9 +364,9 @@ pub struct TargetSummary {
     pub variants: Vec<Variant>,
 }
 
-/// Scans the library at `path`.
-pub fn scan(path: &Path, options: &ScanOptions) -> Result<FatbinReport, Error> {
-    let file = MappedFile::open(path)?;
+/// Scans the library `file`, opened from `path`.
+pub fn scan_file(path: &Path, file: &File, options: &ScanOptions) -> Result<FatbinReport, Error> {
+    let file = MappedFile::map(path, file)?;
     let mut report = scan_bytes(file.bytes(), options)?;
     report.path = Some(path.display().to_string());
     Ok(report)

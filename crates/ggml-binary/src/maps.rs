@@ -8,12 +8,10 @@
 //! in address order of their first mapping.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::{Error, Warning};
-use evidence_core::load::read::{Limit, read_text};
+use super::error::Warning;
 
 /// What a mapped file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,23 +127,6 @@ pub fn parse(text: &str) -> MapsReport {
         }
     }
     report
-}
-
-/// Largest maps file read: a line is about 100 bytes, and a process may map several
-/// hundred thousand areas when `vm.max_map_count` is raised.
-pub const MAPS_FILE: Limit = Limit {
-    bytes: 64 * 1024 * 1024,
-    what: "a maps file",
-};
-
-/// Reads and parses `/proc/<pid>/maps`.
-pub fn read_pid(pid: u32) -> Result<MapsReport, Error> {
-    let path = PathBuf::from(format!("/proc/{pid}/maps"));
-    // The file reports a size of 0: only the read's own limit bounds it.
-    let text = read_text(&path, MAPS_FILE).map_err(|e| Error::io(&path, e.into()))?;
-    let mut report = parse(&text);
-    report.pid = Some(pid);
-    Ok(report)
 }
 
 fn truncate(line: &str) -> String {

@@ -12,6 +12,7 @@
 //! an untrusted count. Only scalars and array lengths are kept; long strings are cut.
 
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -229,9 +230,9 @@ pub struct TypeCensus {
     pub tensors: Vec<String>,
 }
 
-/// Reads the GGUF file at `path`.
-pub fn read(path: &Path) -> Result<GgufReport, Error> {
-    let file = MappedFile::open(path)?;
+/// Reads the GGUF file `file`, opened from `path`.
+pub fn read_file(path: &Path, file: &File) -> Result<GgufReport, Error> {
+    let file = MappedFile::map(path, file)?;
     let mut report = read_bytes(file.bytes())?;
     report.path = Some(path.display().to_string());
     Ok(report)
