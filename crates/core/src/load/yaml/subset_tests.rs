@@ -104,6 +104,9 @@ const READ: &[&str] = &[
     "id: a\nf: 0\n",
     "id: a\nf: -123456789012345\n",
     "id: a\nf: 999999999999999\n",
+    // A long integer part is read when a fraction follows (only a plain integer is held
+    // to 15 digits, past which it may not be exact).
+    "id: a\nf: 1234567890123456.5\n",
     "id: a\nf: 0.1\nmode: cold\n",
     "id: '123'\ns: 123\n",
     "id: true\ns: 2026-01-01\n",
@@ -428,4 +431,30 @@ fn deep_nesting_is_left_alone() {
     let flow = |n: usize| format!("k: {}{}\n", "[".repeat(n), "]".repeat(n));
     assert!(super::subset::parse(&flow(10)).is_ok());
     assert!(super::subset::parse(&flow(100_000)).is_err());
+}
+
+/// A flow collection after `- ` or `key: ` counts the entry's own level: 48 brackets (the
+/// limit, `MAX_DEPTH`) are read, 49 are left to serde-saphyr, in either place.
+#[test]
+fn a_flow_value_counts_its_entrys_level() {
+    let flow = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    for lead in ["- ", "k: "] {
+        assert!(
+            super::subset::parse(&format!("{lead}{}\n", flow(48))).is_ok(),
+            "{lead}"
+        );
+        assert!(
+            super::subset::parse(&format!("{lead}{}\n", flow(49))).is_err(),
+            "{lead}"
+        );
+    }
+}
+
+/// The subset's refusal says what it is, when it reaches a message.
+#[test]
+fn outside_says_what_it_is() {
+    assert_eq!(
+        super::subset::Outside.to_string(),
+        "outside the plain YAML subset"
+    );
 }
