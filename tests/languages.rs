@@ -133,7 +133,8 @@ fn numbers_are_written_as_each_language_writes_them() {
     };
     assert!(svg("de").contains("early · 18,2"), "{}", svg("de"));
     assert!(svg("en").contains("early · 18.2"));
-    assert!(de.contains("early 18,2 → Heizen"));
+    // The text alternative gives the value with its unit.
+    assert!(de.contains("early 18,2 °C → Heizen"), "{de}");
     // A declared collection's number field, with its unit.
     assert!(figure(&de, "declared declared-visit").contains("21,5 °C"));
     assert!(figure(&page("en/"), "declared declared-visit").contains("21.5 °C"));

@@ -167,11 +167,26 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
             );
         }
     }
-    let items: Vec<String> = points
+    // Each run's value with its unit, in each language of the title: a duration reads
+    // in seconds already, a declared unit follows the number.
+    let desc = out
+        .title
         .iter()
-        .map(|(r, v)| format!("{} {}", r.id.value, value_label(s, field, *v)))
+        .map(|(l, t)| {
+            let unit = (!is_duration(field))
+                .then(|| super::value_unit(s, field, *l))
+                .flatten();
+            let items: Vec<String> = points
+                .iter()
+                .map(|(r, v)| match &unit {
+                    Some(u) => format!("{} {} {u}", r.id.value, value_label(s, field, *v)),
+                    None => format!("{} {}", r.id.value, value_label(s, field, *v)),
+                })
+                .collect();
+            (*l, format!("{t}: {}", items.join("; ")))
+        })
         .collect();
-    out.with_svg((WIDTH, height), svg, &items)
+    out.with_described_svg((WIDTH, height), svg, desc)
 }
 
 #[cfg(test)]
@@ -227,6 +242,43 @@ mod tests {
             }
             Content::Svg { .. } => panic!("an undated run was drawn as a point in time"),
         }
+    }
+
+    /// The text alternative gives each run's value with the unit the site declares for
+    /// the measurement, in each language of the view.
+    #[test]
+    fn the_text_alternative_gives_the_unit() {
+        let site = Site::load(|d| {
+            for m in d.measurements.iter_mut() {
+                if m.value.id.value == "est_rows" {
+                    m.value.unit = Some(Text::new([
+                        (crate::model::page::Lang::JA, "行".to_string()),
+                        (crate::model::page::Lang::EN, "rows".to_string()),
+                    ]));
+                }
+            }
+            let Some(mut again) = d
+                .runs
+                .iter()
+                .find(|r| r.value.id.value == "scan-sample")
+                .cloned()
+            else {
+                return;
+            };
+            again.value.id.value = "scan-sample-again".into();
+            let mut date = again.value.cases[0].id.clone();
+            date.value = "2026-12-01".into();
+            again.value.date = Some(date);
+            again.value.cases[0].measurements.insert("est_rows", 5.0);
+            d.runs.push(again);
+        });
+        let s = site.scope(View::BILINGUAL);
+        let doc = standalone(
+            &plot(&s, "row-proxy", "lookup", "est_rows"),
+            View::BILINGUAL,
+        );
+        assert!(doc.contains("scan-sample-again 5 rows"), "{doc}");
+        assert!(doc.contains("scan-sample-again 5 行"), "{doc}");
     }
 
     #[test]

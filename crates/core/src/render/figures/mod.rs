@@ -52,17 +52,22 @@ pub struct Drawn {
 impl Drawn {
     /// Sets the figure's drawing, its `<desc>` being its title followed by `items` (one
     /// line of text per mark, for screen readers).
-    pub fn with_svg(
-        mut self,
-        (width, height): (u32, u32),
-        svg: svg::Svg,
-        items: &[String],
-    ) -> Drawn {
+    pub fn with_svg(self, (width, height): (u32, u32), svg: svg::Svg, items: &[String]) -> Drawn {
         let desc = self
             .title
             .iter()
             .map(|(l, t)| (*l, format!("{t}: {}", items.join("; "))))
             .collect();
+        self.with_described_svg((width, height), svg, desc)
+    }
+
+    /// The drawing `svg` of this size, with its text alternative in each language.
+    pub fn with_described_svg(
+        mut self,
+        (width, height): (u32, u32),
+        svg: svg::Svg,
+        desc: Words,
+    ) -> Drawn {
         self.content = Content::Svg {
             width: f64::from(width),
             height: f64::from(height),
@@ -71,6 +76,19 @@ impl Drawn {
         };
         self
     }
+}
+
+/// The unit a value of measurement `name` is in, in `lang`, for a figure's text
+/// alternative: the one the site declares for it, else nanoseconds for a duration
+/// (`…_ns`); none for a plain count.
+pub(crate) fn value_unit(s: &Scope, name: &str, lang: Lang) -> Option<String> {
+    let declared =
+        s.ev.measurements
+            .get(name)
+            .and_then(|m| m.unit.as_ref())
+            .map(|u| lang.pick(u).to_string());
+    let duration = crate::model::fields::is_duration(name).then(|| "ns".to_string());
+    declared.or(duration).filter(|u| !u.is_empty())
 }
 
 #[derive(Debug, Clone)]

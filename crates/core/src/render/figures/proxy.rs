@@ -238,7 +238,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         .title
         .iter()
         .map(|(l, t)| {
-            let unit = value_unit(s, variable, *l);
+            let unit = super::value_unit(s, variable, *l);
             let items: Vec<String> = points
                 .iter()
                 .map(|(id, v)| {
@@ -322,18 +322,6 @@ fn labels(
         };
         svg.text(tx, y + 4.5, &text, &TextStyle::new(font, "").anchor(anchor));
     }
-}
-
-/// The unit a case's value of measurement `name` is in, in `lang`: the one the site
-/// declares for it, else nanoseconds for a duration (`…_ns`); none for a plain count.
-fn value_unit(s: &Scope, name: &str, lang: crate::model::page::Lang) -> Option<String> {
-    let declared =
-        s.ev.measurements
-            .get(name)
-            .and_then(|m| m.unit.as_ref())
-            .map(|u| lang.pick(u).to_string());
-    let duration = crate::model::fields::is_duration(name).then(|| "ns".to_string());
-    declared.or(duration).filter(|u| !u.is_empty())
 }
 
 #[cfg(test)]
