@@ -244,6 +244,23 @@ mod tests {
         }
     }
 
+    /// Adds `scan-sample-again`, a copy of `scan-sample` dated 2026-12-01 whose first case
+    /// measured 5 estimated rows; hands it back for more changes.
+    fn add_a_second_run(d: &mut crate::model::DataSet) -> Option<&mut crate::model::Located<Run>> {
+        let mut again = d
+            .runs
+            .iter()
+            .find(|r| r.value.id.value == "scan-sample")
+            .cloned()?;
+        again.value.id.value = "scan-sample-again".into();
+        let mut date = again.value.cases[0].id.clone();
+        date.value = "2026-12-01".into();
+        again.value.date = Some(date);
+        again.value.cases[0].measurements.insert("est_rows", 5.0);
+        d.runs.push(again);
+        d.runs.last_mut()
+    }
+
     /// The text alternative gives each run's value with the unit the site declares for
     /// the measurement, in each language of the view.
     #[test]
@@ -257,20 +274,7 @@ mod tests {
                     ]));
                 }
             }
-            let Some(mut again) = d
-                .runs
-                .iter()
-                .find(|r| r.value.id.value == "scan-sample")
-                .cloned()
-            else {
-                return;
-            };
-            again.value.id.value = "scan-sample-again".into();
-            let mut date = again.value.cases[0].id.clone();
-            date.value = "2026-12-01".into();
-            again.value.date = Some(date);
-            again.value.cases[0].measurements.insert("est_rows", 5.0);
-            d.runs.push(again);
+            add_a_second_run(d);
         });
         let s = site.scope(View::BILINGUAL);
         let doc = standalone(
@@ -284,23 +288,11 @@ mod tests {
     #[test]
     fn two_runs_give_a_line() {
         let site = Site::load(|d| {
-            let Some(mut again) = d
-                .runs
-                .iter()
-                .find(|r| r.value.id.value == "scan-sample")
-                .cloned()
-            else {
-                return;
-            };
-            again.value.id.value = "scan-sample-again".into();
-            let mut date = again.value.cases[0].id.clone();
-            date.value = "2026-12-01".into();
-            again.value.date = Some(date);
-            again.value.cases[0].measurements.insert("est_rows", 5.0);
-            again.value.cases[1]
-                .measurements
-                .insert("eval_duration_ns", 2_000_000_000.0);
-            d.runs.push(again);
+            if let Some(again) = add_a_second_run(d) {
+                again.value.cases[1]
+                    .measurements
+                    .insert("eval_duration_ns", 2_000_000_000.0);
+            }
         });
         let s = site.scope(View::EN);
         let o = plot(&s, "row-proxy", "lookup", "est_rows");
