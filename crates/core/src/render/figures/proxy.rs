@@ -68,56 +68,11 @@ struct Placed {
 
 /// The plot of one run.
 pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
-    let own = run
-        .assessed_against
-        .as_ref()
-        .and_then(|m| s.ev.maps.get(&m.value));
-    // A run assessed against no map (a new probe run) is placed on the map the run
-    // before it of the same probe was assessed against, and the title says so.
-    let previous = own.is_none().then(|| {
-        let prev = s.derived.comparable_previous(s.ev, run)?;
-        let m = prev.assessed_against.as_ref()?;
-        Some((prev, s.ev.maps.get(&m.value)?))
-    });
-    let map = own.or(previous.flatten().map(|(_, m)| m));
-    let title = match (own, previous.flatten()) {
-        // A map is named by its title, which a reader knows it by.
-        (Some(m), _) => super::ui_texts(
-            s,
-            "figure-proxy-title",
-            &[
-                ("run", Text::untranslated(&run.id.value)),
-                ("map", m.title.clone()),
-            ],
-        ),
-        (None, Some((prev, m))) => super::ui_texts(
-            s,
-            "figure-proxy-title-previous",
-            &[
-                ("run", Text::untranslated(&run.id.value)),
-                ("map", m.title.clone()),
-                ("previous", Text::untranslated(&prev.id.value)),
-            ],
-        ),
-        (None, None) => ui_args(
-            s,
-            "figure-proxy-title-nomap",
-            &[("run", run.id.value.clone())],
-        ),
-    };
+    let (map, title) = placing_map(s, run);
     let mut sources = vec![file.to_string()];
     sources.extend(map.map(|m| m.file.to_string()));
-    // Each case at what it measured the map's variable as; with no map, nothing places it.
-    let points: Vec<(&str, f64)> = map
-        .into_iter()
-        .flat_map(|m| {
-            run.cases.iter().filter_map(move |c| {
-                let v = c.measurement(m.measured_as())?;
-                // A log axis has no place below zero; zero sits at its left end.
-                (v >= 0.0 && v.is_finite()).then_some((c.id.value.as_str(), v))
-            })
-        })
-        .collect();
+    let map: Option<&DispatchMap> = map.map(|m| &**m);
+    let points = placed_cases(map, run);
     let mut out = Drawn {
         name: name.to_string(),
         kind: "proxy-plot",
@@ -129,50 +84,12 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         return out;
     }
     let zone_of = |v: f64| map.and_then(|m| zone(m, v));
-    let edges: Vec<f64> = map
-        .into_iter()
-        .flat_map(|m| m.branches.iter())
-        .filter_map(|b| b.bound)
-        .flat_map(|b| b.edges().collect::<Vec<_>>())
-        .collect();
-    let whole = points
-        .iter()
-        .map(|p| p.1)
-        .chain(edges.iter().copied())
-        .all(|v| v.fract() == 0.0);
-    let max_v = points.iter().map(|p| p.1).fold(1.0, f64::max);
-    let last_cut = edges.iter().copied().fold(1.0, f64::max);
-    let hi = plot::decade_above(max_v.max(last_cut + 1.0) * 2.0);
-    // Just left of the least value: 0.7 for counts, so that 1 is not on the edge.
-    let least = points
-        .iter()
-        .map(|p| p.1)
-        .chain(edges.iter().copied())
-        .filter(|v| *v > 0.0)
-        .fold(1.0, f64::min);
-    let lo = if least >= 1.0 {
-        LO
-    } else {
-        plot::decade_below(least) * LO
-    };
+    let (lo, hi, whole) = log_range(map, &points);
     let bands = map
         .map(|m| bands(s, m, (lo, hi), whole))
         .unwrap_or_default();
     let axis_font = Font::sans(14);
-    // The axis is the measurement the cases are placed by: its label when the site or a
-    // pack labels it (with the map's variable it stands in for, when the map measures
-    // one by another), else the theme's (or the site's) general words.
-    let label = map.and_then(|m| {
-        let label = crate::render::tables::vocabulary::measurement_text(s, m.measured_as())?;
-        Some(match &m.measure {
-            Some(by) if *by != m.variable => label.map(|_, t| format!("{t} ≈ {}", m.variable)),
-            _ => label,
-        })
-    });
-    let axis = match label {
-        Some(label) => super::ui_texts(s, "figure-axis-log", &[("label", label)]),
-        None => ui(s, "figure-proxy-axis"),
-    };
+    let axis = axis_title(s, map);
     let axis_lines = fit_lines(&axis, f64::from(WIDTH) - 32.0, axis_font);
     let n = points.len();
     let bottom = 34 + (axis_lines.len() as f64 * axis_font.line_height()) as u32 + 8;
@@ -224,6 +141,132 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         TextStyle::new(axis_font, "").anchor(Anchor::Middle),
         axis_lines.len() > 1,
     );
+    let desc = description(s, run, map, &out.title, &points);
+    out.content = Content::Svg {
+        width: f64::from(WIDTH),
+        height: f64::from(height),
+        body: svg.finish(),
+        desc,
+    };
+    out
+}
+
+/// The map a run's cases are placed on — the one it was assessed against, else the one
+/// the run before it of the same probe was (said in the title) — and the title.
+fn placing_map<'e>(s: &Scope<'e>, run: &Located<Run>) -> (Option<&'e Located<DispatchMap>>, Words) {
+    let own = run
+        .assessed_against
+        .as_ref()
+        .and_then(|m| s.ev.maps.get(&m.value));
+    // A run assessed against no map (a new probe run) is placed on the map the run
+    // before it of the same probe was assessed against, and the title says so.
+    let previous = own.is_none().then(|| {
+        let prev = s.derived.comparable_previous(s.ev, run)?;
+        let m = prev.assessed_against.as_ref()?;
+        Some((prev, s.ev.maps.get(&m.value)?))
+    });
+    let map = own.or(previous.flatten().map(|(_, m)| m));
+    let title = match (own, previous.flatten()) {
+        // A map is named by its title, which a reader knows it by.
+        (Some(m), _) => super::ui_texts(
+            s,
+            "figure-proxy-title",
+            &[
+                ("run", Text::untranslated(&run.id.value)),
+                ("map", m.title.clone()),
+            ],
+        ),
+        (None, Some((prev, m))) => super::ui_texts(
+            s,
+            "figure-proxy-title-previous",
+            &[
+                ("run", Text::untranslated(&run.id.value)),
+                ("map", m.title.clone()),
+                ("previous", Text::untranslated(&prev.id.value)),
+            ],
+        ),
+        (None, None) => ui_args(
+            s,
+            "figure-proxy-title-nomap",
+            &[("run", run.id.value.clone())],
+        ),
+    };
+    (map, title)
+}
+
+/// Each case of `run` at what it measured the map's variable as; with no map, nothing
+/// places it.
+fn placed_cases<'r>(map: Option<&DispatchMap>, run: &'r Located<Run>) -> Vec<(&'r str, f64)> {
+    map.into_iter()
+        .flat_map(|m| {
+            run.cases.iter().filter_map(move |c| {
+                let v = c.measurement(m.measured_as())?;
+                // A log axis has no place below zero; zero sits at its left end.
+                (v >= 0.0 && v.is_finite()).then_some((c.id.value.as_str(), v))
+            })
+        })
+        .collect()
+}
+
+/// The log axis's ends around the cases and the map's bounds, and whether every value
+/// is whole (counts, which the bands then name as integers).
+fn log_range(map: Option<&DispatchMap>, points: &[(&str, f64)]) -> (f64, f64, bool) {
+    let edges: Vec<f64> = map
+        .into_iter()
+        .flat_map(|m| m.branches.iter())
+        .filter_map(|b| b.bound)
+        .flat_map(|b| b.edges().collect::<Vec<_>>())
+        .collect();
+    let whole = points
+        .iter()
+        .map(|p| p.1)
+        .chain(edges.iter().copied())
+        .all(|v| v.fract() == 0.0);
+    let max_v = points.iter().map(|p| p.1).fold(1.0, f64::max);
+    let last_cut = edges.iter().copied().fold(1.0, f64::max);
+    let hi = plot::decade_above(max_v.max(last_cut + 1.0) * 2.0);
+    // Just left of the least value: 0.7 for counts, so that 1 is not on the edge.
+    let least = points
+        .iter()
+        .map(|p| p.1)
+        .chain(edges.iter().copied())
+        .filter(|v| *v > 0.0)
+        .fold(1.0, f64::min);
+    let lo = if least >= 1.0 {
+        LO
+    } else {
+        plot::decade_below(least) * LO
+    };
+    (lo, hi, whole)
+}
+
+/// The axis title: the measurement the cases are placed by, by its label when the site
+/// or a pack labels it (with the map's variable it stands in for, when the map measures
+/// one by another), else the theme's (or the site's) general words.
+fn axis_title(s: &Scope, map: Option<&DispatchMap>) -> Words {
+    let label = map.and_then(|m| {
+        let label = crate::render::tables::vocabulary::measurement_text(s, m.measured_as())?;
+        Some(match &m.measure {
+            Some(by) if *by != m.variable => label.map(|_, t| format!("{t} ≈ {}", m.variable)),
+            _ => label,
+        })
+    });
+    match label {
+        Some(label) => super::ui_texts(s, "figure-axis-log", &[("label", label)]),
+        None => ui(s, "figure-proxy-axis"),
+    }
+}
+
+/// The text alternative, in each language of the title: each case's value with its unit
+/// and the zone it falls in, marked where its own reading leaves the route open.
+fn description(
+    s: &Scope,
+    run: &Located<Run>,
+    map: Option<&DispatchMap>,
+    title: &Words,
+    points: &[(&str, f64)],
+) -> Words {
+    let zone_of = |v: f64| map.and_then(|m| zone(m, v));
     // Where a case's own reading leaves its route open, the map's zone is not the last
     // word, and the description says so.
     let open: std::collections::HashSet<&str> = run
@@ -234,8 +277,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
         .collect();
     let open_note = s.msgs.text("figure-proxy-open");
     let variable = map.map_or("", |m| m.measured_as());
-    let desc: Words = out
-        .title
+    title
         .iter()
         .map(|(l, t)| {
             let unit = super::value_unit(s, variable, *l);
@@ -259,14 +301,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
                 .collect();
             (*l, format!("{t}: {}", items.join("; ")))
         })
-        .collect();
-    out.content = Content::Svg {
-        width: f64::from(WIDTH),
-        height: f64::from(height),
-        body: svg.finish(),
-        desc,
-    };
-    out
+        .collect()
 }
 
 /// Band names, tick labels and point labels.
