@@ -1032,28 +1032,42 @@ fn a_data_text_links_to_a_pages_heading_in_every_view() {
     assert!(read("ja/index.html").contains("details/index.html#%E8%A1%A8\""));
 }
 
+/// Appends a Japanese and an English block of `links` to the fixture's home page and
+/// checks the site, which fails: the home page's text before them, the report and its
+/// `broken-fragment` diagnostics (the Japanese block's links are on line `text lines + 3`).
+fn check_with_links(dir: &std::path::Path, ja: &str, en: &str) -> (String, Report) {
+    let page = dir.join("content/index.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(
+        &page,
+        format!("{text}\n:::ja\n{ja}\n:::\n:::en\n{en}\n:::\n"),
+    )
+    .unwrap();
+    let (code, report) = check_json(dir);
+    assert_eq!(code, 1, "{}", report.summary());
+    (text, report)
+}
+
+/// The `broken-fragment` diagnostics of `report`.
+fn broken_fragments(report: &Report) -> Vec<&Diag> {
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "broken-fragment")
+        .collect()
+}
+
 /// A broken fragment near an id its target page has names that id, placed at the link
 /// in the page as loaded; one near no id suggests nothing.
 #[test]
 fn a_broken_fragment_suggests_the_nearest_id_of_its_target() {
     let dir = fixture_copy();
-    let page = dir.path().join("content/index.md");
-    let text = std::fs::read_to_string(&page).unwrap();
-    std::fs::write(
-        &page,
-        format!(
-            "{text}\n:::ja\n[近い](@/details#observer-obs2) [遠い](@/details#zzzzzzzzzzzzzzzzzzzz)\n:::\n\
-             :::en\n[near](@/details#observer-obs2) [far](@/details#zzzzzzzzzzzzzzzzzzzz)\n:::\n"
-        ),
-    )
-    .unwrap();
-    let (code, report) = check_json(dir.path());
-    assert_eq!(code, 1, "{}", report.summary());
-    let broken: Vec<&Diag> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "broken-fragment")
-        .collect();
+    let (text, report) = check_with_links(
+        dir.path(),
+        "[近い](@/details#observer-obs2) [遠い](@/details#zzzzzzzzzzzzzzzzzzzz)",
+        "[near](@/details#observer-obs2) [far](@/details#zzzzzzzzzzzzzzzzzzzz)",
+    );
+    let broken = broken_fragments(&report);
     assert_eq!(broken.len(), 2, "{}", report.summary());
     let near = broken
         .iter()
@@ -1083,23 +1097,12 @@ fn a_broken_fragment_suggests_the_nearest_id_of_its_target() {
 #[test]
 fn a_fragment_the_target_page_lacks_is_an_error_at_the_link() {
     let dir = fixture_copy();
-    let page = dir.path().join("content/index.md");
-    let text = std::fs::read_to_string(&page).unwrap();
-    std::fs::write(
-        &page,
-        format!(
-            "{text}\n:::ja\n[正しい](@/details#observer-obs1) [壊れた](@/details#bundles-of-nowhere) [ここ](#nowhere)\n:::\n\
-             :::en\n[fine](@/details#observer-obs1) [broken](@/details#bundles-of-nowhere) [here](#nowhere)\n:::\n"
-        ),
-    )
-    .unwrap();
-    let (code, report) = check_json(dir.path());
-    assert_eq!(code, 1, "{}", report.summary());
-    let broken: Vec<&Diag> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "broken-fragment")
-        .collect();
+    let (text, report) = check_with_links(
+        dir.path(),
+        "[正しい](@/details#observer-obs1) [壊れた](@/details#bundles-of-nowhere) [ここ](#nowhere)",
+        "[fine](@/details#observer-obs1) [broken](@/details#bundles-of-nowhere) [here](#nowhere)",
+    );
+    let broken = broken_fragments(&report);
     assert_eq!(broken.len(), 2, "{}", report.summary());
     let line = text.lines().count() + 3;
     assert!(
