@@ -189,15 +189,13 @@ struct Pass {
 /// `check`'s render: it keeps no page, so it judges every block by parsing it (which
 /// tells it the pages that write fragment links), renders only the pages whose fragments
 /// it judges and the pages those point to, and judges those fragments.
-pub fn render_for_check(root: &Path, checked: Checked) -> Rendered {
-    let Checked {
-        loaded,
-        messages,
-        values,
-        mut diagnostics,
-    } = checked;
-    let written = judge_blocks_by_parsing(&loaded.evidence, &values, &mut diagnostics);
-    let pass = with_renderer(&loaded, messages, values, &mut diagnostics, |r, diags| {
+pub fn render_for_check(root: &Path, mut checked: Checked) -> Rendered {
+    let written = judge_blocks_by_parsing(
+        &checked.loaded.evidence,
+        &checked.values,
+        &mut checked.diagnostics,
+    );
+    with_renderer(checked, |r, diags| {
         let ev = r.ev;
         let links = Links::new(&NullSink, base_url(ev));
         let mut found = Vec::new();
@@ -215,20 +213,13 @@ pub fn render_for_check(root: &Path, checked: Checked) -> Rendered {
             },
             also: BTreeSet::new(),
         }
-    });
-    rendered(loaded, diagnostics, pass)
+    })
 }
 
 /// A build's render: every page and every file of no page into `sink`, each page's
 /// blocks judged on the notes its rendering took, then every fragment link judged.
 pub fn render_all(root: &Path, checked: Checked, sink: &dyn Sink) -> Rendered {
-    let Checked {
-        loaded,
-        messages,
-        values,
-        mut diagnostics,
-    } = checked;
-    let pass = with_renderer(&loaded, messages, values, &mut diagnostics, |r, diags| {
+    with_renderer(checked, |r, diags| {
         let ev = r.ev;
         let collector = search_collector(sink, ev, None);
         let links = Links::new(searched(sink, &collector), base_url(ev));
@@ -248,8 +239,7 @@ pub fn render_all(root: &Path, checked: Checked, sink: &dyn Sink) -> Rendered {
             },
             also: BTreeSet::new(),
         }
-    });
-    rendered(loaded, diagnostics, pass)
+    })
 }
 
 /// `serve`'s render of the pages in `only` (and the files of no page) into `sink`, from
@@ -264,17 +254,11 @@ pub fn render_again(
     sink: &dyn Sink,
     carried: Carried,
 ) -> Rendered {
-    let Checked {
-        loaded,
-        messages,
-        values,
-        mut diagnostics,
-    } = checked;
     let Carried {
         corpus,
         links: before,
     } = carried;
-    let pass = with_renderer(&loaded, messages, values, &mut diagnostics, |r, diags| {
+    with_renderer(checked, |r, diags| {
         let ev = r.ev;
         let collector = search_collector(sink, ev, corpus);
         let links = Links::new(searched(sink, &collector), base_url(ev));
@@ -296,19 +280,21 @@ pub fn render_again(
             carried: Carried { corpus, links: all },
             also,
         }
-    });
-    rendered(loaded, diagnostics, pass)
+    })
 }
 
-/// Makes the site's renderer and hands it to `pass`; `None` (the template error told in
-/// `diagnostics`) when the templates fail.
-fn with_renderer<'l>(
-    loaded: &'l Loaded,
-    messages: Arc<Messages>,
-    values: Arc<Values>,
-    diagnostics: &mut Diagnostics,
-    pass: impl FnOnce(Renderer<'l>, &mut Diagnostics) -> Pass,
-) -> Option<Pass> {
+/// Makes the site's renderer and hands it to `pass`, then gives the outcome: the render
+/// did not run (`Rendered::ran` false, the template error told) when the templates fail.
+fn with_renderer(
+    checked: Checked,
+    pass: impl FnOnce(Renderer<'_>, &mut Diagnostics) -> Pass,
+) -> Rendered {
+    let Checked {
+        loaded,
+        messages,
+        values,
+        mut diagnostics,
+    } = checked;
     let made = timings::time("render", || {
         Renderer::new(
             &loaded.evidence,
@@ -318,17 +304,13 @@ fn with_renderer<'l>(
             values,
         )
     });
-    match made {
-        Ok(r) => Some(pass(r, diagnostics)),
+    let pass = match made {
+        Ok(r) => Some(pass(r, &mut diagnostics)),
         Err(d) => {
             diagnostics.push(d);
             None
         }
-    }
-}
-
-/// The outcome of a render: `pass` is `None` when rendering did not run.
-fn rendered(loaded: Loaded, diagnostics: Diagnostics, pass: Option<Pass>) -> Rendered {
+    };
     let ran = pass.is_some();
     let Pass { carried, also } = pass.unwrap_or_default();
     Rendered {
