@@ -174,13 +174,13 @@ pub fn plot(s: &Scope, probe: &str, case: &str, field: &str) -> Drawn {
         .iter()
         .map(|(l, t)| {
             let unit = (!is_duration(field))
-                .then(|| super::value_unit(s, field, *l))
+                .then(|| super::declared_unit(s, field, *l))
                 .flatten();
             let items: Vec<String> = points
                 .iter()
-                .map(|(r, v)| match &unit {
-                    Some(u) => format!("{} {} {u}", r.id.value, value_label(s, field, *v)),
-                    None => format!("{} {}", r.id.value, value_label(s, field, *v)),
+                .map(|(r, v)| {
+                    let value = super::with_unit(value_label(s, field, *v), unit.as_deref());
+                    format!("{} {value}", r.id.value)
                 })
                 .collect();
             (*l, format!("{t}: {}", items.join("; ")))

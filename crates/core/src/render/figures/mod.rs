@@ -78,17 +78,18 @@ impl Drawn {
     }
 }
 
-/// The unit a value of measurement `name` is in, in `lang`, for a figure's text
-/// alternative: the one the site declares for it, else nanoseconds for a duration
-/// (`…_ns`); none for a plain count.
-pub(crate) fn value_unit(s: &Scope, name: &str, lang: Lang) -> Option<String> {
-    let declared =
-        s.ev.measurements
-            .get(name)
-            .and_then(|m| m.unit.as_ref())
-            .map(|u| lang.pick(u).to_string());
-    let duration = crate::model::fields::is_duration(name).then(|| "ns".to_string());
-    declared.or(duration).filter(|u| !u.is_empty())
+/// The unit the site declares for measurement `name`, in `lang`; none for a plain count.
+pub(crate) fn declared_unit(s: &Scope, name: &str, lang: Lang) -> Option<String> {
+    let unit = s.ev.measurements.get(name)?.unit.as_ref()?;
+    Some(lang.pick(unit).to_string()).filter(|u| !u.is_empty())
+}
+
+/// A value followed by its unit, when it has one (`0.006 s`).
+pub(crate) fn with_unit(value: String, unit: Option<&str>) -> String {
+    match unit {
+        Some(u) => format!("{value} {u}"),
+        None => value,
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -280,7 +280,9 @@ fn description(
     title
         .iter()
         .map(|(l, t)| {
-            let unit = super::value_unit(s, variable, *l);
+            // Raw values: a duration without a declared unit is in nanoseconds.
+            let unit = super::declared_unit(s, variable, *l)
+                .or_else(|| crate::model::fields::is_duration(variable).then(|| "ns".into()));
             let items: Vec<String> = points
                 .iter()
                 .map(|(id, v)| {
@@ -289,10 +291,7 @@ fn description(
                     } else {
                         String::new()
                     };
-                    let v_text = match &unit {
-                        Some(u) => format!("{} {u}", s.numerals().number(*v)),
-                        None => s.numerals().number(*v),
-                    };
+                    let v_text = super::with_unit(s.numerals().number(*v), unit.as_deref());
                     match zone_of(*v) {
                         Some(f) => format!("{id} {v_text} → {}{note}", family_name(s, f)),
                         None => format!("{id} {v_text}{note}"),

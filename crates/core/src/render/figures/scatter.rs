@@ -49,16 +49,7 @@ fn axis_unit(s: &Scope, name: &str, lang: crate::model::page::Lang) -> Option<St
     if crate::model::fields::is_duration(name) {
         return Some("s".into());
     }
-    let unit = s.ev.measurements.get(name)?.unit.as_ref()?;
-    Some(lang.pick(unit).to_string()).filter(|u| !u.is_empty())
-}
-
-/// A value followed by its unit, when it has one (`0.006 s`).
-fn with_unit(value: String, unit: Option<&str>) -> String {
-    match unit {
-        Some(u) => format!("{value} {u}"),
-        None => value,
-    }
+    super::declared_unit(s, name, lang)
 }
 
 /// One axis of the plot: linear from zero, or logarithmic over the decades the values
@@ -260,8 +251,8 @@ pub fn plot(s: &Scope, run: &Located<Run>, d: &Scatter) -> Drawn {
                 .map(|(a, b)| {
                     format!(
                         "{} → {}",
-                        with_unit(sx.value(*a), xu.as_deref()),
-                        with_unit(sy.value(*b), yu.as_deref())
+                        super::with_unit(sx.value(*a), xu.as_deref()),
+                        super::with_unit(sy.value(*b), yu.as_deref())
                     )
                 })
                 .collect();
