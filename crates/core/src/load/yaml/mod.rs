@@ -4,6 +4,9 @@
 //! serde-saphyr rejects duplicate keys and bounds nesting and alias expansion, unlike
 //! serde_yaml and its libyaml forks. Its errors carry line and column but no field
 //! path, so [`parse`] adds the path (`cases[2].est_rows`) itself.
+//!
+//! serde-saphyr sees each record type only through `erased_serde`: compiled once per type,
+//! its deserializer made a fifth of the core's code and a sixth of the pack's.
 
 mod subset;
 // Public for the differential fuzz target, which asks it alone.
@@ -12,8 +15,7 @@ pub mod subset_de;
 mod subset_tests;
 
 use crate::diagnostics::{Diagnostic, Span};
-use serde::de::DeserializeOwned;
-use std::cell::RefCell;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use std::fmt::Debug;
 
 fn budget() -> serde_saphyr::Budget {
@@ -177,15 +179,27 @@ fn escape_value(after: &str) -> Option<char> {
 /// Debug builds (every test) check each text the subset read against serde-saphyr.
 #[cfg(debug_assertions)]
 fn assert_saphyr_agrees<T: DeserializeOwned + Debug>(file: &str, text: &str, value: &T) {
-    match serde_saphyr::from_str_with_options::<T>(text, options()) {
-        Ok(full) => assert_eq!(
+    let mut full = None;
+    let mut seed = |d: &mut dyn erased_serde::Deserializer<'_>| {
+        full = Some(erased_serde::deserialize::<T>(d)?);
+        Ok(())
+    };
+    let read = read_erased(text, &mut seed);
+    match (read, full) {
+        (Ok(()), Some(full)) => assert_eq!(
             format!("{value:?}"),
             format!("{full:?}"),
             "the YAML subset read {file} unlike serde-saphyr"
         ),
-        Err(e) => panic!("the YAML subset read {file}, which serde-saphyr rejects: {e}"),
+        (read, _) => panic!("the YAML subset read {file}, which serde-saphyr rejects: {read:?}"),
     }
 }
+
+/// What serde-saphyr deserializes into: one record type, behind `dyn`, so that serde-saphyr's
+/// deserializer (and the field-path tracker around it) is compiled once for every type,
+/// not once per type.
+type Seed<'s> =
+    dyn FnMut(&mut dyn erased_serde::Deserializer<'_>) -> Result<(), erased_serde::Error> + 's;
 
 /// Parses `text` with serde-saphyr alone.
 fn parse_full<T: DeserializeOwned>(
@@ -193,38 +207,104 @@ fn parse_full<T: DeserializeOwned>(
     text: &str,
     line_offset: usize,
 ) -> Result<T, Box<Diagnostic>> {
+    let mut value = None;
+    let mut seed = |d: &mut dyn erased_serde::Deserializer<'_>| {
+        value = Some(erased_serde::deserialize::<T>(d)?);
+        Ok(())
+    };
+    read_full(file, text, line_offset, &mut seed)?;
+    value.ok_or_else(|| {
+        Box::new(Diagnostic::error(
+            "schema",
+            Span::file(file),
+            "the file did not parse",
+        ))
+    })
+}
+
+/// Reads `text` into `seed` with serde-saphyr, or the located error.
+fn read_full(
+    file: &str,
+    text: &str,
+    line_offset: usize,
+    seed: &mut Seed<'_>,
+) -> Result<(), Box<Diagnostic>> {
     // Tracking the field path costs a fifth of the parse, and only an error needs it:
     // parse plainly, and again with the path when that fails.
-    serde_saphyr::from_str_with_options(text, options())
-        .map_err(|_| Box::new(located_error::<T>(file, text, line_offset)))
+    read_erased(text, seed).map_err(|_| Box::new(located_error(file, text, line_offset, seed)))
+}
+
+/// Reads `text` into `seed` with serde-saphyr.
+fn read_erased(text: &str, seed: &mut Seed<'_>) -> Result<(), serde_saphyr::Error> {
+    serde_saphyr::with_deserializer_from_str_with_options(text, options(), |de| {
+        seed(&mut <dyn erased_serde::Deserializer>::erase(de)).map_err(serde::de::Error::custom)
+    })
 }
 
 /// The error of a parse that failed, with the path of the field it failed at.
-fn located_error<T: DeserializeOwned>(file: &str, text: &str, line_offset: usize) -> Diagnostic {
-    let path = RefCell::new(String::new());
+fn located_error(file: &str, text: &str, line_offset: usize, seed: &mut Seed<'_>) -> Diagnostic {
+    // An error of the text itself (its syntax, a duplicate key, a breached limit) comes
+    // whole from a read that keeps nothing; only an error of the record's shape needs the
+    // record type, which is erased, and the error with it.
+    if let Err(err) = serde_saphyr::from_str_with_options::<IgnoredAny>(text, options()) {
+        return to_diagnostic(file, &err, None, "", line_offset);
+    }
+    let mut track = serde_path_to_error::Track::new();
     let result = serde_saphyr::with_deserializer_from_str_with_options(text, options(), |de| {
-        serde_path_to_error::deserialize::<_, T>(de).map_err(|e| {
-            *path.borrow_mut() = e.path().to_string();
-            e.into_inner()
-        })
+        let tracked = serde_path_to_error::Deserializer::new(de, &mut track);
+        let mut erased = <dyn erased_serde::Deserializer>::erase(tracked);
+        seed(&mut erased).map_err(serde::de::Error::custom)
     });
     match result {
-        Err(err) => to_diagnostic(file, &err, &path.into_inner(), line_offset),
+        Err(err) => {
+            let raw = err.to_string();
+            to_diagnostic(
+                file,
+                &err,
+                innermost(&raw),
+                &track.path().to_string(),
+                line_offset,
+            )
+        }
         // Both parses read the same text with the same options; should they ever
         // disagree, the error is still reported, without a position.
-        Ok(_) => Diagnostic::error("schema", Span::file(file), "the file did not parse"),
+        Ok(()) => Diagnostic::error("schema", Span::file(file), "the file did not parse"),
     }
+}
+
+/// Where an error arose. serde-saphyr ends its message with " at line L, column C"; an
+/// error that crossed the erased record type became a message again at each level it
+/// passed, and each level appended its own, outer, position: the innermost is the first
+/// of the positions that end the message (a quoted value before them may hold the words).
+fn innermost(raw: &str) -> Option<(usize, usize)> {
+    let mut rest = raw.lines().next().unwrap_or(raw).trim_end();
+    let mut found = None;
+    while let Some((head, at)) = trailing_position(rest) {
+        found = Some(at);
+        rest = head;
+    }
+    found
+}
+
+/// The message without its last " at line L, column C", and that position.
+fn trailing_position(message: &str) -> Option<(&str, (usize, usize))> {
+    let i = message.rfind(" at line ")?;
+    let (line, column) = message[i + " at line ".len()..].split_once(", column ")?;
+    Some((&message[..i], (line.parse().ok()?, column.parse().ok()?)))
 }
 
 fn to_diagnostic(
     file: &str,
     err: &serde_saphyr::Error,
+    at: Option<(usize, usize)>,
     path: &str,
     line_offset: usize,
 ) -> Diagnostic {
-    let (line, column) = err
-        .location()
-        .map(|l| (l.line() as usize, l.column() as usize))
+    let (line, column) = at
+        .or_else(|| {
+            err.location()
+                .map(|l| (l.line() as usize, l.column() as usize))
+        })
         .unwrap_or((1, 1));
     let raw = err.to_string();
     let breach = match original(err) {
@@ -528,6 +608,14 @@ mod tests {
         }
         let m = budget_message(&B::SequenceUnbalanced, &b);
         assert!(m.contains("never opened"), "{m}");
+    }
+
+    #[test]
+    fn an_error_is_placed_where_it_arose_not_where_it_surfaced() {
+        let raw = "invalid type: string \"a at line 9, column 9\", expected u32 \
+                   at line 4, column 8 at line 3, column 3 at line 1, column 1";
+        assert_eq!(innermost(raw), Some((4, 8)));
+        assert_eq!(innermost("no position here"), None);
     }
 
     #[test]
