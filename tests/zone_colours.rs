@@ -124,9 +124,19 @@ fn a_value_that_is_no_colour_is_a_located_error_naming_it() {
         .diagnostics
         .iter()
         .filter(|d| d.message.contains("`#ggg` is not a colour"))
-        .map(|d| (d.span.file.as_str(), d.span.line))
+        .map(|d| (d.span.file.as_str(), d.span.line, d.span.column))
         .collect();
-    assert_eq!(found, [("data/maps.yaml", 4)], "{}", report.summary());
+    assert_eq!(found, [("data/maps.yaml", 4, 13)], "{}", report.summary());
+    let site = with_colour("rgb(0 0 0 / 50%)");
+    let (_, report) = check_json(site.path());
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("`rgb(0 0 0 / 50%)` is translucent") && d.span.line == 4),
+        "{}",
+        report.summary()
+    );
 }
 
 /// The text of every `.svg` file under `dir`.
