@@ -8,6 +8,7 @@
 
 mod basis;
 pub mod blocks;
+mod contrast;
 mod data_texts;
 pub mod fragments;
 pub mod subjects;
@@ -39,6 +40,7 @@ pub fn check(
     assessments(ev, diags);
     readings(ev, diags);
     basis::check(ev, diags);
+    contrast::check(ev, diags);
     terms::rules(ev, Some(diags));
     measurements(ev, diags);
     texts(ev, diags);

@@ -4,6 +4,7 @@
 //! a dangling reference or a malformed `kind:id` is reported at the place it was written.
 
 pub mod bound;
+pub mod colour;
 pub mod declared;
 pub mod directive;
 pub mod fields;

@@ -345,10 +345,11 @@ pub struct Family {
     pub id: Id,
     /// Its name in tables, figures and badges, e.g. `{ja: 順次走査, en: Seq scan}`.
     pub label: Text,
-    /// Its colour, one of the theme's [`Colour`]s; by default the next one in the order
-    /// the families are written.
+    /// Its colour: one of the theme's [`Colour`]s, any CSS colour, or one per mode
+    /// (`{light: …, dark: …}`); by default the next theme colour in the order the
+    /// families are written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colour: Option<Colour>,
+    pub colour: Option<super::colour::ZoneColour>,
     /// The code symbol the family enters through, e.g. `ExecSeqScan`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
@@ -356,8 +357,8 @@ pub struct Family {
     pub description: Option<Text>,
 }
 
-/// The colours of the theme a family can take, in the order families get them by default.
-/// A site changes what each looks like in its own CSS (`--blue`, …).
+/// The colours of the theme a family can take by name, in the order families get them by
+/// default. A site changes what each looks like in its own CSS (`--blue`, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Colour {

@@ -902,7 +902,12 @@ impl<'a> Renderer<'a> {
             if name == search::SCRIPT && !search {
                 continue;
             }
-            sink.put(format!("{}{name}", own::STATIC), f.bytes.clone());
+            let mut bytes = f.bytes.clone();
+            if name == "style.css" {
+                // The families' own colours follow the theme's, so that they win over it.
+                bytes.extend_from_slice(palette::stylesheet(self.ev).as_bytes());
+            }
+            sink.put(format!("{}{name}", own::STATIC), bytes);
         }
     }
 }

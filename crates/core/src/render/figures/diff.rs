@@ -323,9 +323,9 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Drawn {
             match z {
                 Some(f) => {
                     let hue = family_hue(s, f);
-                    svg.rect(cx, y + 4.0, cw, ch, 4.0, &format!("f-t{hue}"));
+                    svg.rect(cx, y + 4.0, cw, ch, 4.0, &hue.tint());
                     let full = name.as_deref().unwrap_or(f);
-                    let class = format!("c-h{hue}");
+                    let class = hue.text();
                     let style = TextStyle::new(ZONE_FONT, &class).anchor(Anchor::Middle);
                     lines_at(&mut svg, cx + cw / 2.0, mid, &cells[i], full, &style);
                 }

@@ -113,7 +113,7 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
         x,
         cy + lh * 0.5 + 6.0,
         &name,
-        &TextStyle::new(name_font, &format!("c-h{hue}")),
+        &TextStyle::new(name_font, &hue.text()),
     );
     match symbol {
         Some(k) if name_w + 10.0 + svg::text_width(&k, Font::mono(13)) <= max => {
@@ -195,7 +195,7 @@ fn card(svg: &mut Svg, s: &Scope, b: &Branch, y: f64) -> f64 {
     }
     let h = cy - y + 8.0;
     svg.rect(CARD_X, y, w, h, 6.0, "card");
-    svg.rect(CARD_X, y, 5.0, h, 0.0, &format!("f-h{hue}"));
+    svg.rect(CARD_X, y, 5.0, h, 0.0, &hue.fill());
     svg.append(inner);
     h
 }
@@ -283,12 +283,7 @@ pub fn diagram(s: &Scope, m: &DispatchMap, file: &str) -> Drawn {
             }
             ly += font.line_height();
         }
-        body.circle(
-            SPINE,
-            node_y,
-            5.0,
-            &format!("f-h{}", family_hue(s, &b.family.value)),
-        );
+        body.circle(SPINE, node_y, 5.0, &family_hue(s, &b.family.value).fill());
         y = ly + 6.0;
         let h = card(&mut body, s, b, y);
         let mid = y + 22.0;

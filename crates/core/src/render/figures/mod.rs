@@ -424,8 +424,9 @@ fn source_lines(files: &[String], max: f64, font: Font) -> Vec<String> {
 }
 
 /// The complete `<svg>` element of a drawing. The standalone file adds the title above
-/// and the data files below the drawing, since it has no page around it.
-fn document(o: &Drawn, view: View, standalone: bool, id: &str) -> Option<String> {
+/// and the data files below the drawing, since it has no page around it. `colours` are
+/// the rules of the families' own colours ([`crate::render::palette::figure_style`]).
+fn document(o: &Drawn, view: View, standalone: bool, id: &str, colours: &str) -> Option<String> {
     let Content::Svg {
         width,
         height,
@@ -486,7 +487,7 @@ fn document(o: &Drawn, view: View, standalone: bool, id: &str) -> Option<String>
         lang = view.html_lang(),
     ));
     out.push_str(&format!(
-        "<title id=\"{id}-title\">{}</title>\n<desc id=\"{id}-desc\">{}</desc>\n<style>\n{}</style>\n",
+        "<title id=\"{id}-title\">{}</title>\n<desc id=\"{id}-desc\">{}</desc>\n<style>\n{}{colours}</style>\n",
         svg::esc(&joined(&o.title)),
         svg::esc(&joined(desc)),
         svg::style()
@@ -560,8 +561,10 @@ pub fn present(o: &Drawn, s: &Scope, page_id: &str) -> Presented {
         Content::Svg { width, .. } => {
             context.natural_width = Some(width.ceil() as u64);
             // Written by the SVG writer, which escapes every text and attribute it takes.
-            context.svg = Html::trusted(document(o, s.view, false, &id).unwrap_or_default());
-            if let Some(doc) = document(o, s.view, true, &id) {
+            let colours = crate::render::palette::figure_style(s.ev);
+            context.svg =
+                Html::trusted(document(o, s.view, false, &id, &colours).unwrap_or_default());
+            if let Some(doc) = document(o, s.view, true, &id, &colours) {
                 files.push((path.clone(), doc.into_bytes()));
                 context.href = relative(s.depth(), &path);
             }
@@ -575,7 +578,14 @@ pub fn present(o: &Drawn, s: &Scope, page_id: &str) -> Presented {
 /// review page of `evidence diff` sets a changed map's two versions side by side. `id`
 /// names the drawing's title and description, unique on the page that holds it.
 pub fn map_svg(s: &Scope, map: &crate::model::DispatchMap, file: &str, id: &str) -> Option<String> {
-    document(&dispatch::diagram(s, map, file), s.view, false, id)
+    let colours = crate::render::palette::figure_style(s.ev);
+    document(
+        &dispatch::diagram(s, map, file),
+        s.view,
+        false,
+        id,
+        &colours,
+    )
 }
 
 /// A run's plot over the zones of the map it is assessed against, as inline SVG away
@@ -586,11 +596,12 @@ pub fn run_svg(
     id: &str,
 ) -> Option<String> {
     let drawn = proxy::plot(s, run, &run.file, &format!("proxy-{}", slug(&run.id.value)));
-    document(&drawn, s.view, false, id)
+    let colours = crate::render::palette::figure_style(s.ev);
+    document(&drawn, s.view, false, id, &colours)
 }
 
-/// The hue class index (`h0`…`h5`) of a family: its position in the maps file.
-pub fn family_hue(s: &Scope, family: &str) -> usize {
+/// The hue of a family, whose classes its figures draw with (`f-h0`, `f-fam-x`, …).
+pub fn family_hue(s: &Scope, family: &str) -> crate::render::palette::Hue {
     crate::render::palette::family(s.ev, family)
 }
 
@@ -692,9 +703,9 @@ pub(crate) mod testkit {
 
     /// The standalone SVG of a figure, checked to be well-formed XML.
     pub fn standalone(o: &Drawn, view: View) -> String {
-        let doc = document(o, view, true, "fig-test").expect("a drawing");
+        let doc = document(o, view, true, "fig-test", "").expect("a drawing");
         roxmltree::Document::parse(&doc).expect("well-formed SVG");
-        let inline = document(o, view, false, "fig-test").expect("a drawing");
+        let inline = document(o, view, false, "fig-test", "").expect("a drawing");
         roxmltree::Document::parse(&inline).expect("well-formed inline SVG");
         doc
     }

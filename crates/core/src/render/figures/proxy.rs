@@ -24,7 +24,7 @@ const LO: f64 = 0.7;
 struct Band {
     x0: f64,
     x1: f64,
-    hue: usize,
+    hue: crate::render::palette::Hue,
     name: String,
     range: String,
 }
@@ -112,7 +112,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     };
     let mut svg = Svg::new();
     for (b, (x0, x1)) in bands.iter().zip(&placed.bands) {
-        plot::bar(&mut svg, (*x0, y0), (*x1, y1), &format!("f-t{}", b.hue));
+        plot::bar(&mut svg, (*x0, y0), (*x1, y1), &b.hue.tint());
     }
     for (_, tx) in &placed.ticks {
         plot::line(&mut svg, &[(*tx, y0), (*tx, y1)], 1, "s-grid");
@@ -126,7 +126,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, name: &str) -> Drawn {
     }
     for ((_, v), &p) in points.iter().zip(&placed.points) {
         let class = match zone_of(*v) {
-            Some(f) => format!("f-h{}", family_hue(s, f)),
+            Some(f) => family_hue(s, f).fill(),
             None => "f-fg".to_string(),
         };
         plot::dot(&mut svg, p, 6, &class);
@@ -320,7 +320,7 @@ fn labels(
             cx,
             f64::from(TOP) - 26.0,
             &svg::ellipsize(&b.name, w, nf),
-            &TextStyle::new(nf, &format!("c-h{}", b.hue)).anchor(Anchor::Middle),
+            &TextStyle::new(nf, &b.hue.text()).anchor(Anchor::Middle),
         );
         let rf = Font::sans(14);
         svg.text(
