@@ -1038,19 +1038,6 @@ fn live_reload_in_the_browser() {
     );
 }
 
-fn git_in(dir: &Path, args: &[&str]) {
-    let ok = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.org")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.org")
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "git {args:?}");
-}
-
 #[test]
 fn the_review_page_in_the_browser() {
     evidence::packs::register();
@@ -1061,9 +1048,9 @@ fn the_review_page_in_the_browser() {
     // The investigation in a repository, then a reworded claim and a moved bound.
     let copy = copy_of(&manifest());
     let d = copy.path();
-    git_in(d, &["init", "-q", "-b", "main"]);
-    git_in(d, &["add", "-A"]);
-    git_in(d, &["commit", "-qm", "base"]);
+    common::git(d, &["init", "-q", "-b", "main"]);
+    common::git(d, &["add", "-A"]);
+    common::git(d, &["commit", "-qm", "base"]);
     let edit = |file: &str, from: &str, to: &str| {
         let text = std::fs::read_to_string(d.join(file)).expect("read");
         assert!(text.contains(from), "{from} in {file}");

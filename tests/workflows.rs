@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::git;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -178,10 +179,6 @@ origin: {ja: 試験, en: test}
 cases:
   - {id: short, prompt_eval_count: 3, eval_count: 1}
 ";
-
-fn git(dir: &Path, args: &[&str]) {
-    common::git(dir, args);
-}
 
 fn commit(dir: &Path, files: &[(&str, &str)], message: &str) {
     for (p, text) in files {

@@ -336,7 +336,24 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 
 /// [`git`] with these environment variables set (a commit's dates, say).
 pub fn git_with(dir: &Path, envs: &[(&str, &str)], args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
+    let out = git_output(dir, envs, args);
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Whether `git -C dir args` succeeds, for commands whose exit status is the answer
+/// (`check-ignore`, say).
+pub fn git_succeeds(dir: &Path, args: &[&str]) -> bool {
+    git_output(dir, &[], args).status.success()
+}
+
+/// Runs git in `dir` with the tests' fixed identity, no signing and `envs`.
+fn git_output(dir: &Path, envs: &[(&str, &str)], args: &[&str]) -> std::process::Output {
+    std::process::Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
@@ -344,13 +361,7 @@ pub fn git_with(dir: &Path, envs: &[(&str, &str)], args: &[&str]) -> String {
         .args(args)
         .envs(envs.iter().copied())
         .output()
-        .expect("run git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+        .expect("run git")
 }
 
 /// Whether this run is CI (`CI=true`), where a test whose tool is missing fails instead of
