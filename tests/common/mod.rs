@@ -390,3 +390,66 @@ pub fn test_cache() -> PathBuf {
         .unwrap_or_default();
     home.join(".cache/evidence-tests")
 }
+
+/// The HTML files under `dir`, sorted.
+pub fn html_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap_or_else(|e| panic!("walk {}: {e}", dir.display())))
+        .map(|e| e.into_path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The HTML pages under `dir` with no (or an empty) meta description.
+pub fn pages_without_description(dir: &Path) -> Vec<String> {
+    html_files(dir)
+        .into_iter()
+        .filter(|page| {
+            let html = std::fs::read_to_string(page).expect("read a page");
+            let content = html
+                .split("<meta name=\"description\" content=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap_or_default();
+            content.trim().is_empty()
+        })
+        .map(|page| page.display().to_string())
+        .collect()
+}
+
+/// Each caption (tags left out) that repeats an earlier one on the same page under `dir`,
+/// as `page: caption`.
+pub fn alike_captions(dir: &Path) -> Vec<String> {
+    let mut alike = Vec::new();
+    for page in html_files(dir) {
+        let html = std::fs::read_to_string(&page).expect("read a page");
+        let mut seen = std::collections::BTreeSet::new();
+        for part in html.split("<figcaption").skip(1) {
+            let inner = part.split_once('>').map_or("", |(_, r)| r);
+            let inner = inner.split("</figcaption>").next().unwrap_or_default();
+            let text = without_tags(inner);
+            if !seen.insert(text.clone()) {
+                alike.push(format!("{}: {text}", page.display()));
+            }
+        }
+    }
+    alike
+}
+
+/// `html`'s text with its tags left out.
+fn without_tags(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
