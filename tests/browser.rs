@@ -50,7 +50,7 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 /// again under the same label, and axe reports two landmarks alike (the planner places
 /// figures twice the same way).
 fn figures_one_of_each_per_page() -> tempfile::TempDir {
-    let dir = copy_of(&manifest().join("tests/fixtures/figures"));
+    let dir = copy_of(&common::manifest_dir().join("tests/fixtures/figures"));
     let directive = "::proxy-plots{probe=\"row-proxy\"}\n";
     common::replace_once(dir.path(), "content/scan-choice.md", directive, "");
     let page = format!(
@@ -70,7 +70,7 @@ fn every_page_in_every_view() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let figures = figures_one_of_each_per_page();
     every_page_in_every_view_of("every_page_in_every_view", figures.path(), "figures");
-    let valid = manifest().join("tests/fixtures/valid");
+    let valid = common::manifest_dir().join("tests/fixtures/valid");
     every_page_in_every_view_of("every_page_in_every_view", &valid, "valid");
 }
 
@@ -135,7 +135,7 @@ fn markup_in_data_and_markdown_never_runs() {
     let Some(b) = browser("markup_in_data_and_markdown_never_runs") else {
         return;
     };
-    let copy = copy_of(&manifest().join("tests/fixtures/valid"));
+    let copy = copy_of(&common::manifest_dir().join("tests/fixtures/valid"));
     let root = copy.path();
     let edit = |file: &str, old: &str, new: &str| {
         let path = root.join(file);
@@ -239,7 +239,7 @@ fn live_reload_in_the_browser() {
     let Some(b) = browser("live_reload_in_the_browser") else {
         return;
     };
-    let copy = copy_of(&manifest().join("tests/fixtures/valid"));
+    let copy = copy_of(&common::manifest_dir().join("tests/fixtures/valid"));
     let root = copy.path();
     let mut srv = Served::start(root);
     b.goto(&format!("{}/en/", srv.origin))
@@ -344,7 +344,7 @@ fn the_review_page_in_the_browser() {
         return;
     };
     // The valid fixture in a repository, then a reworded claim and a moved bound.
-    let copy = copy_of(&manifest().join("tests/fixtures/valid"));
+    let copy = copy_of(&common::manifest_dir().join("tests/fixtures/valid"));
     let d = copy.path();
     common::git(d, &["init", "-q", "-b", "main"]);
     common::git(d, &["add", "-A"]);
