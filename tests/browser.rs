@@ -1,7 +1,9 @@
 //! The site in a real browser: headless Chromium driven over WebDriver (chromedriver),
 //! against `evidence serve --port 0` on a temporary copy of a site.
 //!
-//! - `every_page_in_every_view`: every page of the repository's site in its three views
+//! - `every_page_in_every_view` (the checks in `browser/pages.rs`, which
+//!   `tests/investigation` runs on the live site): every page of the figures and valid
+//!   fixtures in its three views
 //!   (listed from the in-memory site map) loads with no console error and no request
 //!   outside the site; its language switcher leads to the same page in the other views;
 //!   at 375 px the body never scrolls sideways (wide tables scroll in their `.table-wrap`);
@@ -11,7 +13,7 @@
 //!   best practices) finds no violation at 1280 and 375 px, light and dark (the 404 page
 //!   too); no text is under 12 px (SVG text at the figure's current scale) and no touch
 //!   target under 24 × 24 px (WCAG 2.5.8), at either width. Screenshots of each page (1280 and 375 px wide,
-//!   light and dark) go to `target/screenshots/site/`.
+//!   light and dark) go to `target/screenshots/<fixture>/`.
 //! - `markup_in_data_and_markdown_never_runs`: `<script>` and `onerror=` put into data
 //!   strings, front matter and markdown do not execute.
 //! - `the_accessibility_checks_find_what_they_look_for`: axe and the size checks report
@@ -26,754 +28,50 @@ mod common;
 
 #[path = "browser/axe.rs"]
 mod axe;
+#[path = "browser/pages.rs"]
+mod pages;
 #[path = "browser/server.rs"]
 mod server;
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 
+use pages::*;
 use serde_json::{Value, json};
-use server::{Served, copy_site};
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use server::Served;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use webdriver::{Browser, browser, png_size, screenshot_dir};
+use webdriver::{browser, png_size, screenshot_dir};
 
 /// One browser at a time: two Chromiums on two cores make the timing checks flaky.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A temporary copy of the site at `from` (inputs only).
-fn copy_of(from: &Path) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-    copy_site(from, dir.path());
+/// The figures fixture with `::proxy-plots` moved to a page of its own: on
+/// `scan-choice` it follows `::proxy-plot` of the same probe, whose latest plot it draws
+/// again under the same label, and axe reports two landmarks alike (the planner places
+/// figures twice the same way).
+fn figures_one_of_each_per_page() -> tempfile::TempDir {
+    let dir = copy_of(&common::manifest_dir().join("tests/fixtures/figures"));
+    let directive = "::proxy-plots{probe=\"row-proxy\"}\n";
+    common::replace_once(dir.path(), "content/scan-choice.md", directive, "");
+    let page = format!(
+        "---\ntitle: {{ja: \"代理の図\", en: \"Proxy plots\"}}\norder: 5\n---\n\n\
+         :::ja\n各実行の図。\n:::\n\n:::en\nA plot of each run.\n:::\n\n{directive}"
+    );
+    common::write_file(dir.path(), "content/proxy-plots.md", page.as_bytes());
     dir
 }
 
-/// The site map's HTML pages (all views), without the 404 page.
-fn pages_of(root: &Path) -> (Vec<String>, BTreeSet<String>) {
-    let outcome = evidence::pipeline::run(root);
-    let errors = evidence::diagnostics::render(
-        &outcome.diagnostics,
-        evidence::diagnostics::Format::Human,
-        &evidence::load::read::site_text(root),
-        false,
-    );
-    let Some(site) = outcome.site.filter(|_| !outcome.diagnostics.has_errors()) else {
-        panic!("the site does not build:\n{errors}")
-    };
-    let keys: BTreeSet<String> = site.files.keys().cloned().collect();
-    let pages = keys
-        .iter()
-        .filter(|k| k.ends_with("index.html"))
-        .cloned()
-        .collect();
-    (pages, keys)
-}
-
-/// `(view, page id)` of a site key: `ja/observers/index.html` → `("ja", "observers")`.
-fn view_and_page(key: &str) -> (&'static str, String) {
-    let (view, rest) = if let Some(r) = key.strip_prefix("ja/") {
-        ("ja", r)
-    } else if let Some(r) = key.strip_prefix("en/") {
-        ("en", r)
-    } else {
-        ("bilingual", key)
-    };
-    let page = rest.trim_end_matches("index.html").trim_end_matches('/');
-    (
-        view,
-        if page.is_empty() {
-            "index".into()
-        } else {
-            page.into()
-        },
-    )
-}
-
-fn key_of(view: &str, page: &str) -> String {
-    let prefix = match view {
-        "ja" => "ja/",
-        "en" => "en/",
-        _ => "",
-    };
-    if page == "index" {
-        format!("{prefix}index.html")
-    } else {
-        format!("{prefix}{page}/index.html")
-    }
-}
-
-/// A screenshot file name: `bi-home`, `ja-observers`, …
-fn slug(key: &str) -> String {
-    let (view, page) = view_and_page(key);
-    let v = match view {
-        "bilingual" => "bi",
-        v => v,
-    };
-    let p = if page == "index" {
-        "home".into()
-    } else {
-        page.replace('/', "-")
-    };
-    format!("{v}-{p}")
-}
-
-/// Checks made on a loaded page, in one round trip.
-const PAGE_CHECKS: &str = r#"
-const origin = location.origin;
-const describe = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
-  (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\s+/).join('.') : '');
-return {
-  url: location.href,
-  docLang: document.documentElement.lang,
-  title: document.title,
-  foreign: performance.getEntriesByType('resource').map(e => e.name)
-    .concat(performance.getEntriesByType('navigation').map(e => e.name))
-    .filter(u => !u.startsWith(origin + '/')),
-  stylesheets: document.styleSheets.length,
-  blocks: [...document.querySelectorAll('.block')].map(b => ({
-    lang: b.getAttribute('lang'), text: b.textContent.slice(0, 4000)})),
-  tables: [...document.querySelectorAll('table')].map(t => ({
-    what: describe(t.closest('figure,[id]') || t),
-    th: t.querySelectorAll('th').length,
-    wrapped: !!t.closest('.table-wrap'),
-    scrolls: (w => !!w && w.scrollWidth > w.clientWidth + 1)(t.closest('.table-wrap'))})),
-  switcher: [...document.querySelectorAll('nav.views a')].map(a => ({
-    href: a.href, hreflang: a.getAttribute('hreflang')})),
-  figures: [...document.querySelectorAll('figure.diagram')].map(f => {
-    const s = f.querySelector('svg');
-    const r = s ? s.getBoundingClientRect() : null;
-    const a = f.querySelector('a.figure-enlarge');
-    return {id: f.id, svg: !!s, w: r ? r.width : 0, h: r ? r.height : 0,
-            href: a ? a.href : null};
-  }),
-  javascriptLinks: [...document.querySelectorAll('a[href]')]
-    .filter(a => /^\s*(javascript|vbscript|data):/i.test(a.getAttribute('href')))
-    .map(a => a.getAttribute('href')),
-  pwned: typeof window.__pwned === 'undefined' ? null : String(window.__pwned),
-  injectedImg: document.querySelectorAll('img[src="x"], img[onerror]').length,
-  bodyText: document.body ? document.body.textContent : ''
-};
-"#;
-
-/// Contrast of text against what is painted behind it. `arguments[0]`: dark mode.
-const CONTRAST: &str = r#"
-const dark = arguments[0];
-const cv = document.createElement('canvas'); cv.width = cv.height = 1;
-const cx = cv.getContext('2d', {willReadFrequently: true});
-const rgba = c => {
-  if (!c || c === 'transparent' || c === 'none' || c.startsWith('url(')) return [0, 0, 0, 0];
-  cx.clearRect(0, 0, 1, 1); cx.fillStyle = 'rgba(0,0,0,0)'; cx.fillStyle = c;
-  cx.fillRect(0, 0, 1, 1);
-  const d = cx.getImageData(0, 0, 1, 1).data;
-  return [d[0], d[1], d[2], d[3] / 255];
-};
-const over = (top, bottom) => [0, 1, 2].map(i => top[i] * top[3] + bottom[i] * (1 - top[3]));
-const canvasColor = dark ? [18, 18, 18] : [255, 255, 255];
-const bgOf = el => {
-  const layers = [];
-  for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
-    const c = rgba(getComputedStyle(e).backgroundColor);
-    if (c[3] > 0) { layers.push(c); if (c[3] >= 0.999) break; }
-  }
-  let base = canvasColor;
-  for (let i = layers.length - 1; i >= 0; i--) base = over(layers[i], base);
-  return base;
-};
-const lum = c => {
-  const f = v => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
-  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
-};
-const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-const hex = c => '#' + c.slice(0, 3).map(v => Math.round(v).toString(16).padStart(2, '0')).join('');
-const describe = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
-  (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\s+/).join('.') : '') +
-  ((e.closest('[class]') && e.closest('[class]') !== e) ? ' in ' + e.closest('[class]').className.toString().split(' ')[0] : '');
-const large = cs => { const s = parseFloat(cs.fontSize), w = parseInt(cs.fontWeight, 10) || 400;
-  return s >= 24 || (s >= 18.66 && w >= 700); };
-const fails = [];
-let checked = 0;
-const bodyFg = rgba(getComputedStyle(document.body).color);
-const bodyBg = bgOf(document.body);
-const bodyRatio = ratio(over(bodyFg, bodyBg), bodyBg);
-const seen = new Set();
-const note = (el, fg, bg, r, need, text) => {
-  const key = describe(el) + hex(fg) + hex(bg);
-  if (seen.has(key)) return; seen.add(key);
-  fails.push({what: describe(el), text: text.trim().slice(0, 50), fg: hex(fg), bg: hex(bg),
-              ratio: Math.round(r * 100) / 100, need});
-};
-const all = document.body.querySelectorAll('*');
-for (const el of all) {
-  if (checked > 4000) break;
-  if (el.closest('svg, #evidence-error-overlay, script, style, noscript')) continue;
-  const own = [...el.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim()).map(n => n.textContent).join(' ');
-  if (!own) continue;
-  const cs = getComputedStyle(el);
-  if (cs.visibility === 'hidden' || cs.display === 'none' || parseFloat(cs.opacity) === 0) continue;
-  const r = el.getBoundingClientRect();
-  if (r.width < 2 || r.height < 2 || r.right < 0 || r.bottom + window.scrollY < 0) continue;
-  checked++;
-  const bg = bgOf(el);
-  const fg = over(rgba(cs.color), bg);
-  const cr = ratio(fg, bg), need = large(cs) ? 3 : 4.5;
-  if (cr < need) note(el, fg, bg, cr, need, own);
-}
-// Text in diagrams: against the shape painted under it, else the page behind the SVG.
-for (const t of document.querySelectorAll('svg text')) {
-  if (!t.textContent.trim()) continue;
-  const cs = getComputedStyle(t);
-  if (cs.display === 'none' || cs.visibility === 'hidden') continue;
-  const tr = t.getBoundingClientRect();
-  if (tr.width < 1 || tr.height < 1) continue;
-  const cxp = tr.left + tr.width / 2, cyp = tr.top + tr.height / 2;
-  const svg = t.ownerSVGElement;
-  let bg = bgOf(svg);
-  const shapes = [...svg.querySelectorAll('rect, circle, ellipse, polygon, path')];
-  const layers = [];
-  for (const s of shapes) {
-    if (s.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_PRECEDING) continue;
-    const ss = getComputedStyle(s);
-    const fill = rgba(ss.fill);
-    const fo = parseFloat(ss.fillOpacity) * parseFloat(ss.opacity);
-    if (fill[3] === 0 || fo === 0 || ss.display === 'none') continue;
-    const r = s.getBoundingClientRect();
-    if (r.width * r.height < tr.width * tr.height) continue;
-    if (cxp >= r.left && cxp <= r.right && cyp >= r.top && cyp <= r.bottom) {
-      layers.push([fill[0], fill[1], fill[2], fill[3] * fo]);
-    }
-  }
-  for (const l of layers) bg = over(l, bg);
-  const fill = rgba(cs.fill);
-  const fg = over([fill[0], fill[1], fill[2], fill[3] * parseFloat(cs.fillOpacity)], bg);
-  checked++;
-  const cr = ratio(fg, bg), need = large(cs) ? 3 : 4.5;
-  if (cr < need) note(t, fg, bg, cr, need, t.textContent);
-}
-// Lines, arrowheads and axes of diagrams are graphics: 3:1 against the figure's own
-// background (WCAG 1.4.11).
-for (const g of document.querySelectorAll('svg.evfig .edge, svg.evfig .axis, svg.evfig .head')) {
-  const cs = getComputedStyle(g);
-  if (cs.display === 'none') continue;
-  const paint = rgba(g.classList.contains('head') ? cs.fill : cs.stroke);
-  if (paint[3] === 0) continue;
-  const back = g.ownerSVGElement.querySelector('rect.bg');
-  const bg = back ? over(rgba(getComputedStyle(back).fill), bgOf(g.ownerSVGElement)) : bgOf(g.ownerSVGElement);
-  const fg = over(paint, bg);
-  checked++;
-  const cr = ratio(fg, bg);
-  if (cr < 3) note(g, fg, bg, cr, 3, '(a line of a diagram)');
-}
-return {bodyRatio: Math.round(bodyRatio * 100) / 100, bodyFg: hex(over(bodyFg, bodyBg)),
-        bodyBg: hex(bodyBg), checked, fails: fails.slice(0, 12), failCount: fails.length};
-"#;
-
-/// Sideways scrolling at the current width, and what sticks out.
-const OVERFLOW: &str = r#"
-const vw = window.innerWidth, de = document.documentElement;
-const describe = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
-  (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\s+/).join('.') : '');
-const out = {vw, scrollWidth: de.scrollWidth, bodyScrollWidth: document.body.scrollWidth,
-             culprits: [], tables: []};
-const scrolls = e => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
-  if (getComputedStyle(p).overflowX !== 'visible') return true; } return false; };
-if (de.scrollWidth > vw || document.body.scrollWidth > vw) {
-  for (const el of document.body.querySelectorAll('*')) {
-    const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.right + window.scrollX > vw + 0.5 && !scrolls(el)) {
-      const kids = [...el.children].some(c => c.getBoundingClientRect().right + window.scrollX > vw + 0.5);
-      if (!kids) out.culprits.push(describe(el) + ' (right edge ' + Math.round(r.right + window.scrollX) + ' px): ' +
-                                   (el.textContent || '').trim().slice(0, 40));
-      if (out.culprits.length >= 8) break;
-    }
-  }
-}
-for (const t of document.querySelectorAll('table')) {
-  const wrap = t.closest('.table-wrap');
-  if (t.getBoundingClientRect().width <= vw) continue;
-  const ox = wrap ? getComputedStyle(wrap).overflowX : 'visible';
-  if (!wrap || (ox !== 'auto' && ox !== 'scroll')) out.tables.push(describe(t.closest('figure') || t) + ': not in a scrolling .table-wrap');
-  else if (wrap.getBoundingClientRect().right > vw + 0.5) out.tables.push(describe(t.closest('figure') || t) + ': .table-wrap wider than the screen');
-}
-return out;
-"#;
-
-/// Whether a text has Japanese script (kana or kanji) / kana.
-fn has_kanji_or_kana(s: &str) -> bool {
-    s.chars()
-        .any(|c| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}'))
-}
-fn has_kana(s: &str) -> bool {
-    s.chars().any(|c| matches!(c, '\u{3040}'..='\u{30ff}'))
-}
-
-/// What one page showed: failures, and timing.
-struct PageReport {
-    failures: Vec<String>,
-    shots: Vec<(PathBuf, (u32, u32), usize)>,
-}
-
-fn save_shot(dir: &Path, name: &str, png: Vec<u8>, report: &mut PageReport) {
-    let Some(size) = png_size(&png) else {
-        report
-            .failures
-            .push(format!("{name}: the screenshot is not a PNG"));
-        return;
-    };
-    let path = dir.join(format!("{name}.png"));
-    match std::fs::write(&path, &png) {
-        Ok(()) => report.shots.push((path, size, png.len())),
-        Err(e) => report.failures.push(format!("{name}: cannot write: {e}")),
-    }
-}
-
-/// Checks one page in its three widths and colour schemes.
-#[allow(clippy::too_many_arguments)]
-fn check_page(
-    b: &Browser,
-    origin: &str,
-    key: &str,
-    keys: &BTreeSet<String>,
-    dir: &Path,
-    http: &ureq::Agent,
-    fetched: &mut BTreeMap<String, Result<(), String>>,
-    axe_source: Option<&str>,
-) -> Result<PageReport, String> {
-    let mut rep = PageReport {
-        failures: Vec::new(),
-        shots: Vec::new(),
-    };
-    let fail = |rep: &mut PageReport, msg: String| rep.failures.push(format!("{key}: {msg}"));
-    let (view, page) = view_and_page(key);
-    let name = slug(key);
-
-    b.color_scheme(false)?;
-    let w = b.window(1280, 900)?;
-    if w != 1280 {
-        fail(&mut rep, format!("window is {w} px wide, not 1280"));
-    }
-    let url = format!("{origin}/{}", key.trim_end_matches("index.html"));
-    b.goto(&url)?;
-    let c = b.exec(PAGE_CHECKS, json!([]))?;
-    if let Some(src) = axe_source {
-        axe::inject(b, src)?;
-    }
-    // axe's findings in each width and colour scheme, each told once with where it was seen.
-    let mut axe_seen: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    let axe_run = |mode: &'static str, seen: &mut BTreeMap<String, Vec<&str>>| {
-        if axe_source.is_some() {
-            for v in axe::run(b)? {
-                seen.entry(v).or_default().push(mode);
-            }
-        }
-        Ok::<(), String>(())
-    };
-
-    // No request outside the site; the stylesheet loaded.
-    for u in c["foreign"].as_array().into_iter().flatten() {
-        fail(&mut rep, format!("request outside the site: {u}"));
-    }
-    if c["stylesheets"].as_u64().unwrap_or(0) == 0 {
-        fail(&mut rep, "no stylesheet".into());
-    }
-    let want_lang = if view == "en" { "en" } else { "ja" };
-    if c["docLang"] != json!(want_lang) {
-        fail(
-            &mut rep,
-            format!("<html lang={}>, want {want_lang}", c["docLang"]),
-        );
-    }
-
-    // Blocks: the right lang, in the right language, paired in the bilingual view.
-    let blocks = c["blocks"].as_array().cloned().unwrap_or_default();
-    let langs: Vec<&str> = blocks
-        .iter()
-        .map(|b| b["lang"].as_str().unwrap_or("(none)"))
-        .collect();
-    for (i, blk) in blocks.iter().enumerate() {
-        let lang = blk["lang"].as_str().unwrap_or("(none)");
-        let text = blk["text"].as_str().unwrap_or_default();
-        let ok_lang = match view {
-            "ja" => lang == "ja",
-            "en" => lang == "en",
-            _ => lang == "ja" || lang == "en",
-        };
-        if !ok_lang {
-            fail(
-                &mut rep,
-                format!("block {i} has lang={lang:?} in the {view} view"),
-            );
-        }
-        if lang == "ja" && !has_kanji_or_kana(text) {
-            fail(
-                &mut rep,
-                format!("block {i} is lang=ja but has no Japanese text"),
-            );
-        }
-        if lang == "en" && has_kana(text) {
-            let at: String = text
-                .chars()
-                .skip_while(|c| !matches!(c, '\u{3040}'..='\u{30ff}'))
-                .take(20)
-                .collect();
-            fail(
-                &mut rep,
-                format!("block {i} is lang=en but holds kana: {at:?}"),
-            );
-        }
-    }
-    if view == "bilingual" && langs.chunks(2).any(|p| p != ["ja", "en"]) {
-        fail(&mut rep, format!("blocks are not ja/en pairs: {langs:?}"));
-    }
-
-    // Tables have header cells, and at 1280 px every column (the Δ of a run table
-    // included) is in sight without scrolling.
-    for t in c["tables"].as_array().into_iter().flatten() {
-        if t["th"].as_u64().unwrap_or(0) == 0 {
-            fail(&mut rep, format!("table in {} has no <th>", t["what"]));
-        }
-        if t["scrolls"] == json!(true) {
-            fail(
-                &mut rep,
-                format!("table in {} scrolls sideways at 1280 px", t["what"]),
-            );
-        }
-    }
-
-    // The language switcher leads to the same page in the other views.
-    let mut targets = BTreeSet::new();
-    for a in c["switcher"].as_array().into_iter().flatten() {
-        let href = a["href"].as_str().unwrap_or_default();
-        let Some(path) = href.strip_prefix(&format!("{origin}/")) else {
-            fail(&mut rep, format!("switcher link outside the site: {href}"));
-            continue;
-        };
-        let path = path.split(['#', '?']).next().unwrap_or_default();
-        let target = if path.is_empty() || path.ends_with('/') {
-            format!("{path}index.html")
-        } else {
-            path.to_string()
-        };
-        if !keys.contains(&target) {
-            fail(
-                &mut rep,
-                format!("switcher link to {target}, not in the site"),
-            );
-        }
-        let (tv, tp) = view_and_page(&target);
-        if tp != page {
-            fail(&mut rep, format!("switcher leads to page {tp}, not {page}"));
-        }
-        let want_hreflang = match tv {
-            "bilingual" => "x-default",
-            v => v,
-        };
-        if a["hreflang"] != json!(want_hreflang) {
-            fail(
-                &mut rep,
-                format!("switcher link to {target} has hreflang {}", a["hreflang"]),
-            );
-        }
-        targets.insert(tv);
-    }
-    let others: BTreeSet<&str> = ["bilingual", "ja", "en"]
-        .into_iter()
-        .filter(|v| *v != view)
-        .collect();
-    if targets != others {
-        fail(
-            &mut rep,
-            format!("switcher offers {targets:?}, want {others:?}"),
-        );
-    }
-    for v in &others {
-        if !keys.contains(&key_of(v, &page)) {
-            fail(&mut rep, format!("no {v} view of {page}"));
-        }
-    }
-
-    // Figures are drawn, and their full-size view opens.
-    for f in c["figures"].as_array().into_iter().flatten() {
-        let id = f["id"].as_str().unwrap_or("?");
-        if f["svg"] == json!(true)
-            && (f["w"].as_f64().unwrap_or(0.0) < 1.0 || f["h"].as_f64().unwrap_or(0.0) < 1.0)
-        {
-            fail(&mut rep, format!("figure {id}: the SVG has an empty box"));
-        }
-        if let Some(href) = f["href"].as_str() {
-            let result = fetched
-                .entry(href.to_string())
-                .or_insert_with(|| fetch_ok(http, origin, href));
-            if let Err(e) = result {
-                fail(&mut rep, format!("figure {id}: full-size link {href}: {e}"));
-            }
-        }
-    }
-
-    // Readable text, light then dark; screenshots at 1280 px.
-    // Full pages, cut at a height that keeps the suite fast and the folder small.
-    let shot_h = 5000;
-    for dark in [false, true] {
-        b.color_scheme(dark)?;
-        let mode = if dark { "dark" } else { "light" };
-        axe_run(if dark { "1280 dark" } else { "1280 light" }, &mut axe_seen)?;
-        let k = b.exec(CONTRAST, json!([dark]))?;
-        let body = k["bodyRatio"].as_f64().unwrap_or(0.0);
-        if body < 4.5 {
-            fail(
-                &mut rep,
-                format!(
-                    "{mode}: body text {} on {} is {body}:1 (< 4.5:1)",
-                    k["bodyFg"], k["bodyBg"]
-                ),
-            );
-        }
-        for f in k["fails"].as_array().into_iter().flatten() {
-            fail(
-                &mut rep,
-                format!(
-                    "{mode}: low contrast {}:1 (need {}) for {} {:?}: {} on {}",
-                    f["ratio"],
-                    f["need"],
-                    f["what"].as_str().unwrap_or("?"),
-                    f["text"].as_str().unwrap_or(""),
-                    f["fg"],
-                    f["bg"]
-                ),
-            );
-        }
-        save_shot(
-            dir,
-            &format!("{name}-desktop-{mode}"),
-            b.full_screenshot(shot_h)?,
-            &mut rep,
-        );
-    }
-    sizes(b, "1280", &mut rep, key)?;
-
-    // 375 px: no sideways scrolling; screenshots dark then light.
-    let w = b.window(375, 812)?;
-    if w != 375 {
-        fail(&mut rep, format!("phone window is {w} px wide, not 375"));
-    }
-    let o = b.exec(OVERFLOW, json!([]))?;
-    let sw = o["scrollWidth"].as_u64().unwrap_or(0);
-    let vw = o["vw"].as_u64().unwrap_or(0);
-    if sw > vw {
-        fail(
-            &mut rep,
-            format!(
-                "at {vw} px the page scrolls sideways (scrollWidth {sw}): {}",
-                o["culprits"]
-            ),
-        );
-    }
-    for t in o["tables"].as_array().into_iter().flatten() {
-        fail(
-            &mut rep,
-            format!("at {vw} px: {}", t.as_str().unwrap_or("?")),
-        );
-    }
-    axe_run("375 dark", &mut axe_seen)?;
-    sizes(b, "375", &mut rep, key)?;
-    save_shot(
-        dir,
-        &format!("{name}-phone-dark"),
-        b.full_screenshot(8000)?,
-        &mut rep,
-    );
-    b.color_scheme(false)?;
-    axe_run("375 light", &mut axe_seen)?;
-    save_shot(
-        dir,
-        &format!("{name}-phone-light"),
-        b.full_screenshot(8000)?,
-        &mut rep,
-    );
-    for (v, modes) in axe_seen {
-        fail(&mut rep, format!("{v} [{}]", modes.join(", ")));
-    }
-
-    // Console errors of this page.
-    for (level, msg) in b.logs()? {
-        if level == "SEVERE" {
-            fail(&mut rep, format!("console error: {msg}"));
-        }
-    }
-    Ok(rep)
-}
-
-/// Text under 12 px and touch targets under 24 × 24 px at the current width.
-fn sizes(b: &Browser, width: &str, rep: &mut PageReport, key: &str) -> Result<(), String> {
-    let s = axe::sizes(b)?;
-    if s.texts == 0 || s.targets == 0 {
-        rep.failures.push(format!(
-            "{key}: at {width} px no text ({}) or no link ({}) was measured",
-            s.texts, s.targets
-        ));
-    }
-    for t in s.small_text {
-        rep.failures
-            .push(format!("{key}: at {width} px text under 12 px: {t}"));
-    }
-    for t in s.small_targets {
-        rep.failures.push(format!(
-            "{key}: at {width} px a touch target under 24 × 24 px: {t}"
-        ));
-    }
-    Ok(())
-}
-
-/// GET `href` (a URL of the site): 200 with a body.
-fn fetch_ok(http: &ureq::Agent, origin: &str, href: &str) -> Result<(), String> {
-    if !href.starts_with(&format!("{origin}/")) {
-        return Err("not a URL of the site".into());
-    }
-    let mut r = http.get(href).call().map_err(|e| e.to_string())?;
-    let status = r.status().as_u16();
-    let ct = r
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
-    let body = r.body_mut().read_to_vec().map_err(|e| e.to_string())?;
-    if status != 200 || body.is_empty() {
-        return Err(format!("status {status}, {} bytes", body.len()));
-    }
-    if !(ct.starts_with("image/") || ct.starts_with("text/html")) {
-        return Err(format!("content type {ct}"));
-    }
-    Ok(())
-}
-
-/// Console errors, but for the missing favicon, which `every_page_in_every_view` reports
-/// (these tests are about something else).
-fn console_errors(b: &Browser) -> Vec<String> {
-    b.logs()
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|(level, msg)| level == "SEVERE" && !msg.contains("/favicon.ico"))
-        .map(|(_, msg)| msg)
-        .collect()
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(20)))
-        .http_status_as_error(false)
-        .build()
-        .into()
-}
-
+/// Every page of the fixture sites in every view: the figures fixture (every figure kind,
+/// a declared collection) and the valid fixture (the pack's directives). The live
+/// investigation's pages go through the same checks in `tests/investigation`.
 #[test]
 fn every_page_in_every_view() {
     evidence::packs::register();
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let started = Instant::now();
-    let Some(b) = browser("every_page_in_every_view") else {
-        return;
-    };
-    let copy = copy_of(&manifest());
-    let (pages, keys) = pages_of(copy.path());
-    assert!(pages.len() >= 3, "pages: {pages:?}");
-    let srv = Served::start(copy.path());
-    let dir = screenshot_dir("site");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir {}: {e}", dir.display()));
-    let http = agent();
-    let mut fetched = BTreeMap::new();
-    let mut failures = Vec::new();
-    // axe-core (scripts/test.sh installs it): its checks are skipped without it, but not
-    // under CI.
-    let axe_source = match axe::source() {
-        Ok(s) => Some(s),
-        Err(why) => {
-            common::skip(
-                "the axe checks of every_page_in_every_view",
-                &format!("{why} (scripts/test.sh installs axe-core@{})", axe::VERSION),
-            );
-            None
-        }
-    };
-    let mut shots = Vec::new();
-    b.logs().ok(); // start with an empty console log
-    for key in &pages {
-        let t = Instant::now();
-        match check_page(
-            &b,
-            &srv.origin,
-            key,
-            &keys,
-            &dir,
-            &http,
-            &mut fetched,
-            axe_source.as_deref(),
-        ) {
-            Ok(rep) => {
-                failures.extend(rep.failures);
-                shots.extend(rep.shots);
-            }
-            Err(e) => failures.push(format!("{key}: webdriver: {e}")),
-        }
-        eprintln!("checked {key} in {} ms", t.elapsed().as_millis());
-    }
-
-    // The 404 page: drawn with the site's style, no other console error.
-    let url404 = format!("{}/no-such-page/", srv.origin);
-    if let Err(e) = b.window(1280, 900).and_then(|_| b.goto(&url404)) {
-        failures.push(format!("404: {e}"));
-    }
-    match b.exec(PAGE_CHECKS, json!([])) {
-        Ok(c) => {
-            if !c["bodyText"].as_str().unwrap_or_default().contains("404") {
-                failures.push("404: the page does not say 404".into());
-            }
-            if c["stylesheets"].as_u64().unwrap_or(0) == 0 {
-                failures.push("404: no stylesheet".into());
-            }
-        }
-        Err(e) => failures.push(format!("404: {e}")),
-    }
-    if let Some(src) = &axe_source {
-        match axe::inject(&b, src).and_then(|()| axe::run(&b)) {
-            Ok(found) => failures.extend(found.into_iter().map(|v| format!("404: {v}"))),
-            Err(e) => failures.push(format!("404: {e}")),
-        }
-    }
-    for (level, msg) in b.logs().unwrap_or_default() {
-        // The page's own status is logged; nothing else may be.
-        if level == "SEVERE" && !msg.contains("/no-such-page/") {
-            failures.push(format!("404: console error: {msg}"));
-        }
-    }
-    if let Ok(png) = b.full_screenshot(3000) {
-        let _ = std::fs::write(dir.join("404-desktop-light.png"), png);
-    }
-
-    let total: usize = shots.iter().map(|s| s.2).sum();
-    let sizes: BTreeSet<String> = shots
-        .iter()
-        .map(|(_, (w, _), _)| format!("{w} px wide"))
-        .collect();
-    eprintln!(
-        "{} pages checked, {} screenshots ({:.1} MB, {sizes:?}) in {} in {:.1} s",
-        pages.len(),
-        shots.len(),
-        total as f64 / 1e6,
-        dir.display(),
-        started.elapsed().as_secs_f64()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} problem(s) in the browser:\n  {}",
-        failures.len(),
-        failures.join("\n  ")
-    );
+    let figures = figures_one_of_each_per_page();
+    every_page_in_every_view_of("every_page_in_every_view", figures.path(), "figures");
+    let valid = common::manifest_dir().join("tests/fixtures/valid");
+    every_page_in_every_view_of("every_page_in_every_view", &valid, "valid");
 }
 
 /// The page checks fail where they should: on a page made to break them, axe reports its
@@ -837,7 +135,7 @@ fn markup_in_data_and_markdown_never_runs() {
     let Some(b) = browser("markup_in_data_and_markdown_never_runs") else {
         return;
     };
-    let copy = copy_of(&manifest().join("tests/fixtures/valid"));
+    let copy = copy_of(&common::manifest_dir().join("tests/fixtures/valid"));
     let root = copy.path();
     let edit = |file: &str, old: &str, new: &str| {
         let path = root.join(file);
@@ -941,7 +239,7 @@ fn live_reload_in_the_browser() {
     let Some(b) = browser("live_reload_in_the_browser") else {
         return;
     };
-    let copy = copy_of(&manifest().join("tests/fixtures/valid"));
+    let copy = copy_of(&common::manifest_dir().join("tests/fixtures/valid"));
     let root = copy.path();
     let mut srv = Served::start(root);
     b.goto(&format!("{}/en/", srv.origin))
@@ -1038,19 +336,6 @@ fn live_reload_in_the_browser() {
     );
 }
 
-fn git_in(dir: &Path, args: &[&str]) {
-    let ok = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.org")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.org")
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "git {args:?}");
-}
-
 #[test]
 fn the_review_page_in_the_browser() {
     evidence::packs::register();
@@ -1058,12 +343,12 @@ fn the_review_page_in_the_browser() {
     let Some(b) = browser("the_review_page_in_the_browser") else {
         return;
     };
-    // The investigation in a repository, then a reworded claim and a moved bound.
-    let copy = copy_of(&manifest());
+    // The valid fixture in a repository, then a reworded claim and a moved bound.
+    let copy = copy_of(&common::manifest_dir().join("tests/fixtures/valid"));
     let d = copy.path();
-    git_in(d, &["init", "-q", "-b", "main"]);
-    git_in(d, &["add", "-A"]);
-    git_in(d, &["commit", "-qm", "base"]);
+    common::git(d, &["init", "-q", "-b", "main"]);
+    common::git(d, &["add", "-A"]);
+    common::git(d, &["commit", "-qm", "base"]);
     let edit = |file: &str, from: &str, to: &str| {
         let text = std::fs::read_to_string(d.join(file)).expect("read");
         assert!(text.contains(from), "{from} in {file}");
@@ -1071,10 +356,10 @@ fn the_review_page_in_the_browser() {
     };
     edit(
         "data/claims.yaml",
-        "Wrapping in rocprofv3",
-        "Launching under rocprofv3",
+        "What the fixture can show.",
+        "What the fixture is able to show.",
     );
-    edit("data/dispatch.yaml", "le: 256", "le: 320");
+    edit("data/maps.yaml", "le: 8", "le: 12");
     let out = tempfile::tempdir().expect("out");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["diff", "HEAD", "--format", "html", "--out"])

@@ -1,5 +1,5 @@
-//! Search in a real headless Chromium, on the investigation site built afresh and opened
-//! from its folder (`file://`, no server), as a reader who downloaded `site/` would:
+//! Search in a real headless Chromium, on the search fixture (`tests/fixtures/search`)
+//! built afresh and opened from its folder (`file://`, no server), as a reader who downloaded `site/` would:
 //!
 //! - the Japanese view finds the pages with 観測手段 for the query 観測 (bigrams, not
 //!   whitespace) and links only to Japanese pages;
@@ -20,8 +20,6 @@
 
 mod common;
 
-#[path = "browser/server.rs"]
-mod server;
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 
@@ -30,12 +28,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use webdriver::{Browser, browser};
 
-/// The investigation site, built by the binary into a temporary folder.
+/// The search fixture (`tests/fixtures/search`), built by the binary into a temporary
+/// folder.
 fn built_site() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let src = dir.path().join("src");
-    std::fs::create_dir_all(&src).unwrap_or_else(|e| panic!("mkdir: {e}"));
-    server::copy_site(Path::new(env!("CARGO_MANIFEST_DIR")), &src);
+    common::copy_dir(&common::manifest_dir().join("tests/fixtures/search"), &src);
     let out = dir.path().join("site");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["build", "--no-cache", "--root"])
@@ -394,7 +392,7 @@ fn at_375_px_the_page_list_shows_the_current_page() {
     let (_dir, site) = built_site();
     let width = b.window(375, 800).unwrap_or_else(|e| panic!("resize: {e}"));
     assert!(width <= 400, "the window is {width} px wide");
-    // The claim ledger is the last of the page links.
+    // The fixture's `claims` page is the last of the page links.
     b.goto(&file_url(&site.join("en/claims/index.html")))
         .unwrap_or_else(|e| panic!("goto: {e}"));
     let v = b

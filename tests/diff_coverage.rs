@@ -1,5 +1,7 @@
-//! Nothing a reader can see changes without `evidence diff` saying so: a copy of the
-//! investigation (and of the fixture site with a declared collection) in a git repository,
+//! Nothing a reader can see changes without `evidence diff` saying so: a fixture site with
+//! a record of every kind (the valid fixture, check_rules' binary runs and the
+//! `every_kind` overlay) and the fixture site with a declared collection, each in a git
+//! repository,
 //! one edit to a record of every kind the registry knows, to a page's front matter and to
 //! a block, to a message, to `evidence.yaml`, to a template and to a run file; one diff,
 //! which must report each edit where a reviewer looks for it.
@@ -130,13 +132,24 @@ fn has_record(report: &Value, kind: &str, id: &str) -> bool {
         .any(|r| r["kind"] == kind && r["id"] == id && r["change"] == "changed")
 }
 
+/// The valid fixture with `tests/fixtures/check_rules` (components, generations, binary
+/// runs) and `tests/fixtures/every_kind` (every other kind, a site message) copied over it.
+fn every_kind_site() -> tempfile::TempDir {
+    let site = common::fixture_copy();
+    let fixtures = common::manifest_dir().join("tests/fixtures");
+    for overlay in ["check_rules", "every_kind"] {
+        copy_tree(&fixtures.join(overlay), site.path());
+    }
+    site
+}
+
 #[test]
 fn every_kind_of_input_edited_is_reported() {
     evidence::packs::register();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let repo = repo_of(root);
+    let site = every_kind_site();
+    let repo = repo_of(site.path());
     let d = repo.path();
-    // The investigation declares no text field: one is added to the base first.
+    // The site declares no text field: one is added to the base first.
     let vocabulary = read(d, "data/vocabulary.yaml");
     std::fs::write(
         d.join("data/vocabulary.yaml"),
@@ -154,7 +167,7 @@ fn every_kind_of_input_edited_is_reported() {
         ("component", "data/components.yaml", None),
         ("question", "data/questions.yaml", None),
         ("finding", "data/findings.yaml", None),
-        ("family", "data/dispatch.yaml", Some("families")),
+        ("family", "data/maps.yaml", Some("families")),
         ("generation", "data/generations.yaml", None),
         ("term", "data/glossary.yaml", None),
         (
@@ -179,15 +192,20 @@ fn every_kind_of_input_edited_is_reported() {
     }
     // Kinds with a section of their own.
     let claim = edit_record(d, "data/claims.yaml", None);
-    let map = edit_record(d, "data/dispatch.yaml", Some("maps"));
-    replace(d, "data/runs/phase-b-cold-hot.yaml", "83000000", "84000000");
-    // A page's front matter and one of its blocks, a message, the site's configuration.
-    let page = read(d, "content/observers.md");
+    let map = edit_record(d, "data/maps.yaml", Some("maps"));
     replace(
         d,
-        "content/observers.md",
-        "en: \"Observer",
-        "en: \"Edited observer",
+        "data/runs/r1.yaml",
+        "prompt_eval_count: 40",
+        "prompt_eval_count: 41",
+    );
+    // A page's front matter and one of its blocks, a message, the site's configuration.
+    let page = read(d, "content/details.md");
+    replace(
+        d,
+        "content/details.md",
+        "en: \"Fixture details",
+        "en: \"Edited fixture details",
     );
     let block = page
         .split(":::en\n")
@@ -195,13 +213,8 @@ fn every_kind_of_input_edited_is_reported() {
         .and_then(|b| b.lines().next())
         .expect("an English block")
         .to_string();
-    replace(
-        d,
-        "content/observers.md",
-        &block,
-        &format!("Edited {block}"),
-    );
-    let ftl = read(d, "locales/en/investigation.ftl");
+    replace(d, "content/details.md", &block, &format!("Edited {block}"));
+    let ftl = read(d, "locales/en/overlay.ftl");
     let (msg, _) = ftl
         .lines()
         .find_map(|l| l.split_once(" = ").filter(|(k, _)| !k.starts_with('#')))
@@ -209,15 +222,15 @@ fn every_kind_of_input_edited_is_reported() {
     let msg = msg.to_string();
     replace(
         d,
-        "locales/en/investigation.ftl",
+        "locales/en/overlay.ftl",
         &format!("{msg} = "),
         &format!("{msg} = Edited "),
     );
     replace(
         d,
         "evidence.yaml",
-        "  en: \"Tracing",
-        "  en: \"Edited tracing",
+        "  en: \"Fixture investigation",
+        "  en: \"Edited fixture investigation",
     );
     // A template of the site's own, added.
     std::fs::create_dir_all(d.join("templates")).expect("templates");
@@ -241,16 +254,16 @@ fn every_kind_of_input_edited_is_reported() {
             .as_array()
             .expect("rewrites")
             .iter()
-            .any(|w| w["run"] == "phase-b-cold-hot"),
+            .any(|w| w["run"] == "r1"),
         "the run file edited in place"
     );
-    assert!(has_record(&report, "page", "observers"), "front matter");
+    assert!(has_record(&report, "page", "details"), "front matter");
     assert!(
         report["texts"]
             .as_array()
             .expect("texts")
             .iter()
-            .any(|t| t["page"] == "observers" && t["edits"][0]["lang"] == "en"),
+            .any(|t| t["page"] == "details" && t["edits"][0]["lang"] == "en"),
         "the English block"
     );
     assert!(has_record(&report, "message", &msg), "message {msg}");
@@ -297,7 +310,7 @@ fn every_kind_of_input_edited_is_reported() {
 #[test]
 fn a_record_of_a_declared_collection_edited_is_reported() {
     evidence::packs::register();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/figures");
+    let root = common::manifest_dir().join("tests/fixtures/figures");
     let repo = repo_of(&root);
     let d = repo.path();
     let id = edit_record(d, "data/experiments.yaml", None);

@@ -1,28 +1,27 @@
-//! Incremental preview rebuilds (`evidence serve`) against full builds, on a copy of this
-//! repository's own investigation site: after every kind of edit, the files (and the
+//! Incremental preview rebuilds (`evidence serve`) against full builds, on a copy of the
+//! valid fixture with `tests/fixtures/incremental` over it: after every kind of edit, the files (and the
 //! diagnostics) of the incremental rebuild equal those of a fresh full build, byte for
 //! byte; a prose edit and a bundle edit re-render only the pages that depend on them.
 
 mod common;
 
-use common::{copy_dir, manifest_dir, replace_once, write_file};
+use common::{copy_dir, fixture_copy, manifest_dir, replace_once, write_file};
 use evidence::incremental::{self, Changes, How, Previous, Rerendered};
 use evidence::pipeline;
 use std::collections::BTreeSet;
 use std::path::Path;
 use tempfile::TempDir;
 
-/// A copy of the repository's site (its inputs, not `site/`).
-fn investigation() -> TempDir {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-    let from = manifest_dir();
-    for folder in ["content", "data", "templates", "locales", "static"] {
-        copy_dir(&from.join(folder), &dir.path().join(folder));
-    }
-    let config = std::fs::read(from.join("evidence.yaml")).unwrap_or_else(|e| panic!("{e}"));
-    write_file(dir.path(), "evidence.yaml", &config);
-    // The site checks with no warning (runs of other subjects are comparisons), so
-    // every build keeps its state for the next incremental one.
+/// The valid fixture with `tests/fixtures/incremental` over it: pages that read only the
+/// observers, only the glossary, only the components and generations, the list of runs
+/// (a page for each run) and a site message.
+/// It checks with no warning, so every build keeps its state for the next incremental one.
+fn site() -> TempDir {
+    let dir = fixture_copy();
+    copy_dir(
+        &manifest_dir().join("tests/fixtures/incremental"),
+        dir.path(),
+    );
     dir
 }
 
@@ -100,31 +99,29 @@ fn page(title: &str, body: &str) -> String {
 #[test]
 fn every_edit_gives_the_bytes_of_a_full_build() {
     evidence::packs::register();
-    let dir = investigation();
+    let dir = site();
     let r = dir.path();
     let (prev, rerendered) = step(r, &[], None);
     assert_eq!(rerendered, Rerendered::Everything);
-    assert!(prev.is_some(), "the investigation site builds cleanly");
+    assert!(prev.is_some(), "the fixture site builds cleanly");
 
     // A one-line prose edit: that page alone, patched into the last build.
     replace_once(
         r,
         "content/observers.md",
-        "The difficulty is that looking in tends to change",
-        "The difficulty is that looking in often changes",
+        "Looking in tends to change",
+        "Looking in often changes",
     );
     let (prev, rerendered, how) = step_how(r, Some(&["content/observers.md"]), prev);
     assert_eq!(rerendered, pages(&["observers"]));
     assert_eq!(how, How::Patched);
 
-    // A bundle size: the bundle tables, the dispatch map and diagrams, the `:v[bundle:…]` quotes.
+    // A bundle size: the bundle table and the map on details, the `:v[bundle:…]` quote on
+    // the index.
     let (prev, rerendered) = edit(r, prev, &["data/bundles.yaml"], |r| {
-        replace_once(r, "data/bundles.yaml", "size_kb: 173", "size_kb: 174")
+        replace_once(r, "data/bundles.yaml", "size_kb: 12", "size_kb: 13")
     });
-    assert_eq!(
-        rerendered,
-        pages(&["ggml-hip", "index", "kernel-selection"])
-    );
+    assert_eq!(rerendered, pages(&["details", "index"]));
 
     // A page title: the navigation of every page.
     let (prev, rerendered) = edit(r, prev, &["content/glossary.md"], |r| {
@@ -138,42 +135,39 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     assert_eq!(rerendered, Rerendered::Everything);
 
     // A new run brings its own page, so the page list changes: everything.
-    let run = "id: 2026-12-01-resident\nprobe: ollama-phase-proxy\ndate: \"2026-12-01\"\n\
-        engine: ollama\nmodel: \"deepseek-r1-distill-qwen-7b:q4_k_m\"\n\
-        origin: {ja: \"手で実行した記録\", en: \"Recorded by hand\"}\n\
-        assessed_against: phase_a_q4k\ncases:\n  - id: short_np1\n    mode: hot\n\
-        \x20   prompt_eval_count: 3\n    eval_count: 1\n";
-    let (prev, rerendered) = edit(r, prev, &["data/runs/2026-12-01-resident.yaml"], |r| {
-        write_file(r, "data/runs/2026-12-01-resident.yaml", run.as_bytes())
+    let run = "id: r2\nprobe: fixture-probe\ndate: \"2026-02-01\"\nengine: ollama\n\
+        model: \"fixture-model\"\norigin: {ja: \"二回目。\", en: \"A second run.\"}\n\
+        cases:\n  - {id: small, mode: hot, num_predict: 1, prompt_eval_count: 3, eval_count: 1}\n";
+    let (prev, rerendered) = edit(r, prev, &["data/runs/r2.yaml"], |r| {
+        write_file(r, "data/runs/r2.yaml", run.as_bytes())
     });
     assert_eq!(rerendered, Rerendered::Everything);
 
-    // A recorded count: the pages that read runs (the index, every run's page), not others.
-    let (prev, rerendered) = edit(r, prev, &["data/runs/phase-f-resident.yaml"], |r| {
+    // A recorded count: the pages that read runs (the list, every run's page, details),
+    // not the others.
+    let (prev, rerendered) = edit(r, prev, &["data/runs/r1.yaml"], |r| {
         replace_once(
             r,
-            "data/runs/phase-f-resident.yaml",
-            "prompt_eval_count: 290",
-            "prompt_eval_count: 300",
+            "data/runs/r1.yaml",
+            "prompt_eval_count: 40",
+            "prompt_eval_count: 41",
         )
     });
     assert!(
         matches!(&rerendered, Rerendered::Pages(p) if p.contains("runs")
-        && p.contains("runs/phase-f-resident")
-        && p.contains("runs/2026-12-01-resident")
-        && !p.contains("glossary"))
+        && p.contains("runs/r1") && p.contains("runs/r2") && p.contains("details")
+        && !p.contains("glossary") && !p.contains("observers")),
+        "{rerendered:?}"
     );
 
-    // A dispatch threshold (of a map no recorded reading is assessed against).
-    let (prev, rerendered) = edit(r, prev, &["data/dispatch.yaml"], |r| {
-        replace_once(
-            r,
-            "data/dispatch.yaml",
-            "bound: {lt: 64}",
-            "bound: {lt: 48}",
-        )
+    // A map's threshold: the page that draws the map.
+    let (prev, rerendered) = edit(r, prev, &["data/maps.yaml"], |r| {
+        replace_once(r, "data/maps.yaml", "bound: {le: 8}", "bound: {le: 9}")
     });
-    assert!(matches!(&rerendered, Rerendered::Pages(p) if p.contains("kernel-selection")));
+    assert!(
+        matches!(&rerendered, Rerendered::Pages(p) if p.contains("details")),
+        "{rerendered:?}"
+    );
 
     // A broken link: the same error as a full build (found rendering the patched page);
     // then fixed.
@@ -197,12 +191,12 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     assert_eq!(rerendered, Rerendered::Everything);
 
     // A Fluent message the site redefines: every page.
-    let (prev, rerendered) = edit(r, prev, &["locales/en/investigation.ftl"], |r| {
+    let (prev, rerendered) = edit(r, prev, &["locales/en/overlay.ftl"], |r| {
         replace_once(
             r,
-            "locales/en/investigation.ftl",
-            "col-family = Kernel family",
-            "col-family = Kernel families",
+            "locales/en/overlay.ftl",
+            "= estimated count (log scale)",
+            "= estimated counts (log scale)",
         )
     });
     assert_eq!(rerendered, Rerendered::Everything);
@@ -219,9 +213,9 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
     assert_eq!(rerendered, Rerendered::Everything);
 
     // Pages added: everything. One quotes a bundle, one lists it, one draws a map.
-    let quote = page("Quote", ":v[bundle:bundle_0012.size_kb] KB");
-    let table = page("Table", "::bundles{ids=\"bundle_0012\"}");
-    let diagram = page("Diagram", "::dispatch-diagram{map=\"phase_a_q4k\"}");
+    let quote = page("Quote", ":v[bundle:b1.size_kb] KB");
+    let table = page("Table", "::bundles{ids=\"b1\"}");
+    let diagram = page("Diagram", "::dispatch-diagram{map=\"fixture_map\"}");
     let (prev, rerendered) = edit(
         r,
         prev,
@@ -240,18 +234,11 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
 
     // A bundle edit reaches each of them.
     let (prev, rerendered) = edit(r, prev, &["data/bundles.yaml"], |r| {
-        replace_once(r, "data/bundles.yaml", "size_kb: 174", "size_kb: 175")
+        replace_once(r, "data/bundles.yaml", "size_kb: 13", "size_kb: 14")
     });
     assert_eq!(
         rerendered,
-        pages(&[
-            "ggml-hip",
-            "index",
-            "kernel-selection",
-            "x-diagram",
-            "x-quote",
-            "x-table"
-        ])
+        pages(&["details", "index", "x-diagram", "x-quote", "x-table"])
     );
 
     // A data text that quotes a bundle: its table then reads bundles too.
@@ -259,16 +246,19 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
         replace_once(
             r,
             "data/observers.yaml",
-            "en: \"Started `ollama serve` as a child of `rocprofv3`.\"",
-            "en: \"Started `ollama serve` as a child of `rocprofv3` (:v[bundle:bundle_0012.size_kb] KB).\"",
+            "en: \"Ran the fixture.\"",
+            "en: \"Ran the fixture (:v[bundle:b1.size_kb] KB).\"",
         )
     });
     let (prev, rerendered) = edit(r, prev, &["data/bundles.yaml"], |r| {
-        replace_once(r, "data/bundles.yaml", "size_kb: 175", "size_kb: 176")
+        replace_once(r, "data/bundles.yaml", "size_kb: 14", "size_kb: 15")
     });
-    assert!(matches!(&rerendered, Rerendered::Pages(p) if p.contains("observers")));
+    assert!(
+        matches!(&rerendered, Rerendered::Pages(p) if p.contains("observers")),
+        "{rerendered:?}"
+    );
 
-    // A status label in the vocabulary: the components table and the library chain.
+    // A status label in the vocabulary: the components table.
     let (prev, rerendered) = edit(r, prev, &["data/vocabulary.yaml"], |r| {
         replace_once(
             r,
@@ -277,11 +267,14 @@ fn every_edit_gives_the_bytes_of_a_full_build() {
             "en: \"loaded\"",
         )
     });
-    assert!(matches!(&rerendered, Rerendered::Pages(p) if p.contains("rocm-components")));
+    assert!(
+        matches!(&rerendered, Rerendered::Pages(p) if p.contains("components")),
+        "{rerendered:?}"
+    );
 
     // A file reported without a change: the pages that read it, nothing else.
     let (prev, rerendered) = edit(r, prev, &["data/generations.yaml"], |_| {});
-    assert_eq!(rerendered, pages(&["ggml-hip"]));
+    assert_eq!(rerendered, pages(&["components"]));
     assert!(prev.is_some());
 }
 

@@ -919,7 +919,7 @@ fn comparing_maps_over_different_variables_is_an_error() {
     let start = map.find("  - id: fixture_map").unwrap();
     let second = map[start..]
         .replace("id: fixture_map", "id: other_map")
-        .replace("variable: n\n", "variable: cost\n")
+        .replace("variable: \"n\"", "variable: cost")
         .replace("    measure: prompt_eval_count\n", "")
         .replace("        anchor: bundle:b1\n", "");
     std::fs::write(site.path().join("data/maps.yaml"), format!("{map}{second}")).unwrap();

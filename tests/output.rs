@@ -658,69 +658,6 @@ fn the_map_comparison_names_the_maps_variable() {
     }
 }
 
-/// Every page of the investigation, in every view, the 404 page and each run's own page
-/// included, says what it is in a meta description (search results and link previews
-/// show it).
-#[test]
-fn every_page_of_the_site_has_a_meta_description() {
-    let site = manifest_dir().join("site");
-    let mut missing = Vec::new();
-    let mut seen = 0;
-    for entry in walkdir::WalkDir::new(&site) {
-        let entry = entry.expect("walk site/");
-        if entry.path().extension().is_none_or(|e| e != "html") {
-            continue;
-        }
-        seen += 1;
-        let html = std::fs::read_to_string(entry.path()).expect("read");
-        let content = html
-            .split("<meta name=\"description\" content=\"")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next())
-            .unwrap_or_default();
-        if content.trim().is_empty() {
-            missing.push(entry.path().display().to_string());
-        }
-    }
-    assert!(seen > 40, "{seen} pages");
-    assert!(missing.is_empty(), "no meta description: {missing:#?}");
-}
-
-/// No page of the site names two tables or figures alike: each caption names a region a
-/// screen reader lists (axe `landmark-unique`), so two alike cannot be told apart.
-#[test]
-fn no_two_captions_on_a_page_of_the_site_are_alike() {
-    let site = manifest_dir().join("site");
-    let mut alike = Vec::new();
-    for entry in walkdir::WalkDir::new(&site) {
-        let entry = entry.expect("walk site/");
-        if entry.path().extension().is_none_or(|e| e != "html") {
-            continue;
-        }
-        let html = std::fs::read_to_string(entry.path()).expect("read");
-        let mut seen = std::collections::BTreeSet::new();
-        for part in html.split("<figcaption").skip(1) {
-            let inner = part.split_once('>').map_or("", |(_, r)| r);
-            let inner = inner.split("</figcaption>").next().unwrap_or_default();
-            // The caption's text, tags left out.
-            let mut text = String::new();
-            let mut in_tag = false;
-            for c in inner.chars() {
-                match c {
-                    '<' => in_tag = true,
-                    '>' => in_tag = false,
-                    c if !in_tag => text.push(c),
-                    _ => {}
-                }
-            }
-            if !seen.insert(text.clone()) {
-                alike.push(format!("{}: {text}", entry.path().display()));
-            }
-        }
-    }
-    assert!(alike.is_empty(), "captions alike: {alike:#?}");
-}
-
 /// A glossary term may say where its definition can be checked: the source shows under
 /// the definition, its pull requests linked.
 #[test]
@@ -757,23 +694,6 @@ fn a_glossary_term_shows_its_source() {
         ),
         "{table}"
     );
-}
-
-/// Every source-side finding of the investigation names the revision it was read at,
-/// or the pull request it rests on, so that a reader can open exactly that.
-#[test]
-fn every_finding_of_the_investigation_cites_a_revision_or_a_pull_request() {
-    let json: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(manifest_dir().join("site/evidence.json")).unwrap(),
-    )
-    .unwrap();
-    let findings = json["finding"].as_object().expect("findings");
-    assert!(findings.len() > 5);
-    for (id, f) in findings {
-        let src = &f["source"];
-        let prs = src["prs"].as_array().is_some_and(|p| !p.is_empty());
-        assert!(src["revision"].is_string() || prs, "{id}: {src}");
-    }
 }
 
 /// A run's table says in one note which cases changed zone since the run before it,

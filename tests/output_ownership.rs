@@ -253,25 +253,19 @@ fn init_ignores_everything_build_writes_but_the_output() {
     let root = dir.path().join("x");
     let r = run(&["init".as_ref(), root.as_ref()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let git = |args: &[&str]| {
-        Command::new("git")
-            .args(args)
-            .current_dir(&root)
-            .output()
-            .expect("git is installed")
-    };
-    assert!(git(&["init", "-q"]).status.success());
+    let git = |args: &[&str]| git_succeeds(&root, args);
+    assert!(git(&["init", "-q"]), "git init");
     for name in [
         ".site.lock",
         "site.tmp-123-0/index.html",
         ".site.old-123-0/index.html",
         ".evidence-cache/parsed/x",
     ] {
-        let o = git(&["check-ignore", "-q", "--no-index", name]);
-        assert!(o.status.success(), "{name} is not ignored");
+        let ignored = git(&["check-ignore", "-q", "--no-index", name]);
+        assert!(ignored, "{name} is not ignored");
     }
-    let o = git(&["check-ignore", "-q", "--no-index", "site/index.html"]);
-    assert!(!o.status.success(), "site/ itself is committed");
+    let ignored = git(&["check-ignore", "-q", "--no-index", "site/index.html"]);
+    assert!(!ignored, "site/ itself is committed");
 }
 
 /// `build --check` on `root` with its output at `out`.

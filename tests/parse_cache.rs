@@ -7,24 +7,15 @@ mod common;
 use common::*;
 use std::path::Path;
 
-/// A copy of this repository's investigation site (its runs include a 130 KB fatbin run).
-fn investigation_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    for part in [
-        "evidence.yaml",
-        "content",
-        "data",
-        "templates",
-        "static",
-        "locales",
-    ] {
-        let from = manifest_dir().join(part);
-        if from.is_dir() {
-            copy_dir(&from, &dir.path().join(part));
-        } else if from.is_file() {
-            std::fs::copy(&from, dir.path().join(part)).expect("copy");
-        }
-    }
+/// The valid fixture with the binary runs of `tests/fixtures/check_rules` over it: a pack
+/// site whose fatbin run disagrees with its records, so that `check` warns into files it
+/// reads from the cache.
+fn site_copy() -> tempfile::TempDir {
+    let dir = fixture_copy();
+    copy_dir(
+        &manifest_dir().join("tests/fixtures/check_rules"),
+        dir.path(),
+    );
     dir
 }
 
@@ -74,7 +65,7 @@ fn run_in(root: &Path, args: &[&str]) -> Run {
 #[test]
 fn a_cached_build_equals_an_uncached_one_with_the_same_positions() {
     evidence::packs::register();
-    let site = investigation_copy();
+    let site = site_copy();
     let root = site.path();
     let (a, b, c) = (root.join("a"), root.join("b"), root.join("c"));
     build_ok(root, &a);
@@ -105,21 +96,13 @@ fn a_cached_build_equals_an_uncached_one_with_the_same_positions() {
     let warm = run_in(root, &["check", "--timings"]);
     assert_counts(&warm.stderr, n, 0);
 
-    // Without its `subject:`, every run is the site's own, and the fatbin run of another
-    // build disagrees with data/generations.yaml: three warnings pointing into a file this
-    // check reads from the cache (evidence.yaml is never cached).
-    let config = std::fs::read_to_string(root.join("evidence.yaml")).unwrap();
-    let without: String = config
-        .lines()
-        .filter(|l| !l.starts_with("subject:"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(root.join("evidence.yaml"), without).unwrap();
+    // The fatbin run disagrees with data/generations.yaml: warnings pointing into a file
+    // this check reads from the cache.
     let cached = run_in(root, &["check", "--format", "json"]);
     let parsed = run_in(root, &["check", "--no-cache", "--format", "json"]);
     assert_eq!(cached.stdout, parsed.stdout);
     assert!(
-        cached.stdout.contains("\"line\": 23"),
+        cached.stdout.contains("\"line\": 21") && cached.stdout.contains("data/generations.yaml"),
         "positions survive the cache:\n{}",
         cached.stdout
     );

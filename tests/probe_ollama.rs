@@ -5,6 +5,7 @@
 //! must end with a message naming the case and the URL, a non-zero exit and no new file
 //! in data/runs/.
 
+mod common;
 mod probe_support;
 
 use evidence::packs::ggml::runs::{CacheDefeat, Counters, EngineCase, EngineRun, Residency};

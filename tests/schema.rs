@@ -1,67 +1,42 @@
-//! `evidence schema`: every data file of this investigation and of `evidence init`'s site
-//! validates against the schema written for its site, a wrong file does not, and
+//! `evidence schema`: every data file of the fixture sites and of `evidence init`'s site
+//! validates against the schema written for its site (this repository's own data is
+//! `tests/investigation`'s), a wrong file does not, and
 //! docs/reference.md is the reference the schemas give.
 
-use evidence::model::json_schema::FileSchema;
+mod common;
+mod schema_support;
+
+use schema_support::failures;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// The repository's root, which is this investigation's site.
+/// The repository's root, where docs/reference.md is.
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    common::manifest_dir()
 }
 
-/// A YAML file's value as a JSON Schema validator (and an editor's language server) sees it.
-fn value(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).expect("a data file");
-    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The files under `root` that `glob` names (`data/x.yaml` or `dir/**/*.yaml`).
-fn files(root: &Path, glob: &str) -> Vec<PathBuf> {
-    match glob.split_once("/**/") {
-        Some((dir, _)) => walkdir::WalkDir::new(root.join(dir))
-            .into_iter()
-            .filter_map(Result::ok)
-            .map(|e| e.into_path())
-            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-            .collect(),
-        None => Some(root.join(glob))
-            .filter(|p| p.exists())
-            .into_iter()
-            .collect(),
-    }
-}
-
-/// What fails to validate, each file and its first errors; empty when all do.
-fn failures(root: &Path, schemas: &[FileSchema]) -> (Vec<String>, usize) {
-    let mut bad = Vec::new();
-    let mut seen = 0;
-    for s in schemas {
-        let v = jsonschema::draft202012::new(&s.schema)
-            .unwrap_or_else(|e| panic!("{} is a valid schema: {e}", s.name));
-        for f in files(root, &s.glob) {
-            seen += 1;
-            let errors: Vec<String> = v
-                .iter_errors(&value(&f))
-                .take(3)
-                .map(|e| format!("{} at {}", e, e.instance_path()))
-                .collect();
-            if !errors.is_empty() {
-                bad.push(format!("{}: {}", f.display(), errors.join("; ")));
-            }
-        }
-    }
-    (bad, seen)
-}
-
+/// Every data file of the fixture sites validates against its site's schemas: the valid
+/// fixture with the binary runs of `check_rules` (the pack's kinds and run shapes), and
+/// the sites of no pack (declared collections, three languages).
 #[test]
-fn every_data_file_of_the_investigation_validates() {
+fn every_data_file_of_the_fixture_sites_validates() {
     evidence::packs::register();
-    let schemas = evidence::schema::site_schemas(&repo()).expect("schemas");
-    let (bad, seen) = failures(&repo(), &schemas);
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert!(seen > 20, "only {seen} files seen");
+    let fixtures = common::manifest_dir().join("tests/fixtures");
+    let valid = common::fixture_copy();
+    common::copy_dir(&fixtures.join("check_rules"), valid.path());
+    let mut seen = 0;
+    for root in [
+        valid.path().to_path_buf(),
+        fixtures.join("planner"),
+        fixtures.join("figures"),
+        fixtures.join("three_languages"),
+    ] {
+        let schemas = evidence::schema::site_schemas(&root).expect("schemas");
+        let (bad, n) = failures(&root, &schemas);
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+        seen += n;
+    }
+    assert!(seen > 30, "only {seen} files seen");
 }
 
 #[test]

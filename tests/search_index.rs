@@ -1,13 +1,20 @@
-//! The search index the build writes for the investigation site: where its files are,
-//! that they hold what the pages say (観測 → the Japanese pages with 観測手段), and that
-//! two builds write the same bytes.
+//! The search index the build writes, on the search fixture (`tests/fixtures/search`):
+//! where its files are, that they hold what the pages say (観測 → the Japanese pages with
+//! 観測, one of them in 観測手段), and that two builds write the same bytes.
+
+mod common;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
 
+/// The files of a full build of a copy of the search fixture, in memory.
 fn site() -> BTreeMap<String, evidence::render::Bytes> {
-    let outcome = evidence::pipeline::run(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(
+        &common::manifest_dir().join("tests/fixtures/search"),
+        dir.path(),
+    );
+    let outcome = evidence::pipeline::run(dir.path());
     assert!(!outcome.diagnostics.has_errors(), "the site does not build");
     outcome.site.expect("a site").files
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::git;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -178,10 +179,6 @@ origin: {ja: 試験, en: test}
 cases:
   - {id: short, prompt_eval_count: 3, eval_count: 1}
 ";
-
-fn git(dir: &Path, args: &[&str]) {
-    common::git(dir, args);
-}
 
 fn commit(dir: &Path, files: &[(&str, &str)], message: &str) {
     for (p, text) in files {
@@ -373,13 +370,10 @@ fn probes_workflow_probes_each_host_then_merges_and_opens_a_pull_request() {
         .as_array()
         .expect("a matrix of hosts");
     assert!(!hosts.is_empty());
-    // Each host says whose evidence its runs are: a subject the site declares.
-    let subjects =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/subjects.yaml"))
-            .unwrap();
+    // Each host names a subject (that the investigation declares it is
+    // tests/investigation's) and a host.
     for h in hosts {
-        let subject = h["subject"].as_str().expect("a subject per host");
-        assert!(subjects.contains(&format!("id: {subject}")), "{subject}");
+        assert!(h["subject"].is_string(), "a subject per host: {h}");
         assert!(h["host"].is_string());
     }
     // The probe's command line parses as `evidence` parses it.

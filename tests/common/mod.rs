@@ -336,7 +336,24 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 
 /// [`git`] with these environment variables set (a commit's dates, say).
 pub fn git_with(dir: &Path, envs: &[(&str, &str)], args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
+    let out = git_output(dir, envs, args);
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Whether `git -C dir args` succeeds, for commands whose exit status is the answer
+/// (`check-ignore`, say).
+pub fn git_succeeds(dir: &Path, args: &[&str]) -> bool {
+    git_output(dir, &[], args).status.success()
+}
+
+/// Runs git in `dir` with the tests' fixed identity, no signing and `envs`.
+fn git_output(dir: &Path, envs: &[(&str, &str)], args: &[&str]) -> std::process::Output {
+    std::process::Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
@@ -344,13 +361,7 @@ pub fn git_with(dir: &Path, envs: &[(&str, &str)], args: &[&str]) -> String {
         .args(args)
         .envs(envs.iter().copied())
         .output()
-        .expect("run git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+        .expect("run git")
 }
 
 /// Whether this run is CI (`CI=true`), where a test whose tool is missing fails instead of
@@ -378,4 +389,67 @@ pub fn test_cache() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_default();
     home.join(".cache/evidence-tests")
+}
+
+/// The HTML files under `dir`, sorted.
+pub fn html_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap_or_else(|e| panic!("walk {}: {e}", dir.display())))
+        .map(|e| e.into_path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The HTML pages under `dir` with no (or an empty) meta description.
+pub fn pages_without_description(dir: &Path) -> Vec<String> {
+    html_files(dir)
+        .into_iter()
+        .filter(|page| {
+            let html = std::fs::read_to_string(page).expect("read a page");
+            let content = html
+                .split("<meta name=\"description\" content=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap_or_default();
+            content.trim().is_empty()
+        })
+        .map(|page| page.display().to_string())
+        .collect()
+}
+
+/// Each caption (tags left out) that repeats an earlier one on the same page under `dir`,
+/// as `page: caption`.
+pub fn alike_captions(dir: &Path) -> Vec<String> {
+    let mut alike = Vec::new();
+    for page in html_files(dir) {
+        let html = std::fs::read_to_string(&page).expect("read a page");
+        let mut seen = std::collections::BTreeSet::new();
+        for part in html.split("<figcaption").skip(1) {
+            let inner = part.split_once('>').map_or("", |(_, r)| r);
+            let inner = inner.split("</figcaption>").next().unwrap_or_default();
+            let text = without_tags(inner);
+            if !seen.insert(text.clone()) {
+                alike.push(format!("{}: {text}", page.display()));
+            }
+        }
+    }
+    alike
+}
+
+/// `html`'s text with its tags left out.
+fn without_tags(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
 }

@@ -13,39 +13,25 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
-pub fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
+/// A file of the probe fixtures, `tests/fixtures/probe/<path>`.
 pub fn fixture(path: &str) -> PathBuf {
-    manifest_dir().join("tests/fixtures/probe").join(path)
+    crate::common::manifest_dir()
+        .join("tests/fixtures/probe")
+        .join(path)
 }
 
 /// A fresh copy of `tests/fixtures/probe/site` (no runs yet).
 pub fn site_copy() -> TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    let from = fixture("site");
-    for entry in walkdir::WalkDir::new(&from) {
-        let entry = entry.expect("walk fixture");
-        let rel = entry.path().strip_prefix(&from).expect("under fixture");
-        let dest = dir.path().join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &dest).expect("copy");
-        }
-    }
+    crate::common::copy_dir(&fixture("site"), dir.path());
     dir
 }
 
-/// The `evidence` binary with a neutral environment.
+/// The `evidence` binary of [`crate::common::evidence`], with a timeout: a probe that
+/// hangs on a scripted server fails the test instead of stalling the suite.
 pub fn evidence() -> Command {
-    let mut cmd = Command::cargo_bin("evidence").expect("the evidence binary is built");
-    cmd.env_remove("CLICOLOR_FORCE")
-        .env("NO_COLOR", "1")
-        .env("LC_ALL", "C")
-        .env("TZ", "UTC")
-        .timeout(Duration::from_secs(300));
+    let mut cmd = crate::common::evidence();
+    cmd.timeout(Duration::from_secs(300));
     cmd
 }
 

@@ -6,8 +6,6 @@
 //! `default-jre-headless` when there is no `java`). Without them the test is skipped, with
 //! a message, except under `CI=true`, where that is a failure.
 
-mod common;
-
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,7 +21,7 @@ fn checker() -> Option<(PathBuf, PathBuf)> {
     let jar = std::env::var_os("EVIDENCE_VNU")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            common::test_cache().join("vnu/node_modules/vnu-jar/build/dist/vnu.jar")
+            crate::common::test_cache().join("vnu/node_modules/vnu-jar/build/dist/vnu.jar")
         });
     let has_java = Command::new(&java)
         .arg("-version")
@@ -38,7 +36,7 @@ fn checker() -> Option<(PathBuf, PathBuf)> {
         "{missing}: run `bash scripts/test.sh` (it installs vnu-jar@{VNU_VERSION} from npm \
          and default-jre-headless)"
     );
-    common::skip("html_validity", &message);
+    crate::common::skip("html_validity", &message);
     None
 }
 
@@ -113,7 +111,8 @@ fn the_committed_site_has_no_html_svg_or_css_error() {
     let Some((java, jar)) = checker() else {
         return;
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::manifest_dir();
+    let root = root.as_path();
     let site = root.join("site");
     let pages = files(&site, &["html"]);
     let figures = files(&site, &["svg"]);
