@@ -225,3 +225,42 @@ fn a_run_without_a_date_is_never_the_latest() {
     assert_eq!(index.matches("badge latest").count(), 1, "{index}");
     assert_eq!(index.matches("order unknown").count(), 2, "{index}");
 }
+
+/// A later run that read the same file and recorded the same result takes the earlier
+/// run's table: the earlier page points to it, and the later one names the earlier.
+#[test]
+fn a_run_repeated_by_a_later_one_points_to_it() {
+    let dir = fixture_copy();
+    let root = dir.path();
+    copy_dir(&manifest_dir().join("tests/fixtures/check_rules"), root);
+    // The runs index, which gives each run a page of its own.
+    let runs_page = manifest_dir().join("tests/fixtures/incremental/content/runs.md");
+    std::fs::copy(runs_page, root.join("content/runs.md")).unwrap();
+    let first = "fatbin-20261122T023326Z";
+    let again = "fatbin-20261123T000000Z";
+    let text = std::fs::read_to_string(root.join(format!("data/runs/{first}.yaml"))).unwrap();
+    let text = text
+        .replace(first, again)
+        .replace("2026-11-22T02:33:26Z", "2026-11-23T00:00:00Z");
+    write_file(root, &format!("data/runs/{again}.yaml"), text.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    build_ok(root, out.path());
+    let page = |id: &str| {
+        std::fs::read_to_string(out.path().join(format!("en/runs/{id}/index.html"))).unwrap()
+    };
+    let earlier = page(first);
+    assert!(
+        earlier.contains("A later run read the same file"),
+        "{earlier}"
+    );
+    assert!(
+        earlier.contains(again),
+        "the earlier page links the later run"
+    );
+    let later = page(again);
+    assert!(
+        later.contains("An earlier run read the same file"),
+        "{later}"
+    );
+    assert!(!later.contains("A later run read the same file"));
+}

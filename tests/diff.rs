@@ -242,6 +242,20 @@ fn two_folders() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("Pages added\n  + extra"), "{out}");
+    let review = tempfile::tempdir().unwrap();
+    let folder = review.path().join("review");
+    let (a_s, b_s) = (a.path().to_str().unwrap(), b.path().to_str().unwrap());
+    let args = [
+        a_s,
+        b_s,
+        "--format",
+        "html",
+        "--out",
+        folder.to_str().unwrap(),
+    ];
+    assert_eq!(diff(a.path(), &args).0, 0);
+    let page = std::fs::read_to_string(folder.join("index.html")).unwrap();
+    assert!(page.contains("<li>added <code>extra</code></li>"), "{page}");
 }
 
 #[test]

@@ -234,6 +234,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn medians_of_decimals_take_the_middle_value() {
+        assert_eq!(median_f64(vec![2.5, 0.5, 1.5]), Some(1.5));
+        assert_eq!(median_f64(vec![0.25]), Some(0.25));
+        assert_eq!(median_f64(vec![]), None);
+    }
+
+    #[test]
     fn medians() {
         assert_eq!(median(vec![]), None);
         assert_eq!(median(vec![5, 1, 3]), Some(3));

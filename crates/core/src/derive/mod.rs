@@ -465,6 +465,19 @@ mod tests {
     const PHASE_A: &str = "id: a\ntitle: {ja: a, en: a}\nsubject: {op: SCAN}\nvariable: est_rows\n\
         source: {repository: r}\nbranches:\n  - {bound: {le: 8}, family: seq}\n  - {bound: {le: 256}, family: index}\n  - {family: bitmap}\n";
 
+    #[test]
+    fn a_value_beyond_an_edge_lies_past_it_even_far_out() {
+        for x in [0.0, 8.0, -3.5, 1e17, -1e17] {
+            assert!(beyond(x, 1.0) > x, "{x}");
+            assert!(beyond(x, -1.0) < x, "{x}");
+        }
+        assert_eq!(
+            beyond(f64::MAX, 1.0),
+            f64::MAX,
+            "nothing lies past the largest number"
+        );
+    }
+
     fn run(id: &str, input: &str) -> Run {
         let text = format!(
             "id: {id}\nprobe: p\ndate: \"2026-01-0{}\"\nengine: none\norigin: {{ja: o, en: o}}\n\
