@@ -22,16 +22,16 @@ pub fn check(ev: &Evidence, diags: &mut Diagnostics) {
 
 /// The error for `c` when it is too faint against `mode`'s background.
 fn judge(file: &str, mode: Mode, c: &CssColour) -> Option<Diagnostic> {
-    let bg = mode.background();
-    let ratio = colour::contrast(c.rgb, colour::hex_rgb(bg)?);
+    let ratio = colour::contrast(c.rgb, mode.background());
     if ratio >= MIN_CONTRAST {
         return None;
     }
     let message = format!(
-        "`{}` has {}:1 against the {} background ({bg}); zones need {MIN_CONTRAST}:1",
+        "`{}` has {}:1 against the {} background ({}); zones need {MIN_CONTRAST}:1",
         c.written.value,
         one_decimal_down(ratio),
         mode.name(),
+        colour::hex(mode.background()),
     );
     Some(
         Diagnostic::error("low-contrast", span_of(file, &c.written), message).with_hint(

@@ -10,10 +10,10 @@ use super::types::Colour;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The page background of the built-in theme in light mode (`--bg` in `static/style.css`).
-pub const LIGHT_BG: &str = "#ffffff";
+pub const LIGHT_BG: [u8; 3] = [0xff, 0xff, 0xff];
 /// The page background of the built-in theme in dark mode (`--bg` in `static/style.css`'s
 /// `prefers-color-scheme: dark` block).
-pub const DARK_BG: &str = "#121519";
+pub const DARK_BG: [u8; 3] = [0x12, 0x15, 0x19];
 /// The contrast a zone colour needs against the page background (WCAG 1.4.11).
 pub const MIN_CONTRAST: f64 = 3.0;
 
@@ -53,10 +53,19 @@ impl Mode {
     }
 
     /// The theme's page background in this mode.
-    pub fn background(self) -> &'static str {
+    pub fn background(self) -> [u8; 3] {
         match self {
             Mode::Light => LIGHT_BG,
             Mode::Dark => DARK_BG,
+        }
+    }
+
+    /// How much of a colour its background tint holds over the page background, in per
+    /// cent: about what the theme's `--blue-bg` … hold of `--blue` ….
+    pub fn tint_share(self) -> u8 {
+        match self {
+            Mode::Light => 10,
+            Mode::Dark => 16,
         }
     }
 }
@@ -87,8 +96,7 @@ impl CssColour {
 
     /// The colour as six-digit hex, the form written into CSS (never the text as written).
     pub fn hex(&self) -> String {
-        let [r, g, b] = self.rgb;
-        format!("#{r:02x}{g:02x}{b:02x}")
+        hex(self.rgb)
     }
 }
 
@@ -123,11 +131,9 @@ pub fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
     (hi + 0.05) / (lo + 0.05)
 }
 
-/// A six-digit hex colour's channels (the backgrounds above).
-pub fn hex_rgb(hex: &str) -> Option<[u8; 3]> {
-    let h = hex.strip_prefix('#').filter(|h| h.len() == 6)?;
-    let byte = |i: usize| u8::from_str_radix(h.get(i..i + 2)?, 16).ok();
-    Some([byte(0)?, byte(2)?, byte(4)?])
+/// An sRGB colour as six-digit hex, as CSS and messages write it.
+pub fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 /// How the binary parse cache stores a colour: the written texts, reparsed when read.
@@ -184,8 +190,10 @@ impl<'de> serde::de::Visitor<'de> for WrittenVisitor {
 
 /// A theme name, else a CSS colour.
 fn one(written: Id) -> Result<ZoneColour, String> {
-    let theme = serde_json::from_value::<Colour>(serde_json::Value::String(written.value.clone()));
-    match theme {
+    use serde::de::IntoDeserializer;
+    let name: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+        written.value.as_str().into_deserializer();
+    match Colour::deserialize(name) {
         Ok(c) => Ok(ZoneColour::Theme(c)),
         Err(_) => CssColour::parse(written).map(ZoneColour::Css),
     }
@@ -351,15 +359,14 @@ mod tests {
     #[test]
     fn the_backgrounds_are_those_of_the_style_sheet() {
         let css = include_str!("../../../../static/style.css");
-        let light = format!("--bg: {LIGHT_BG};");
-        let dark = format!("--bg: {DARK_BG};");
+        let light = format!("--bg: {};", hex(LIGHT_BG));
+        let dark = format!("--bg: {};", hex(DARK_BG));
         let dark_block = css
             .split("@media (prefers-color-scheme: dark)")
             .nth(1)
             .unwrap_or_default();
         let root = css.split("@media").next().unwrap_or_default();
-        assert!(root.contains(&light), "light --bg is not {LIGHT_BG}");
-        assert!(dark_block.contains(&dark), "dark --bg is not {DARK_BG}");
-        assert!(hex_rgb(LIGHT_BG).is_some() && hex_rgb(DARK_BG).is_some());
+        assert!(root.contains(&light), "light --bg is not {light}");
+        assert!(dark_block.contains(&dark), "dark --bg is not {dark}");
     }
 }

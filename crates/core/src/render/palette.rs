@@ -16,10 +16,6 @@ use std::fmt::Write;
 /// How many hues the theme defines; positions beyond wrap around.
 pub const HUES: usize = 6;
 
-/// How much of a custom colour its background tint holds, over the page background, in
-/// light and dark mode: about what the theme's `--blue-bg` … hold of `--blue` ….
-const TINT: [(Mode, u8); 2] = [(Mode::Light, 10), (Mode::Dark, 16)];
-
 /// The colour tables and figures show a family in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Hue {
@@ -122,12 +118,6 @@ fn media(mode: Mode) -> Option<&'static str> {
     }
 }
 
-fn tint_share(mode: Mode) -> u8 {
-    TINT.iter()
-        .find(|(m, _)| *m == mode)
-        .map_or(10, |(_, p)| *p)
-}
-
 /// Writes `rules` for `mode`, inside its media query when it has one.
 fn in_mode(out: &mut String, mode: Mode, rules: &str) {
     match media(mode) {
@@ -148,7 +138,7 @@ pub fn stylesheet(ev: &Evidence) -> String {
     for (id, modes) in custom(ev) {
         let sel = selector(&format!("fam-{id}"));
         for (mode, hex) in &modes {
-            let share = tint_share(*mode);
+            let share = mode.tint_share();
             let rules = format!(
                 "{sel} {{ --t: {hex}; --t-bg: color-mix(in srgb, {hex} {share}%, var(--bg)); }}"
             );
@@ -180,7 +170,7 @@ pub fn figure_style(ev: &Evidence) -> String {
             format!("svg.evfig text{}", selector(&format!("c-{token}"))),
         ];
         for (mode, hex) in &modes {
-            let share = tint_share(*mode);
+            let share = mode.tint_share();
             let rules = format!(
                 "svg.evfig{{{var}:{hex};{var}-t:color-mix(in srgb,{hex} {share}%,var(--evf-bg))}}"
             );
