@@ -406,3 +406,21 @@ fn a_scatter_of_a_measurement_no_case_has_is_a_directive_error() {
         "no case of run `scan-sample` measured `rows_read`",
     );
 }
+
+#[test]
+fn a_scatter_with_an_axis_name_that_is_none_is_a_directive_error_naming_the_choices() {
+    let site = planner();
+    let page = std::fs::read_to_string(site.path().join("content/scan-choice.md")).unwrap();
+    std::fs::write(
+        site.path().join("content/scan-choice.md"),
+        format!(
+            "{page}\n::scatter{{run=\"scan-sample\" x=\"est_rows\" y=\"est_rows\" log=\"z\"}}\n"
+        ),
+    )
+    .unwrap();
+    one(
+        site.path(),
+        "directive",
+        "`log` of `::scatter` must be the axes drawn on a log scale: `x`, `y` or `xy`, not `z`",
+    );
+}

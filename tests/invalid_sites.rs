@@ -436,7 +436,7 @@ case!(directive_missing_attribute:
 
 case!(directive_bad_attribute_value:
     [Replace("content/details.md", "status=\"open\"", "status=\"closed\"")]
-    => "content/details.md":30:1 ["directive"] "status must be `open` or `resolved`", errors = 1);
+    => "content/details.md":30:1 ["directive"] "`status` of `::questions` must be `open` or `resolved`, not `", errors = 1);
 
 case!(directive_unclosed_quote:
     [Replace("content/details.md", "{id=\"fixture_map\"}", "{id=\"fixture_map}")]

@@ -2,7 +2,7 @@
 //! in [`super::render`].
 
 use super::model::{BUNDLE, FILE_TYPE, GENERATION, LAYER, PLAN, TENSOR_TYPE};
-use evidence_core::model::directive::{Args, Spec};
+use evidence_core::model::directive::{ArgError, Args, Spec};
 use evidence_core::model::pack::DirectiveSpec;
 use evidence_core::model::refs::Kind;
 
@@ -20,7 +20,7 @@ impl Spec for Bundles {
     const ATTRS: &'static [&'static str] = &["arch", "ids"];
     const ABOUT: &'static str = "bundle table";
     const READS: &'static [Kind] = &[BUNDLE, Kind::Family, Kind::Route];
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let ids = a.list("ids");
         a.must_all(BUNDLE, &ids)?;
         Ok(Bundles {
@@ -64,13 +64,16 @@ macro_rules! run_table {
             const ATTRS: &'static [&'static str] = &["run"];
             const ABOUT: &'static str = $about;
             const READS: &'static [Kind] = &[$($read),*];
-            fn parse(a: &Args) -> Result<Self, String> {
+            fn parse(a: &Args) -> Result<Self, ArgError> {
                 let run = a.get("run");
                 if let Some(id) = &run {
                     a.must(Kind::Run, id)?;
                     let probe = a.ev.runs.get(id).map(|r| r.probe.as_str());
                     if probe.is_some_and(|p| p != $probe) {
-                        return Err(format!("run `{id}` is not a `{}` run", $probe));
+                        return Err(ArgError::NotRunOf {
+                            run: id.clone(),
+                            probe: $probe.to_string(),
+                        });
                     }
                 }
                 Ok($ty { run })

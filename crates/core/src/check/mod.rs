@@ -244,8 +244,12 @@ fn directives(page: &PageSource, diags: &mut Diagnostics) {
             && let Err(msg) = d.resolved()
         {
             diags.push(
-                Diagnostic::error("directive", Span::new(&page.file, d.line, 1), msg)
-                    .with_hint("see docs/authoring.md for the directives and their attributes"),
+                Diagnostic::error(
+                    "directive",
+                    Span::new(&page.file, d.line, 1),
+                    msg.to_string(),
+                )
+                .with_hint("see docs/authoring.md for the directives and their attributes"),
             );
         }
     }

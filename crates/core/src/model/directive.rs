@@ -28,7 +28,7 @@ pub trait Spec: Sized {
     const ANCHORS: bool = false;
     /// Parses its attributes and checks the ids they name; the error is a message for
     /// the directive's line.
-    fn parse(a: &Args) -> Result<Self, String>;
+    fn parse(a: &Args) -> Result<Self, ArgError>;
     /// The kind whose every record it lists with row anchors, which references to such a
     /// record then link to.
     fn lists(&self) -> Option<Kind> {
@@ -70,9 +70,21 @@ impl Args<'_> {
     }
 
     /// A required attribute.
-    pub fn need(&self, key: &str) -> Result<String, String> {
-        self.get(key)
-            .ok_or_else(|| format!("`::{}` needs `{key}=\"…\"`", self.name))
+    pub fn need(&self, key: &str) -> Result<String, ArgError> {
+        self.get(key).ok_or_else(|| ArgError::Missing {
+            directive: self.name.to_string(),
+            key: key.to_string(),
+        })
+    }
+
+    /// The error for attribute `key`, whose `value` is none of the `expected`.
+    pub fn bad_value(&self, key: &str, value: &str, expected: &str) -> ArgError {
+        ArgError::BadValue {
+            directive: self.name.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+            expected: expected.to_string(),
+        }
     }
 
     /// A list of ids separated by spaces (empty when absent).
@@ -84,7 +96,7 @@ impl Args<'_> {
     }
 
     /// `id` names a record of `kind` (or its file failed to load, which is reported).
-    pub fn must(&self, kind: Kind, id: &str) -> Result<(), String> {
+    pub fn must(&self, kind: Kind, id: &str) -> Result<(), ArgError> {
         if !self.ev.is_missing(kind, id) {
             return Ok(());
         }
@@ -97,38 +109,42 @@ impl Args<'_> {
                 .collect(),
             pages => self.ev.pages.iter().map(|p| p.id.clone()).collect()
         );
-        Err(format!(
-            "no {} with id `{id}`{}",
-            kind.name(),
-            super::refs::did_you_mean(id, known.iter().map(String::as_str))
-        ))
+        Err(ArgError::Unknown {
+            kind,
+            id: id.to_string(),
+            suggestion: super::refs::closest(id, known.iter().map(String::as_str))
+                .map(String::from),
+        })
     }
 
     /// Every id names a record of `kind`.
-    pub fn must_all(&self, kind: Kind, ids: &[String]) -> Result<(), String> {
+    pub fn must_all(&self, kind: Kind, ids: &[String]) -> Result<(), ArgError> {
         ids.iter().try_for_each(|i| self.must(kind, i))
     }
 
     /// The maps `ids` test one variable: ranges of one variable cannot be laid side by
     /// side with another's.
-    pub fn one_variable(&self, ids: &[String]) -> Result<(), String> {
+    pub fn one_variable(&self, ids: &[String]) -> Result<(), ArgError> {
         let mut maps = ids.iter().filter_map(|id| self.ev.maps.get(id));
         let Some(first) = maps.next() else {
             return Ok(());
         };
         match maps.find(|m| m.variable != first.variable) {
             None => Ok(()),
-            Some(other) => Err(format!(
-                "`::{}` compares maps over one variable, but map `{}` tests `{}` and map `{}` tests `{}`",
-                self.name, first.id.value, first.variable, other.id.value, other.variable
-            )),
+            Some(other) => Err(ArgError::NotOneVariable {
+                directive: self.name.to_string(),
+                first: first.id.value.clone(),
+                first_variable: first.variable.clone(),
+                other: other.id.value.clone(),
+                other_variable: other.variable.clone(),
+            }),
         }
     }
 
     /// Some run was recorded by `probe`.
     /// `probe` has a latest run to show: a run of the site's own subject with a date (a
     /// run without one is never the latest, `Derived::latest`).
-    pub fn latest_of(&self, probe: &str) -> Result<(), String> {
+    pub fn latest_of(&self, probe: &str) -> Result<(), ArgError> {
         self.probe(probe)?;
         let dated = |r: &super::Located<super::Run>| {
             r.probe == probe && self.ev.is_own(r) && r.date.is_some()
@@ -136,25 +152,262 @@ impl Args<'_> {
         if self.ev.runs.iter().any(dated) || self.ev.incomplete.contains(&Kind::Run) {
             Ok(())
         } else {
-            Err(format!(
-                "no run of probe `{probe}` has a date, so none is its latest; name the run to show by its id"
-            ))
+            Err(ArgError::NoDatedRun {
+                probe: probe.to_string(),
+            })
         }
     }
 
     /// Some run of the site's own subject was recorded by `probe` (a comparison run of
     /// another subject is never a probe's latest, so it cannot be what is shown).
-    pub fn probe(&self, probe: &str) -> Result<(), String> {
+    pub fn probe(&self, probe: &str) -> Result<(), ArgError> {
         let own = |r: &&super::Located<super::Run>| r.probe == probe && self.ev.is_own(r);
         if self.ev.runs.iter().any(|r| own(&r)) || self.ev.incomplete.contains(&Kind::Run) {
             Ok(())
         } else if self.ev.runs.iter().any(|r| r.probe == probe) {
-            Err(format!(
-                "every run of probe `{probe}` is of another subject (a comparison); name one with `run=`"
-            ))
+            Err(ArgError::OnlyComparisons {
+                probe: probe.to_string(),
+            })
         } else {
-            Err(format!("no run of probe `{probe}`"))
+            Err(ArgError::NoRun {
+                probe: probe.to_string(),
+            })
         }
+    }
+}
+
+/// Why a directive line names no directive: its name, its attributes, or an id or value
+/// one of them gives. `Display` is the message for the directive's line, which
+/// `check` reports at that line.
+/// `Hash`: the incremental rebuild digests each line's resolution.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ArgError {
+    /// No directive, of the core or of any pack the site turns on, has this name.
+    UnknownDirective {
+        name: String,
+        known: Vec<&'static str>,
+    },
+    /// The directive comes with a pack the site does not turn on.
+    PackOff { name: String, pack: &'static str },
+    /// An attribute given to a directive that takes none.
+    NoAttributes { directive: String, found: String },
+    /// An attribute the directive does not take.
+    UnknownAttribute {
+        directive: String,
+        found: String,
+        allowed: &'static [&'static str],
+    },
+    /// The line was never resolved against the evidence (`model::build` does that).
+    NotResolved,
+    /// A name the reference lists but no directive type parses.
+    Unresolvable { directive: String },
+    /// A required attribute is absent.
+    Missing { directive: String, key: String },
+    /// An id names no record of its kind; the closest id there is, if any is close.
+    Unknown {
+        kind: Kind,
+        id: String,
+        suggestion: Option<String>,
+    },
+    /// The maps compared test different variables.
+    NotOneVariable {
+        directive: String,
+        first: String,
+        first_variable: String,
+        other: String,
+        other_variable: String,
+    },
+    /// No run of the probe has a date, so none is its latest.
+    NoDatedRun { probe: String },
+    /// Every run of the probe is of another subject.
+    OnlyComparisons { probe: String },
+    /// No run was recorded by the probe.
+    NoRun { probe: String },
+    /// The run named was recorded by another probe than the one the directive shows.
+    NotRunOf { run: String, probe: String },
+    /// An attribute's value is none of those it takes (`expected` says which, as the
+    /// message shows it). A pack's directive reports its own attributes' values with it.
+    BadValue {
+        directive: String,
+        key: String,
+        value: String,
+        expected: String,
+    },
+    /// The site declares no collection of this name; `declared` are those it does.
+    NoCollection { of: String, declared: Vec<String> },
+    /// A column names no field of the collection.
+    NoField {
+        of: String,
+        field: String,
+        fields: Vec<String>,
+    },
+    /// No record of the declared collection has this id.
+    NoRecordOf { of: String, id: String },
+    /// `caption=` is not the name of a message.
+    BadCaption { caption: String },
+    /// Neither or both of `run=` and `probe=` were given.
+    RunOrProbe { directive: &'static str },
+    /// A measurement that is not a duration, where durations are drawn.
+    NotDuration { measure: String },
+    /// No run of the probe has the case.
+    NoCase { probe: String, case: String },
+    /// The case never measured the field; `measured` is what it did measure.
+    NotMeasuredByCase {
+        probe: String,
+        case: String,
+        field: String,
+        measured: Vec<String>,
+    },
+    /// `omit=` names a case the run does not have.
+    NoCaseToOmit {
+        run: String,
+        case: String,
+        suggestion: Option<String>,
+    },
+    /// No case the plot keeps measured this.
+    NotMeasured { run: String, measure: String },
+    /// A case's value a log axis cannot place.
+    NotPositive { case: String, measure: String },
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgError::UnknownDirective { name, known } => write!(
+                f,
+                "unknown directive `::{name}` (known: {})",
+                known.join(", ")
+            ),
+            ArgError::PackOff { name, pack } => write!(
+                f,
+                "`::{name}` comes with the `{pack}` pack, which the site does not turn on \
+                 (add `packs: [{pack}]` to evidence.yaml)"
+            ),
+            ArgError::NoAttributes { directive, found } => {
+                write!(f, "`::{directive}` takes no attributes, found `{found}`")
+            }
+            ArgError::UnknownAttribute {
+                directive,
+                found,
+                allowed,
+            } => write!(
+                f,
+                "`::{directive}` has no attribute `{found}` (allowed: {})",
+                allowed.join(", ")
+            ),
+            ArgError::NotResolved => {
+                write!(f, "the directive was not resolved against the evidence")
+            }
+            ArgError::Unresolvable { directive } => write!(f, "`::{directive}` is unknown"),
+            ArgError::Missing { directive, key } => {
+                write!(f, "`::{directive}` needs `{key}=\"…\"`")
+            }
+            ArgError::Unknown {
+                kind,
+                id,
+                suggestion,
+            } => {
+                write!(f, "no {} with id `{id}`", kind.name())?;
+                did_you_mean(f, suggestion.as_deref())
+            }
+            ArgError::NotOneVariable {
+                directive,
+                first,
+                first_variable,
+                other,
+                other_variable,
+            } => write!(
+                f,
+                "`::{directive}` compares maps over one variable, but map `{first}` tests \
+                 `{first_variable}` and map `{other}` tests `{other_variable}`"
+            ),
+            ArgError::NoDatedRun { probe } => write!(
+                f,
+                "no run of probe `{probe}` has a date, so none is its latest; name the run to show by its id"
+            ),
+            ArgError::OnlyComparisons { probe } => write!(
+                f,
+                "every run of probe `{probe}` is of another subject (a comparison); name one with `run=`"
+            ),
+            ArgError::NoRun { probe } => write!(f, "no run of probe `{probe}`"),
+            ArgError::NotRunOf { run, probe } => write!(f, "run `{run}` is not a `{probe}` run"),
+            ArgError::BadValue {
+                directive,
+                key,
+                value,
+                expected,
+            } => write!(
+                f,
+                "`{key}` of `::{directive}` must be {expected}, not `{value}`"
+            ),
+            ArgError::NoCollection { of, declared } if declared.is_empty() => write!(
+                f,
+                "the site declares no collection `{of}` (`collections:` in evidence.yaml)"
+            ),
+            ArgError::NoCollection { of, declared } => write!(
+                f,
+                "no collection `{of}`; the site declares: {}",
+                declared.join(", ")
+            ),
+            ArgError::NoField { of, field, fields } => write!(
+                f,
+                "`{of}` has no field `{field}` (its fields: id, {})",
+                fields.join(", ")
+            ),
+            ArgError::NoRecordOf { of, id } => write!(f, "no {of} with id `{id}`"),
+            ArgError::BadCaption { caption } => write!(
+                f,
+                "`caption` names a message of the site's locales/ (`findings-caption-layers`), not `{caption}`"
+            ),
+            ArgError::RunOrProbe { directive } => write!(
+                f,
+                "`::{directive}` needs either `run=\"…\"` or `probe=\"…\"`"
+            ),
+            ArgError::NotDuration { measure } => write!(
+                f,
+                "`{measure}` is not a duration: a timing plot draws measurements in nanoseconds \
+                 (names ending in `_ns`)"
+            ),
+            ArgError::NoCase { probe, case } => {
+                write!(f, "no run of probe `{probe}` has a case `{case}`")
+            }
+            ArgError::NotMeasuredByCase {
+                probe,
+                case,
+                field,
+                measured,
+            } => write!(
+                f,
+                "case `{case}` of probe `{probe}` measured no `{field}` (it has: {})",
+                measured.join(", ")
+            ),
+            ArgError::NoCaseToOmit {
+                run,
+                case,
+                suggestion,
+            } => {
+                write!(f, "run `{run}` has no case `{case}` to leave out")?;
+                did_you_mean(f, suggestion.as_deref())
+            }
+            ArgError::NotMeasured { run, measure } => {
+                write!(f, "no case of run `{run}` measured `{measure}`")
+            }
+            ArgError::NotPositive { case, measure } => write!(
+                f,
+                "case `{case}` measured `{measure}` at zero or below, which a log axis cannot \
+                 place: leave it out with `omit=\"{case}\"`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+/// Writes the suggestion of [`super::refs::did_you_mean`] for `closest`, if there is one.
+fn did_you_mean(f: &mut std::fmt::Formatter<'_>, closest: Option<&str>) -> std::fmt::Result {
+    match closest {
+        Some(c) => write!(f, "; did you mean `{c}`?"),
+        None => Ok(()),
     }
 }
 
@@ -234,7 +487,7 @@ macro_rules! define {
         }
 
         /// Parses the directive called `name`, or `None` for no such directive.
-        fn parse_named(name: &str, a: &Args) -> Option<Result<Directive, String>> {
+        fn parse_named(name: &str, a: &Args) -> Option<Result<Directive, ArgError>> {
             $(
                 if name == <$ty as Spec>::NAME {
                     return Some(<$ty as Spec>::parse(a).map(Directive::$variant));
@@ -246,8 +499,8 @@ macro_rules! define {
 }
 directive_list!(define);
 
-/// Resolves a raw directive on page `page_id`. The error is a message for the directive line.
-pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, String> {
+/// Resolves a raw directive on page `page_id`. The error is for the directive line.
+pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, ArgError> {
     let name = current_name(&raw.name);
     let pack = super::pack::directive(name);
     let allowed = match (SPECS.iter().find(|(n, _, _)| *n == name), pack) {
@@ -259,31 +512,32 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
                 ev.packs_on()
                     .flat_map(|p| p.directives.iter().map(|d| d.name)),
             );
-            return Err(format!(
-                "unknown directive `::{}` (known: {})",
-                raw.name,
-                names.join(", ")
-            ));
+            return Err(ArgError::UnknownDirective {
+                name: raw.name.clone(),
+                known: names,
+            });
         }
     };
     if let Some((pack, _)) = pack
         && !ev.config.as_ref().is_some_and(|c| c.has_pack(pack.name))
     {
-        return Err(format!(
-            "`::{}` comes with the `{}` pack, which the site does not turn on \
-             (add `packs: [{}]` to evidence.yaml)",
-            raw.name, pack.name, pack.name
-        ));
+        return Err(ArgError::PackOff {
+            name: raw.name.clone(),
+            pack: pack.name,
+        });
     }
     if let Some(bad) = raw.attrs.keys().find(|k| !allowed.contains(&k.as_str())) {
         return Err(if allowed.is_empty() {
-            format!("`::{}` takes no attributes, found `{bad}`", raw.name)
+            ArgError::NoAttributes {
+                directive: raw.name.clone(),
+                found: bad.clone(),
+            }
         } else {
-            format!(
-                "`::{}` has no attribute `{bad}` (allowed: {})",
-                raw.name,
-                allowed.join(", ")
-            )
+            ArgError::UnknownAttribute {
+                directive: raw.name.clone(),
+                found: bad.clone(),
+                allowed,
+            }
         });
     }
     let args = Args {
@@ -296,7 +550,11 @@ pub fn parse(raw: &Raw, page_id: &str, ev: &Evidence) -> Result<Directive, Strin
         return (spec.parse)(&args)
             .map(|value| Directive::Pack(super::pack::Parsed { spec, value }));
     }
-    parse_named(name, &args).unwrap_or_else(|| Err(format!("`::{}` is unknown", raw.name)))
+    parse_named(name, &args).unwrap_or_else(|| {
+        Err(ArgError::Unresolvable {
+            directive: raw.name.clone(),
+        })
+    })
 }
 
 /// A directive with no attributes and no ids to check: its type, its spec (a pack's
@@ -313,7 +571,7 @@ macro_rules! plain_directive {
             const ATTRS: &'static [&'static str] = &[];
             const ABOUT: &'static str = $about;
             const READS: &'static [$crate::model::registry::Kind] = &[$($read),*];
-            fn parse(_: &$crate::model::directive::Args) -> Result<Self, String> {
+            fn parse(_: &$crate::model::directive::Args) -> Result<Self, $crate::model::directive::ArgError> {
                 Ok($ty)
             }
             fn lists(&self) -> Option<$crate::model::registry::Kind> {
@@ -337,7 +595,7 @@ impl Spec for Claims {
     const ATTRS: &'static [&'static str] = &["page"];
     const ABOUT: &'static str = "can-show / cannot-show pairs of a page";
     const READS: &'static [Kind] = &[Kind::Claim, Kind::Observer, Kind::Finding];
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let page = a.get("page").unwrap_or_else(|| a.page_id.to_string());
         a.must(Kind::Page, &page)?;
         Ok(Claims { page })
@@ -373,7 +631,7 @@ impl Spec for MapCompare {
     const ATTRS: &'static [&'static str] = &["maps"];
     const ABOUT: &'static str = "maps side by side (all, or `maps=\"a b\"`)";
     const READS: &'static [Kind] = &[Kind::Map, Kind::Family];
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let maps = a.list("maps");
         a.must_all(Kind::Map, &maps)?;
         if maps.is_empty() {
@@ -418,7 +676,7 @@ impl Spec for DispatchMap {
     const ABOUT: &'static str = "branches of a dispatch map";
     const READS: &'static [Kind] = &[Kind::Map, Kind::Family, Kind::Component];
     const ANCHORS: bool = true;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let id = a.need("id")?;
         a.must(Kind::Map, &id)?;
         Ok(DispatchMap { id })
@@ -439,7 +697,7 @@ impl Spec for RunTable {
     const ATTRS: &'static [&'static str] = &["id"];
     const ABOUT: &'static str = "cases of one run";
     const READS: &'static [Kind] = RUN_READS;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let id = a.need("id")?;
         a.must(Kind::Run, &id)?;
         Ok(RunTable { id })
@@ -467,7 +725,7 @@ impl Spec for RunPage {
         Kind::Subject,
         Kind::Reading,
     ];
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let id = a.need("id")?;
         a.must(Kind::Run, &id)?;
         Ok(RunPage { id })
@@ -488,7 +746,7 @@ impl Spec for LatestRun {
     const ATTRS: &'static [&'static str] = &["probe"];
     const ABOUT: &'static str = "latest run of a probe";
     const READS: &'static [Kind] = RUN_READS;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let probe = a.need("probe")?;
         a.latest_of(&probe)?;
         Ok(LatestRun { probe })
@@ -507,13 +765,13 @@ impl Spec for Questions {
     const ATTRS: &'static [&'static str] = &["status", "page"];
     const ABOUT: &'static str = "open and resolved questions";
     const READS: &'static [Kind] = &[Kind::Question];
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let status = a.get("status");
         if let Some(s) = &status
             && s != "open"
             && s != "resolved"
         {
-            return Err(format!("status must be `open` or `resolved`, not `{s}`"));
+            return Err(a.bad_value("status", s, "`open` or `resolved`"));
         }
         let page = a.get("page");
         if let Some(p) = &page {
@@ -541,23 +799,16 @@ impl Spec for Table {
     const ABOUT: &'static str = "the records of a declared collection, one row each";
     // The records, and what their references name (links go to where those are listed).
     const READS: &'static [Kind] = &super::registry::ALL;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let of = a.need("of")?;
         let config = a.ev.config.as_ref();
         let Some(spec) = config.and_then(|c| c.collection(&of)) else {
-            let declared: Vec<&str> = config
+            let declared = config
                 .iter()
                 .flat_map(|c| &c.collections)
-                .map(|c| c.name.value.as_str())
+                .map(|c| c.name.value.clone())
                 .collect();
-            return Err(if declared.is_empty() {
-                format!("the site declares no collection `{of}` (`collections:` in evidence.yaml)")
-            } else {
-                format!(
-                    "no collection `{of}`; the site declares: {}",
-                    declared.join(", ")
-                )
-            });
+            return Err(ArgError::NoCollection { of, declared });
         };
         // `columns=id,hypothesis` or `columns="id hypothesis"`.
         let columns: Vec<String> = a
@@ -571,11 +822,12 @@ impl Spec for Table {
             .iter()
             .find(|c| *c != "id" && spec.field(c).is_none())
         {
-            let known: Vec<&str> = spec.fields.iter().map(|f| f.name.value.as_str()).collect();
-            return Err(format!(
-                "`{of}` has no field `{bad}` (its fields: id, {})",
-                known.join(", ")
-            ));
+            let fields = spec.fields.iter().map(|f| f.name.value.clone()).collect();
+            return Err(ArgError::NoField {
+                field: bad.clone(),
+                of,
+                fields,
+            });
         }
         Ok(Table { of, columns })
     }
@@ -597,11 +849,11 @@ impl Spec for RecordPage {
     const ATTRS: &'static [&'static str] = &["of", "id"];
     const ABOUT: &'static str = "one record of a declared collection, field by field";
     const READS: &'static [Kind] = &super::registry::ALL;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let (of, id) = (a.need("of")?, a.need("id")?);
         let key = format!("{of}:{id}");
         if a.ev.is_missing(Kind::Record, &key) {
-            return Err(format!("no {of} with id `{id}`"));
+            return Err(ArgError::NoRecordOf { of, id });
         }
         Ok(RecordPage { key })
     }
@@ -624,7 +876,7 @@ impl Spec for Findings {
     const ATTRS: &'static [&'static str] = &["ids", "caption"];
     const ABOUT: &'static str = "source-side findings";
     const READS: &'static [Kind] = &[Kind::Finding];
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let ids = a.list("ids");
         a.must_all(Kind::Finding, &ids)?;
         let caption = a.get("caption");
@@ -633,9 +885,7 @@ impl Spec for Findings {
                 && c.chars()
                     .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'))
         {
-            return Err(format!(
-                "`caption` names a message of the site's locales/ (`findings-caption-layers`), not `{c}`"
-            ));
+            return Err(ArgError::BadCaption { caption: c.clone() });
         }
         Ok(Findings { ids, caption })
     }
@@ -658,7 +908,7 @@ impl Spec for DispatchDiagram {
     const ABOUT: &'static str = "dispatch-flow diagram of one map: its subject, a branch per condition with its family, anchor and chain";
     const READS: &'static [Kind] = &[Kind::Map, Kind::Family, Kind::Component];
     const ANCHORS: bool = true;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let map = a.need("map")?;
         a.must(Kind::Map, &map)?;
         Ok(DispatchDiagram { map })
@@ -677,7 +927,7 @@ impl Spec for DispatchDiffDiagram {
     const ATTRS: &'static [&'static str] = &["maps"];
     const ABOUT: &'static str = "diagram of where dispatch maps differ";
     const READS: &'static [Kind] = &[Kind::Map, Kind::Family];
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let maps = a.list("maps");
         a.must_all(Kind::Map, &maps)?;
         let all: Vec<String> = if maps.is_empty() {
@@ -718,7 +968,7 @@ impl Spec for ProxyPlot {
     const ATTRS: &'static [&'static str] = &["probe", "run"];
     const ABOUT: &'static str = "phase-proxy cases on a log axis of the map's variable";
     const READS: &'static [Kind] = RUN_READS;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let run = match (a.get("run"), a.get("probe")) {
             (Some(r), None) => {
                 a.must(Kind::Run, &r)?;
@@ -728,7 +978,11 @@ impl Spec for ProxyPlot {
                 a.latest_of(&p)?;
                 RunChoice::Latest(p)
             }
-            _ => return Err("`::proxy-plot` needs either `run=\"…\"` or `probe=\"…\"`".into()),
+            _ => {
+                return Err(ArgError::RunOrProbe {
+                    directive: Self::NAME,
+                });
+            }
         };
         Ok(ProxyPlot { run })
     }
@@ -745,7 +999,7 @@ impl Spec for ProxyPlots {
     const ATTRS: &'static [&'static str] = &["probe"];
     const ABOUT: &'static str = "a proxy plot per run of a probe";
     const READS: &'static [Kind] = RUN_READS;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let probe = a.need("probe")?;
         a.probe(&probe)?;
         Ok(ProxyPlots { probe })
@@ -766,15 +1020,12 @@ impl Spec for TimingPlot {
     const ATTRS: &'static [&'static str] = &["run", "measures"];
     const ABOUT: &'static str = "the durations of each case of a run";
     const READS: &'static [Kind] = RUN_READS;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let run = a.need("run")?;
         a.must(Kind::Run, &run)?;
         let measures = a.list("measures");
         if let Some(m) = measures.iter().find(|m| !super::fields::is_duration(m)) {
-            return Err(format!(
-                "`{m}` is not a duration: a timing plot draws measurements in nanoseconds \
-                 (names ending in `_ns`)"
-            ));
+            return Err(ArgError::NotDuration { measure: m.clone() });
         }
         Ok(TimingPlot { run, measures })
     }
@@ -795,7 +1046,7 @@ impl Spec for HistoryPlot {
     const ATTRS: &'static [&'static str] = &["probe", "case", "field"];
     const ABOUT: &'static str = "a case value across runs of a probe";
     const READS: &'static [Kind] = RUN_READS;
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let probe = a.need("probe")?;
         let case = a.need("case")?;
         let field = a.need("field")?;
@@ -811,16 +1062,19 @@ impl Spec for HistoryPlot {
                 .flat_map(|r| r.cases.iter().filter(|c| c.key() == case))
                 .collect();
         if cases.is_empty() {
-            return Err(format!("no run of probe `{probe}` has a case `{case}`"));
+            return Err(ArgError::NoCase { probe, case });
         }
         if cases.iter().all(|c| c.measurement(&field).is_none()) {
             let mut names: Vec<&str> = cases.iter().flat_map(|c| c.measured()).collect();
             names.sort_unstable();
             names.dedup();
-            return Err(format!(
-                "case `{case}` of probe `{probe}` measured no `{field}` (it has: {})",
-                names.join(", ")
-            ));
+            let measured = names.into_iter().map(String::from).collect();
+            return Err(ArgError::NotMeasuredByCase {
+                probe,
+                case,
+                field,
+                measured,
+            });
         }
         Ok(HistoryPlot { probe, case, field })
     }
@@ -845,7 +1099,7 @@ impl Spec for Scatter {
     const ATTRS: &'static [&'static str] = &["run", "x", "y", "omit", "log"];
     const ABOUT: &'static str = "one measurement against another over the cases of a run";
     const READS: &'static [Kind] = &[Kind::Run, Kind::Measurement];
-    fn parse(a: &Args) -> Result<Self, String> {
+    fn parse(a: &Args) -> Result<Self, ArgError> {
         let (run, x, y) = (a.need("run")?, a.need("x")?, a.need("y")?);
         a.must(Kind::Run, &run)?;
         let omit = a.list("omit");
@@ -855,33 +1109,38 @@ impl Spec for Scatter {
             Some("y") => (false, true),
             Some("xy") => (true, true),
             Some(other) => {
-                return Err(format!(
-                    "`log` names the axes drawn on a log scale: `x`, `y` or `xy`, not `{other}`"
+                return Err(a.bad_value(
+                    "log",
+                    other,
+                    "the axes drawn on a log scale: `x`, `y` or `xy`",
                 ));
             }
         };
         if let Some(r) = a.ev.runs.get(&run) {
             let ids = || r.cases.iter().map(|c| c.id.value.as_str());
             if let Some(bad) = omit.iter().find(|o| !ids().any(|i| i == o.as_str())) {
-                return Err(format!(
-                    "run `{run}` has no case `{bad}` to leave out{}",
-                    super::refs::did_you_mean(bad, ids())
-                ));
+                return Err(ArgError::NoCaseToOmit {
+                    suggestion: super::refs::closest(bad, ids()).map(String::from),
+                    case: bad.clone(),
+                    run,
+                });
             }
             let kept = || r.cases.iter().filter(|c| !omit.contains(&c.id.value));
             for m in [&x, &y] {
                 if !kept().any(|c| c.measurement(m).is_some()) {
-                    return Err(format!("no case of run `{run}` measured `{m}`"));
+                    return Err(ArgError::NotMeasured {
+                        run,
+                        measure: m.clone(),
+                    });
                 }
             }
             for (m, log) in [(&x, log_x), (&y, log_y)] {
                 let bad = kept().find(|c| c.measurement(m).is_some_and(|v| v <= 0.0));
                 if let (true, Some(c)) = (log, bad) {
-                    return Err(format!(
-                        "case `{}` measured `{m}` at zero or below, which a log axis cannot \
-                         place: leave it out with `omit=\"{}\"`",
-                        c.id.value, c.id.value
-                    ));
+                    return Err(ArgError::NotPositive {
+                        case: c.id.value.clone(),
+                        measure: m.clone(),
+                    });
                 }
             }
         }

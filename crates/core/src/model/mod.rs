@@ -459,7 +459,7 @@ pub fn build(
 
 /// Resolves every directive line of every page once, against the finished graph.
 fn resolve_directives(ev: &mut Evidence) {
-    let resolved: Vec<Vec<Result<directive::Directive, String>>> = ev
+    let resolved: Vec<Vec<Result<directive::Directive, directive::ArgError>>> = ev
         .pages
         .iter()
         .map(|p| {

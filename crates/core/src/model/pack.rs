@@ -226,7 +226,7 @@ pub struct DirectiveSpec {
     /// See `directive::Spec::READS`.
     pub reads: &'static [Kind],
     pub anchors: bool,
-    pub parse: fn(&Args) -> Result<Arc<dyn PackDirective>, String>,
+    pub parse: fn(&Args) -> Result<Arc<dyn PackDirective>, super::directive::ArgError>,
 }
 
 impl DirectiveSpec {
@@ -245,7 +245,7 @@ impl DirectiveSpec {
 
 fn parse_as<T: super::directive::Spec + PackDirective>(
     a: &Args,
-) -> Result<Arc<dyn PackDirective>, String> {
+) -> Result<Arc<dyn PackDirective>, super::directive::ArgError> {
     T::parse(a).map(|d| Arc::new(d) as Arc<dyn PackDirective>)
 }
 

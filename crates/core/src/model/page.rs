@@ -4,6 +4,7 @@
 //! Plain data: `load::page` parses a file into it, and every later stage reads it. Each
 //! block and directive keeps the line it starts on, so later stages can point at it.
 
+use super::directive::ArgError;
 use super::{Id, Text};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -67,16 +68,19 @@ pub struct DirectiveLine {
     /// The typed directive, or why the line names none: resolved once against the
     /// evidence by `model::build` (`None` until then), and read by check, render and
     /// incremental rebuild alike.
-    pub resolution: Option<Result<super::directive::Directive, String>>,
+    pub resolution: Option<Result<super::directive::Directive, ArgError>>,
 }
+
+/// What [`DirectiveLine::resolved`] answers for a line `model::build` never resolved.
+static NOT_RESOLVED: ArgError = ArgError::NotResolved;
 
 impl DirectiveLine {
     /// The directive this line names, as `model::build` resolved it.
-    pub fn resolved(&self) -> Result<&super::directive::Directive, &str> {
+    pub fn resolved(&self) -> Result<&super::directive::Directive, &ArgError> {
         match &self.resolution {
             Some(Ok(d)) => Ok(d),
-            Some(Err(message)) => Err(message),
-            None => Err("the directive was not resolved against the evidence"),
+            Some(Err(e)) => Err(e),
+            None => Err(&NOT_RESOLVED),
         }
     }
 }

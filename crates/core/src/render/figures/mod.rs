@@ -775,7 +775,8 @@ mod tests {
             line: 1,
             resolution: None,
         };
-        let d = crate::model::directive::parse(&raw, "runs", &site().ev)?;
+        let d =
+            crate::model::directive::parse(&raw, "runs", &site().ev).map_err(|e| e.to_string())?;
         match render(&d, &scope(View::EN)) {
             Shown::Figures(_) => Ok(d),
             Shown::Tables(_) => Err(format!("not a figure: {d:?}")),
