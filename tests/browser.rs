@@ -45,22 +45,6 @@ use webdriver::{browser, png_size, screenshot_dir};
 /// One browser at a time: two Chromiums on two cores make the timing checks flaky.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// The figures fixture with `::proxy-plots` moved to a page of its own: on
-/// `scan-choice` it follows `::proxy-plot` of the same probe, whose latest plot it draws
-/// again under the same label, and axe reports two landmarks alike (the planner places
-/// figures twice the same way).
-fn figures_one_of_each_per_page() -> tempfile::TempDir {
-    let dir = copy_of(&common::manifest_dir().join("tests/fixtures/figures"));
-    let directive = "::proxy-plots{probe=\"row-proxy\"}\n";
-    common::replace_once(dir.path(), "content/scan-choice.md", directive, "");
-    let page = format!(
-        "---\ntitle: {{ja: \"代理の図\", en: \"Proxy plots\"}}\norder: 5\n---\n\n\
-         :::ja\n各実行の図。\n:::\n\n:::en\nA plot of each run.\n:::\n\n{directive}"
-    );
-    common::write_file(dir.path(), "content/proxy-plots.md", page.as_bytes());
-    dir
-}
-
 /// Every page of the fixture sites in every view: the figures fixture (every figure kind,
 /// a declared collection) and the valid fixture (the pack's directives). The live
 /// investigation's pages go through the same checks in `tests/investigation`.
@@ -68,8 +52,8 @@ fn figures_one_of_each_per_page() -> tempfile::TempDir {
 fn every_page_in_every_view() {
     evidence::packs::register();
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let figures = figures_one_of_each_per_page();
-    every_page_in_every_view_of("every_page_in_every_view", figures.path(), "figures");
+    let figures = common::manifest_dir().join("tests/fixtures/figures");
+    every_page_in_every_view_of("every_page_in_every_view", &figures, "figures");
     let valid = common::manifest_dir().join("tests/fixtures/valid");
     every_page_in_every_view_of("every_page_in_every_view", &valid, "valid");
 }

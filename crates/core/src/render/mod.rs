@@ -247,6 +247,98 @@ fn shown_ids(shown: &Shown) -> Vec<String> {
     out
 }
 
+/// An error for each directive of `page` that puts on it an id an earlier directive
+/// already put there (`by_item`: each directive's item index and [`shown_ids`]), at the
+/// later directive's line: the same table or figure shown twice gives two elements one id,
+/// so a link to it and the name of its scroll region are ambiguous.
+fn repeated_ids(page: &PageSource, by_item: &[(usize, Vec<String>)]) -> Vec<Diagnostic> {
+    let directive = |item: usize| match page.items.get(item) {
+        Some(Item::Directive(d)) => Some(d),
+        _ => None,
+    };
+    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for (item, ids) in by_item {
+        let repeat = ids
+            .iter()
+            .find_map(|id| Some((id, *first.get(id.as_str())?)));
+        if let Some((id, earlier)) = repeat
+            && let (Some(d), Some(e)) = (directive(*item), directive(earlier))
+        {
+            out.push(
+                Diagnostic::error(
+                    "duplicate-id",
+                    Span::new(&page.file, d.line, 1),
+                    format!(
+                        "`::{}` shows `{id}`, which `::{}` on line {} already shows on this page",
+                        d.name, e.name, e.line
+                    ),
+                )
+                .with_hint(
+                    "an id names one place on a page: show each table or figure once, and \
+                     link to it where it is needed again",
+                ),
+            );
+        }
+        for id in ids {
+            first.entry(id.as_str()).or_insert(*item);
+        }
+    }
+    out
+}
+
+/// The captions of a directive's tables or figures in `view`, as the page writes them.
+fn shown_captions(shown: &Shown, view: View) -> Vec<String> {
+    match shown {
+        Shown::Tables(tables) => tables
+            .iter()
+            .map(|t| t.caption.as_str().to_string())
+            .collect(),
+        Shown::Figures(drawn) => drawn
+            .iter()
+            .map(|d| figures::html(view, &d.title).as_str().to_string())
+            .collect(),
+    }
+}
+
+/// A warning for each directive of `page` whose table or figure has the caption of one an
+/// earlier directive shows (in `view`, the page's first), at the later directive's line:
+/// each caption names a scroll region, which a screen reader lists by that name, so two
+/// alike cannot be told apart (axe `landmark-unique`).
+fn alike_captions(page: &PageSource, shown: &[Option<Shown>], view: View) -> Vec<Diagnostic> {
+    let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for (item, s) in shown.iter().enumerate() {
+        let Some(s) = s else { continue };
+        let captions = shown_captions(s, view);
+        let earlier = captions.iter().find_map(|c| first.get(c).copied());
+        if let Some(earlier) = earlier
+            && let (Some(Item::Directive(d)), Some(Item::Directive(e))) =
+                (page.items.get(item), page.items.get(earlier))
+        {
+            out.push(
+                Diagnostic::warning(
+                    "alike-captions",
+                    Span::new(&page.file, d.line, 1),
+                    format!(
+                        "`::{}` shows a table or figure with the caption of one `::{}` on line {} \
+                         shows",
+                        d.name, e.name, e.line
+                    ),
+                )
+                .with_hint(
+                    "a screen reader lists both under one name: show it once on the page, or each on a page \
+                     of its own",
+                ),
+            );
+        }
+        for c in captions {
+            first.entry(c).or_insert(item);
+        }
+    }
+    out
+}
+
 /// An error for each explicit heading id of `page` that repeats an id of its tables or
 /// figures (taken from `found`), at the `#id` in the heading's braces: rendering alone
 /// sees those ids; `check` judges the repeats among headings and the theme's ids.
@@ -493,9 +585,16 @@ impl<'a> Renderer<'a> {
             })
             .collect();
         if blocks.ids.is_none() {
+            let by_item: Vec<(usize, Vec<String>)> = shown
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| Some((i, shown_ids(s.as_ref()?))))
+                .collect();
+            diags.extend(repeated_ids(page, &by_item));
+            diags.extend(alike_captions(page, &shown, view));
             let has_blocks = page.items.iter().any(|i| matches!(i, Item::Block(_)));
             let reserved = if has_blocks {
-                shown.iter().flatten().flat_map(shown_ids).collect()
+                by_item.into_iter().flat_map(|(_, ids)| ids).collect()
             } else {
                 Vec::new()
             };
