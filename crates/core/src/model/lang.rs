@@ -347,6 +347,7 @@ mod tests {
         let a = Lang::parse("EN-us").unwrap();
         assert_eq!(a.code(), "en-US");
         assert_eq!(a, Lang::parse("en-US").unwrap());
+        assert!(Lang::parse("not a tag").is_err());
         assert_eq!(
             Lang::parse("not a tag").unwrap_err().to_string(),
             "`not a tag` is not a language tag (BCP 47, such as `en` or `pt-BR`)"

@@ -209,6 +209,7 @@ mod tests {
         assert_eq!(View::All(only).file("a"), "a/index.html");
         assert_eq!(View::All(only).hreflang(), "de");
         assert_eq!(View::named("bilingual", three).unwrap(), View::All(three));
+        assert!(View::named("fr", three).is_err());
         assert_eq!(
             View::named("fr", three).unwrap_err().to_string(),
             "`fr` is not one of this site's languages (ja, en, de)"
