@@ -290,14 +290,7 @@ impl<'a> Runner<'a> {
             }
         };
         let json: serde_json::Value = super::http::parse_json(&String::from_utf8_lossy(&output))
-            .map_err(|m| {
-                self.at(
-                    place,
-                    Some(id),
-                    &shown_cmd,
-                    m.replace("the response", "the output"),
-                )
-            })?;
+            .map_err(|e| self.at(place, Some(id), &shown_cmd, e.of("the output").to_string()))?;
         let mut c = Case::new(id);
         for (name, pointer) in &self.probe.measurements {
             let v = self.number(&json, pointer, id, &shown_cmd)?;
