@@ -166,12 +166,12 @@ fn parse_body(
             let (tag, attrs) = match rest.find('{') {
                 Some(brace) => match fence_basis(rest, brace) {
                     Ok(basis) => (rest[..brace].trim(), basis),
-                    Err((col, message)) => {
+                    Err(e) => {
                         diags.push(
                             Diagnostic::error(
                                 "block",
-                                Span::new(file, line_no, indent(line) + 4 + col),
-                                message,
+                                Span::new(file, line_no, indent(line) + 4 + e.at),
+                                e.to_string(),
                             )
                             .with_hint(FENCE_HINT),
                         );
@@ -260,49 +260,95 @@ fn parse_body(
 const FENCE_HINT: &str = "a block's fence may say what it rests on: `:::en{basis=\"observed\"}`, \
     `{basis=\"inferred\"}`, or `{basis=\"source\" source=\"https://…\"}`";
 
+/// Why a fence's attributes give its block no basis, and where: `at` counts characters
+/// from the start of the fence after `:::`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FenceError {
+    at: usize,
+    reason: Fence,
+}
+
+/// What is wrong with a fence's attributes. `Display` is the message for its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Fence {
+    /// The attributes are not written as a directive's are.
+    Syntax(Syntax),
+    /// An attribute other than `basis` and `source`.
+    UnknownAttribute(String),
+    /// Attributes without `basis`.
+    NoBasis,
+    /// A basis that is none of the three.
+    UnknownBasis(String),
+    /// A `source` that may not become a link.
+    Refused {
+        url: String,
+        why: crate::model::markup::Refused,
+    },
+    /// `basis="source"` without `source`.
+    NoSource,
+}
+
+impl std::fmt::Display for FenceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.reason {
+            Fence::Syntax(s) => write!(f, "{s}"),
+            Fence::UnknownAttribute(key) => write!(f, "unknown block attribute `{key}`"),
+            Fence::NoBasis => write!(f, "a block's attributes need `basis=\"…\"`"),
+            Fence::UnknownBasis(value) => write!(
+                f,
+                "unknown basis `{value}`: write `observed`, `source` or `inferred`"
+            ),
+            Fence::Refused { url, why } => {
+                f.write_str(&crate::model::markup::refused_message(url, why))
+            }
+            Fence::NoSource => write!(
+                f,
+                "a block marked `basis=\"source\"` needs `source=\"…\"`: the address of what it was read from"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FenceError {}
+
 /// The basis a fence's attributes give its block (`rest` is the fence after `:::`, its
 /// attributes from byte `brace`); errors at a column counted in characters from `rest`.
-fn fence_basis(rest: &str, brace: usize) -> Result<Option<BlockBasis>, (usize, String)> {
-    let (_, attrs) = parse_directive(&format!("x{}", &rest[brace..])).map_err(|e| {
-        let col = rest[..brace].chars().count() + e.at.saturating_sub(1);
-        (col, e.to_string())
+fn fence_basis(rest: &str, brace: usize) -> Result<Option<BlockBasis>, FenceError> {
+    let (_, attrs) = parse_directive(&format!("x{}", &rest[brace..])).map_err(|e| FenceError {
+        at: rest[..brace].chars().count() + e.at.saturating_sub(1),
+        reason: Fence::Syntax(e.reason),
     })?;
     let at = |key: &str| {
         rest.find(&format!("{key}="))
             .map_or(brace, |i| i)
             .min(rest.len())
     };
-    let col = |byte: usize| rest[..byte].chars().count();
+    // The error `reason` at byte `byte` of `rest`.
+    let fail = |byte: usize, reason: Fence| FenceError {
+        at: rest[..byte].chars().count(),
+        reason,
+    };
     if let Some(key) = attrs
         .keys()
         .find(|k| !matches!(k.as_str(), "basis" | "source"))
     {
-        return Err((col(at(key)), format!("unknown block attribute `{key}`")));
+        return Err(fail(at(key), Fence::UnknownAttribute(key.clone())));
     }
     let Some(value) = attrs.get("basis") else {
-        return Err((col(brace), "a block's attributes need `basis=\"…\"`".into()));
+        return Err(fail(brace, Fence::NoBasis));
     };
     let Some(basis) = Basis::parse(value) else {
-        return Err((
-            col(at("basis")),
-            format!("unknown basis `{value}`: write `observed`, `source` or `inferred`"),
-        ));
+        return Err(fail(at("basis"), Fence::UnknownBasis(value.clone())));
     };
     let source = attrs.get("source").cloned();
     if let Some(url) = &source
         && let Err(why) = crate::model::markup::link_target(url)
     {
-        return Err((
-            col(at("source")),
-            crate::model::markup::refused_message(url, &why),
-        ));
+        let url = url.clone();
+        return Err(fail(at("source"), Fence::Refused { url, why }));
     }
     if basis == Basis::Source && source.is_none() {
-        return Err((
-            col(at("basis")),
-            "a block marked `basis=\"source\"` needs `source=\"…\"`: the address of what it was read from"
-                .into(),
-        ));
+        return Err(fail(at("basis"), Fence::NoSource));
     }
     Ok(Some(BlockBasis { basis, source }))
 }
@@ -366,7 +412,13 @@ impl SyntaxError {
 
 impl std::fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.reason {
+        write!(f, "{}", self.reason)
+    }
+}
+
+impl std::fmt::Display for Syntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
             Syntax::NoName => write!(f, "a directive needs a name after `::`"),
             Syntax::NoBraces => {
                 write!(f, "expected `{{key=\"value\" …}}` after the directive name")
@@ -570,6 +622,41 @@ mod tests {
         assert!(parse_directive("run{id=\"x}").is_err());
         assert!(parse_directive("run{id}").is_err());
         assert!(parse_directive("run{a=1 a=2}").is_err());
+    }
+
+    #[test]
+    fn a_fence_error_says_its_message_at_its_column() {
+        let err = |rest: &str| {
+            let e = fence_basis(rest, rest.find('{').unwrap_or(0)).unwrap_err();
+            (e.at, e.to_string())
+        };
+        assert_eq!(
+            err("en{basis=\"guess\"}"),
+            (
+                3,
+                "unknown basis `guess`: write `observed`, `source` or `inferred`".into()
+            )
+        );
+        assert_eq!(
+            err("en{kind=\"x\"}"),
+            (3, "unknown block attribute `kind`".into())
+        );
+        assert_eq!(
+            err("en{}"),
+            (2, "a block's attributes need `basis=\"…\"`".into())
+        );
+        // A two-byte character before the brace counts as one column.
+        assert_eq!(
+            err("é{basis=\"x"),
+            (
+                1,
+                "expected `{key=\"value\" …}` after the directive name".into()
+            )
+        );
+        assert_eq!(
+            err("en{basis=\"source\"}").1,
+            "a block marked `basis=\"source\"` needs `source=\"…\"`: the address of what it was read from"
+        );
     }
 
     #[test]
