@@ -13,7 +13,7 @@
 use super::{ProbeError, Written, md_code, new_id, print_summary, progress_bar, record};
 use evidence_core::diagnostics::{Diagnostic, Diagnostics};
 use evidence_core::model::fields::Values;
-use evidence_core::model::probe_file::{ProbeCase, ProbeFile};
+use evidence_core::model::probe_file::{ProbeCase, ProbeFile, UnknownHole};
 use evidence_core::model::types::{Case, Id, InputFile, NO_ENGINE, Repeat, Run};
 use evidence_core::model::{Located, span_of};
 use std::collections::BTreeMap;
@@ -275,12 +275,7 @@ impl<'a> Runner<'a> {
                     })
                     .collect::<Result<_, _>>()
                     .map_err(|h| {
-                        self.located(
-                            &argv[0],
-                            Some(id),
-                            argv,
-                            format!("the hole `{{{h}}}` names no parameter"),
-                        )
+                        self.located(&argv[0], Some(id), argv, UnknownHole::from(h).to_string())
                     })?;
                 let out = self.command(Some(id), &filled)?;
                 let cmd = shown(filled.iter().map(|a| a.value.as_str()));
@@ -295,14 +290,7 @@ impl<'a> Runner<'a> {
             }
         };
         let json: serde_json::Value = super::http::parse_json(&String::from_utf8_lossy(&output))
-            .map_err(|m| {
-                self.at(
-                    place,
-                    Some(id),
-                    &shown_cmd,
-                    m.replace("the response", "the output"),
-                )
-            })?;
+            .map_err(|e| self.at(place, Some(id), &shown_cmd, e.of("the output").to_string()))?;
         let mut c = Case::new(id);
         for (name, pointer) in &self.probe.measurements {
             let v = self.number(&json, pointer, id, &shown_cmd)?;
@@ -381,13 +369,8 @@ impl<'a> Runner<'a> {
             return Err(self.at(&self.probe.probe, Some(id), "", "no request".into()));
         };
         let fail = |m: String, cmd: &str| self.at(&r.url, Some(id), cmd, m);
-        let url =
-            evidence_core::model::probe_file::fill(&r.url.value, &case.params).map_err(|h| {
-                fail(
-                    format!("the hole `{{{h}}}` names no parameter"),
-                    &r.url.value,
-                )
-            })?;
+        let url = evidence_core::model::probe_file::fill(&r.url.value, &case.params)
+            .map_err(|h| fail(UnknownHole::from(h).to_string(), &r.url.value))?;
         let cmd = format!("{} {}", r.method.value, shown_url(&url));
         let parsed = url::Url::parse(&url).map_err(|e| fail(format!("not a URL: {e}"), &cmd))?;
         let origin = parsed.origin().ascii_serialization();
@@ -401,7 +384,7 @@ impl<'a> Runner<'a> {
         let reply = match &r.json {
             Some(body) => {
                 let body = evidence_core::model::probe_file::fill_json(body, &case.params)
-                    .map_err(|h| fail(format!("the hole `{{{h}}}` names no parameter"), &cmd))?;
+                    .map_err(|h| fail(h.to_string(), &cmd))?;
                 http.post_raw(path, &body, Some(id))
             }
             None => http.get_raw(path, Some(id)),

@@ -167,30 +167,97 @@ pub fn decode<T: DeserializeOwned>(
             _ => err,
         });
     }
-    parse_json(&reply.body).map_err(|m| ProbeError::request(case, method, url, m))
+    parse_json(&reply.body).map_err(|e| ProbeError::request(case, method, url, e.to_string()))
 }
 
-/// Parses a JSON document, with a message that tells a truncated document from an
-/// invalid one.
-pub fn parse_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+/// Parses a JSON document (a response), with an error that tells a truncated document
+/// from an invalid one.
+pub fn parse_json<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
     serde_json::from_str::<T>(text).map_err(|e| {
         use serde_json::error::Category;
-        match e.classify() {
-            Category::Eof if text.trim().is_empty() => "the response body is empty".to_string(),
-            Category::Eof => format!(
-                "the response ends in the middle of its JSON (truncated after {} bytes)",
-                text.len()
-            ),
-            Category::Syntax => format!(
-                "the response is not valid JSON (line {}, column {}): {}",
-                e.line(),
-                e.column(),
-                excerpt(text)
-            ),
-            Category::Data => format!("the response JSON does not have the expected shape: {e}"),
-            Category::Io => format!("cannot read the response: {e}"),
+        let problem = match e.classify() {
+            Category::Eof if text.trim().is_empty() => JsonProblem::Empty,
+            Category::Eof => JsonProblem::Truncated { bytes: text.len() },
+            Category::Syntax => JsonProblem::Syntax {
+                line: e.line(),
+                column: e.column(),
+                excerpt: excerpt(text),
+            },
+            Category::Data => JsonProblem::Shape(e),
+            Category::Io => JsonProblem::Io(e),
+        };
+        JsonError {
+            document: "the response",
+            problem,
         }
     })
+}
+
+/// Why a JSON document did not parse, and what the message calls the document.
+#[derive(Debug)]
+pub struct JsonError {
+    /// The document as messages name it: `the response` unless [`JsonError::of`] says.
+    pub document: &'static str,
+    pub problem: JsonProblem,
+}
+
+/// What is wrong with a JSON document.
+#[derive(Debug)]
+pub enum JsonProblem {
+    /// Nothing but white space.
+    Empty,
+    /// It ends in the middle (`bytes` long).
+    Truncated { bytes: usize },
+    /// Not JSON: where it goes wrong, and the start of the text.
+    Syntax {
+        line: usize,
+        column: usize,
+        excerpt: String,
+    },
+    /// JSON, but not of the shape expected.
+    Shape(serde_json::Error),
+    /// Reading it failed.
+    Io(serde_json::Error),
+}
+
+impl JsonError {
+    /// The same error, of a document the message calls `document` (`the output`, `the
+    /// capture`, …).
+    pub fn of(self, document: &'static str) -> JsonError {
+        JsonError { document, ..self }
+    }
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let doc = self.document;
+        match &self.problem {
+            JsonProblem::Empty => write!(f, "{doc} body is empty"),
+            JsonProblem::Truncated { bytes } => write!(
+                f,
+                "{doc} ends in the middle of its JSON (truncated after {bytes} bytes)"
+            ),
+            JsonProblem::Syntax {
+                line,
+                column,
+                excerpt,
+            } => write!(
+                f,
+                "{doc} is not valid JSON (line {line}, column {column}): {excerpt}"
+            ),
+            JsonProblem::Shape(e) => write!(f, "{doc} JSON does not have the expected shape: {e}"),
+            JsonProblem::Io(e) => write!(f, "cannot read {doc}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for JsonError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.problem {
+            JsonProblem::Shape(e) | JsonProblem::Io(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// `: <message>` from an `{"error": "..."}` body, or a short excerpt of the body.
@@ -300,20 +367,44 @@ mod tests {
         assert!(
             parse_json::<T>("{\"a\": 1")
                 .unwrap_err()
+                .to_string()
                 .contains("truncated")
         );
-        assert!(parse_json::<T>("").unwrap_err().contains("empty"));
+        assert!(
+            parse_json::<T>("")
+                .unwrap_err()
+                .to_string()
+                .contains("empty")
+        );
         assert!(
             parse_json::<T>("<html>")
                 .unwrap_err()
+                .to_string()
                 .contains("not valid JSON")
         );
         assert!(
             parse_json::<T>("{\"a\": \"x\"}")
                 .unwrap_err()
+                .to_string()
                 .contains("shape")
         );
         assert!(parse_json::<T>("{\"a\": 1}").is_ok());
+    }
+
+    #[test]
+    fn a_json_error_says_the_message_of_old_and_names_its_document() {
+        let cut = parse_json::<T>("{\"a\": 1").unwrap_err();
+        assert_eq!(
+            cut.to_string(),
+            "the response ends in the middle of its JSON (truncated after 7 bytes)"
+        );
+        assert_eq!(
+            parse_json::<T>(" ")
+                .unwrap_err()
+                .of("the output")
+                .to_string(),
+            "the output body is empty"
+        );
     }
 
     #[test]

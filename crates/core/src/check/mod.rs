@@ -620,10 +620,11 @@ fn base_url(ev: &Evidence, diags: &mut Diagnostics) {
     };
     if let Err(msg) = crate::model::markup::base_url(&base.value) {
         diags.push(
-            Diagnostic::error("base-url", span_of("evidence.yaml", base), msg).with_hint(
-                "write the address the site is published at, e.g. \
+            Diagnostic::error("base-url", span_of("evidence.yaml", base), msg.to_string())
+                .with_hint(
+                    "write the address the site is published at, e.g. \
                  `base_url: \"https://example.org/investigation/\"`, or leave it out",
-            ),
+                ),
         );
     }
 }

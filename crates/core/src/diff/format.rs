@@ -802,11 +802,46 @@ pub fn markdown(r: &Report) -> String {
 }
 
 /// `link` as an http(s) URL a comment may link to (`--link`), or why not.
-pub fn review_link(link: &str) -> Result<String, String> {
-    let url = url::Url::parse(link).map_err(|e| format!("`{link}` is not a URL: {e}"))?;
+pub fn review_link(link: &str) -> Result<String, LinkError> {
+    let url = url::Url::parse(link).map_err(|why| LinkError::NotUrl {
+        link: link.to_string(),
+        why,
+    })?;
     match url.scheme() {
         "http" | "https" => Ok(url.to_string()),
-        other => Err(format!("`{link}` is a {other}: URL; give an http(s) one")),
+        other => Err(LinkError::NotHttp {
+            link: link.to_string(),
+            scheme: other.to_string(),
+        }),
+    }
+}
+
+/// Why `--link` is no link a comment may carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkError {
+    /// It does not parse as a URL.
+    NotUrl { link: String, why: url::ParseError },
+    /// A URL of another scheme than http(s).
+    NotHttp { link: String, scheme: String },
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LinkError::NotUrl { link, why } => write!(f, "`{link}` is not a URL: {why}"),
+            LinkError::NotHttp { link, scheme } => {
+                write!(f, "`{link}` is a {scheme}: URL; give an http(s) one")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LinkError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LinkError::NotUrl { why, .. } => Some(why),
+            LinkError::NotHttp { .. } => None,
+        }
     }
 }
 

@@ -868,3 +868,19 @@ fn a_latest_run_that_lost_a_case_is_not_called_derived_only() {
         vec![("dropped", "`b`".to_string())]
     );
 }
+
+#[test]
+fn a_review_link_must_be_an_http_url() {
+    assert_eq!(
+        review_link("ftp://example.org/r").unwrap_err().to_string(),
+        "`ftp://example.org/r` is a ftp: URL; give an http(s) one"
+    );
+    assert_eq!(
+        review_link("nowhere").unwrap_err().to_string(),
+        "`nowhere` is not a URL: relative URL without a base"
+    );
+    assert_eq!(
+        review_link("https://example.org/r").as_deref(),
+        Ok("https://example.org/r")
+    );
+}

@@ -14,6 +14,7 @@ use super::report::*;
 use super::words::{Piece, pieces};
 use pulldown_cmark_escape::{escape_html, escape_html_body_text};
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 /// The page's own rules, after the built-in theme's stylesheet (the theme has no
 /// `del`/`ins`).
@@ -771,37 +772,110 @@ const GENERATOR: &str = "<meta name=\"generator\" content=\"evidence diff\">";
 
 /// Writes `page` to `dir/index.html`, whole or not at all; refuses to replace an
 /// `index.html` this command did not write.
-pub fn write_page(dir: &std::path::Path, page: &str) -> Result<std::path::PathBuf, String> {
+pub fn write_page(dir: &Path, page: &str) -> Result<PathBuf, PageError> {
     use std::io::Write as _;
     let target = dir.join("index.html");
+    let failed = |path: &Path, step: Step| {
+        let path = path.to_path_buf();
+        move |source| PageError::Io { step, path, source }
+    };
     match std::fs::read(&target) {
         Ok(old) if !String::from_utf8_lossy(&old).contains(GENERATOR) => {
-            return Err(format!(
-                "{} exists and was not written by `evidence diff`; choose another --out",
-                target.display()
-            ));
+            return Err(PageError::NotOurs(target));
         }
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(format!("cannot read {}: {e}", target.display())),
+        Err(e) => return Err(failed(&target, Step::Read)(e)),
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(failed(dir, Step::Create))?;
     // Readable as the site's files are: 0666 less the umask (tempfile's own default, 0600,
     // would hide the page from the web server that publishes it).
     let mut tmp = tempfile::Builder::new()
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)
-        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
+        .map_err(failed(dir, Step::WriteIn))?;
     tmp.write_all(page.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        .map_err(failed(&target, Step::Write))?;
     tmp.persist(&target)
-        .map_err(|e| format!("cannot write {}: {}", target.display(), e.error))?;
+        .map_err(|e| failed(&target, Step::Write)(e.error))?;
     Ok(target)
+}
+
+/// Why the review page was not written.
+#[derive(Debug)]
+pub enum PageError {
+    /// An `index.html` is there that this command did not write: it is left alone.
+    NotOurs(PathBuf),
+    /// Reading, making or writing `path` failed.
+    Io {
+        step: Step,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// What [`write_page`] was doing with a path when the system refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Reading the `index.html` there, to know whose it is.
+    Read,
+    /// Making the folder.
+    Create,
+    /// Making a temporary file in the folder.
+    WriteIn,
+    /// Writing the page.
+    Write,
+}
+
+impl std::fmt::Display for PageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PageError::NotOurs(target) => write!(
+                f,
+                "{} exists and was not written by `evidence diff`; choose another --out",
+                target.display()
+            ),
+            PageError::Io { step, path, source } => {
+                let verb = match step {
+                    Step::Read => "cannot read",
+                    Step::Create => "cannot create",
+                    Step::WriteIn => "cannot write in",
+                    Step::Write => "cannot write",
+                };
+                write!(f, "{verb} {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PageError::NotOurs(_) => None,
+            PageError::Io { source, .. } => Some(source),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::code_spans;
+    use super::{PageError, Step, code_spans};
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_page_error_names_the_path_and_what_failed() {
+        let refused = PageError::NotOurs(PathBuf::from("out/index.html"));
+        assert_eq!(
+            refused.to_string(),
+            "out/index.html exists and was not written by `evidence diff`; choose another --out"
+        );
+        let denied = PageError::Io {
+            step: Step::WriteIn,
+            path: PathBuf::from("out"),
+            source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied"),
+        };
+        assert_eq!(denied.to_string(), "cannot write in out: denied");
+    }
 
     #[test]
     fn inline_code_is_rendered_and_a_lone_backtick_kept() {

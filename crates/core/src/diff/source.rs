@@ -1,15 +1,20 @@
 //! The two sides of a diff: a folder, or a git revision whose committed files are written
 //! into a temporary folder (the working tree is never checked out or touched).
 
+use crate::load::git::GitError;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Why a side could not be opened.
 #[derive(Debug)]
 pub enum SideError {
     UnknownRevision(String),
-    NotASite { label: String, path: PathBuf },
+    NotASite {
+        label: String,
+        path: PathBuf,
+    },
+    /// A git command could not be run or failed.
+    Command(GitError),
     Git(String),
 }
 
@@ -29,6 +34,7 @@ impl std::fmt::Display for SideError {
                     path.display()
                 )
             }
+            SideError::Command(e) => write!(f, "git failed: {e}"),
             SideError::Git(msg) => write!(f, "git failed: {msg}"),
         }
     }
@@ -130,7 +136,7 @@ pub fn attributes_changed(
     }
     args.push("--");
     args.extend(specs.iter().map(String::as_str));
-    let listing = git_bytes(site_root, &args).map_err(SideError::Git)?;
+    let listing = git_bytes(site_root, &args).map_err(SideError::Command)?;
     let mut out = name_status(&listing);
     if head.commit.is_none() {
         // A new file the working tree has not added yet is a change all the same.
@@ -143,7 +149,7 @@ pub fn attributes_changed(
             "--",
         ];
         args.extend(specs.iter().map(String::as_str));
-        let untracked = git_bytes(site_root, &args).map_err(SideError::Git)?;
+        let untracked = git_bytes(site_root, &args).map_err(SideError::Command)?;
         out.extend(
             untracked
                 .split(|&b| b == 0)
@@ -199,20 +205,10 @@ fn checked(side: Side) -> Result<Side, SideError> {
     }
 }
 
+/// `git -C dir args`'s stdout as text (what is not UTF-8 replaced), or why there is none.
 fn git(dir: &Path, args: &[&str]) -> Result<String, SideError> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| SideError::Git(format!("cannot run git: {e}")))?;
-    if !out.status.success() {
-        return Err(SideError::Git(
-            String::from_utf8_lossy(&out.stderr).trim().to_string(),
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    let out = git_bytes(dir, args).map_err(SideError::Command)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// Writes the site's files as committed at `commit` into `dest`: every blob under the site
@@ -362,17 +358,20 @@ impl Blobs {
     }
 }
 
-/// `git -C dir args`'s stdout as bytes, or its complaint.
-fn git_bytes(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+/// `git -C dir args`'s stdout as bytes, or why there is none.
+fn git_bytes(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    crate::load::git::run(dir, args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_git_command_says_git_failed_and_what_git_said() {
+        let failed = SideError::Command(GitError::Failed {
+            stderr: "fatal: bad object nope".into(),
+        });
+        assert_eq!(failed.to_string(), "git failed: fatal: bad object nope");
     }
-    Ok(out.stdout)
 }

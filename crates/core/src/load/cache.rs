@@ -75,13 +75,9 @@ impl DiskCache {
     /// The cache of the site at `root` when it is this machine's own: a cache folder that
     /// git tracks (the folder or any file in it) came with the repository, from whoever
     /// committed it, and is not read; the warning to print says why and how to untrack it.
-    pub fn open_own(root: &Path) -> Result<DiskCache, String> {
+    pub fn open_own(root: &Path) -> Result<DiskCache, TrackedCache> {
         if tracked_by_git(root) {
-            return Err(format!(
-                "{DIR}/ is tracked by git, so it came with the repository rather than from a \
-                 build on this machine: the parse cache is not read or written; untrack it \
-                 with `git rm -r --cached {DIR}` and list it in .gitignore"
-            ));
+            return Err(TrackedCache);
         }
         Ok(DiskCache::open(root))
     }
@@ -190,6 +186,24 @@ fn tracked_by_git(root: &Path) -> bool {
         .is_ok_and(|out| out.status.success() && !out.stdout.is_empty())
 }
 
+/// Why the parse cache is not used: git tracks its folder, so it came with the repository.
+/// `Display` is the warning, with how to untrack it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrackedCache;
+
+impl std::fmt::Display for TrackedCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{DIR}/ is tracked by git, so it came with the repository rather than from a \
+             build on this machine: the parse cache is not read or written; untrack it \
+             with `git rm -r --cached {DIR}` and list it in .gitignore"
+        )
+    }
+}
+
+impl std::error::Error for TrackedCache {}
+
 /// The records of an entry, when its digest is `digest` (it was made from the same text).
 fn made_from<'a>(entry: &'a [u8], digest: &[u8; DIGEST]) -> Option<&'a [u8]> {
     let (head, records) = entry.split_at_checked(DIGEST)?;
@@ -201,4 +215,19 @@ fn entry(digest: &[u8; DIGEST], parsed: &Parsed) -> Option<Vec<u8>> {
     let mut bytes = digest.to_vec();
     rmp_serde::encode::write_named(&mut bytes, parsed).ok()?;
     Some(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tracked_cache_is_refused_with_how_to_untrack_it() {
+        assert_eq!(
+            TrackedCache.to_string(),
+            ".evidence-cache/ is tracked by git, so it came with the repository rather than \
+             from a build on this machine: the parse cache is not read or written; untrack \
+             it with `git rm -r --cached .evidence-cache` and list it in .gitignore"
+        );
+    }
 }

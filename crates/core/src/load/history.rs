@@ -5,13 +5,13 @@
 //! such commit, compared with the commit before. No git, no repository or a shallow
 //! clone is a [`History::unavailable`] reason, never an error.
 
+use super::git::GitError;
 use crate::model::history::{Event, History, What};
 use crate::model::types::ClaimSide;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::Path;
-use std::process::Command;
 
 const CLAIMS: &str = "data/claims.yaml";
 const RUNS: &str = "data/runs/";
@@ -44,7 +44,7 @@ pub fn read(root: &Path, maps_file: &str) -> History {
             unavailable: None,
         },
         Err(why) => History {
-            unavailable: Some(why),
+            unavailable: Some(why.to_string()),
             ..History::default()
         },
     };
@@ -55,24 +55,61 @@ pub fn read(root: &Path, maps_file: &str) -> History {
     history
 }
 
-/// `git -C root ARGS`, its standard output, or why it failed.
-fn git(root: &Path, args: &[&str]) -> Result<String, String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .output()
-        .map_err(|e| format!("git could not be run ({e})"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(err
-            .lines()
-            .next()
-            .unwrap_or("git failed")
-            .trim()
-            .to_string());
+/// Why the history could not be read. `Display` is the build's note, on one line.
+#[derive(Debug)]
+enum Unavailable {
+    /// The site is in no git repository (or git could not be run to say).
+    NotARepository(GitError),
+    /// The repository is a shallow clone: the history it holds is cut short.
+    Shallow,
+    /// A git command failed.
+    Git(GitError),
+    /// `git log` printed a commit in a form this reader does not know.
+    LogForm,
+    /// Reading a blob through `git cat-file` failed.
+    CatFile(std::io::Error),
+}
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unavailable::NotARepository(e) => {
+                write!(f, "not a git repository ({})", first_line(e))
+            }
+            Unavailable::Shallow => write!(
+                f,
+                "a shallow clone holds only part of the history: fetch all of it \
+                 (`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)"
+            ),
+            Unavailable::Git(e) => write!(f, "{}", first_line(e)),
+            Unavailable::LogForm => write!(f, "git log printed a commit in an unexpected form"),
+            Unavailable::CatFile(e) => write!(f, "git cat-file: {e}"),
+        }
     }
-    String::from_utf8(out.stdout).map_err(|_| "git printed something that is not UTF-8".into())
+}
+
+impl std::error::Error for Unavailable {}
+
+impl From<GitError> for Unavailable {
+    fn from(e: GitError) -> Unavailable {
+        Unavailable::Git(e)
+    }
+}
+
+/// The first line of what git said: the note is one line, and git says why first (a hint
+/// such as `safe.directory`'s follows).
+fn first_line(e: &GitError) -> String {
+    e.to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// `git -C root ARGS`, its standard output, or why it failed.
+fn git(root: &Path, args: &[&str]) -> Result<String, GitError> {
+    super::git::text(root, args)
 }
 
 /// One commit of the log and the site files it added (`A`), changed (`M`) or deleted (`D`).
@@ -83,7 +120,7 @@ struct Commit {
     files: Vec<(char, String)>,
 }
 
-fn log(root: &Path, prefix: &str, maps: &str) -> Result<Vec<Commit>, String> {
+fn log(root: &Path, prefix: &str, maps: &str) -> Result<Vec<Commit>, Unavailable> {
     let text = git(
         root,
         &[
@@ -103,7 +140,7 @@ fn log(root: &Path, prefix: &str, maps: &str) -> Result<Vec<Commit>, String> {
         let mut lines = record.lines();
         let head: Vec<&str> = lines.next().unwrap_or_default().split('\0').collect();
         let [hash, date, subject] = head[..] else {
-            return Err("git log printed a commit in an unexpected form".into());
+            return Err(Unavailable::LogForm);
         };
         let files = lines
             .filter_map(|l| {
@@ -126,15 +163,15 @@ fn log(root: &Path, prefix: &str, maps: &str) -> Result<Vec<Commit>, String> {
 struct Blobs(super::git::CatFile);
 
 impl Blobs {
-    fn open(root: &Path) -> Result<Blobs, String> {
+    fn open(root: &Path) -> Result<Blobs, Unavailable> {
         super::git::CatFile::open(root)
             .map(Blobs)
-            .map_err(|e| format!("git could not be run ({e})"))
+            .map_err(|e| Unavailable::Git(GitError::Run(e)))
     }
 
     /// The text of `path` at `commit`, `None` when it is not there.
-    fn get(&mut self, commit: &str, path: &str) -> Result<Option<String>, String> {
-        let failed = |e: std::io::Error| format!("git cat-file: {e}");
+    fn get(&mut self, commit: &str, path: &str) -> Result<Option<String>, Unavailable> {
+        let failed = Unavailable::CatFile;
         let Some(object) = self.0.ask(&format!("{commit}:{path}")).map_err(failed)? else {
             return Ok(None);
         };
@@ -207,14 +244,10 @@ fn copied_move(now: &Value, before: &BTreeMap<String, Value>) -> Option<ClaimSid
     }
 }
 
-fn events(root: &Path, maps_path: &str) -> Result<(Vec<Event>, usize), String> {
-    git(root, &["rev-parse", "--git-dir"]).map_err(|e| format!("not a git repository ({e})"))?;
+fn events(root: &Path, maps_path: &str) -> Result<(Vec<Event>, usize), Unavailable> {
+    git(root, &["rev-parse", "--git-dir"]).map_err(Unavailable::NotARepository)?;
     if git(root, &["rev-parse", "--is-shallow-repository"])?.trim() == "true" {
-        return Err(
-            "a shallow clone holds only part of the history: fetch all of it \
-                    (`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)"
-                .into(),
-        );
+        return Err(Unavailable::Shallow);
     }
     let prefix = git(root, &["rev-parse", "--show-prefix"])?
         .trim()
@@ -293,4 +326,32 @@ fn run_stem(file: &str) -> Option<String> {
         .file_stem()
         .and_then(|s| s.to_str())
         .map(String::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_note_is_the_message_of_old_on_one_line() {
+        assert_eq!(
+            Unavailable::Shallow.to_string(),
+            "a shallow clone holds only part of the history: fetch all of it \
+             (`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)"
+        );
+        let dubious = GitError::Failed {
+            stderr: "fatal: detected dubious ownership in repository at '/r'\n\
+                     To add an exception for this directory, call:"
+                .into(),
+        };
+        assert_eq!(
+            Unavailable::NotARepository(dubious).to_string(),
+            "not a git repository (fatal: detected dubious ownership in repository at '/r')"
+        );
+        let cut = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "cut short");
+        assert_eq!(
+            Unavailable::CatFile(cut).to_string(),
+            "git cat-file: cut short"
+        );
+    }
 }

@@ -166,12 +166,12 @@ fn parse_body(
             let (tag, attrs) = match rest.find('{') {
                 Some(brace) => match fence_basis(rest, brace) {
                     Ok(basis) => (rest[..brace].trim(), basis),
-                    Err((col, message)) => {
+                    Err(e) => {
                         diags.push(
                             Diagnostic::error(
                                 "block",
-                                Span::new(file, line_no, indent(line) + 4 + col),
-                                message,
+                                Span::new(file, line_no, indent(line) + 4 + e.at),
+                                e.to_string(),
                             )
                             .with_hint(FENCE_HINT),
                         );
@@ -221,11 +221,11 @@ fn parse_body(
                     line: line_no,
                     resolution: None,
                 })),
-                Err((col, msg)) => diags.push(
+                Err(e) => diags.push(
                     Diagnostic::error(
                         "directive",
-                        Span::new(file, line_no, col + 3 + indent(line)),
-                        msg,
+                        Span::new(file, line_no, e.at + 3 + indent(line)),
+                        e.to_string(),
                     )
                     .with_hint("directives look like `::claims{page=\"index\"}`"),
                 ),
@@ -260,47 +260,95 @@ fn parse_body(
 const FENCE_HINT: &str = "a block's fence may say what it rests on: `:::en{basis=\"observed\"}`, \
     `{basis=\"inferred\"}`, or `{basis=\"source\" source=\"https://…\"}`";
 
+/// Why a fence's attributes give its block no basis, and where: `at` counts characters
+/// from the start of the fence after `:::`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FenceError {
+    at: usize,
+    reason: Fence,
+}
+
+/// What is wrong with a fence's attributes. `Display` is the message for its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Fence {
+    /// The attributes are not written as a directive's are.
+    Syntax(Syntax),
+    /// An attribute other than `basis` and `source`.
+    UnknownAttribute(String),
+    /// Attributes without `basis`.
+    NoBasis,
+    /// A basis that is none of the three.
+    UnknownBasis(String),
+    /// A `source` that may not become a link.
+    Refused {
+        url: String,
+        why: crate::model::markup::Refused,
+    },
+    /// `basis="source"` without `source`.
+    NoSource,
+}
+
+impl std::fmt::Display for FenceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.reason {
+            Fence::Syntax(s) => write!(f, "{s}"),
+            Fence::UnknownAttribute(key) => write!(f, "unknown block attribute `{key}`"),
+            Fence::NoBasis => write!(f, "a block's attributes need `basis=\"…\"`"),
+            Fence::UnknownBasis(value) => write!(
+                f,
+                "unknown basis `{value}`: write `observed`, `source` or `inferred`"
+            ),
+            Fence::Refused { url, why } => {
+                f.write_str(&crate::model::markup::refused_message(url, why))
+            }
+            Fence::NoSource => write!(
+                f,
+                "a block marked `basis=\"source\"` needs `source=\"…\"`: the address of what it was read from"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FenceError {}
+
 /// The basis a fence's attributes give its block (`rest` is the fence after `:::`, its
 /// attributes from byte `brace`); errors at a column counted in characters from `rest`.
-fn fence_basis(rest: &str, brace: usize) -> Result<Option<BlockBasis>, (usize, String)> {
-    let (_, attrs) = parse_directive(&format!("x{}", &rest[brace..]))
-        .map_err(|(col, msg)| (rest[..brace].chars().count() + col.saturating_sub(1), msg))?;
+fn fence_basis(rest: &str, brace: usize) -> Result<Option<BlockBasis>, FenceError> {
+    let (_, attrs) = parse_directive(&format!("x{}", &rest[brace..])).map_err(|e| FenceError {
+        at: rest[..brace].chars().count() + e.at.saturating_sub(1),
+        reason: Fence::Syntax(e.reason),
+    })?;
     let at = |key: &str| {
         rest.find(&format!("{key}="))
             .map_or(brace, |i| i)
             .min(rest.len())
     };
-    let col = |byte: usize| rest[..byte].chars().count();
+    // The error `reason` at byte `byte` of `rest`.
+    let fail = |byte: usize, reason: Fence| FenceError {
+        at: rest[..byte].chars().count(),
+        reason,
+    };
     if let Some(key) = attrs
         .keys()
         .find(|k| !matches!(k.as_str(), "basis" | "source"))
     {
-        return Err((col(at(key)), format!("unknown block attribute `{key}`")));
+        return Err(fail(at(key), Fence::UnknownAttribute(key.clone())));
     }
     let Some(value) = attrs.get("basis") else {
-        return Err((col(brace), "a block's attributes need `basis=\"…\"`".into()));
+        return Err(fail(brace, Fence::NoBasis));
     };
     let Some(basis) = Basis::parse(value) else {
-        return Err((
-            col(at("basis")),
-            format!("unknown basis `{value}`: write `observed`, `source` or `inferred`"),
-        ));
+        return Err(fail(at("basis"), Fence::UnknownBasis(value.clone())));
     };
     let source = attrs.get("source").cloned();
     if let Some(url) = &source
         && let Err(why) = crate::model::markup::link_target(url)
     {
-        return Err((
-            col(at("source")),
-            crate::model::markup::refused_message(url, &why),
-        ));
+        let url = url.clone();
+        return Err(fail(at("source"), Fence::Refused { url, why }));
     }
     if basis == Basis::Source && source.is_none() {
-        return Err((
-            col(at("basis")),
-            "a block marked `basis=\"source\"` needs `source=\"…\"`: the address of what it was read from"
-                .into(),
-        ));
+        return Err(fail(at("basis"), Fence::NoSource));
     }
     Ok(Some(BlockBasis { basis, source }))
 }
@@ -324,21 +372,74 @@ fn code_fence(line: &str) -> Option<String> {
 
 /// Parses `name{key="value" other=plain}` (the part after `::`).
 /// Errors carry the 0-based character offset within `rest`.
-pub fn parse_directive(rest: &str) -> Result<(String, BTreeMap<String, String>), (usize, String)> {
-    directive_at_bytes(rest).map_err(|(byte, message)| {
-        let chars = rest.char_indices().take_while(|&(i, _)| i < byte).count();
-        (chars, message)
+pub fn parse_directive(rest: &str) -> Result<(String, BTreeMap<String, String>), SyntaxError> {
+    directive_at_bytes(rest).map_err(|e| SyntaxError {
+        at: rest.char_indices().take_while(|&(i, _)| i < e.at).count(),
+        ..e
     })
 }
 
+/// Why a directive's text (after `::`) does not parse, and where in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// The 0-based offset in the text: in characters from [`parse_directive`] (columns
+    /// count characters), in bytes inside it.
+    pub at: usize,
+    pub reason: Syntax,
+}
+
+/// What is wrong with a directive's text. `Display` is the message for its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Syntax {
+    /// Nothing that can be a name follows `::`.
+    NoName,
+    /// The name is followed by something other than `{…}`.
+    NoBraces,
+    /// An attribute that is not `key=value`.
+    NotKeyValue,
+    /// A quoted value whose `"` is never closed.
+    Unclosed,
+    /// The same attribute given twice.
+    Twice(String),
+}
+
+impl SyntaxError {
+    /// `reason` at byte `at`.
+    fn at_byte(at: usize, reason: Syntax) -> SyntaxError {
+        SyntaxError { at, reason }
+    }
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.reason)
+    }
+}
+
+impl std::fmt::Display for Syntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Syntax::NoName => write!(f, "a directive needs a name after `::`"),
+            Syntax::NoBraces => {
+                write!(f, "expected `{{key=\"value\" …}}` after the directive name")
+            }
+            Syntax::NotKeyValue => write!(f, "expected `key=\"value\"`"),
+            Syntax::Unclosed => write!(f, "unclosed `\"` in directive attribute"),
+            Syntax::Twice(key) => write!(f, "attribute `{key}` is given twice"),
+        }
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
 /// [`parse_directive`], with errors at byte offsets.
-fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), (usize, String)> {
+fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), SyntaxError> {
     let name_len = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
         .unwrap_or(rest.len());
     let name = &rest[..name_len];
     if name.is_empty() {
-        return Err((0, "a directive needs a name after `::`".into()));
+        return Err(SyntaxError::at_byte(0, Syntax::NoName));
     }
     let tail = rest[name_len..].trim_end();
     let mut attrs = BTreeMap::new();
@@ -346,10 +447,7 @@ fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), 
         return Ok((name.to_string(), attrs));
     }
     let Some(inner) = tail.strip_prefix('{').and_then(|t| t.strip_suffix('}')) else {
-        return Err((
-            name_len,
-            "expected `{key=\"value\" …}` after the directive name".into(),
-        ));
+        return Err(SyntaxError::at_byte(name_len, Syntax::NoBraces));
     };
     let base = name_len + 1;
     let chars: Vec<(usize, char)> = inner.char_indices().collect();
@@ -369,10 +467,8 @@ fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), 
         }
         let key: String = chars[key_start..i].iter().map(|c| c.1).collect();
         if key.is_empty() || i >= chars.len() || chars[i].1 != '=' {
-            return Err((
-                base + chars.get(i).map(|c| c.0).unwrap_or(inner.len()),
-                "expected `key=\"value\"`".into(),
-            ));
+            let at = base + chars.get(i).map(|c| c.0).unwrap_or(inner.len());
+            return Err(SyntaxError::at_byte(at, Syntax::NotKeyValue));
         }
         i += 1;
         let mut value = String::new();
@@ -384,10 +480,8 @@ fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), 
                 i += 1;
             }
             if i >= chars.len() {
-                return Err((
-                    base + chars[open_at.saturating_sub(1)].0,
-                    "unclosed `\"` in directive attribute".into(),
-                ));
+                let at = base + chars[open_at.saturating_sub(1)].0;
+                return Err(SyntaxError::at_byte(at, Syntax::Unclosed));
             }
             i += 1;
         } else {
@@ -397,10 +491,8 @@ fn directive_at_bytes(rest: &str) -> Result<(String, BTreeMap<String, String>), 
             }
         }
         if attrs.insert(key.clone(), value).is_some() {
-            return Err((
-                base + chars[key_start].0,
-                format!("attribute `{key}` is given twice"),
-            ));
+            let at = base + chars[key_start].0;
+            return Err(SyntaxError::at_byte(at, Syntax::Twice(key)));
         }
     }
     Ok((name.to_string(), attrs))
@@ -530,5 +622,58 @@ mod tests {
         assert!(parse_directive("run{id=\"x}").is_err());
         assert!(parse_directive("run{id}").is_err());
         assert!(parse_directive("run{a=1 a=2}").is_err());
+    }
+
+    #[test]
+    fn a_fence_error_says_its_message_at_its_column() {
+        let err = |rest: &str| {
+            let e = fence_basis(rest, rest.find('{').unwrap_or(0)).unwrap_err();
+            (e.at, e.to_string())
+        };
+        assert_eq!(
+            err("en{basis=\"guess\"}"),
+            (
+                3,
+                "unknown basis `guess`: write `observed`, `source` or `inferred`".into()
+            )
+        );
+        assert_eq!(
+            err("en{kind=\"x\"}"),
+            (3, "unknown block attribute `kind`".into())
+        );
+        assert_eq!(
+            err("en{}"),
+            (2, "a block's attributes need `basis=\"…\"`".into())
+        );
+        // A two-byte character before the brace counts as one column.
+        assert_eq!(
+            err("é{basis=\"x"),
+            (
+                1,
+                "expected `{key=\"value\" …}` after the directive name".into()
+            )
+        );
+        assert_eq!(
+            err("en{basis=\"source\"}").1,
+            "a block marked `basis=\"source\"` needs `source=\"…\"`: the address of what it was read from"
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_says_the_old_message_at_a_character_offset() {
+        let e = parse_directive("claims{note=\"é\" note=x}").unwrap_err();
+        assert_eq!(e.to_string(), "attribute `note` is given twice");
+        // `é` is two bytes, one column.
+        assert_eq!(e.at, 16);
+        let e = parse_directive("claims page").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "expected `{key=\"value\" …}` after the directive name"
+        );
+        assert_eq!(e.reason, Syntax::NoBraces);
+        assert_eq!(
+            parse_directive("run{id=\"x}").unwrap_err().to_string(),
+            "unclosed `\"` in directive attribute"
+        );
     }
 }

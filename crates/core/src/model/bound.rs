@@ -41,36 +41,66 @@ struct Written {
     le: Option<f64>,
 }
 
-impl TryFrom<Written> for Bound {
-    type Error = String;
+/// Why a written bound is none. `Display` is the message serde reports at the bound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BoundError {
+    /// Both edges of one side (`names`: `` `gt` and `ge` `` or `` `lt` and `le` ``).
+    Both { names: &'static str },
+    /// No edge at all.
+    NoEdge,
+    /// An edge at infinity or NaN.
+    NotFinite(f64),
+    /// A range whose lower edge is not below its upper edge.
+    Empty,
+}
 
-    fn try_from(w: Written) -> Result<Bound, String> {
-        let side =
-            |strict: Option<f64>, inclusive: Option<f64>, names: &str| match (strict, inclusive) {
-                (Some(_), Some(_)) => Err(format!("a bound takes one of {names}, not both")),
-                // `+ 0.0` makes -0 the 0 it equals, so that edges sort as they compare.
-                (Some(v), None) => Ok(Some(Edge::new(v + 0.0, false))),
-                (None, Some(v)) => Ok(Some(Edge::new(v + 0.0, true))),
-                (None, None) => Ok(None),
-            };
+impl std::fmt::Display for BoundError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoundError::Both { names } => write!(f, "a bound takes one of {names}, not both"),
+            BoundError::NoEdge => write!(
+                f,
+                "a bound needs at least one of `lt`, `le`, `gt`, `ge` \
+                 (leave `bound` out for \"otherwise\")"
+            ),
+            BoundError::NotFinite(v) => write!(f, "a bound must be a finite number, not {v}"),
+            BoundError::Empty => write!(
+                f,
+                "this range holds no value: its lower edge is not below its upper edge"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BoundError {}
+
+impl TryFrom<Written> for Bound {
+    type Error = BoundError;
+
+    fn try_from(w: Written) -> Result<Bound, BoundError> {
+        let side = |strict: Option<f64>, inclusive: Option<f64>, names: &'static str| match (
+            strict, inclusive,
+        ) {
+            (Some(_), Some(_)) => Err(BoundError::Both { names }),
+            // `+ 0.0` makes -0 the 0 it equals, so that edges sort as they compare.
+            (Some(v), None) => Ok(Some(Edge::new(v + 0.0, false))),
+            (None, Some(v)) => Ok(Some(Edge::new(v + 0.0, true))),
+            (None, None) => Ok(None),
+        };
         let bound = Bound {
             lower: side(w.gt, w.ge, "`gt` and `ge`")?,
             upper: side(w.lt, w.le, "`lt` and `le`")?,
         };
         if bound.lower.is_none() && bound.upper.is_none() {
-            return Err("a bound needs at least one of `lt`, `le`, `gt`, `ge` \
-                        (leave `bound` out for \"otherwise\")"
-                .into());
+            return Err(BoundError::NoEdge);
         }
         for e in bound.lower.iter().chain(&bound.upper) {
             if !e.value.is_finite() {
-                return Err(format!("a bound must be a finite number, not {}", e.value));
+                return Err(BoundError::NotFinite(e.value));
             }
         }
         if bound.is_empty() {
-            return Err(
-                "this range holds no value: its lower edge is not below its upper edge".into(),
-            );
+            return Err(BoundError::Empty);
         }
         Ok(bound)
     }
@@ -204,6 +234,25 @@ mod tests {
 
     fn read(yaml: &str) -> Result<Bound, String> {
         serde_saphyr::from_str::<Bound>(yaml).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn bound_errors_say_the_messages_of_old() {
+        let both = BoundError::Both {
+            names: "`gt` and `ge`",
+        };
+        assert_eq!(
+            both.to_string(),
+            "a bound takes one of `gt` and `ge`, not both"
+        );
+        assert_eq!(
+            BoundError::NoEdge.to_string(),
+            "a bound needs at least one of `lt`, `le`, `gt`, `ge` (leave `bound` out for \"otherwise\")"
+        );
+        assert_eq!(
+            BoundError::NotFinite(f64::INFINITY).to_string(),
+            "a bound must be a finite number, not inf"
+        );
     }
 
     #[test]

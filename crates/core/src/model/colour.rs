@@ -72,21 +72,13 @@ impl Mode {
 
 impl CssColour {
     /// Parses `written`, or says why it is not a colour a zone can take.
-    pub fn parse(written: Id) -> Result<CssColour, String> {
+    pub fn parse(written: Id) -> Result<CssColour, ColourError> {
         let text = written.value.as_str();
-        let parsed = csscolorparser::parse(text).map_err(|_| {
-            format!(
-                "`{text}` is not a colour: give a theme colour (blue, purple, orange, green, \
-                 pink, yellow), a CSS colour (`#c0392b`, `rgb(192 57 43)`, `hsl(6 63% 46%)`, \
-                 `rebeccapurple`) or `{{light: …, dark: …}}`"
-            )
-        })?;
+        let parsed =
+            csscolorparser::parse(text).map_err(|_| ColourError::NotAColour(text.to_string()))?;
         let [r, g, b, a] = parsed.to_rgba8();
         if a != 255 {
-            return Err(format!(
-                "`{text}` is translucent: a zone colour must be opaque, so that its contrast \
-                 does not depend on what lies beneath"
-            ));
+            return Err(ColourError::Translucent(text.to_string()));
         }
         Ok(CssColour {
             written,
@@ -188,8 +180,37 @@ impl<'de> serde::de::Visitor<'de> for WrittenVisitor {
     }
 }
 
+/// Why a zone's colour as written is none it can take (the text as written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ColourError {
+    /// Neither a theme colour nor a CSS colour.
+    NotAColour(String),
+    /// A CSS colour that is not opaque.
+    Translucent(String),
+}
+
+impl std::fmt::Display for ColourError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ColourError::NotAColour(text) => write!(
+                f,
+                "`{text}` is not a colour: give a theme colour (blue, purple, orange, green, \
+                 pink, yellow), a CSS colour (`#c0392b`, `rgb(192 57 43)`, `hsl(6 63% 46%)`, \
+                 `rebeccapurple`) or `{{light: …, dark: …}}`"
+            ),
+            ColourError::Translucent(text) => write!(
+                f,
+                "`{text}` is translucent: a zone colour must be opaque, so that its contrast \
+                 does not depend on what lies beneath"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ColourError {}
+
 /// A theme name, else a CSS colour.
-fn one(written: Id) -> Result<ZoneColour, String> {
+fn one(written: Id) -> Result<ZoneColour, ColourError> {
     use serde::de::IntoDeserializer;
     let name: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
         written.value.as_str().into_deserializer();
@@ -199,7 +220,7 @@ fn one(written: Id) -> Result<ZoneColour, String> {
     }
 }
 
-fn pair(light: Id, dark: Id) -> Result<ZoneColour, String> {
+fn pair(light: Id, dark: Id) -> Result<ZoneColour, ColourError> {
     Ok(ZoneColour::Pair {
         light: CssColour::parse(light)?,
         dark: CssColour::parse(dark)?,
@@ -335,6 +356,20 @@ mod tests {
             .err()
             .unwrap_or_default();
         assert!(e.contains("print"), "{e}");
+    }
+
+    #[test]
+    fn a_colour_error_says_the_message_of_old() {
+        assert_eq!(
+            ColourError::Translucent("#0008".into()).to_string(),
+            "`#0008` is translucent: a zone colour must be opaque, so that its contrast does \
+             not depend on what lies beneath"
+        );
+        assert!(
+            ColourError::NotAColour("#ggg".into())
+                .to_string()
+                .ends_with("`rebeccapurple`) or `{light: …, dark: …}`")
+        );
     }
 
     #[test]

@@ -392,11 +392,11 @@ pub fn typed(
 }
 
 /// `v` as a value of `f`'s type (numbers as the site writes them), or why it is not one.
-fn conform(f: &FieldSpec, v: &Value, langs: &[Lang]) -> Result<Value, String> {
+fn conform(f: &FieldSpec, v: &Value, langs: &[Lang]) -> Result<Value, FieldError> {
     match f.ty {
         FieldType::List => {
             let Value::Array(items) = v else {
-                return Err("must be a list (`[a, b]`)".into());
+                return Err(FieldError::NotAList);
             };
             let items = items
                 .iter()
@@ -408,8 +408,13 @@ fn conform(f: &FieldSpec, v: &Value, langs: &[Lang]) -> Result<Value, String> {
     }
 }
 
-fn scalar(f: &FieldSpec, ty: FieldType, v: &Value, langs: &[Lang]) -> Result<Value, String> {
-    let bad = |what: &str| Err(format!("must be {what}, not `{v}`"));
+fn scalar(f: &FieldSpec, ty: FieldType, v: &Value, langs: &[Lang]) -> Result<Value, FieldError> {
+    let bad = |what: &str| {
+        Err(FieldError::Not {
+            expected: what.to_string(),
+            value: v.clone(),
+        })
+    };
     match ty {
         FieldType::Text => match super::lang::json_text(v, langs) {
             Some(_) => Ok(v.clone()),
@@ -428,7 +433,7 @@ fn scalar(f: &FieldSpec, ty: FieldType, v: &Value, langs: &[Lang]) -> Result<Val
         },
         FieldType::Number => match v.as_f64() {
             Some(n) if n.is_finite() => {
-                serde_json::to_value(super::format::Decimal(n)).map_err(|e| e.to_string())
+                serde_json::to_value(super::format::Decimal(n)).map_err(FieldError::Unwritable)
             }
             _ => bad("a number"),
         },
@@ -442,14 +447,43 @@ fn scalar(f: &FieldSpec, ty: FieldType, v: &Value, langs: &[Lang]) -> Result<Val
         },
         FieldType::Choice => match v.as_str() {
             Some(s) if f.choice(s).is_some() => Ok(v.clone()),
-            _ => {
-                let ids: Vec<&str> = f.choices.iter().map(|c| c.id.value.as_str()).collect();
-                Err(format!("must be one of {}, not `{v}`", ids.join(", ")))
-            }
+            _ => Err(FieldError::NotAChoice {
+                choices: f.choices.iter().map(|c| c.id.value.clone()).collect(),
+                value: v.clone(),
+            }),
         },
         FieldType::List => bad("a single value (a list holds no lists)"),
     }
 }
+
+/// Why a declared field's value is not of its type. `Display` ends the sentence that
+/// names the field and the record ("`key` of `collection` `id` …").
+#[derive(Debug)]
+enum FieldError {
+    /// A list field holding a single value.
+    NotAList,
+    /// A value of another type than `expected` (as the message says it).
+    Not { expected: String, value: Value },
+    /// A choice field's value that is none of its choices.
+    NotAChoice { choices: Vec<String>, value: Value },
+    /// A number that could not be written back as a value.
+    Unwritable(serde_json::Error),
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FieldError::NotAList => write!(f, "must be a list (`[a, b]`)"),
+            FieldError::Not { expected, value } => write!(f, "must be {expected}, not `{value}`"),
+            FieldError::NotAChoice { choices, value } => {
+                write!(f, "must be one of {}, not `{value}`", choices.join(", "))
+            }
+            FieldError::Unwritable(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for FieldError {}
 
 /// The references a declared record makes: (kind, key, position) for each `ref` value —
 /// a declared target's key qualified by its collection.
@@ -486,4 +520,30 @@ pub fn refs<'a>(
             })
             .collect::<Vec<_>>()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_error_ends_the_sentence_as_before() {
+        let not = FieldError::Not {
+            expected: "a number".into(),
+            value: Value::from("many"),
+        };
+        assert_eq!(not.to_string(), "must be a number, not `\"many\"`");
+        let choice = FieldError::NotAChoice {
+            choices: vec!["low".into(), "high".into()],
+            value: Value::from("mid"),
+        };
+        assert_eq!(
+            choice.to_string(),
+            "must be one of low, high, not `\"mid\"`"
+        );
+        assert_eq!(
+            FieldError::NotAList.to_string(),
+            "must be a list (`[a, b]`)"
+        );
+    }
 }

@@ -33,10 +33,9 @@ impl Lang {
     pub const DEFAULT: &'static [Lang] = &[Lang::JA, Lang::EN];
 
     /// Reads a BCP 47 tag, canonicalising its case (`EN-us` → `en-US`).
-    pub fn parse(tag: &str) -> Result<Lang, String> {
-        let id: unic_langid::LanguageIdentifier = tag.parse().map_err(|_| {
-            format!("`{tag}` is not a language tag (BCP 47, such as `en` or `pt-BR`)")
-        })?;
+    pub fn parse(tag: &str) -> Result<Lang, NotATag> {
+        let id: unic_langid::LanguageIdentifier =
+            tag.parse().map_err(|_| NotATag(tag.to_string()))?;
         let canonical = id.to_string();
         let mut tags = TAGS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(t) = tags.iter().find(|t| **t == canonical) {
@@ -75,6 +74,22 @@ impl fmt::Display for Lang {
         f.write_str(self.0)
     }
 }
+
+/// A string [`Lang::parse`] refused: it is no BCP 47 language tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotATag(pub String);
+
+impl fmt::Display for NotATag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a language tag (BCP 47, such as `en` or `pt-BR`)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NotATag {}
 
 /// The tags of `langs`, comma-separated, for messages.
 pub fn list_codes(langs: &[Lang]) -> String {
@@ -333,6 +348,10 @@ mod tests {
         assert_eq!(a.code(), "en-US");
         assert_eq!(a, Lang::parse("en-US").unwrap());
         assert!(Lang::parse("not a tag").is_err());
+        assert_eq!(
+            Lang::parse("not a tag").unwrap_err().to_string(),
+            "`not a tag` is not a language tag (BCP 47, such as `en` or `pt-BR`)"
+        );
         assert_eq!(Lang::parse("ja").unwrap(), Lang::JA);
     }
 

@@ -294,28 +294,64 @@ pub fn attribute_message(key: &str) -> String {
 /// Whether `base` may be the site's `base_url`: an absolute http or https URL, written
 /// plainly (no spaces or control characters, which a browser would drop or encode), and
 /// without a query or fragment (page paths are appended to it).
-pub fn base_url(base: &str) -> Result<(), String> {
+pub fn base_url(base: &str) -> Result<(), BaseUrlError> {
+    let base_owned = || base.to_string();
     if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(format!(
-            "`base_url` `{}` holds spaces or control characters",
-            base.escape_debug()
-        ));
+        return Err(BaseUrlError::Unprintable(base_owned()));
     }
-    let url = Url::parse(base)
-        .map_err(|e| format!("`base_url` `{base}` is not an absolute URL ({e})"))?;
+    let url = Url::parse(base).map_err(|why| BaseUrlError::NotAbsolute {
+        base: base_owned(),
+        why,
+    })?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(format!(
-            "`base_url` `{base}` uses the `{}:` scheme, not http or https",
-            url.scheme()
-        ));
+        return Err(BaseUrlError::Scheme {
+            base: base_owned(),
+            scheme: url.scheme().to_string(),
+        });
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(format!(
-            "`base_url` `{base}` has a query or fragment, which page paths cannot follow"
-        ));
+        return Err(BaseUrlError::QueryOrFragment(base_owned()));
     }
     Ok(())
 }
+
+/// Why a `base_url` (as written) cannot be the site's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaseUrlError {
+    /// It holds spaces or control characters.
+    Unprintable(String),
+    /// It does not parse as an absolute URL.
+    NotAbsolute { base: String, why: url::ParseError },
+    /// A scheme other than http(s).
+    Scheme { base: String, scheme: String },
+    /// A query or fragment, which page paths appended to it would land in.
+    QueryOrFragment(String),
+}
+
+impl std::fmt::Display for BaseUrlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BaseUrlError::Unprintable(base) => write!(
+                f,
+                "`base_url` `{}` holds spaces or control characters",
+                base.escape_debug()
+            ),
+            BaseUrlError::NotAbsolute { base, why } => {
+                write!(f, "`base_url` `{base}` is not an absolute URL ({why})")
+            }
+            BaseUrlError::Scheme { base, scheme } => write!(
+                f,
+                "`base_url` `{base}` uses the `{scheme}:` scheme, not http or https"
+            ),
+            BaseUrlError::QueryOrFragment(base) => write!(
+                f,
+                "`base_url` `{base}` has a query or fragment, which page paths cannot follow"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BaseUrlError {}
 
 #[cfg(test)]
 mod tests {
@@ -507,5 +543,26 @@ mod tests {
         ] {
             assert!(base_url(bad).is_err(), "{bad:?} passed");
         }
+    }
+
+    #[test]
+    fn a_refused_base_url_says_why_as_before() {
+        let said = |b: &str| base_url(b).unwrap_err().to_string();
+        assert_eq!(
+            said("mailto:a@example.org"),
+            "`base_url` `mailto:a@example.org` uses the `mailto:` scheme, not http or https"
+        );
+        assert_eq!(
+            said("/sub/"),
+            "`base_url` `/sub/` is not an absolute URL (relative URL without a base)"
+        );
+        assert_eq!(
+            said("https://example.org/\n"),
+            "`base_url` `https://example.org/\\n` holds spaces or control characters"
+        );
+        assert_eq!(
+            said("https://example.org/#top"),
+            "`base_url` `https://example.org/#top` has a query or fragment, which page paths cannot follow"
+        );
     }
 }

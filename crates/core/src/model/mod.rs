@@ -488,10 +488,12 @@ pub fn parse_ref(file: &str, id: &Id, diags: &mut Diagnostics) -> Option<Ref> {
         Ok(r) => Some(r),
         Err(msg) => {
             diags.push(
-                Diagnostic::error("bad-ref", span_of(file, id), msg).with_hint(format!(
-                    "references look like `kind:id` (`claim:c1`); kinds: {}",
-                    Kind::names()
-                )),
+                Diagnostic::error("bad-ref", span_of(file, id), msg.to_string()).with_hint(
+                    format!(
+                        "references look like `kind:id` (`claim:c1`); kinds: {}",
+                        Kind::names()
+                    ),
+                ),
             );
             None
         }

@@ -190,14 +190,32 @@ pub fn json_strings(v: &serde_json::Value, out: &mut Vec<String>) {
     }
 }
 
+/// A hole of a template that names no parameter of the case being run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownHole(pub String);
+
+impl std::fmt::Display for UnknownHole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the hole `{{{}}}` names no parameter", self.0)
+    }
+}
+
+impl std::error::Error for UnknownHole {}
+
+impl From<&str> for UnknownHole {
+    fn from(hole: &str) -> UnknownHole {
+        UnknownHole(hole.to_string())
+    }
+}
+
 /// A JSON body with the holes of its keys and strings filled.
 pub fn fill_json(
     v: &serde_json::Value,
     params: &BTreeMap<String, Id>,
-) -> Result<serde_json::Value, String> {
+) -> Result<serde_json::Value, UnknownHole> {
     use serde_json::Value;
     Ok(match v {
-        Value::String(s) => Value::String(fill(s, params).map_err(String::from)?),
+        Value::String(s) => Value::String(fill(s, params)?),
         Value::Array(a) => Value::Array(
             a.iter()
                 .map(|x| fill_json(x, params))
@@ -206,10 +224,7 @@ pub fn fill_json(
         Value::Object(o) => {
             let mut m = serde_json::Map::new();
             for (k, x) in o {
-                m.insert(
-                    fill(k, params).map_err(String::from)?,
-                    fill_json(x, params)?,
-                );
+                m.insert(fill(k, params)?, fill_json(x, params)?);
             }
             Value::Object(m)
         }
@@ -495,6 +510,11 @@ mod tests {
             Ok("WHERE d >= '2026-04-01' AND j = '{\"a\": 1}' AND k = '{since}'".to_string())
         );
         assert_eq!(fill("{until}", &params), Err("until"));
+        let body = serde_json::json!({"q": ["{until}"]});
+        assert_eq!(
+            fill_json(&body, &params).unwrap_err().to_string(),
+            "the hole `{until}` names no parameter"
+        );
         // A value is put in as it is: no quoting, no splitting, no second round of holes.
         params.insert("x".into(), Id::unplaced("$(rm -rf ~) {since}; 'q'"));
         assert_eq!(

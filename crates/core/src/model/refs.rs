@@ -17,12 +17,15 @@ impl Ref {
     /// Parses `kind:id`. A kind name the registry does not know is taken as a declared
     /// collection's: a [`Kind::Record`] keyed `collection:id`, which resolving reports
     /// when the site declares no such collection.
-    pub fn parse(s: &str) -> Result<Ref, String> {
+    pub fn parse(s: &str) -> Result<Ref, RefError> {
         let Some((kind, id)) = s.split_once(':') else {
-            return Err(format!("`{s}` is not a reference: expected `kind:id`"));
+            return Err(RefError::NoKind(s.to_string()));
         };
         if !valid_id(id) {
-            return Err(format!("`{id}` is not a valid id in `{s}`"));
+            return Err(RefError::BadId {
+                id: id.to_string(),
+                written: s.to_string(),
+            });
         }
         match Kind::from_name(kind) {
             Some(Kind::Record) | None if valid_id(kind) && !kind.contains('.') => Ok(Ref {
@@ -33,7 +36,10 @@ impl Ref {
                 kind,
                 id: id.to_string(),
             }),
-            _ => Err(format!("unknown reference kind `{kind}` in `{s}`")),
+            _ => Err(RefError::UnknownKind {
+                kind: kind.to_string(),
+                written: s.to_string(),
+            }),
         }
     }
 
@@ -42,6 +48,33 @@ impl Ref {
         (self.kind == Kind::Record).then(|| self.id.split_once(':').map_or("", |(c, _)| c))
     }
 }
+
+/// Why a string is no `kind:id` reference (`written` is the whole string).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefError {
+    /// No `:` separates a kind from an id.
+    NoKind(String),
+    /// The id holds characters an id may not.
+    BadId { id: String, written: String },
+    /// A kind no registry or collection name can be.
+    UnknownKind { kind: String, written: String },
+}
+
+impl std::fmt::Display for RefError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RefError::NoKind(s) => write!(f, "`{s}` is not a reference: expected `kind:id`"),
+            RefError::BadId { id, written } => {
+                write!(f, "`{id}` is not a valid id in `{written}`")
+            }
+            RefError::UnknownKind { kind, written } => {
+                write!(f, "unknown reference kind `{kind}` in `{written}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RefError {}
 
 impl std::fmt::Display for Ref {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -510,6 +543,14 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_malformed_reference_says_what_is_wrong() {
+        let said = |s: &str| Ref::parse(s).unwrap_err().to_string();
+        assert_eq!(said("c1"), "`c1` is not a reference: expected `kind:id`");
+        assert_eq!(said("claim:a b"), "`a b` is not a valid id in `claim:a b`");
+        assert_eq!(said("a.b:c"), "unknown reference kind `a.b` in `a.b:c`");
+    }
 
     #[test]
     fn parses_refs() {

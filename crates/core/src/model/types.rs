@@ -234,7 +234,7 @@ impl LanguagesOnly {
         }
         let mut langs = Vec::new();
         for tag in &self.languages {
-            let lang = Lang::parse(&tag.value).map_err(|e| (Some(tag), e))?;
+            let lang = Lang::parse(&tag.value).map_err(|e| (Some(tag), e.to_string()))?;
             // A view's folder is named by its tag: it must not be one of the site's own.
             if RESERVED_FOLDERS.contains(&lang.code()) {
                 return Err((
@@ -264,7 +264,7 @@ impl SiteConfig {
         } else {
             let mut views = Vec::new();
             for name in &self.views {
-                let v = View::named(&name.value, langs).map_err(|e| (name, e))?;
+                let v = View::named(&name.value, langs).map_err(|e| (name, e.to_string()))?;
                 if !views.contains(&v) {
                     views.push(v);
                 }

@@ -60,16 +60,16 @@ impl View {
 
     /// The view named `name` in a config (`interleaved`, or a language tag) of a site in
     /// `langs`; `bilingual` is the name earlier versions gave the interleaved view.
-    pub fn named(name: &str, langs: &'static [Lang]) -> Result<View, String> {
+    pub fn named(name: &str, langs: &'static [Lang]) -> Result<View, ViewError> {
         if matches!(name, "interleaved" | "bilingual") && langs.len() > 1 {
             return Ok(View::All(langs));
         }
-        let lang = Lang::parse(name)?;
+        let lang = Lang::parse(name).map_err(ViewError::NotATag)?;
         if !langs.contains(&lang) {
-            return Err(format!(
-                "`{name}` is not one of this site's languages ({})",
-                super::lang::list_codes(langs)
-            ));
+            return Err(ViewError::NotOurs {
+                name: name.to_string(),
+                langs,
+            });
         }
         Ok(if langs.len() == 1 {
             View::All(langs)
@@ -153,6 +153,33 @@ impl Serialize for View {
     }
 }
 
+/// Why a config names no view of the site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewError {
+    /// The name is neither `interleaved` nor a language tag.
+    NotATag(super::lang::NotATag),
+    /// A language the site does not write in (`langs`).
+    NotOurs {
+        name: String,
+        langs: &'static [Lang],
+    },
+}
+
+impl std::fmt::Display for ViewError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ViewError::NotATag(e) => write!(f, "{e}"),
+            ViewError::NotOurs { name, langs } => write!(
+                f,
+                "`{name}` is not one of this site's languages ({})",
+                super::lang::list_codes(langs)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ViewError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,5 +210,9 @@ mod tests {
         assert_eq!(View::All(only).hreflang(), "de");
         assert_eq!(View::named("bilingual", three).unwrap(), View::All(three));
         assert!(View::named("fr", three).is_err());
+        assert_eq!(
+            View::named("fr", three).unwrap_err().to_string(),
+            "`fr` is not one of this site's languages (ja, en, de)"
+        );
     }
 }

@@ -59,7 +59,7 @@ impl Batch {
 
 impl Watch {
     /// Starts watching the inputs of the site at `root` (an absolute path).
-    pub fn start(root: &Path) -> Result<Watch, String> {
+    pub fn start(root: &Path) -> Result<Watch, WatchError> {
         let (tx, rx) = channel();
         let filter_root = root.to_path_buf();
         let handler = move |result: DebounceEventResult| {
@@ -93,8 +93,8 @@ impl Watch {
                 });
             }
         };
-        let debouncer = new_debouncer(DEBOUNCE, None, handler)
-            .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+        let debouncer =
+            new_debouncer(DEBOUNCE, None, handler).map_err(|e| WatchError::new(root, e))?;
         let mut watch = Watch {
             debouncer,
             root: root.to_path_buf(),
@@ -104,7 +104,7 @@ impl Watch {
         watch
             .debouncer
             .watch(root, RecursiveMode::NonRecursive)
-            .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+            .map_err(|e| WatchError::new(root, e))?;
         for f in FOLDERS {
             if let Err(e) = watch.attach(f) {
                 eprintln!("warning: {e}; edits in {f}/ will not be seen");
@@ -139,7 +139,7 @@ impl Watch {
             }
             followed.push(match self.attach(f) {
                 Ok(()) => Followed::Watching(f),
-                Err(e) => Followed::Failed(f, e),
+                Err(e) => Followed::Failed(f, e.to_string()),
             });
         }
         followed
@@ -147,14 +147,14 @@ impl Watch {
 
     /// Watches input folder `f` (recursively) if it exists; watching it again is harmless
     /// (notify adds to the watch it may still hold).
-    fn attach(&mut self, f: &'static str) -> Result<(), String> {
+    fn attach(&mut self, f: &'static str) -> Result<(), WatchError> {
         let dir = self.root.join(f);
         if !dir.is_dir() {
             return Ok(());
         }
         self.debouncer
             .watch(&dir, RecursiveMode::Recursive)
-            .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+            .map_err(|e| WatchError::new(&dir, e))?;
         self.watched.insert(f);
         Ok(())
     }
@@ -162,6 +162,35 @@ impl Watch {
     /// The input folders being watched.
     pub fn folders(&self) -> impl Iterator<Item = &&'static str> {
         self.watched.iter()
+    }
+}
+
+/// Why a path could not be watched: notify's error (an exhausted inotify limit, a folder
+/// gone), and the path.
+#[derive(Debug)]
+pub struct WatchError {
+    pub path: PathBuf,
+    pub source: notify::Error,
+}
+
+impl WatchError {
+    fn new(path: &Path, source: notify::Error) -> WatchError {
+        WatchError {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl std::fmt::Display for WatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot watch {}: {}", self.path.display(), self.source)
+    }
+}
+
+impl std::error::Error for WatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
     }
 }
 
@@ -223,6 +252,18 @@ fn is_noise(name: &str) -> bool {
 mod tests {
     use super::*;
     use notify::event::{CreateKind, ModifyKind};
+
+    #[test]
+    fn a_watch_error_names_the_path_and_notify_s_reason() {
+        let e = WatchError::new(Path::new("/site/data"), notify::Error::path_not_found());
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot watch /site/data: {}",
+                notify::Error::path_not_found()
+            )
+        );
+    }
 
     #[test]
     fn keeps_inputs_only() {

@@ -12,6 +12,7 @@ use super::ollama::{GenerateResponse, fill_case};
 use crate::runs::{EngineCase, EngineRun, Residency};
 use evidence_core::load::read::{Limit, ReadError, read_text};
 use evidence_core::model::types::{Case, Run};
+use evidence_probe::http::JsonError;
 use evidence_probe::record::{Clock, RunStore};
 use evidence_probe::{ProbeError, Written, new_id};
 use std::collections::BTreeMap;
@@ -37,15 +38,11 @@ pub struct ImportOptions {
 
 /// Reads the final response of a capture: the whole file as one JSON object, or the
 /// last non-empty line of an NDJSON stream.
-pub fn read_final(path: &Path) -> Result<GenerateResponse, String> {
-    let text = read_text(path, CAPTURE).map_err(|e| match e {
-        // The caller names the file; only a position is added.
-        ReadError::NotUtf8 { line, column, .. } => format!("line {line}, column {column}: {e}"),
-        e => e.to_string(),
-    })?;
+pub fn read_final(path: &Path) -> Result<GenerateResponse, CaptureError> {
+    let text = read_text(path, CAPTURE).map_err(CaptureError::Read)?;
     let trimmed = text.trim();
     if trimmed.is_empty() {
-        return Err("the file is empty".into());
+        return Err(CaptureError::Empty);
     }
     if let Ok(r) = serde_json::from_str::<GenerateResponse>(trimmed) {
         return Ok(r);
@@ -57,30 +54,71 @@ pub fn read_final(path: &Path) -> Result<GenerateResponse, String> {
         .collect();
     if lines.len() < 2 {
         return evidence_probe::http::parse_json::<GenerateResponse>(trimmed)
-            .map_err(|m| m.replace("the response", "the capture"));
+            .map_err(|e| CaptureError::Json(e.of("the capture")));
     }
     // NDJSON: every line an object; the last one is the final response.
     for (n, line) in &lines {
-        if let Err(m) = evidence_probe::http::parse_json::<serde_json::Value>(line) {
-            return Err(format!(
-                "line {} of the NDJSON capture: {}",
-                n + 1,
-                m.replace("the response", "the line")
-            ));
+        if let Err(e) = evidence_probe::http::parse_json::<serde_json::Value>(line) {
+            return Err(CaptureError::BadLine {
+                line: n + 1,
+                error: e.of("the line"),
+            });
         }
     }
     let (n, last) = lines[lines.len() - 1];
-    let r: GenerateResponse = evidence_probe::http::parse_json(last)
-        .map_err(|m| format!("line {}: {}", n + 1, m.replace("the response", "the line")))?;
+    let r: GenerateResponse =
+        evidence_probe::http::parse_json(last).map_err(|e| CaptureError::BadLast {
+            line: n + 1,
+            error: e.of("the line"),
+        })?;
     if r.done != Some(true) {
-        return Err(format!(
-            "the last line ({}) of the NDJSON capture is not the final object (`done: true`); \
-             the capture may have been cut short",
-            n + 1
-        ));
+        return Err(CaptureError::NotFinal { line: n + 1 });
     }
     Ok(r)
 }
+
+/// Why a capture holds no final response. `Display` follows the file's name, which the
+/// caller gives.
+#[derive(Debug)]
+pub enum CaptureError {
+    /// The file could not be read as text.
+    Read(ReadError),
+    /// Nothing but white space.
+    Empty,
+    /// One JSON document that does not parse.
+    Json(JsonError),
+    /// A line of an NDJSON stream that is no JSON object (1-based).
+    BadLine { line: usize, error: JsonError },
+    /// The stream's last line, which is JSON, is not of a response's shape.
+    BadLast { line: usize, error: JsonError },
+    /// The stream's last line is not its final object: the capture was cut short.
+    NotFinal { line: usize },
+}
+
+impl std::fmt::Display for CaptureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // The caller names the file; only a position is added.
+            CaptureError::Read(e @ ReadError::NotUtf8 { line, column, .. }) => {
+                write!(f, "line {line}, column {column}: {e}")
+            }
+            CaptureError::Read(e) => write!(f, "{e}"),
+            CaptureError::Empty => write!(f, "the file is empty"),
+            CaptureError::Json(e) => write!(f, "{e}"),
+            CaptureError::BadLine { line, error } => {
+                write!(f, "line {line} of the NDJSON capture: {error}")
+            }
+            CaptureError::BadLast { line, error } => write!(f, "line {line}: {error}"),
+            CaptureError::NotFinal { line } => write!(
+                f,
+                "the last line ({line}) of the NDJSON capture is not the final object \
+                 (`done: true`); the capture may have been cut short"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CaptureError {}
 
 /// Case ids for the files: from `--case`, or asked on a terminal.
 fn case_ids(opts: &ImportOptions) -> Result<Vec<String>, ProbeError> {
@@ -146,15 +184,15 @@ pub fn import_ollama(opts: &ImportOptions) -> Result<Written, ProbeError> {
     let mut models = Vec::new();
     let mut earliest: Option<Clock> = None;
     for (file, id) in opts.files.iter().zip(&ids) {
-        let fail = |m: String| {
+        let fail = |m: &dyn std::fmt::Display| {
             ProbeError::other(
                 format!("case `{id}`: {}: {m}", file.display()),
                 "import a saved /api/generate response, or a complete NDJSON stream capture",
             )
         };
-        let r = read_final(file).map_err(fail)?;
+        let r = read_final(file).map_err(|e| fail(&e))?;
         let mut case = Case::new(id);
-        fill_case(&mut case, &r).map_err(fail)?;
+        fill_case(&mut case, &r).map_err(|e| fail(&e))?;
         case.set_mode(opts.mode);
         if let Some(t) = r.created_at.as_deref().and_then(Clock::parse_rfc3339) {
             earliest = Some(earliest.map_or(t, |e| e.min(t)));
@@ -243,12 +281,37 @@ mod tests {
         assert_eq!(read_final(&p).unwrap().prompt_eval_count, Some(9));
         let (_d, p) =
             file("{\"response\":\"a\",\"done\":false}\n{\"response\":\"b\",\"done\":false}\n");
-        assert!(read_final(&p).unwrap_err().contains("cut short"));
+        assert!(
+            read_final(&p)
+                .unwrap_err()
+                .to_string()
+                .contains("cut short")
+        );
         let (_d, p) = file("{\"response\":\"a\",\"done\":false}\n{\"response\":\"b\",\"do");
-        assert!(read_final(&p).unwrap_err().contains("line 2"));
+        assert!(read_final(&p).unwrap_err().to_string().contains("line 2"));
         let (_d, p) = file("{\"done\": true, \"prompt_eval");
-        assert!(read_final(&p).unwrap_err().contains("truncated"));
+        assert!(
+            read_final(&p)
+                .unwrap_err()
+                .to_string()
+                .contains("truncated")
+        );
         let (_d, p) = file("  \n");
-        assert!(read_final(&p).unwrap_err().contains("empty"));
+        assert!(read_final(&p).unwrap_err().to_string().contains("empty"));
+    }
+
+    #[test]
+    fn a_capture_error_says_the_message_of_old() {
+        let (_d, p) = file("{\"response\":\"a\",\"done\":false}\n{\"response\":\"b\",\"do");
+        assert_eq!(
+            read_final(&p).unwrap_err().to_string(),
+            "line 2 of the NDJSON capture: the line ends in the middle of its JSON \
+             (truncated after 19 bytes)"
+        );
+        let (_d, p) = file("{\"done\": true, \"prompt_eval");
+        assert_eq!(
+            read_final(&p).unwrap_err().to_string(),
+            "the capture ends in the middle of its JSON (truncated after 27 bytes)"
+        );
     }
 }

@@ -146,18 +146,11 @@ pub fn parameter_size(n: u64) -> String {
 }
 
 /// Copies a `/completion` response into `case`, or says what is missing.
-pub fn fill_case(case: &mut Case, r: &CompletionResponse) -> Result<(), String> {
-    let t = r
-        .timings
-        .as_ref()
-        .ok_or("the response has no `timings` (is this llama.cpp's /completion?)")?;
-    let need = |v: Option<u64>, name: &str| {
-        v.ok_or_else(|| format!("the response's `timings` has no `{name}`"))
-    };
-    let ms = |v: Option<f64>, name: &str| {
-        v.and_then(ms_to_ns)
-            .ok_or_else(|| format!("the response's `timings` has no valid `{name}`"))
-    };
+pub fn fill_case(case: &mut Case, r: &CompletionResponse) -> Result<(), NoTimings> {
+    let t = r.timings.as_ref().ok_or(NoTimings::Absent)?;
+    let need = |v: Option<u64>, name: &'static str| v.ok_or(NoTimings::Missing(name));
+    let ms =
+        |v: Option<f64>, name: &'static str| v.and_then(ms_to_ns).ok_or(NoTimings::NotValid(name));
     case.set_counter("prompt_eval_count", Some(need(t.prompt_n, "prompt_n")?));
     case.set_counter(
         "prompt_eval_duration_ns",
@@ -307,8 +300,9 @@ impl Server for LlamaServer {
         let resp: CompletionResponse = self.http.post("/completion", &body, Some(case_id))?;
         let wall = t0.elapsed();
         let mut case = Case::new(case_id);
-        fill_case(&mut case, &resp).map_err(|m| {
-            ProbeError::request(Some(case_id), "POST", &self.http.url("/completion"), m)
+        fill_case(&mut case, &resp).map_err(|e| {
+            let url = self.http.url("/completion");
+            ProbeError::request(Some(case_id), "POST", &url, e.to_string())
         })?;
         if let Some(n) = resp
             .timings
@@ -346,6 +340,34 @@ impl Server for LlamaServer {
     }
 }
 
+/// Why a `/completion` response lacks the timings a case records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoTimings {
+    /// No `timings` object at all: perhaps another server.
+    Absent,
+    /// A count `timings` lacks.
+    Missing(&'static str),
+    /// A duration `timings` lacks, or gives as no finite number of milliseconds.
+    NotValid(&'static str),
+}
+
+impl std::fmt::Display for NoTimings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoTimings::Absent => write!(
+                f,
+                "the response has no `timings` (is this llama.cpp's /completion?)"
+            ),
+            NoTimings::Missing(name) => write!(f, "the response's `timings` has no `{name}`"),
+            NoTimings::NotValid(name) => {
+                write!(f, "the response's `timings` has no valid `{name}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NoTimings {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,10 +394,32 @@ mod tests {
     fn missing_timings_are_refused() {
         let mut c = Case::new("x");
         let r: CompletionResponse = serde_json::from_str(r#"{"content":"x"}"#).unwrap();
-        assert!(fill_case(&mut c, &r).unwrap_err().contains("timings"));
+        assert!(
+            fill_case(&mut c, &r)
+                .unwrap_err()
+                .to_string()
+                .contains("timings")
+        );
         let r: CompletionResponse =
             serde_json::from_str(r#"{"timings":{"prompt_n":3,"prompt_ms":1.0}}"#).unwrap();
-        assert!(fill_case(&mut c, &r).unwrap_err().contains("predicted_n"));
+        assert!(
+            fill_case(&mut c, &r)
+                .unwrap_err()
+                .to_string()
+                .contains("predicted_n")
+        );
+    }
+
+    #[test]
+    fn absent_timings_say_the_message_of_old() {
+        assert_eq!(
+            NoTimings::Absent.to_string(),
+            "the response has no `timings` (is this llama.cpp's /completion?)"
+        );
+        assert_eq!(
+            NoTimings::NotValid("prompt_ms").to_string(),
+            "the response's `timings` has no valid `prompt_ms`"
+        );
     }
 
     #[test]

@@ -147,25 +147,14 @@ pub struct TagModel {
 
 /// Copies a final response into `case`; fails (with the reason) when it is not a final
 /// generation response or lacks the counters a run needs.
-pub fn fill_case(case: &mut Case, r: &GenerateResponse) -> Result<(), String> {
+pub fn fill_case(case: &mut Case, r: &GenerateResponse) -> Result<(), NotAGeneration> {
     if r.done == Some(false) {
-        return Err("the response is not a final one (`done: false`); \
-                    send `stream: false` or capture the stream to its end"
-            .into());
+        return Err(NotAGeneration::NotFinal);
     }
     if let Some(reason @ ("load" | "unload")) = r.done_reason.as_deref() {
-        return Err(format!(
-            "the response is a model {reason} reply (`done_reason: {reason}`), not a generation"
-        ));
+        return Err(NotAGeneration::ModelReply(reason.to_string()));
     }
-    let need = |v: Option<u64>, name: &str| {
-        v.ok_or_else(|| {
-            format!(
-                "the response has no `{name}` (a final /api/generate response carries \
-                 prompt_eval_count, prompt_eval_duration, eval_count and eval_duration)"
-            )
-        })
-    };
+    let need = |v: Option<u64>, name: &'static str| v.ok_or(NotAGeneration::Missing(name));
     case.set_counter(
         "prompt_eval_count",
         Some(need(r.prompt_eval_count, "prompt_eval_count")?),
@@ -435,8 +424,9 @@ impl Server for Ollama {
         let resp: GenerateResponse = self.http.post("/api/generate", &body, Some(case_id))?;
         let wall = t0.elapsed();
         let mut case = Case::new(case_id);
-        fill_case(&mut case, &resp).map_err(|m| {
-            ProbeError::request(Some(case_id), "POST", &self.http.url("/api/generate"), m)
+        fill_case(&mut case, &resp).map_err(|e| {
+            let url = self.http.url("/api/generate");
+            ProbeError::request(Some(case_id), "POST", &url, e.to_string())
         })?;
         case.set_mode(Some(req.mode));
         case.set_counter("num_predict", Some(u64::from(req.num_predict)));
@@ -469,6 +459,40 @@ impl Server for Ollama {
     }
 }
 
+/// Why a response is no final generation response [`fill_case`] can record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotAGeneration {
+    /// A streamed chunk (`done: false`), not the final object.
+    NotFinal,
+    /// The reply to loading or unloading a model (`done_reason`).
+    ModelReply(String),
+    /// A counter every final response carries is absent.
+    Missing(&'static str),
+}
+
+impl std::fmt::Display for NotAGeneration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotAGeneration::NotFinal => write!(
+                f,
+                "the response is not a final one (`done: false`); \
+                 send `stream: false` or capture the stream to its end"
+            ),
+            NotAGeneration::ModelReply(reason) => write!(
+                f,
+                "the response is a model {reason} reply (`done_reason: {reason}`), not a generation"
+            ),
+            NotAGeneration::Missing(name) => write!(
+                f,
+                "the response has no `{name}` (a final /api/generate response carries \
+                 prompt_eval_count, prompt_eval_duration, eval_count and eval_duration)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotAGeneration {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,13 +520,37 @@ mod tests {
         assert!(
             fill_case(&mut c, &r)
                 .unwrap_err()
+                .to_string()
                 .contains("prompt_eval_count")
         );
         let r: GenerateResponse = serde_json::from_str(r#"{"done":false}"#).unwrap();
-        assert!(fill_case(&mut c, &r).unwrap_err().contains("final"));
+        assert!(
+            fill_case(&mut c, &r)
+                .unwrap_err()
+                .to_string()
+                .contains("final")
+        );
         let r: GenerateResponse =
             serde_json::from_str(r#"{"done":true,"done_reason":"load"}"#).unwrap();
-        assert!(fill_case(&mut c, &r).unwrap_err().contains("load"));
+        assert!(
+            fill_case(&mut c, &r)
+                .unwrap_err()
+                .to_string()
+                .contains("load")
+        );
+    }
+
+    #[test]
+    fn a_refused_response_says_the_message_of_old() {
+        assert_eq!(
+            NotAGeneration::ModelReply("unload".into()).to_string(),
+            "the response is a model unload reply (`done_reason: unload`), not a generation"
+        );
+        assert_eq!(
+            NotAGeneration::NotFinal.to_string(),
+            "the response is not a final one (`done: false`); send `stream: false` or capture \
+             the stream to its end"
+        );
     }
 
     #[test]
