@@ -247,10 +247,12 @@ fn shown_ids(shown: &Shown) -> Vec<String> {
     out
 }
 
-/// An error for each directive of `page` that puts on it an id an earlier directive
+/// A warning for each directive of `page` that puts on it an id an earlier directive
 /// already put there (`by_item`: each directive's item index and [`shown_ids`]), at the
-/// later directive's line: the same table or figure shown twice gives two elements one id,
-/// so a link to it and the name of its scroll region are ambiguous.
+/// later directive's line: the same table, row anchor or figure shown twice gives two
+/// elements one id, so a link to it and the name of its scroll region are ambiguous. A
+/// warning, not an error: two tables of one collection with different columns are a
+/// fair wish that no attribute yet lets an author name apart.
 fn repeated_ids(page: &PageSource, by_item: &[(usize, Vec<String>)]) -> Vec<Diagnostic> {
     let directive = |item: usize| match page.items.get(item) {
         Some(Item::Directive(d)) => Some(d),
@@ -266,7 +268,7 @@ fn repeated_ids(page: &PageSource, by_item: &[(usize, Vec<String>)]) -> Vec<Diag
             && let (Some(d), Some(e)) = (directive(*item), directive(earlier))
         {
             out.push(
-                Diagnostic::error(
+                Diagnostic::warning(
                     "duplicate-id",
                     Span::new(&page.file, d.line, 1),
                     format!(
@@ -275,8 +277,8 @@ fn repeated_ids(page: &PageSource, by_item: &[(usize, Vec<String>)]) -> Vec<Diag
                     ),
                 )
                 .with_hint(
-                    "an id names one place on a page: show each table or figure once, and \
-                     link to it where it is needed again",
+                    "an id names one place on a page: show each table or figure once on it, \
+                     or each on a page of its own",
                 ),
             );
         }
