@@ -300,6 +300,16 @@ mod tests {
         );
     }
 
+    /// A span the new text opens and closes in two inserted backticks is marked whole, and
+    /// the text after it is outside every span again, marked word by word.
+    #[test]
+    fn a_span_made_by_inserted_backticks_closes_at_the_second() {
+        assert_eq!(
+            inline_markdown("Ran EXPLAIN twice", "Ran `EXPLAIN` once"),
+            "Ran <del>EXPLAIN</del><ins>`EXPLAIN`</ins> <del>twice</del><ins>once</ins>"
+        );
+    }
+
     #[test]
     fn english_changes_by_words() {
         assert_eq!(
