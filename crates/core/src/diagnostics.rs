@@ -289,6 +289,15 @@ fn next_char_end(text: &str, start: usize) -> usize {
         .unwrap_or(start)
 }
 
+/// The byte offset at which 1-based `line` of `text` starts, or `None` when `text` has
+/// fewer lines.
+pub fn line_start(text: &str, line: usize) -> Option<usize> {
+    if line <= 1 {
+        return Some(0);
+    }
+    text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1)
+}
+
 /// The span of byte `at` of `text`, whose first line is line `first_line` of `file`.
 pub fn span_at(file: &str, text: &str, at: usize, first_line: usize) -> Span {
     let before = text.get(..at.min(text.len())).unwrap_or(text);
@@ -348,6 +357,17 @@ pub fn out_line(args: std::fmt::Arguments) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_line_starts_after_the_newline_before_it() {
+        let text = "one\ntwo\nthree";
+        assert_eq!(line_start(text, 0), Some(0));
+        assert_eq!(line_start(text, 1), Some(0));
+        assert_eq!(line_start(text, 2), Some(4));
+        assert_eq!(line_start(text, 3), Some(8));
+        assert_eq!(line_start(text, 4), None);
+    }
+
     use super::*;
 
     #[test]

@@ -63,7 +63,8 @@ pub fn check(ev: &Evidence, values: &Values, root: &Path, diags: &mut Diagnostic
                     String::new()
                 }
             };
-        let mut from = line_start(&source, origin.line);
+        // From the file's start when it has fewer lines than the record's.
+        let mut from = crate::diagnostics::line_start(&source, origin.line).unwrap_or(0);
         for (needle, code, msg, hint) in problems {
             let rest = &source[from.min(source.len())..];
             let at = if code == super::terms::CODE {
@@ -227,17 +228,6 @@ fn needle(snippet: &str) -> String {
         .find(['"', '\\', '\'', '\n'])
         .unwrap_or(snippet.len());
     snippet[..end].to_string()
-}
-
-fn line_start(source: &str, line: usize) -> usize {
-    if line <= 1 {
-        return 0;
-    }
-    source
-        .match_indices('\n')
-        .nth(line - 2)
-        .map(|(i, _)| i + 1)
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

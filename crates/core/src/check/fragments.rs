@@ -179,7 +179,8 @@ fn in_data(ev: &Evidence, root: &Path, needle: &str) -> Option<Span> {
     let placed = crate::load::read::read_text(&root.join(&file), crate::load::read::SOURCE)
         .ok()
         .and_then(|text| {
-            let from = line_start(&text, line);
+            // Past the end when the file has fewer lines: then not placed, at the id.
+            let from = crate::diagnostics::line_start(&text, line).unwrap_or(text.len());
             let at = from + text.get(from..)?.find(needle)?;
             Some(span_at(&file, &text, at, 1))
         });
@@ -209,14 +210,4 @@ fn record_writing(ev: &Evidence, needle: &str) -> Option<(String, usize)> {
         }
     }
     found
-}
-
-/// The byte offset of the start of 1-based `line` in `text` (its end when shorter).
-fn line_start(text: &str, line: usize) -> usize {
-    if line <= 1 {
-        return 0;
-    }
-    text.match_indices('\n')
-        .nth(line - 2)
-        .map_or(text.len(), |(i, _)| i + 1)
 }

@@ -227,3 +227,28 @@ fn find_in<'a>(text: &'a str, lower: &'a str, rule: &'a Rule) -> impl Iterator<I
             before_ok && after_ok && !inside_preferred.iter().any(|&(a, b)| a <= i && end <= b)
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(variant: &str) -> Rule {
+        Rule {
+            lang: Lang::EN,
+            variant: variant.into(),
+            preferred: "sequential scan".into(),
+            term: "seq-scan".into(),
+        }
+    }
+
+    /// A footnote's label names the note, like a link address: the variant written there
+    /// is no prose, while the note's own text is (the parser knows footnotes, tables and
+    /// strikethrough, so their markup is not taken for text).
+    #[test]
+    fn a_footnote_label_is_no_prose_but_its_note_is() {
+        let rules = [rule("seqscan")];
+        let md = "A scan.[^seqscan]\n\n[^seqscan]: The seqscan path.\n";
+        let at: Vec<usize> = hits(md, Lang::EN, &rules).iter().map(|h| h.0).collect();
+        assert_eq!(at, [md.find("seqscan path").unwrap()]);
+    }
+}
