@@ -100,6 +100,7 @@ const READ: &[&str] = &[
     "id: a#b\ns: x] y} [z] {w} a, b\n",
     "id: -a\ni: -5\nf: -1.5e-3\n",
     "id: a\nf: 12\nb: true\n",
+    "id: a\nb: false\n",
     "id: a\nf: -0\n",
     "id: a\nf: 0\n",
     "id: a\nf: -123456789012345\n",
@@ -165,6 +166,8 @@ const LEFT: &[&str] = &[
     "id: a\nmode: 'hot'\n",
     "? id\n: a\n",
     "id: a\n- x\n",
+    "id: a\n- k: v\n",
+    "id: a\ns: one\n  t: two\n",
     "- id: a\n",
     "id: a\nitems:\n  - - x\n",
     "id: -\n",
@@ -424,8 +427,20 @@ fn compact_nesting(levels: usize) -> String {
     text
 }
 
+/// `k:` lines, each two spaces deeper, `levels` times, then a value: maps in maps.
+fn map_nesting(levels: usize) -> String {
+    let mut text = String::new();
+    for depth in 0..levels {
+        text.push_str(&format!("{}k:\n", " ".repeat(2 * depth)));
+    }
+    text.push_str(&format!("{}k: x\n", " ".repeat(2 * levels)));
+    text
+}
+
 #[test]
 fn deep_nesting_is_left_alone() {
+    assert!(super::subset::parse(&map_nesting(10)).is_ok());
+    assert!(super::subset::parse(&map_nesting(100)).is_err());
     assert!(super::subset::parse(&compact_nesting(10)).is_ok());
     assert!(super::subset::parse(&compact_nesting(200)).is_err());
     let flow = |n: usize| format!("k: {}{}\n", "[".repeat(n), "]".repeat(n));
