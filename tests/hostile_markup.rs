@@ -763,19 +763,7 @@ fn a_table_or_figure_shown_twice_on_a_page_is_a_located_warning() {
     );
     let (code, report) = check_json(root);
     assert_eq!(code, 0, "{}", report.summary());
-    let found: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "duplicate-id")
-        .map(|d| {
-            (
-                d.severity.as_str(),
-                d.span.line,
-                d.span.column,
-                d.message.as_str(),
-            )
-        })
-        .collect();
+    let found = report.with_code("duplicate-id");
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(
         matches!(found[0], ("warning", 34, 1, m) if m.starts_with("`::run` shows `")
@@ -810,17 +798,13 @@ fn two_figures_with_one_caption_on_a_page_are_a_located_warning() {
     );
     let (code, report) = check_json(root);
     assert_eq!(code, 0, "{}", report.summary());
-    let found: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "alike-captions")
-        .map(|d| (d.severity.as_str(), d.span.line, d.message.as_str()))
-        .collect();
+    let found = report.with_code("alike-captions");
     assert_eq!(
         found,
         [(
             "warning",
             25,
+            1,
             "`::proxy-plots` shows a table or figure with the caption of one `::proxy-plot` \
              on line 23 shows"
         )]

@@ -147,6 +147,18 @@ pub struct Report {
 }
 
 impl Report {
+    /// The diagnostics with `code`, as (severity, line, column, message), in order.
+    pub fn with_code(&self, code: &str) -> Vec<(&str, usize, usize, &str)> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| {
+                let s = &d.span;
+                (d.severity.as_str(), s.line, s.column, d.message.as_str())
+            })
+            .collect()
+    }
+
     /// Diagnostics as `file:line:col [code] message` lines, for assertion messages.
     pub fn summary(&self) -> String {
         self.diagnostics
