@@ -308,7 +308,7 @@ impl std::fmt::Display for ArgError {
                 suggestion,
             } => {
                 write!(f, "no {} with id `{id}`", kind.name())?;
-                did_you_mean(f, suggestion.as_deref())
+                f.write_str(&super::refs::suggestion(suggestion.as_deref()))
             }
             ArgError::NotOneVariable {
                 directive,
@@ -387,7 +387,7 @@ impl std::fmt::Display for ArgError {
                 suggestion,
             } => {
                 write!(f, "run `{run}` has no case `{case}` to leave out")?;
-                did_you_mean(f, suggestion.as_deref())
+                f.write_str(&super::refs::suggestion(suggestion.as_deref()))
             }
             ArgError::NotMeasured { run, measure } => {
                 write!(f, "no case of run `{run}` measured `{measure}`")
@@ -402,14 +402,6 @@ impl std::fmt::Display for ArgError {
 }
 
 impl std::error::Error for ArgError {}
-
-/// Writes the suggestion of [`super::refs::did_you_mean`] for `closest`, if there is one.
-fn did_you_mean(f: &mut std::fmt::Formatter<'_>, closest: Option<&str>) -> std::fmt::Result {
-    match closest {
-        Some(c) => write!(f, "; did you mean `{c}`?"),
-        None => Ok(()),
-    }
-}
 
 /// Calls `$m!` with every directive of the core as `Variant(Type)`: the one list of
 /// them. A pack's directives are [`Directive::Pack`], their specs the pack's.

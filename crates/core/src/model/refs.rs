@@ -520,7 +520,12 @@ pub fn closest<'c>(id: &str, candidates: impl IntoIterator<Item = &'c str>) -> O
 /// `; did you mean `x`?` after a message, for the candidate [`closest`] to `id`; empty
 /// when none is near.
 pub fn did_you_mean<'c>(id: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
-    closest(id, candidates)
+    suggestion(closest(id, candidates))
+}
+
+/// `; did you mean `x`?` for a candidate found by [`closest`]; empty for none.
+pub fn suggestion(closest: Option<&str>) -> String {
+    closest
         .map(|c| format!("; did you mean `{c}`?"))
         .unwrap_or_default()
 }

@@ -22,7 +22,7 @@ use crate::diagnostics::{Diagnostic, Span};
 use crate::load::Theme;
 use crate::load::messages::Messages;
 use crate::model::markup::{self, Judge};
-use crate::model::page::{Item, PageSource};
+use crate::model::page::{DirectiveLine, Item, PageSource};
 use crate::model::values::Values;
 use crate::model::view::{View, own};
 use crate::model::{Evidence, Text};
@@ -247,45 +247,94 @@ fn shown_ids(shown: &Shown) -> Vec<String> {
     out
 }
 
-/// A warning for each directive of `page` that puts on it an id an earlier directive
-/// already put there (`by_item`: each directive's item index and [`shown_ids`]), at the
-/// later directive's line: the same table, row anchor or figure shown twice gives two
-/// elements one id, so a link to it and the name of its scroll region are ambiguous. A
-/// warning, not an error: two tables of one collection with different columns are a
-/// fair wish that no attribute yet lets an author name apart.
-fn repeated_ids(page: &PageSource, by_item: &[(usize, Vec<String>)]) -> Vec<Diagnostic> {
+/// For each entry of `by_item` (a directive's item index and the keys it puts on the
+/// page) holding a key an earlier entry holds: its item, the earlier entry's item and
+/// that key.
+fn repeats(by_item: &[(usize, Vec<String>)]) -> Vec<(usize, usize, &str)> {
+    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for (item, keys) in by_item {
+        let repeat = keys
+            .iter()
+            .find_map(|k| Some((k.as_str(), *first.get(k.as_str())?)));
+        if let Some((key, earlier)) = repeat {
+            out.push((*item, earlier, key));
+        }
+        for k in keys {
+            first.entry(k.as_str()).or_insert(*item);
+        }
+    }
+    out
+}
+
+/// A warning `code` at the line of each directive of `page` that repeats a key of an
+/// earlier one ([`repeats`]), worded by `message(directive, earlier, key)`.
+fn repeat_warnings(
+    page: &PageSource,
+    by_item: &[(usize, Vec<String>)],
+    code: &'static str,
+    hint: &'static str,
+    message: impl Fn(&DirectiveLine, &DirectiveLine, &str) -> String,
+) -> Vec<Diagnostic> {
     let directive = |item: usize| match page.items.get(item) {
         Some(Item::Directive(d)) => Some(d),
         _ => None,
     };
-    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut out = Vec::new();
-    for (item, ids) in by_item {
-        let repeat = ids
-            .iter()
-            .find_map(|id| Some((id, *first.get(id.as_str())?)));
-        if let Some((id, earlier)) = repeat
-            && let (Some(d), Some(e)) = (directive(*item), directive(earlier))
-        {
-            out.push(
-                Diagnostic::warning(
-                    "duplicate-id",
-                    Span::new(&page.file, d.line, 1),
-                    format!(
-                        "`::{}` shows `{id}`, which `::{}` on line {} already shows on this page",
-                        d.name, e.name, e.line
-                    ),
-                )
-                .with_hint(
-                    "an id names one place on a page: show each table or figure once on it, \
-                     or each on a page of its own",
-                ),
-            );
-        }
-        for id in ids {
-            first.entry(id.as_str()).or_insert(*item);
-        }
-    }
+    repeats(by_item)
+        .into_iter()
+        .filter_map(|(item, earlier, key)| {
+            let (d, e) = (directive(item)?, directive(earlier)?);
+            let span = Span::new(&page.file, d.line, 1);
+            Some(Diagnostic::warning(code, span, message(d, e, key)).with_hint(hint))
+        })
+        .collect()
+}
+
+/// Warnings for the directives of `page` that repeat what an earlier one put on it
+/// (`ids`: each directive's [`shown_ids`]; `shown` rendered in `view`, the page's first):
+/// - `duplicate-id`, an id: the same table, row anchor or figure shown twice gives two
+///   elements one id, so a link to it is ambiguous. A warning, not an error: two tables of
+///   one collection with different columns are a fair wish that no attribute yet lets an
+///   author name apart;
+/// - `alike-captions`, a caption: each names a scroll region, which a screen reader lists
+///   by that name, so two alike cannot be told apart (axe `landmark-unique`).
+fn repeated(
+    page: &PageSource,
+    ids: &[(usize, Vec<String>)],
+    shown: &[Option<Shown>],
+    view: View,
+) -> Vec<Diagnostic> {
+    let mut out = repeat_warnings(
+        page,
+        ids,
+        "duplicate-id",
+        "an id names one place on a page: show each table or figure once on it, or each on \
+         a page of its own",
+        |d, e, id| {
+            format!(
+                "`::{}` shows `{id}`, which `::{}` on line {} already shows on this page",
+                d.name, e.name, e.line
+            )
+        },
+    );
+    let captions: Vec<(usize, Vec<String>)> = shown
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| Some((i, shown_captions(s.as_ref()?, view))))
+        .collect();
+    out.extend(repeat_warnings(
+        page,
+        &captions,
+        "alike-captions",
+        "a screen reader lists both under one name: show it once on the page, or each on a \
+         page of its own",
+        |d, e, _| {
+            format!(
+                "`::{}` shows a table or figure with the caption of one `::{}` on line {} shows",
+                d.name, e.name, e.line
+            )
+        },
+    ));
     out
 }
 
@@ -301,44 +350,6 @@ fn shown_captions(shown: &Shown, view: View) -> Vec<String> {
             .map(|d| figures::html(view, &d.title).as_str().to_string())
             .collect(),
     }
-}
-
-/// A warning for each directive of `page` whose table or figure has the caption of one an
-/// earlier directive shows (in `view`, the page's first), at the later directive's line:
-/// each caption names a scroll region, which a screen reader lists by that name, so two
-/// alike cannot be told apart (axe `landmark-unique`).
-fn alike_captions(page: &PageSource, shown: &[Option<Shown>], view: View) -> Vec<Diagnostic> {
-    let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut out = Vec::new();
-    for (item, s) in shown.iter().enumerate() {
-        let Some(s) = s else { continue };
-        let captions = shown_captions(s, view);
-        let earlier = captions.iter().find_map(|c| first.get(c).copied());
-        if let Some(earlier) = earlier
-            && let (Some(Item::Directive(d)), Some(Item::Directive(e))) =
-                (page.items.get(item), page.items.get(earlier))
-        {
-            out.push(
-                Diagnostic::warning(
-                    "alike-captions",
-                    Span::new(&page.file, d.line, 1),
-                    format!(
-                        "`::{}` shows a table or figure with the caption of one `::{}` on line {} \
-                         shows",
-                        d.name, e.name, e.line
-                    ),
-                )
-                .with_hint(
-                    "a screen reader lists both under one name: show it once on the page, or each on a page \
-                     of its own",
-                ),
-            );
-        }
-        for c in captions {
-            first.entry(c).or_insert(item);
-        }
-    }
-    out
 }
 
 /// An error for each explicit heading id of `page` that repeats an id of its tables or
@@ -592,8 +603,7 @@ impl<'a> Renderer<'a> {
                 .enumerate()
                 .filter_map(|(i, s)| Some((i, shown_ids(s.as_ref()?))))
                 .collect();
-            diags.extend(repeated_ids(page, &by_item));
-            diags.extend(alike_captions(page, &shown, view));
+            diags.extend(repeated(page, &by_item, &shown, view));
             let has_blocks = page.items.iter().any(|i| matches!(i, Item::Block(_)));
             let reserved = if has_blocks {
                 by_item.into_iter().flat_map(|(_, ids)| ids).collect()
