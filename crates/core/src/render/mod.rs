@@ -304,6 +304,10 @@ fn repeated(
     shown: &[Option<Shown>],
     view: View,
 ) -> Vec<Diagnostic> {
+    // One directive repeats nothing: most pages take no caption copies here.
+    if ids.len() < 2 {
+        return Vec::new();
+    }
     let mut out = repeat_warnings(
         page,
         ids,
