@@ -233,6 +233,9 @@ mod colour {
     pub const FLIP: Style = AnsiColor::Yellow.on_default().bold();
 }
 
+/// Styles a piece of terminal text: wraps it in the style's ANSI codes, or leaves it plain.
+type Paint<'a> = dyn Fn(anstyle::Style, String) -> String + 'a;
+
 /// Terminal text; `color` adds ANSI colours for added / removed / moved.
 pub fn text(r: &Report, color: bool) -> String {
     let paint = |style: anstyle::Style, s: String| {
@@ -246,134 +249,171 @@ pub fn text(r: &Report, color: bool) -> String {
     let _ = writeln!(o, "evidence diff {} → {}", r.base, r.head);
     let _ = writeln!(o, "{}", summary(r));
     rewrites_text(&mut o, r, &paint);
-    if !r.git_attributes.is_empty() {
-        let _ = writeln!(o, "\nGit attributes — {ATTRIBUTES_READ_AS_COMMITTED}");
-        for a in &r.git_attributes {
-            let _ = writeln!(
-                o,
-                "  {} {} {}",
-                sign_of(a.change),
-                a.path,
-                change_word(a.change)
-            );
-        }
-    }
-    if !r.claims.is_empty() {
-        let _ = writeln!(o, "\nClaims");
-        for c in &r.claims {
-            if let Some(m) = &c.moved {
-                let _ = writeln!(
-                    o,
-                    "{}",
-                    paint(
-                        colour::MOVED,
-                        format!(
-                            "  ⇄ {} ({}) moved {}: \"{}\"",
-                            c.id,
-                            c.page,
-                            m.direction,
-                            flat(m.text.reading())
-                        )
-                    )
-                );
-                if let Some(was) = reworded(m) {
-                    let _ = writeln!(o, "      was: \"{}\"", flat(was.reading()));
-                }
-                if m.from_claim != c.id {
-                    let _ = writeln!(o, "      from claim {}", m.from_claim);
-                }
-                if !m.evidence_added.is_empty() {
-                    let _ = writeln!(o, "      evidence added: {}", m.evidence_added.join(", "));
-                }
-                if m.constraint_before != m.constraint_after {
-                    let _ = writeln!(
-                        o,
-                        "      constraint: {} → {}",
-                        opt(&m.constraint_before),
-                        opt(&m.constraint_after)
-                    );
-                }
-            } else {
-                let sign = match c.change {
-                    Change::Added => paint(colour::ADDED, "  +".into()),
-                    Change::Removed => paint(colour::REMOVED, "  -".into()),
-                    Change::Changed => "  ~".into(),
-                };
-                let _ = writeln!(o, "{sign} {} ({}) {}", c.id, c.page, change_word(c.change));
-            }
-            fields_text(&mut o, &c.fields, &c.drift);
-        }
-    }
+    git_attributes_text(&mut o, r);
+    claims_text(&mut o, r, &paint);
     runs_text(&mut o, r, &paint);
-    if !r.maps.is_empty() {
-        let _ = writeln!(o, "\nDispatch maps");
-        for m in &r.maps {
+    maps_text(&mut o, r);
+    records_text(&mut o, r);
+    prose_text(&mut o, r, &paint);
+    pages_text(&mut o, r);
+    reread_text(&mut o, r);
+    o
+}
+
+/// The `.gitattributes` entries that changed, read as committed.
+fn git_attributes_text(o: &mut String, r: &Report) {
+    if r.git_attributes.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nGit attributes — {ATTRIBUTES_READ_AS_COMMITTED}");
+    for a in &r.git_attributes {
+        let _ = writeln!(
+            o,
+            "  {} {} {}",
+            sign_of(a.change),
+            a.path,
+            change_word(a.change)
+        );
+    }
+}
+
+/// The claims added, removed, changed or moved, each with its field changes.
+fn claims_text(o: &mut String, r: &Report, paint: &Paint<'_>) {
+    if r.claims.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nClaims");
+    for c in &r.claims {
+        if let Some(m) = &c.moved {
             let _ = writeln!(
                 o,
-                "  {} {} {}",
-                sign_of(m.change),
-                m.id,
-                change_word(m.change)
-            );
-            fields_text(&mut o, &m.fields, &[]);
-            for f in &m.flips {
-                let _ = writeln!(
-                    o,
-                    "      flips {}/{} ({} = {}): {} → {}{}",
-                    f.run,
-                    f.case,
-                    m.variable,
-                    f.value,
-                    r.labels.zone(&f.old),
-                    r.labels.zone(&f.new),
-                    assessed_note(&f.assessed_against)
-                );
-            }
-        }
-    }
-    if !r.records.is_empty() {
-        let _ = writeln!(o, "\nRecords");
-        for x in &r.records {
-            let _ = writeln!(
-                o,
-                "  {} {}:{} {}",
-                sign_of(x.change),
-                x.kind,
-                x.id,
-                change_word(x.change)
-            );
-            fields_text(&mut o, &x.fields, &x.drift);
-        }
-    }
-    if !r.texts.is_empty() {
-        let _ = writeln!(o, "\nProse");
-        for t in &r.texts {
-            let flag = if t.drift {
+                "{}",
                 paint(
-                    colour::DRIFT,
-                    format!("  translation drift: only {} changed", t.langs.join("")),
+                    colour::MOVED,
+                    format!(
+                        "  ⇄ {} ({}) moved {}: \"{}\"",
+                        c.id,
+                        c.page,
+                        m.direction,
+                        flat(m.text.reading())
+                    )
                 )
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                o,
-                "  {} {} pair {} ({}){flag}",
-                sign_of(t.change),
-                t.page,
-                t.pair,
-                t.langs.join("+")
             );
-            for e in &t.edits {
+            if let Some(was) = reworded(m) {
+                let _ = writeln!(o, "      was: \"{}\"", flat(was.reading()));
+            }
+            if m.from_claim != c.id {
+                let _ = writeln!(o, "      from claim {}", m.from_claim);
+            }
+            if !m.evidence_added.is_empty() {
+                let _ = writeln!(o, "      evidence added: {}", m.evidence_added.join(", "));
+            }
+            if m.constraint_before != m.constraint_after {
                 let _ = writeln!(
                     o,
-                    "      {}: {}",
-                    e.lang,
-                    edit_text(e.old.as_deref(), e.new.as_deref())
+                    "      constraint: {} → {}",
+                    opt(&m.constraint_before),
+                    opt(&m.constraint_after)
                 );
             }
+        } else {
+            let sign = match c.change {
+                Change::Added => paint(colour::ADDED, "  +".into()),
+                Change::Removed => paint(colour::REMOVED, "  -".into()),
+                Change::Changed => "  ~".into(),
+            };
+            let _ = writeln!(o, "{sign} {} ({}) {}", c.id, c.page, change_word(c.change));
+        }
+        fields_text(o, &c.fields, &c.drift);
+    }
+}
+
+/// The dispatch maps that changed, with the cases whose zone flips.
+fn maps_text(o: &mut String, r: &Report) {
+    if r.maps.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nDispatch maps");
+    for m in &r.maps {
+        let _ = writeln!(
+            o,
+            "  {} {} {}",
+            sign_of(m.change),
+            m.id,
+            change_word(m.change)
+        );
+        fields_text(o, &m.fields, &[]);
+        for f in &m.flips {
+            let _ = writeln!(
+                o,
+                "      flips {}/{} ({} = {}): {} → {}{}",
+                f.run,
+                f.case,
+                m.variable,
+                f.value,
+                r.labels.zone(&f.old),
+                r.labels.zone(&f.new),
+                assessed_note(&f.assessed_against)
+            );
         }
     }
+}
+
+/// The records of other kinds that changed, with their field changes.
+fn records_text(o: &mut String, r: &Report) {
+    if r.records.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nRecords");
+    for x in &r.records {
+        let _ = writeln!(
+            o,
+            "  {} {}:{} {}",
+            sign_of(x.change),
+            x.kind,
+            x.id,
+            change_word(x.change)
+        );
+        fields_text(o, &x.fields, &x.drift);
+    }
+}
+
+/// The prose pairs that changed, with each language's edit and any translation drift.
+fn prose_text(o: &mut String, r: &Report, paint: &Paint<'_>) {
+    if r.texts.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nProse");
+    for t in &r.texts {
+        let flag = if t.drift {
+            paint(
+                colour::DRIFT,
+                format!("  translation drift: only {} changed", t.langs.join("")),
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            o,
+            "  {} {} pair {} ({}){flag}",
+            sign_of(t.change),
+            t.page,
+            t.pair,
+            t.langs.join("+")
+        );
+        for e in &t.edits {
+            let _ = writeln!(
+                o,
+                "      {}: {}",
+                e.lang,
+                edit_text(e.old.as_deref(), e.new.as_deref())
+            );
+        }
+    }
+}
+
+/// The pages added and removed.
+fn pages_text(o: &mut String, r: &Report) {
     for (title, list, sign) in [
         ("Pages added", &r.pages.added, "+"),
         ("Pages removed", &r.pages.removed, "-"),
@@ -385,26 +425,31 @@ pub fn text(r: &Report, color: bool) -> String {
             }
         }
     }
-    if !r.reread.is_empty() {
-        let _ = writeln!(o, "\nTo re-read");
-        for x in &r.reread {
-            let _ = writeln!(o, "  {} {}", x.changed, x.why());
-            if !x.cited_by.is_empty() {
-                let _ = writeln!(o, "      cited or shown by: {}", x.cited_by.join(", "));
-            }
-            for n in &x.numbers {
-                let _ = writeln!(
-                    o,
-                    "      the old bound {} is still written in {}",
-                    n.number, n.place
-                );
-            }
-        }
-    }
-    o
 }
 
-fn rewrites_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) -> String) {
+/// What a reviewer should read again, and where an old bound is still written.
+fn reread_text(o: &mut String, r: &Report) {
+    if r.reread.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nTo re-read");
+    for x in &r.reread {
+        let _ = writeln!(o, "  {} {}", x.changed, x.why());
+        if !x.cited_by.is_empty() {
+            let _ = writeln!(o, "      cited or shown by: {}", x.cited_by.join(", "));
+        }
+        for n in &x.numbers {
+            let _ = writeln!(
+                o,
+                "      the old bound {} is still written in {}",
+                n.number, n.place
+            );
+        }
+    }
+}
+
+/// The run records rewritten since they were recorded, which a run never should be.
+fn rewrites_text(o: &mut String, r: &Report, paint: &Paint<'_>) {
     if r.rewrites.is_empty() {
         return;
     }
@@ -642,7 +687,8 @@ pub(super) fn medians(c: &CaseChange) -> String {
     }
 }
 
-fn runs_text(o: &mut String, r: &Report, paint: &dyn Fn(anstyle::Style, String) -> String) {
+/// The runs added and removed, and how each probe's latest run moved.
+fn runs_text(o: &mut String, r: &Report, paint: &Paint<'_>) {
     if r.runs.added.is_empty() && r.runs.removed.is_empty() && r.runs.latest.is_empty() {
         return;
     }
