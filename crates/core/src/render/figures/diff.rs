@@ -239,150 +239,18 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Drawn {
             .collect()
     };
     let var = maps.first().map_or("", |m| m.variable.as_str());
-    let rows: Vec<Row> = segments(&maps)
-        .iter()
-        .map(|seg| {
-            let zones: Vec<Option<String>> = maps
-                .iter()
-                .map(|m| zone(m, sample(seg)).map(str::to_string))
-                .collect();
-            Row {
-                range: seg
-                    .short()
-                    .unwrap_or_else(|| super::joined(&ui(s, "dispatch-any"))),
-                spoken: seg.text(var),
-                names: zones
-                    .iter()
-                    .map(|z| z.as_ref().map(|f| family_name(s, f)))
-                    .collect(),
-                zones,
-            }
-        })
-        .collect();
-    let range_need = Need::cells(
-        rows.iter().map(|r| r.range.as_str()),
-        RANGE_FONT,
-        RANGE_ROOM,
-    );
-    let needs: Vec<Need> = maps
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let names = rows.iter().filter_map(|r| r.names[i].as_deref());
-            Need::header(&m.id.value, HEAD_FONT, HEAD_ROOM)
-                .max(Need::cells(names, ZONE_FONT, CELL_ROOM))
-        })
-        .collect();
-    let (range_w, cols) = widths(range_need, &needs, WIDTH - PAD * 2.0);
+    let rows = rows_of(s, &maps, var);
+    let (range_w, cols) = column_widths(&rows, &maps);
     let mut svg = Svg::new();
     let mut y = header(&mut svg, &maps, var, range_w, &cols);
     let mut rows_desc = Vec::new();
     for row in &rows {
-        let zones: Vec<Option<&str>> = row.zones.iter().map(Option::as_deref).collect();
-        let marks = marked(&zones);
-        let differs = marks.iter().any(|m| *m);
-        let range = svg::fit(&row.range, range_w - RANGE_ROOM, RANGE_FONT);
-        let cells: Vec<(Vec<String>, bool)> = row
-            .names
-            .iter()
-            .zip(&cols)
-            .map(|(n, w)| svg::fit(n.as_deref().unwrap_or("—"), w - CELL_ROOM, ZONE_FONT))
-            .collect();
-        let most = cells
-            .iter()
-            .chain([&range])
-            .map(|c| c.0.len())
-            .max()
-            .unwrap_or(1);
-        let row_h = ROW_H.max(most as f64 * ZONE_FONT.line_height() + 12.0);
-        let mid = y + row_h / 2.0;
-        if differs {
-            svg.rect(PAD, y, WIDTH - PAD * 2.0, row_h, 4.0, "rowmark");
-        }
-        lines_at(
-            &mut svg,
-            PAD + 4.0,
-            mid,
-            &range,
-            &row.range,
-            &TextStyle::new(RANGE_FONT, ""),
-        );
-        if differs {
-            svg.text(
-                PAD + range_w - 6.0,
-                mid + 6.0,
-                "≠",
-                &TextStyle::new(Font::sans(18).bold(), "c-warn").anchor(Anchor::End),
-            );
-        }
-        let mut x = PAD + range_w;
-        let mut said = Vec::new();
-        for (i, ((z, mark), w)) in zones.iter().zip(&marks).zip(&cols).enumerate() {
-            let (cx, cw, ch) = (x + 3.0, w - 6.0, row_h - 8.0);
-            let name = row.names[i].clone();
-            match z {
-                Some(f) => {
-                    let hue = family_hue(s, f);
-                    svg.rect(cx, y + 4.0, cw, ch, 4.0, &hue.tint());
-                    let full = name.as_deref().unwrap_or(f);
-                    let class = hue.text();
-                    let style = TextStyle::new(ZONE_FONT, &class).anchor(Anchor::Middle);
-                    lines_at(&mut svg, cx + cw / 2.0, mid, &cells[i], full, &style);
-                }
-                None => svg.text(
-                    cx + cw / 2.0,
-                    mid + 5.0,
-                    "—",
-                    &TextStyle::new(Font::sans(14), "mu").anchor(Anchor::Middle),
-                ),
-            }
-            if *mark {
-                svg.rect(cx, y + 4.0, cw, ch, 4.0, "cellmark");
-            }
-            said.push(format!(
-                "{} {}",
-                maps.get(i).map(|m| m.id.value.as_str()).unwrap_or(""),
-                name.unwrap_or_else(|| "—".into())
-            ));
-            x += w;
-        }
-        rows_desc.push(format!(
-            "{}: {}{}",
-            row.spoken.clone().unwrap_or_else(|| row.range.clone()),
-            said.join(", "),
-            if differs { " (≠)" } else { "" }
-        ));
+        let (row_h, said) = draw_row(&mut svg, s, &maps, row, y, range_w, &cols);
+        rows_desc.push(said);
         y += row_h;
     }
     svg.line(PAD, y + 2.0, WIDTH - PAD, y + 2.0, "axis");
-    y += 10.0;
-    let max = WIDTH - PAD * 2.0;
-    y = para(
-        &mut svg,
-        PAD,
-        y,
-        &ui(s, "figure-diff-legend"),
-        max,
-        TextStyle::new(Font::sans(13), "mu"),
-    ) + 6.0;
-    for m in &maps {
-        y = para(
-            &mut svg,
-            PAD,
-            y,
-            &same(s, m.id.value.clone()),
-            max,
-            TextStyle::new(Font::mono(13).bold(), ""),
-        );
-        y = para(
-            &mut svg,
-            PAD + 12.0,
-            y,
-            &super::text(s, &m.title),
-            max - 12.0,
-            TextStyle::new(Font::sans(13), ""),
-        ) + 4.0;
-    }
+    y = legend(&mut svg, s, &maps, y + 10.0);
     let title = ui(s, "figure-diff-title");
     let desc: Words = title
         .iter()
@@ -411,6 +279,170 @@ pub fn diagram(s: &Scope, ids: &[String]) -> Drawn {
             desc,
         },
     }
+}
+
+/// One row per range of `var` in which no map changes its zone: the zone of each map there
+/// and its family's name.
+fn rows_of(s: &Scope, maps: &[&DispatchMap], var: &str) -> Vec<Row> {
+    segments(maps)
+        .iter()
+        .map(|seg| {
+            let zones: Vec<Option<String>> = maps
+                .iter()
+                .map(|m| zone(m, sample(seg)).map(str::to_string))
+                .collect();
+            Row {
+                range: seg
+                    .short()
+                    .unwrap_or_else(|| super::joined(&ui(s, "dispatch-any"))),
+                spoken: seg.text(var),
+                names: zones
+                    .iter()
+                    .map(|z| z.as_ref().map(|f| family_name(s, f)))
+                    .collect(),
+                zones,
+            }
+        })
+        .collect()
+}
+
+/// The width of the range column and of each map's column, from what each must hold.
+fn column_widths(rows: &[Row], maps: &[&DispatchMap]) -> (f64, Vec<f64>) {
+    let range_need = Need::cells(
+        rows.iter().map(|r| r.range.as_str()),
+        RANGE_FONT,
+        RANGE_ROOM,
+    );
+    let needs: Vec<Need> = maps
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let names = rows.iter().filter_map(|r| r.names[i].as_deref());
+            Need::header(&m.id.value, HEAD_FONT, HEAD_ROOM)
+                .max(Need::cells(names, ZONE_FONT, CELL_ROOM))
+        })
+        .collect();
+    widths(range_need, &needs, WIDTH - PAD * 2.0)
+}
+
+/// Draws `row` at `y`, marking it and the cells [`marked`] picks when the maps differ: its
+/// height, and what a screen reader says of it.
+fn draw_row(
+    svg: &mut Svg,
+    s: &Scope,
+    maps: &[&DispatchMap],
+    row: &Row,
+    y: f64,
+    range_w: f64,
+    cols: &[f64],
+) -> (f64, String) {
+    let zones: Vec<Option<&str>> = row.zones.iter().map(Option::as_deref).collect();
+    let marks = marked(&zones);
+    let differs = marks.iter().any(|m| *m);
+    let range = svg::fit(&row.range, range_w - RANGE_ROOM, RANGE_FONT);
+    let cells: Vec<(Vec<String>, bool)> = row
+        .names
+        .iter()
+        .zip(cols)
+        .map(|(n, w)| svg::fit(n.as_deref().unwrap_or("—"), w - CELL_ROOM, ZONE_FONT))
+        .collect();
+    let most = cells
+        .iter()
+        .chain([&range])
+        .map(|c| c.0.len())
+        .max()
+        .unwrap_or(1);
+    let row_h = ROW_H.max(most as f64 * ZONE_FONT.line_height() + 12.0);
+    let mid = y + row_h / 2.0;
+    if differs {
+        svg.rect(PAD, y, WIDTH - PAD * 2.0, row_h, 4.0, "rowmark");
+    }
+    lines_at(
+        svg,
+        PAD + 4.0,
+        mid,
+        &range,
+        &row.range,
+        &TextStyle::new(RANGE_FONT, ""),
+    );
+    if differs {
+        svg.text(
+            PAD + range_w - 6.0,
+            mid + 6.0,
+            "≠",
+            &TextStyle::new(Font::sans(18).bold(), "c-warn").anchor(Anchor::End),
+        );
+    }
+    let mut x = PAD + range_w;
+    let mut said = Vec::new();
+    for (i, ((z, mark), w)) in zones.iter().zip(&marks).zip(cols).enumerate() {
+        let (cx, cw, ch) = (x + 3.0, w - 6.0, row_h - 8.0);
+        let name = row.names[i].clone();
+        match z {
+            Some(f) => {
+                let hue = family_hue(s, f);
+                svg.rect(cx, y + 4.0, cw, ch, 4.0, &hue.tint());
+                let full = name.as_deref().unwrap_or(f);
+                let class = hue.text();
+                let style = TextStyle::new(ZONE_FONT, &class).anchor(Anchor::Middle);
+                lines_at(svg, cx + cw / 2.0, mid, &cells[i], full, &style);
+            }
+            None => svg.text(
+                cx + cw / 2.0,
+                mid + 5.0,
+                "—",
+                &TextStyle::new(Font::sans(14), "mu").anchor(Anchor::Middle),
+            ),
+        }
+        if *mark {
+            svg.rect(cx, y + 4.0, cw, ch, 4.0, "cellmark");
+        }
+        said.push(format!(
+            "{} {}",
+            maps.get(i).map(|m| m.id.value.as_str()).unwrap_or(""),
+            name.unwrap_or_else(|| "—".into())
+        ));
+        x += w;
+    }
+    let spoken = format!(
+        "{}: {}{}",
+        row.spoken.clone().unwrap_or_else(|| row.range.clone()),
+        said.join(", "),
+        if differs { " (≠)" } else { "" }
+    );
+    (row_h, spoken)
+}
+
+/// The legend under the rows from `y`, then each map's id and title: where it ends.
+fn legend(svg: &mut Svg, s: &Scope, maps: &[&DispatchMap], y: f64) -> f64 {
+    let max = WIDTH - PAD * 2.0;
+    let mut y = para(
+        svg,
+        PAD,
+        y,
+        &ui(s, "figure-diff-legend"),
+        max,
+        TextStyle::new(Font::sans(13), "mu"),
+    ) + 6.0;
+    for m in maps {
+        y = para(
+            svg,
+            PAD,
+            y,
+            &same(s, m.id.value.clone()),
+            max,
+            TextStyle::new(Font::mono(13).bold(), ""),
+        );
+        y = para(
+            svg,
+            PAD + 12.0,
+            y,
+            &super::text(s, &m.title),
+            max - 12.0,
+            TextStyle::new(Font::sans(13), ""),
+        ) + 4.0;
+    }
+    y
 }
 
 #[cfg(test)]
