@@ -9,6 +9,7 @@ use super::svg::{self, Anchor, Font, Svg, TextStyle};
 use super::{Content, Drawn, Words, files, fit_lines, joined, ui, ui_args};
 use crate::model::Located;
 use crate::model::format::seconds;
+use crate::model::page::Lang;
 use crate::model::{Case, Run};
 use crate::render::scope::Scope;
 
@@ -67,6 +68,81 @@ fn layout(groups: usize, cases: usize) -> (Vec<f64>, Vec<Vec<f64>>, f64) {
     (heads, rows, y)
 }
 
+/// The log axis's ends, in seconds: whole decades around `values`, at least two decades
+/// apart, the largest value short of the right end.
+fn seconds_range(values: &[f64]) -> (f64, f64) {
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(0.0, f64::max);
+    let lo = plot::decade_below(min);
+    let mut hi = plot::decade_above(max.max(lo * 10.0) * 1.0001).max(lo * 100.0);
+    if hi <= max {
+        hi *= 10.0;
+    }
+    (lo, hi)
+}
+
+/// The seconds axis at `ay`: a tick and a label at each decade of `ticks` (value, pixel),
+/// then the axis's title, `lines` set in `font`.
+fn x_axis(svg: &mut Svg, ticks: &[(f64, i32)], ay: f64, lines: &[(Lang, String)], font: Font) {
+    for (t, x) in ticks {
+        let x = f64::from(*x);
+        svg.line(x, ay, x, ay + 5.0, "axis");
+        let label = plot::seconds_label(*t);
+        let tick_font = Font::sans(13);
+        let (tx, anchor) = plot::tick_x(x, &label, tick_font, f64::from(WIDTH));
+        svg.text(
+            tx,
+            ay + 20.0,
+            &label,
+            &TextStyle::new(tick_font, "mu").anchor(anchor),
+        );
+    }
+    super::draw_lines(
+        svg,
+        f64::from(WIDTH) / 2.0,
+        ay + 26.0,
+        lines,
+        TextStyle::new(font, "").anchor(Anchor::Middle),
+        lines.len() > 1,
+    );
+}
+
+/// What a screen reader says of the plot, per language of `title`: each measurement's
+/// name, then each case's label and duration.
+fn description(
+    title: &Words,
+    metrics: &[&str],
+    metric_words: &[Words],
+    cases: &[&Case],
+    labels: &[String],
+) -> Words {
+    title
+        .iter()
+        .map(|(l, t)| {
+            let parts: Vec<String> = metrics
+                .iter()
+                .zip(metric_words)
+                .map(|(m, w)| {
+                    let name = w
+                        .iter()
+                        .find(|(wl, _)| wl == l)
+                        .map(|(_, t)| t.clone())
+                        .unwrap_or_default();
+                    let vals: Vec<String> = cases
+                        .iter()
+                        .zip(labels)
+                        .map(|(c, lab)| {
+                            format!("{lab} {}", ns(c, m).map(seconds).unwrap_or("—".into()))
+                        })
+                        .collect();
+                    format!("{name}: {}", vals.join(", "))
+                })
+                .collect();
+            (*l, format!("{t}: {}", parts.join("; ")))
+        })
+        .collect()
+}
+
 /// The plot of one run.
 pub fn plot(s: &Scope, run: &Located<Run>, file: &str, asked: &[String]) -> Drawn {
     let metrics = measures(s, run, asked);
@@ -88,13 +164,7 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, asked: &[String]) -> Draw
     if values.is_empty() {
         return out;
     }
-    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = values.iter().copied().fold(0.0, f64::max);
-    let lo = plot::decade_below(min);
-    let mut hi = plot::decade_above(max.max(lo * 10.0) * 1.0001).max(lo * 100.0);
-    if hi <= max {
-        hi *= 10.0;
-    }
+    let (lo, hi) = seconds_range(&values);
     let labels: Vec<String> = cases.iter().map(|c| case_label(s, c)).collect();
     let label_font = Font::sans(14);
     let left = labels
@@ -188,54 +258,8 @@ pub fn plot(s: &Scope, run: &Located<Run>, file: &str, asked: &[String]) -> Draw
             svg.text(end + 6.0, y, &value, &TextStyle::new(Font::mono(13), ""));
         }
     }
-    let ay = f64::from(axis_y);
-    for (t, x) in &tick_x {
-        let x = f64::from(*x);
-        svg.line(x, ay, x, ay + 5.0, "axis");
-        let label = plot::seconds_label(*t);
-        let font = Font::sans(13);
-        let (tx, anchor) = plot::tick_x(x, &label, font, f64::from(WIDTH));
-        svg.text(
-            tx,
-            ay + 20.0,
-            &label,
-            &TextStyle::new(font, "mu").anchor(anchor),
-        );
-    }
-    super::draw_lines(
-        &mut svg,
-        f64::from(WIDTH) / 2.0,
-        ay + 26.0,
-        &axis_lines,
-        TextStyle::new(axis_font, "").anchor(Anchor::Middle),
-        axis_lines.len() > 1,
-    );
-    let desc: Words = out
-        .title
-        .iter()
-        .map(|(l, t)| {
-            let parts: Vec<String> = metrics
-                .iter()
-                .zip(&metric_words)
-                .map(|(m, w)| {
-                    let name = w
-                        .iter()
-                        .find(|(wl, _)| wl == l)
-                        .map(|(_, t)| t.clone())
-                        .unwrap_or_default();
-                    let vals: Vec<String> = cases
-                        .iter()
-                        .zip(&labels)
-                        .map(|(c, lab)| {
-                            format!("{lab} {}", ns(c, m).map(seconds).unwrap_or("—".into()))
-                        })
-                        .collect();
-                    format!("{name}: {}", vals.join(", "))
-                })
-                .collect();
-            (*l, format!("{t}: {}", parts.join("; ")))
-        })
-        .collect();
+    x_axis(&mut svg, &tick_x, f64::from(axis_y), &axis_lines, axis_font);
+    let desc = description(&out.title, &metrics, &metric_words, &cases, &labels);
     out.content = Content::Svg {
         width: f64::from(WIDTH),
         height: f64::from(height),
