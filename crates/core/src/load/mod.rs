@@ -439,23 +439,8 @@ fn load_data(
     diags: &mut Diagnostics,
     reuse: Reuse,
 ) -> (DataSet, Option<ParseCache>) {
-    let cache = reuse.memory;
     use rayon::prelude::*;
     let mut set = DataSet::default();
-    // Files are read and parsed in parallel (a sweep's run file is megabytes of YAML),
-    // then merged in path order, so records and diagnostics keep a stable order.
-    // Largest first, so that one big run file does not start last and finish alone.
-    let langs = config.languages();
-    let packs = config.pack_list();
-    // What a parse depends on besides the text: the languages texts must have and the
-    // packs whose fields runs may hold.
-    // The maps' file name too: it decides which kinds a file holds.
-    let codes = format!(
-        "{}+{}+{}",
-        crate::model::lang::list_codes(langs),
-        packs.iter().map(|p| p.name).collect::<Vec<_>>().join(","),
-        config.maps_file()
-    );
     // Listed again unless the watcher's changes say the last listing holds.
     let (listed, problems, linked, trust) = reuse.list(root, "data");
     let clean = problems.is_empty() && !linked;
@@ -467,125 +452,34 @@ fn load_data(
             .extend(kinds_under(registry_name(config, under)));
         diags.push(d);
     }
-    let mut files: Vec<(u64, usize, PathBuf)> = listed
-        .iter()
-        .filter(|p| has_ext(p, "yaml"))
-        .enumerate()
-        // The size only orders the work: a file whose size cannot be read is read like
-        // any other, and the read reports what is wrong with it.
-        .map(|(i, p)| {
-            let size = match trust {
-                true => 0,
-                false => std::fs::metadata(p).map_or(0, |m| m.len()),
-            };
-            (size, i, p.clone())
-        })
-        .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    type One = (usize, String, Result<Parsed, Diagnostic>, u64);
-    // One file a job: rayon otherwise hands a thread a run of files it works through
-    // alone, and at the end one thread parsed the last hundred files while the other
-    // waited (a fifth of the load of a thousand run files).
-    let mut parsed: Vec<One> = files
+    let job = DataJob {
+        root,
+        config,
+        codes: parse_codes(config),
+        reuse: &reuse,
+        trust,
+    };
+    // Files are read and parsed in parallel (a sweep's run file is megabytes of YAML),
+    // then merged in path order, so records and diagnostics keep a stable order. One file
+    // a job: rayon otherwise hands a thread a run of files it works through alone, and at
+    // the end one thread parsed the last hundred files while the other waited (a fifth of
+    // the load of a thousand run files).
+    let mut parsed: Vec<ParsedFile> = largest_first(&listed, trust)
         .par_iter()
         .with_max_len(1)
-        .filter_map(|(_, i, path)| {
-            let rel = rel_path(root, path);
-            let under = rel.strip_prefix("data/").unwrap_or(&rel).to_string();
-            // A declared probe is read (and checked, never run) here; the other files
-            // there are a pack's probe inputs (cases files), read by `evidence probe`.
-            if under.starts_with("probes/") {
-                let text = match read_source(root, path) {
-                    Ok(t) => t,
-                    Err(d) => return Some((*i, rel, Err(d), 0)),
-                };
-                if !crate::model::probe_file::is_declared(&text) {
-                    return None;
-                }
-                let result = yaml::parse(&rel, &text, 0)
-                    .map(|p| Parsed::Probe(Box::new(p)))
-                    .map_err(|d| *d);
-                return Some((*i, rel, result, 0));
-            }
-            if let Some(d) = maps_elsewhere(config, &under, &rel) {
-                return Some((*i, rel, Err(d), 0));
-            }
-            let under = registry_name(config, &under);
-            if let Some(d) = pack_off(config, under, &rel) {
-                return Some((*i, rel, Err(d), 0));
-            }
-            // Unchanged since the last load, which parsed it, in a listing that holds: taken
-            // as it was, unread. (A declared collection's file is parsed each time, see
-            // below.)
-            if trust
-                && reuse.unchanged(&rel)
-                && config.collection_in(under).is_none()
-                && let Some((hash, p)) = cache.and_then(|c| c.data.get(&rel))
-            {
-                return Some((*i, rel, Ok(p.clone()), *hash));
-            }
-            let text = match read_source(root, path) {
-                Ok(t) => t,
-                Err(d) => return Some((*i, rel, Err(d), 0)),
-            };
-            let hash = cache.map(|_| text_hash(&codes, &text)).unwrap_or(0);
-            let known = cache
-                .and_then(|c| c.data.get(&rel))
-                .filter(|(h, _)| *h == hash)
-                .map(|(_, p)| Ok(p.clone()));
-            // A declared collection's records are parsed by its declaration in
-            // `evidence.yaml`, which the caches do not key on: they are parsed each time.
-            if let Some(spec) = config.collection_in(under) {
-                let result = parse_declared(&spec.name.value, &rel, &text);
-                return Some((*i, rel, result, hash));
-            }
-            let parse = || parse_data_file(under, &rel, &text);
-            // A pack's records are of the pack's types, which the disk cache cannot
-            // write: its files (few, and small) are parsed each time.
-            let disk = reuse.disk.filter(|_| !is_pack_file(under));
-            // Inside `expecting`: a parse checks the texts' languages, a cache hit reads
-            // the site's tags without parsing them.
-            let result = known.unwrap_or_else(|| {
-                crate::model::lang::expecting(langs, || {
-                    crate::model::fields::expecting(packs, || match disk {
-                        Some(disk) => disk.parse(&rel, &codes, &text, parse),
-                        None => parse(),
-                    })
-                })
-            });
-            Some((*i, rel, result, hash))
-        })
+        .filter_map(|(i, path)| job.parse(*i, path))
         .collect();
-    parsed.sort_by_key(|(i, ..)| *i);
+    parsed.sort_by_key(|f| f.index);
     if let Some(disk) = reuse.disk {
         let (read, parsed) = disk.counts();
         crate::timings::note(|| format!("parse cache {read} read, {parsed} parsed"));
     }
-    let mut next = cache.map(|_| ParseCache::default());
+    let mut next = reuse.memory.map(|_| ParseCache::default());
     if let Some(n) = next.as_mut().filter(|_| clean) {
         n.listings.insert("data", Arc::clone(&listed));
     }
-    for (_, rel, result, hash) in parsed {
-        let under = registry_name(config, rel.strip_prefix("data/").unwrap_or(&rel));
-        match result {
-            Ok(p) => {
-                // A declared file is parsed by a declaration the cache does not key on.
-                // A declared probe is read each time (it is small, and never in the
-                // cache's tables of kinds).
-                let fresh = matches!(p, Parsed::Declared(..) | Parsed::Probe(_));
-                if let Some(n) = next.as_mut().filter(|_| !fresh) {
-                    n.data.insert(rel.clone(), (hash, p.clone()));
-                }
-                p.merge_into(Arc::from(rel.as_str()), &mut set)
-            }
-            Err(d) => {
-                diags.push(d);
-                set.incomplete.extend(registry::kinds_in(under));
-                if config.collection_in(under).is_some() {
-                    set.incomplete.insert(Kind::Record);
-                }
-            }
-        }
+    for file in parsed {
+        merge_file(config, file, &mut set, next.as_mut(), diags);
     }
     for path in listed.iter().filter(|p| has_ext(p, "yml")) {
         diags.push(
@@ -598,6 +492,182 @@ fn load_data(
         );
     }
     (set, next)
+}
+
+/// What a parse depends on besides the text: the languages texts must have, the packs
+/// whose fields runs may hold, and the maps' file name (it decides which kinds a file
+/// holds).
+fn parse_codes(config: &SiteConfig) -> String {
+    format!(
+        "{}+{}+{}",
+        crate::model::lang::list_codes(config.languages()),
+        config
+            .pack_list()
+            .iter()
+            .map(|p| p.name)
+            .collect::<Vec<_>>()
+            .join(","),
+        config.maps_file()
+    )
+}
+
+/// The `.yaml` files of `listed`, each with its place in the listing, largest first, so
+/// that one big run file does not start last and finish alone. The size only orders the
+/// work: a file whose size cannot be read is read like any other, and the read reports
+/// what is wrong with it; in a listing that holds (`trust`), sizes are not looked up.
+fn largest_first(listed: &[PathBuf], trust: bool) -> Vec<(usize, PathBuf)> {
+    let mut files: Vec<(u64, usize, PathBuf)> = listed
+        .iter()
+        .filter(|p| has_ext(p, "yaml"))
+        .enumerate()
+        .map(|(i, p)| {
+            let size = match trust {
+                true => 0,
+                false => std::fs::metadata(p).map_or(0, |m| m.len()),
+            };
+            (size, i, p.clone())
+        })
+        .collect();
+    files.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    files.into_iter().map(|(_, i, p)| (i, p)).collect()
+}
+
+/// One data file as a load job parsed it.
+struct ParsedFile {
+    /// Its place in the listing, the order records and diagnostics are merged in.
+    index: usize,
+    /// Its path from the root.
+    rel: String,
+    result: Result<Parsed, Diagnostic>,
+    /// The hash of its text, for the in-memory cache (0 when there is none).
+    hash: u64,
+}
+
+/// What parsing one data file needs, shared by the parallel jobs of a load.
+struct DataJob<'a> {
+    root: &'a Path,
+    config: &'a SiteConfig,
+    /// [`parse_codes`] of the config.
+    codes: String,
+    reuse: &'a Reuse<'a>,
+    /// Whether the listing holds, so an unchanged file may be taken from memory unread.
+    trust: bool,
+}
+
+impl DataJob<'_> {
+    /// The file at `path` (`index` in the listing): read and parsed, or taken from a
+    /// cache; none for a file under `probes/` that is a pack's probe input.
+    fn parse(&self, index: usize, path: &Path) -> Option<ParsedFile> {
+        let rel = rel_path(self.root, path);
+        let done = |rel: String, result, hash| {
+            Some(ParsedFile {
+                index,
+                rel,
+                result,
+                hash,
+            })
+        };
+        let under = rel.strip_prefix("data/").unwrap_or(&rel).to_string();
+        // A declared probe is read (and checked, never run) here; the other files there
+        // are a pack's probe inputs (cases files), read by `evidence probe`.
+        if under.starts_with("probes/") {
+            let text = match read_source(self.root, path) {
+                Ok(t) => t,
+                Err(d) => return done(rel, Err(d), 0),
+            };
+            if !crate::model::probe_file::is_declared(&text) {
+                return None;
+            }
+            let result = yaml::parse(&rel, &text, 0)
+                .map(|p| Parsed::Probe(Box::new(p)))
+                .map_err(|d| *d);
+            return done(rel, result, 0);
+        }
+        let config = self.config;
+        if let Some(d) = maps_elsewhere(config, &under, &rel) {
+            return done(rel, Err(d), 0);
+        }
+        let under = registry_name(config, &under);
+        if let Some(d) = pack_off(config, under, &rel) {
+            return done(rel, Err(d), 0);
+        }
+        let cache = self.reuse.memory;
+        // Unchanged since the last load, which parsed it, in a listing that holds: taken
+        // as it was, unread. (A declared collection's file is parsed each time, see below.)
+        if self.trust
+            && self.reuse.unchanged(&rel)
+            && config.collection_in(under).is_none()
+            && let Some((hash, p)) = cache.and_then(|c| c.data.get(&rel))
+        {
+            let (p, hash) = (p.clone(), *hash);
+            return done(rel, Ok(p), hash);
+        }
+        let text = match read_source(self.root, path) {
+            Ok(t) => t,
+            Err(d) => return done(rel, Err(d), 0),
+        };
+        let hash = cache.map(|_| text_hash(&self.codes, &text)).unwrap_or(0);
+        let known = cache
+            .and_then(|c| c.data.get(&rel))
+            .filter(|(h, _)| *h == hash)
+            .map(|(_, p)| Ok(p.clone()));
+        // A declared collection's records are parsed by its declaration in
+        // `evidence.yaml`, which the caches do not key on: they are parsed each time.
+        if let Some(spec) = config.collection_in(under) {
+            let result = parse_declared(&spec.name.value, &rel, &text);
+            return done(rel, result, hash);
+        }
+        let parse = || parse_data_file(under, &rel, &text);
+        // A pack's records are of the pack's types, which the disk cache cannot write:
+        // its files (few, and small) are parsed each time.
+        let disk = self.reuse.disk.filter(|_| !is_pack_file(under));
+        // Inside `expecting`: a parse checks the texts' languages, a cache hit reads the
+        // site's tags without parsing them.
+        let result = known.unwrap_or_else(|| {
+            crate::model::lang::expecting(config.languages(), || {
+                crate::model::fields::expecting(config.pack_list(), || match disk {
+                    Some(disk) => disk.parse(&rel, &self.codes, &text, parse),
+                    None => parse(),
+                })
+            })
+        });
+        done(rel, result, hash)
+    }
+}
+
+/// Merges one parsed file into `set`, in listing order, and keeps it for the next load's
+/// in-memory cache (`next`); a file that failed leaves its kinds incomplete, so that
+/// references into it are not reported as dangling.
+fn merge_file(
+    config: &SiteConfig,
+    file: ParsedFile,
+    set: &mut DataSet,
+    next: Option<&mut ParseCache>,
+    diags: &mut Diagnostics,
+) {
+    let ParsedFile {
+        rel, result, hash, ..
+    } = file;
+    let under = registry_name(config, rel.strip_prefix("data/").unwrap_or(&rel));
+    match result {
+        Ok(p) => {
+            // A declared file is parsed by a declaration the cache does not key on. A
+            // declared probe is read each time (it is small, and never in the cache's
+            // tables of kinds).
+            let fresh = matches!(p, Parsed::Declared(..) | Parsed::Probe(_));
+            if let Some(n) = next.filter(|_| !fresh) {
+                n.data.insert(rel.clone(), (hash, p.clone()));
+            }
+            p.merge_into(Arc::from(rel.as_str()), set)
+        }
+        Err(d) => {
+            diags.push(d);
+            set.incomplete.extend(registry::kinds_in(under));
+            if config.collection_in(under).is_some() {
+                set.incomplete.insert(Kind::Record);
+            }
+        }
+    }
 }
 
 fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
