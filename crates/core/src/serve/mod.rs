@@ -190,26 +190,16 @@ impl Shared {
 /// Runs the server until Ctrl-C. Exit status: 0 after a clean shutdown, 2 when the site
 /// or the address cannot be used.
 pub fn run(opts: &ServeOptions) -> ExitCode {
-    if !is_loopback(opts.bind) && !opts.public {
-        eprintln!(
-            "error: --bind {} would make the preview reachable from other machines",
-            opts.bind
-        );
-        eprintln!("  = help: pass --public as well to mean it, or leave --bind out for 127.0.0.1");
-        return ExitCode::from(2);
+    match serve(opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => code,
     }
-    let root = match opts.root.canonicalize() {
-        Ok(r) if r.join(watch::CONFIG).is_file() => r,
-        _ => {
-            eprintln!(
-                "error: {} is not an evidence site (no {})",
-                opts.root.display(),
-                watch::CONFIG
-            );
-            eprintln!("  = help: pass --root DIR, the folder holding evidence.yaml");
-            return ExitCode::from(2);
-        }
-    };
+}
+
+/// [`run`]: builds, listens, watches and serves until Ctrl-C; an error before serving
+/// has been printed, and gives the exit code.
+fn serve(opts: &ServeOptions) -> Result<(), ExitCode> {
+    let root = site_root(opts)?;
     let epoch = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
@@ -227,9 +217,88 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
         epoch,
         builds: AtomicU64::new(0),
     });
+    let previous = first_build(&root, &shared);
+    let (listener, local) = listen(opts)?;
+    let watcher = match watch::Watch::start(&root) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            eprintln!("warning: {e}; pages will not rebuild on change");
+            None
+        }
+    };
+    announce(&root, watcher.as_ref(), local, &shared);
 
+    let (stop_tx, stop_rx) = mpsc::channel::<()>();
+    let signal_tx = stop_tx.clone();
+    if let Err(e) = ctrlc::set_handler(move || {
+        let _ = signal_tx.send(());
+    }) {
+        eprintln!("warning: cannot handle Ctrl-C ({e}); stop the server with a kill");
+    }
+
+    let mut threads = Vec::new();
+    let accepting = {
+        let shared = shared.clone();
+        thread::Builder::new()
+            .name("serve-accept".into())
+            .spawn(move || accept_loop(&listener, &shared))
+    };
+    match accepting {
+        Ok(t) => threads.push(t),
+        Err(e) => {
+            eprintln!("error: cannot start the server thread: {e}");
+            return Err(ExitCode::from(2));
+        }
+    }
+    let rebuilds = {
+        let shared = shared.clone();
+        thread::Builder::new()
+            .name("serve-rebuild".into())
+            .spawn(move || rebuild_loop(watcher, &shared, previous))
+    };
+    match rebuilds {
+        Ok(t) => threads.push(t),
+        Err(e) => eprintln!("warning: cannot start the rebuild thread: {e}"),
+    }
+
+    // Blocks until Ctrl-C; `stop_tx` stays alive so that a failed handler means waiting
+    // for a kill rather than stopping at once.
+    let _ = stop_rx.recv();
+    drop(stop_tx);
+    shut_down(&shared, local, threads);
+    Ok(())
+}
+
+/// The site's root, canonical, when `--bind` is allowed and the folder holds
+/// `evidence.yaml`; otherwise the error printed and exit code 2.
+fn site_root(opts: &ServeOptions) -> Result<PathBuf, ExitCode> {
+    if !is_loopback(opts.bind) && !opts.public {
+        eprintln!(
+            "error: --bind {} would make the preview reachable from other machines",
+            opts.bind
+        );
+        eprintln!("  = help: pass --public as well to mean it, or leave --bind out for 127.0.0.1");
+        return Err(ExitCode::from(2));
+    }
+    match opts.root.canonicalize() {
+        Ok(r) if r.join(watch::CONFIG).is_file() => Ok(r),
+        _ => {
+            eprintln!(
+                "error: {} is not an evidence site (no {})",
+                opts.root.display(),
+                watch::CONFIG
+            );
+            eprintln!("  = help: pass --root DIR, the folder holding evidence.yaml");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// The first build, reported and stored for serving (a failed one too: its errors are
+/// what the preview shows); what the next rebuild starts from.
+fn first_build(root: &Path, shared: &Shared) -> Option<Previous> {
     let start = Instant::now();
-    let built = build(&root, Changes::Unknown, None);
+    let built = build(root, Changes::Unknown, None);
     let ms = start.elapsed().as_millis();
     match &built.result {
         Ok(site) => crate::diagnostics::out_line(format_args!(
@@ -242,8 +311,12 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
         )),
     }
     shared.store(built.result, built.base_url.as_deref());
-    let previous = built.next;
+    built.next
+}
 
+/// The listening socket at `--bind` and `--port`, and the address it got; otherwise the
+/// error printed and exit code 2.
+fn listen(opts: &ServeOptions) -> Result<(TcpListener, SocketAddr), ExitCode> {
     let addr = SocketAddr::new(opts.bind, opts.port);
     let listener = match TcpListener::bind(addr) {
         Ok(l) => l,
@@ -252,24 +325,22 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
             if opts.port != 0 {
                 eprintln!("  = help: another program may use the port; try --port 0");
             }
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     };
-    let local = match listener.local_addr() {
-        Ok(a) => a,
+    match listener.local_addr() {
+        Ok(local) => Ok((listener, local)),
         Err(e) => {
             eprintln!("error: cannot read the address listened on ({addr}): {e}");
-            return ExitCode::from(2);
+            Err(ExitCode::from(2))
         }
-    };
-    let watcher = match watch::Watch::start(&root) {
-        Ok(w) => Some(w),
-        Err(e) => {
-            eprintln!("warning: {e}; pages will not rebuild on change");
-            None
-        }
-    };
-    if let Some(w) = &watcher {
+    }
+}
+
+/// Says what is watched, warns when the preview is reachable from other machines, and
+/// gives the address to open.
+fn announce(root: &Path, watcher: Option<&watch::Watch>, local: SocketAddr, shared: &Shared) {
+    if let Some(w) = watcher {
         let folders: Vec<&str> = w.folders().copied().collect();
         crate::diagnostics::out_line(format_args!(
             "watching {} and {} in {}",
@@ -295,44 +366,11 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
         "serving at http://{}{base} (Ctrl-C to stop)",
         wake_address(local)
     ));
+}
 
-    let (stop_tx, stop_rx) = mpsc::channel::<()>();
-    let signal_tx = stop_tx.clone();
-    if let Err(e) = ctrlc::set_handler(move || {
-        let _ = signal_tx.send(());
-    }) {
-        eprintln!("warning: cannot handle Ctrl-C ({e}); stop the server with a kill");
-    }
-
-    let mut threads = Vec::new();
-    let accepting = {
-        let shared = shared.clone();
-        thread::Builder::new()
-            .name("serve-accept".into())
-            .spawn(move || accept_loop(&listener, &shared))
-    };
-    match accepting {
-        Ok(t) => threads.push(t),
-        Err(e) => {
-            eprintln!("error: cannot start the server thread: {e}");
-            return ExitCode::from(2);
-        }
-    }
-    let rebuilds = {
-        let shared = shared.clone();
-        thread::Builder::new()
-            .name("serve-rebuild".into())
-            .spawn(move || rebuild_loop(watcher, &shared, previous))
-    };
-    match rebuilds {
-        Ok(t) => threads.push(t),
-        Err(e) => eprintln!("warning: cannot start the rebuild thread: {e}"),
-    }
-
-    // Blocks until Ctrl-C; `stop_tx` stays alive so that a failed handler means waiting
-    // for a kill rather than stopping at once.
-    let _ = stop_rx.recv();
-    drop(stop_tx);
+/// Stops the server: tells the threads, closes the clients' connections and waits up to
+/// [`SHUTDOWN`] for the threads to end.
+fn shut_down(shared: &Shared, local: SocketAddr, threads: Vec<thread::JoinHandle<()>>) {
     shared.stop.store(true, Ordering::SeqCst);
     shared.clients.close_all();
     // The accept thread blocks in `accept`: one connection wakes it to see the flag.
@@ -348,7 +386,6 @@ pub fn run(opts: &ServeOptions) -> ExitCode {
         let _ = t.join();
     }
     crate::diagnostics::out_line(format_args!("stopped"));
-    ExitCode::SUCCESS
 }
 
 /// One build of the preview.
