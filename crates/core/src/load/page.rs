@@ -108,53 +108,14 @@ fn parse_body(
         .collect::<Vec<_>>()
         .join(", ");
     let mut items = Vec::new();
-    let mut open: Option<(Lang, usize, Option<BlockBasis>, Vec<&str>)> = None;
-    let mut fence: Option<String> = None;
+    let mut open: Option<OpenBlock> = None;
     for (i, raw) in lines.iter().enumerate().skip(start) {
         let line_no = i + 1;
         let line = raw.trim_end_matches('\r');
-        if let Some((lang, opened, basis, body)) = open.as_mut() {
-            // Code fences inside a block may contain `:::` lines; skip them.
-            if let Some(f) = &fence {
-                if line.trim_start().starts_with(f.as_str()) {
-                    fence = None;
-                }
-                body.push(line);
-                continue;
+        if let Some(block) = open.as_mut() {
+            if block.take(file, line, line_no, diags) {
+                items.extend(open.take().map(OpenBlock::close));
             }
-            if let Some(f) = code_fence(line) {
-                fence = Some(f);
-                body.push(line);
-                continue;
-            }
-            if line.trim() == ":::" {
-                items.push(Item::Block(Block {
-                    lang: *lang,
-                    markdown: body.join("\n").into(),
-                    line: *opened,
-                    body_line: *opened + 1,
-                    basis: basis.take(),
-                }));
-                open = None;
-                continue;
-            }
-            if line.trim_start().starts_with(":::") {
-                diags.push(
-                    Diagnostic::error(
-                        "block",
-                        Span::new(file, line_no, 1),
-                        format!(
-                            "a block cannot open inside the `{}` block opened on line {opened}",
-                            lang.code()
-                        ),
-                    )
-                    .with_hint("close the current block with `:::` first"),
-                );
-                // Kept, empty, so that the lines after it keep their numbers.
-                body.push("");
-                continue;
-            }
-            body.push(line);
             continue;
         }
         let trimmed = line.trim();
@@ -162,74 +123,11 @@ fn parse_body(
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix(":::") {
-            // A fence may carry attributes: `:::en{basis="inferred"}`.
-            let (tag, attrs) = match rest.find('{') {
-                Some(brace) => match fence_basis(rest, brace) {
-                    Ok(basis) => (rest[..brace].trim(), basis),
-                    Err(e) => {
-                        diags.push(
-                            Diagnostic::error(
-                                "block",
-                                Span::new(file, line_no, indent(line) + 4 + e.at),
-                                e.to_string(),
-                            )
-                            .with_hint(FENCE_HINT),
-                        );
-                        (rest[..brace].trim(), None)
-                    }
-                },
-                None => (rest.trim(), None),
-            };
-            // Tags compare canonically (`:::de-ch` is the site's `de-CH`).
-            let known = langs.iter().find(|l| l.code() == tag).or_else(|| {
-                let lang = Lang::parse(tag).ok()?;
-                langs.iter().find(|l| **l == lang)
-            });
-            if let Some(&lang) = known {
-                open = Some((lang, line_no, attrs, Vec::new()));
-                continue;
-            }
-            match tag {
-                "" => diags.push(
-                    Diagnostic::error(
-                        "block",
-                        Span::new(file, line_no, indent(line) + 1),
-                        "`:::` closes a block, but no block is open here",
-                    )
-                    .with_hint(format!(
-                        "remove the line, or open a block above it with one of {tags}"
-                    )),
-                ),
-                other => diags.push(
-                    Diagnostic::error(
-                        "block",
-                        Span::new(file, line_no, indent(line) + 4),
-                        format!("unknown block language `{other}`"),
-                    )
-                    .with_hint(format!(
-                        "this site's blocks are {tags} (`languages:` in evidence.yaml)"
-                    )),
-                ),
-            }
+            open = block_fence(file, line, line_no, rest, langs, &tags, diags);
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix("::") {
-            match parse_directive(rest) {
-                Ok((name, attrs)) => items.push(Item::Directive(DirectiveLine {
-                    name,
-                    attrs,
-                    line: line_no,
-                    resolution: None,
-                })),
-                Err(e) => diags.push(
-                    Diagnostic::error(
-                        "directive",
-                        Span::new(file, line_no, e.at + 3 + indent(line)),
-                        e.to_string(),
-                    )
-                    .with_hint("directives look like `::claims{page=\"index\"}`"),
-                ),
-            }
+            items.extend(directive_line(file, line, line_no, rest, diags));
             continue;
         }
         diags.push(
@@ -243,17 +141,183 @@ fn parse_body(
             )),
         );
     }
-    if let Some((lang, opened, _, _)) = open {
+    if let Some(block) = open {
         diags.push(
             Diagnostic::error(
                 "block",
-                Span::new(file, opened, 1),
-                format!("the `{}` block opened here is never closed", lang.code()),
+                Span::new(file, block.opened, 1),
+                format!(
+                    "the `{}` block opened here is never closed",
+                    block.lang.code()
+                ),
             )
             .with_hint("end the block with a line holding only `:::`"),
         );
     }
     items
+}
+
+/// A language block being read: its language, the line of its fence, the fence's basis
+/// and the lines so far.
+struct OpenBlock<'a> {
+    lang: Lang,
+    opened: usize,
+    basis: Option<BlockBasis>,
+    body: Vec<&'a str>,
+    /// The code fence open inside the block, whose `:::` lines are code, not block fences.
+    fence: Option<String>,
+}
+
+impl<'a> OpenBlock<'a> {
+    /// Takes the block's next line: true when it closes the block. A fence that opens
+    /// another block inside this one is an error; the line is kept empty so that the lines
+    /// after it keep their numbers.
+    fn take(
+        &mut self,
+        file: &str,
+        line: &'a str,
+        line_no: usize,
+        diags: &mut Vec<Diagnostic>,
+    ) -> bool {
+        if let Some(f) = &self.fence {
+            if line.trim_start().starts_with(f.as_str()) {
+                self.fence = None;
+            }
+            self.body.push(line);
+            return false;
+        }
+        if let Some(f) = code_fence(line) {
+            self.fence = Some(f);
+            self.body.push(line);
+            return false;
+        }
+        if line.trim() == ":::" {
+            return true;
+        }
+        if line.trim_start().starts_with(":::") {
+            diags.push(
+                Diagnostic::error(
+                    "block",
+                    Span::new(file, line_no, 1),
+                    format!(
+                        "a block cannot open inside the `{}` block opened on line {}",
+                        self.lang.code(),
+                        self.opened
+                    ),
+                )
+                .with_hint("close the current block with `:::` first"),
+            );
+            self.body.push("");
+            return false;
+        }
+        self.body.push(line);
+        false
+    }
+
+    /// The block, closed.
+    fn close(self) -> Item {
+        Item::Block(Block {
+            lang: self.lang,
+            markdown: self.body.join("\n").into(),
+            line: self.opened,
+            body_line: self.opened + 1,
+            basis: self.basis,
+        })
+    }
+}
+
+/// A `:::` line outside a block (`rest` after the colons): the block it opens, or an
+/// error for a stray close or a language the site does not have (`tags` lists its own).
+fn block_fence<'a>(
+    file: &str,
+    line: &str,
+    line_no: usize,
+    rest: &str,
+    langs: &'static [Lang],
+    tags: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<OpenBlock<'a>> {
+    // A fence may carry attributes: `:::en{basis="inferred"}`.
+    let (tag, basis) = match rest.find('{') {
+        Some(brace) => match fence_basis(rest, brace) {
+            Ok(basis) => (rest[..brace].trim(), basis),
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        "block",
+                        Span::new(file, line_no, indent(line) + 4 + e.at),
+                        e.to_string(),
+                    )
+                    .with_hint(FENCE_HINT),
+                );
+                (rest[..brace].trim(), None)
+            }
+        },
+        None => (rest.trim(), None),
+    };
+    // Tags compare canonically (`:::de-ch` is the site's `de-CH`).
+    let known = langs.iter().find(|l| l.code() == tag).or_else(|| {
+        let lang = Lang::parse(tag).ok()?;
+        langs.iter().find(|l| **l == lang)
+    });
+    if let Some(&lang) = known {
+        return Some(OpenBlock {
+            lang,
+            opened: line_no,
+            basis,
+            body: Vec::new(),
+            fence: None,
+        });
+    }
+    diags.push(match tag {
+        "" => Diagnostic::error(
+            "block",
+            Span::new(file, line_no, indent(line) + 1),
+            "`:::` closes a block, but no block is open here",
+        )
+        .with_hint(format!(
+            "remove the line, or open a block above it with one of {tags}"
+        )),
+        other => Diagnostic::error(
+            "block",
+            Span::new(file, line_no, indent(line) + 4),
+            format!("unknown block language `{other}`"),
+        )
+        .with_hint(format!(
+            "this site's blocks are {tags} (`languages:` in evidence.yaml)"
+        )),
+    });
+    None
+}
+
+/// A `::` line outside a block (`rest` after the colons): the directive, or an error
+/// located at what does not parse.
+fn directive_line(
+    file: &str,
+    line: &str,
+    line_no: usize,
+    rest: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Item> {
+    match parse_directive(rest) {
+        Ok((name, attrs)) => Some(Item::Directive(DirectiveLine {
+            name,
+            attrs,
+            line: line_no,
+            resolution: None,
+        })),
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    "directive",
+                    Span::new(file, line_no, e.at + 3 + indent(line)),
+                    e.to_string(),
+                )
+                .with_hint("directives look like `::claims{page=\"index\"}`"),
+            );
+            None
+        }
+    }
 }
 
 /// How a fence's attributes are written.
@@ -556,6 +620,42 @@ mod tests {
             "---\ntitle: {ja: a, en: b}\n---\nhello\n",
         );
         assert_eq!(diags[0].span.line, 4);
+    }
+
+    #[test]
+    fn a_close_with_no_block_open_is_located_at_its_colons() {
+        let (page, diags) = parse(
+            "p",
+            "content/p.md",
+            "---\ntitle: {ja: a, en: b}\n---\n:::ja\nx\n:::\n  :::\n:::en\ny\n:::\n",
+        );
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!((diags[0].span.line, diags[0].span.column), (7, 3));
+        assert_eq!(
+            diags[0].message,
+            "`:::` closes a block, but no block is open here"
+        );
+        assert!(
+            diags[0]
+                .hint
+                .as_deref()
+                .unwrap_or("")
+                .contains("`:::ja`, `:::en`")
+        );
+        // The blocks around it are read as written.
+        assert_eq!(page.unwrap().items.len(), 2);
+    }
+
+    #[test]
+    fn a_bad_directive_is_an_error_and_no_item() {
+        let (page, diags) = parse(
+            "p",
+            "content/p.md",
+            "---\ntitle: {ja: a, en: b}\n---\n::run{id=\"x}\n",
+        );
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!((diags[0].span.line, diags[0].code), (4, "directive"));
+        assert!(page.unwrap().items.is_empty());
     }
 
     #[test]
