@@ -31,8 +31,32 @@ pub fn dot(svg: &mut Svg, (x, y): (i32, i32), r: u32, class: &str) {
     svg.circle(f64::from(x), f64::from(y), f64::from(r), class);
 }
 
+/// The ticks of a horizontal axis at `ay` in a figure `width` wide: at each `(value,
+/// pixel)` a mark and, under it, the value's `label` (kept inside the figure).
+pub fn x_ticks(
+    svg: &mut Svg,
+    ticks: &[(f64, i32)],
+    ay: f64,
+    width: f64,
+    label: impl Fn(f64) -> String,
+) {
+    let font = svg::Font::sans(13);
+    for (t, x) in ticks {
+        let x = f64::from(*x);
+        svg.line(x, ay, x, ay + 5.0, "axis");
+        let label = label(*t);
+        let (tx, anchor) = tick_x(x, &label, font, width);
+        svg.text(
+            tx,
+            ay + 20.0,
+            &label,
+            &svg::TextStyle::new(font, "mu").anchor(anchor),
+        );
+    }
+}
+
 /// A centred tick label moved inside `[0, width]`: its x and alignment.
-pub fn tick_x(x: f64, text: &str, font: svg::Font, width: f64) -> (f64, svg::Anchor) {
+fn tick_x(x: f64, text: &str, font: svg::Font, width: f64) -> (f64, svg::Anchor) {
     let half = svg::text_width(text, font) / 2.0;
     if x + half > width - 2.0 {
         (width - 2.0, svg::Anchor::End)

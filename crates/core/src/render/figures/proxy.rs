@@ -331,19 +331,7 @@ fn labels(
         );
     }
     let ay = f64::from(p.axis_y);
-    for (t, x) in &p.ticks {
-        let x = f64::from(*x);
-        svg.line(x, ay, x, ay + 5.0, "axis");
-        let label = plot::count_label(*t);
-        let font = Font::sans(13);
-        let (tx, anchor) = plot::tick_x(x, &label, font, f64::from(WIDTH));
-        svg.text(
-            tx,
-            ay + 20.0,
-            &label,
-            &TextStyle::new(font, "mu").anchor(anchor),
-        );
-    }
+    plot::x_ticks(svg, &p.ticks, ay, f64::from(WIDTH), plot::count_label);
     let font = Font::mono(14);
     for ((id, v), (x, y)) in points.iter().zip(&p.points) {
         let (x, y) = (f64::from(*x), f64::from(*y));

@@ -84,19 +84,7 @@ fn seconds_range(values: &[f64]) -> (f64, f64) {
 /// The seconds axis at `ay`: a tick and a label at each decade of `ticks` (value, pixel),
 /// then the axis's title, `lines` set in `font`.
 fn x_axis(svg: &mut Svg, ticks: &[(f64, i32)], ay: f64, lines: &[(Lang, String)], font: Font) {
-    for (t, x) in ticks {
-        let x = f64::from(*x);
-        svg.line(x, ay, x, ay + 5.0, "axis");
-        let label = plot::seconds_label(*t);
-        let tick_font = Font::sans(13);
-        let (tx, anchor) = plot::tick_x(x, &label, tick_font, f64::from(WIDTH));
-        svg.text(
-            tx,
-            ay + 20.0,
-            &label,
-            &TextStyle::new(tick_font, "mu").anchor(anchor),
-        );
-    }
+    plot::x_ticks(svg, ticks, ay, f64::from(WIDTH), plot::seconds_label);
     super::draw_lines(
         svg,
         f64::from(WIDTH) / 2.0,
