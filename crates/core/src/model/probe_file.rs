@@ -290,6 +290,19 @@ impl ProbeFile {
                 .with_hint("use letters, digits, `_` and `-`"),
             );
         }
+        self.action_problems(file, &mut out);
+        self.version_problems(file, &mut out);
+        self.setting_problems(file, declared, &mut out);
+        self.recorded_problems(file, declared, &mut out);
+        self.case_problems(file, &mut out);
+        out
+    }
+
+    /// What the probe runs: a `command` whose first word is a program, or a GET or POST `request`
+    /// to a plain http:// URL, never both.
+    fn action_problems(&self, file: &str, out: &mut Vec<Diagnostic>) {
+        let at = |id: &Id| super::span_of(file, id);
+        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
         match (&self.command, &self.request) {
             (Some(_), Some(_)) => out.push(
                 err(
@@ -332,6 +345,12 @@ impl ProbeFile {
                 }
             }
         }
+    }
+
+    /// Each `versions` entry: a command, with no per-case hole.
+    fn version_problems(&self, file: &str, out: &mut Vec<Diagnostic>) {
+        let at = |id: &Id| super::span_of(file, id);
+        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
         for (name, args) in &self.versions {
             match args.first() {
                 None => out.push(Diagnostic::error(
@@ -349,6 +368,17 @@ impl ProbeFile {
                 }
             }
         }
+    }
+
+    /// The time limit, the environment's variable names and the engine the site declares.
+    fn setting_problems(
+        &self,
+        file: &str,
+        declared: &dyn Fn(&str, &str) -> bool,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let at = |id: &Id| super::span_of(file, id);
+        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
         if let Some(t) = &self.timeout {
             match parse_timeout(&t.value) {
                 Some(d) if !d.is_zero() && d <= MAX_TIMEOUT => {}
@@ -379,6 +409,18 @@ impl ProbeFile {
                 .with_hint("declare it under `engines:` in data/vocabulary.yaml"),
             );
         }
+    }
+
+    /// What the probe records: at least one measurement or text, each declared by the site and
+    /// read by a JSON Pointer.
+    fn recorded_problems(
+        &self,
+        file: &str,
+        declared: &dyn Fn(&str, &str) -> bool,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let at = |id: &Id| super::span_of(file, id);
+        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
         if self.measurements.is_empty() && self.texts.is_empty() {
             out.push(err(
                 &self.probe,
@@ -414,8 +456,6 @@ impl ProbeFile {
                 }
             }
         }
-        self.case_problems(file, &mut out);
-        out
     }
 
     /// The cases: some, not too many, valid unique ids, and every hole a parameter of
