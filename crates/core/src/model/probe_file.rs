@@ -247,6 +247,11 @@ pub fn parse_timeout(s: &str) -> Option<Duration> {
     }
 }
 
+/// An error in a probe file at the place of `id`.
+fn problem(file: &str, id: &Id, message: String) -> Diagnostic {
+    Diagnostic::error("probe-file", super::span_of(file, id), message)
+}
+
 impl ProbeFile {
     /// Its time limit (the default when absent; a bad one is a [`Self::problems`] error).
     pub fn time_limit(&self) -> Duration {
@@ -278,8 +283,7 @@ impl ProbeFile {
     /// running it; `declared(kind, name)` says whether the site's vocabulary declares a
     /// measurement (`"measurement"`), a text (`"text"`) or an engine (`"engine"`).
     pub fn problems(&self, file: &str, declared: &dyn Fn(&str, &str) -> bool) -> Vec<Diagnostic> {
-        let at = |id: &Id| super::span_of(file, id);
-        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
+        let err = |id: &Id, m: String| problem(file, id, m);
         let mut out = Vec::new();
         if !super::refs::valid_id(&self.probe.value) || self.probe.value.contains('.') {
             out.push(
@@ -301,8 +305,7 @@ impl ProbeFile {
     /// What the probe runs: a `command` whose first word is a program, or a GET or POST `request`
     /// to a plain http:// URL, never both.
     fn action_problems(&self, file: &str, out: &mut Vec<Diagnostic>) {
-        let at = |id: &Id| super::span_of(file, id);
-        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
+        let err = |id: &Id, m: String| problem(file, id, m);
         match (&self.command, &self.request) {
             (Some(_), Some(_)) => out.push(
                 err(
@@ -349,8 +352,7 @@ impl ProbeFile {
 
     /// Each `versions` entry: a command, with no per-case hole.
     fn version_problems(&self, file: &str, out: &mut Vec<Diagnostic>) {
-        let at = |id: &Id| super::span_of(file, id);
-        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
+        let err = |id: &Id, m: String| problem(file, id, m);
         for (name, args) in &self.versions {
             match args.first() {
                 None => out.push(Diagnostic::error(
@@ -377,8 +379,7 @@ impl ProbeFile {
         declared: &dyn Fn(&str, &str) -> bool,
         out: &mut Vec<Diagnostic>,
     ) {
-        let at = |id: &Id| super::span_of(file, id);
-        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
+        let err = |id: &Id, m: String| problem(file, id, m);
         if let Some(t) = &self.timeout {
             match parse_timeout(&t.value) {
                 Some(d) if !d.is_zero() && d <= MAX_TIMEOUT => {}
@@ -419,8 +420,7 @@ impl ProbeFile {
         declared: &dyn Fn(&str, &str) -> bool,
         out: &mut Vec<Diagnostic>,
     ) {
-        let at = |id: &Id| super::span_of(file, id);
-        let err = |id: &Id, m: String| Diagnostic::error("probe-file", at(id), m);
+        let err = |id: &Id, m: String| problem(file, id, m);
         if self.measurements.is_empty() && self.texts.is_empty() {
             out.push(err(
                 &self.probe,
