@@ -267,13 +267,7 @@ fn git_attributes_text(o: &mut String, r: &Report) {
     }
     let _ = writeln!(o, "\nGit attributes — {ATTRIBUTES_READ_AS_COMMITTED}");
     for a in &r.git_attributes {
-        let _ = writeln!(
-            o,
-            "  {} {} {}",
-            sign_of(a.change),
-            a.path,
-            change_word(a.change)
-        );
+        change_line(o, a.change, &a.path);
     }
 }
 
@@ -335,13 +329,7 @@ fn maps_text(o: &mut String, r: &Report) {
     }
     let _ = writeln!(o, "\nDispatch maps");
     for m in &r.maps {
-        let _ = writeln!(
-            o,
-            "  {} {} {}",
-            sign_of(m.change),
-            m.id,
-            change_word(m.change)
-        );
+        change_line(o, m.change, &m.id);
         fields_text(o, &m.fields, &[]);
         for f in &m.flips {
             let _ = writeln!(
@@ -366,14 +354,7 @@ fn records_text(o: &mut String, r: &Report) {
     }
     let _ = writeln!(o, "\nRecords");
     for x in &r.records {
-        let _ = writeln!(
-            o,
-            "  {} {}:{} {}",
-            sign_of(x.change),
-            x.kind,
-            x.id,
-            change_word(x.change)
-        );
+        change_line(o, x.change, format_args!("{}:{}", x.kind, x.id));
         fields_text(o, &x.fields, &x.drift);
     }
 }
@@ -810,6 +791,11 @@ fn fields_text(o: &mut String, fields: &[FieldChange], drift: &[Drift]) {
             d.path, d.changed
         );
     }
+}
+
+/// One changed thing's line: its sign, its name and what happened to it.
+fn change_line(o: &mut String, change: Change, name: impl std::fmt::Display) {
+    let _ = writeln!(o, "  {} {name} {}", sign_of(change), change_word(change));
 }
 
 fn sign_of(c: Change) -> &'static str {
