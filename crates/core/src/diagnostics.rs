@@ -357,6 +357,7 @@ pub fn out_line(args: std::fmt::Arguments) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn a_line_starts_after_the_newline_before_it() {
@@ -367,8 +368,6 @@ mod tests {
         assert_eq!(line_start(text, 3), Some(8));
         assert_eq!(line_start(text, 4), None);
     }
-
-    use super::*;
 
     #[test]
     fn github_messages_are_one_line() {
