@@ -476,6 +476,9 @@ mod tests {
             f64::MAX,
             "nothing lies past the largest number"
         );
+        // A step that overflows from a finite edge lands on the largest number that way.
+        assert_eq!(beyond(1e308, 1.0), f64::MAX);
+        assert_eq!(beyond(-1e308, -1.0), -f64::MAX);
     }
 
     fn run(id: &str, input: &str) -> Run {
