@@ -308,6 +308,23 @@ fn rewritten(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
     repo
 }
 
+/// The review page (`--format html`) of the change from `base` to `head` in `repo`.
+fn review_page(repo: &Path, base: &str, head: &str) -> String {
+    let out = tempfile::tempdir().unwrap();
+    let folder = out.path().join("review");
+    let args = [
+        base,
+        head,
+        "--format",
+        "html",
+        "--out",
+        folder.to_str().unwrap(),
+    ];
+    let (code, _, err) = diff(repo, &args);
+    assert_eq!(code, 0, "{err}");
+    std::fs::read_to_string(folder.join("index.html")).unwrap()
+}
+
 /// The JSON report of the last commit, and the exit codes of `--exit-code` and
 /// `--deny-rewrites` (with the latter's stderr).
 fn last_commit(repo: &Path) -> (serde_json::Value, i32, i32, String) {
@@ -513,21 +530,7 @@ fn a_new_run_hidden_by_export_ignore_is_reported() {
         md.contains(&format!("- `.gitattributes` added: {says}")),
         "{md}"
     );
-    let out = tempfile::tempdir().unwrap();
-    let page = out.path().join("review");
-    let (code, _, err) = diff(
-        repo.path(),
-        &[
-            "HEAD~1",
-            "HEAD",
-            "--format",
-            "html",
-            "--out",
-            page.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    let html = review_page(repo.path(), "HEAD~1", "HEAD");
     assert!(
         html.contains("<li><code>.gitattributes</code> added: ") && html.contains(says),
         "{html}"
@@ -1409,20 +1412,7 @@ fn every_added_run_shows_its_values_zones_note_and_page() {
         "{md}"
     );
 
-    let out = tempfile::tempdir().unwrap();
-    let (code, _, err) = diff(
-        repo.path(),
-        &[
-            "HEAD~1",
-            "HEAD",
-            "--format",
-            "html",
-            "--out",
-            out.path().to_str().unwrap(),
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let page = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    let page = review_page(repo.path(), "HEAD~1", "HEAD");
     assert!(page.contains("<li id=\"run-cpu1\">"), "{page}");
     assert!(
         page.contains("<a href=\"https://example.org/site/runs/cpu1/\">its page</a>"),
@@ -1498,20 +1488,7 @@ fn attributes_taken_away_are_reported_as_removed() {
 #[test]
 fn the_review_page_marks_changed_texts_with_their_language() {
     let repo = repo();
-    let out = tempfile::tempdir().unwrap();
-    let (code, _, err) = diff(
-        repo.path(),
-        &[
-            "HEAD~2",
-            "HEAD~1",
-            "--format",
-            "html",
-            "--out",
-            out.path().to_str().unwrap(),
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let page = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    let page = review_page(repo.path(), "HEAD~2", "HEAD~1");
     assert!(page.contains("<td lang=\"ja\">"), "{page}");
     assert!(page.contains("<td lang=\"en\">"), "{page}");
 }
