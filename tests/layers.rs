@@ -439,8 +439,10 @@ fn workspace_dependencies() -> BTreeMap<String, BTreeSet<String>> {
 /// framework only the core, a pack the core and the probe framework, and only the binary
 /// names the packs. The pack's heavy readers (ELF, compression, demangling, mapped files)
 /// are its reader crate's, which names no crate of the workspace (so that a clean build
-/// compiles it beside the core, and a change in the pack does not compile it again); the
-/// HTTP client is the probe framework's: none is the core's.
+/// compiles it beside the core, and a change in the pack does not compile it again); its
+/// record types are its model crate's, which names only the core (so that a change in the
+/// pack's tables, probes or rules does not compile their deserializers again); the HTTP
+/// client is the probe framework's: none is the core's.
 #[test]
 fn the_crates_depend_downward() {
     let deps = workspace_dependencies();
@@ -459,7 +461,16 @@ fn the_crates_depend_downward() {
     assert_eq!(ours("evidence-probe"), BTreeSet::from(["evidence-core"]));
     assert_eq!(
         ours("evidence-ggml"),
-        BTreeSet::from(["evidence-core", "evidence-ggml-binary", "evidence-probe"])
+        BTreeSet::from([
+            "evidence-core",
+            "evidence-ggml-binary",
+            "evidence-ggml-model",
+            "evidence-probe"
+        ])
+    );
+    assert_eq!(
+        ours("evidence-ggml-model"),
+        BTreeSet::from(["evidence-core"])
     );
     assert_eq!(ours("evidence-ggml-binary"), BTreeSet::new());
     assert!(ours("evidence").contains("evidence-ggml"));
@@ -468,6 +479,7 @@ fn the_crates_depend_downward() {
         "evidence-core",
         "evidence-probe",
         "evidence-ggml",
+        "evidence-ggml-model",
         "evidence",
     ] {
         for heavy in packs_only.iter().chain(["ureq"].iter()) {

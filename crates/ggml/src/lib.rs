@@ -15,13 +15,14 @@ pub mod binary;
 pub mod check;
 pub mod derive;
 pub mod directives;
-pub mod load;
-pub mod model;
 pub mod probe;
 pub mod render;
-pub mod runs;
-pub mod scans;
-pub mod schema;
+#[cfg(test)]
+mod runs_tests;
+
+/// The record kinds, their files, run fields and schemas: the crate `evidence-ggml-model`,
+/// under the names the pack has always given them.
+pub use evidence_ggml_model::{load, model, runs, scans, schema};
 
 use evidence_core::model::pack::Pack;
 
@@ -41,8 +42,8 @@ pub static PACK: Pack = Pack {
         ("en", include_bytes!("locales/en/ggml.ftl")),
         ("de", include_bytes!("locales/de/ggml.ftl")),
     ],
-    run_fields: runs::RUN_FIELDS,
-    case_fields: runs::CASE_FIELDS,
+    run_fields: &runs::RUN_FIELDS,
+    case_fields: &runs::CASE_FIELDS,
     run_page_extras: runs::run_page_extras,
     run_reads: &[model::TENSOR_TYPE],
     css: include_bytes!("style.css"),

@@ -42,8 +42,8 @@ pub fn probe_fatbin(file: &Path, about: &AboutInput, root: &Path) -> Result<Writ
     let report = fatbin::scan(file, &options)
         .map_err(|e| read_error(file, "an ELF library with a .hip_fatbin section", &e))?;
     let record = FatbinRecord {
-        stats: report.stats.into(),
-        targets: report.targets.into_iter().map(FatbinTarget::from).collect(),
+        stats: fatbin_stats(report.stats),
+        targets: report.targets.into_iter().map(fatbin_target).collect(),
         bundles: report
             .bundles
             .into_iter()
@@ -60,7 +60,7 @@ pub fn probe_fatbin(file: &Path, about: &AboutInput, root: &Path) -> Result<Writ
                         size: e.size,
                     })
                     .collect(),
-                summary: b.summary.into(),
+                summary: bundle_summary(b.summary),
             })
             .collect(),
         warnings: warnings(report.warnings),
@@ -91,7 +91,7 @@ pub fn probe_gguf(file: &Path, about: &AboutInput, root: &Path) -> Result<Writte
             .census
             .into_iter()
             .map(|c| GgufTypeCount {
-                ggml_type: c.ggml_type.into(),
+                ggml_type: type_ref(c.ggml_type),
                 count: c.count,
                 elements: c.elements,
                 bytes: c.bytes,
@@ -249,75 +249,70 @@ fn base_run(
 // The readers' reports converted into the run schema of `model::scans`, field by field, so
 // that a change to a report does not silently change what a run file holds.
 
-impl From<fatbin::ScanStats> for FatbinStats {
-    fn from(s: fatbin::ScanStats) -> Self {
-        FatbinStats {
-            bundles: s.bundles,
-            compressed_bundles: s.compressed_bundles,
-            entries: s.entries,
-            code_objects: s.code_objects,
-            kernels: s.kernels,
-            warnings: s.warnings,
-        }
+/// A fatbin reader's counts, as a run keeps them.
+fn fatbin_stats(s: fatbin::ScanStats) -> FatbinStats {
+    FatbinStats {
+        bundles: s.bundles,
+        compressed_bundles: s.compressed_bundles,
+        entries: s.entries,
+        code_objects: s.code_objects,
+        kernels: s.kernels,
+        warnings: s.warnings,
     }
 }
 
-/// Per-variant lists run to thousands of lines: the record keeps the counts.
-impl From<fatbin::TargetSummary> for FatbinTarget {
-    fn from(t: fatbin::TargetSummary) -> Self {
-        FatbinTarget {
-            target: t.target,
-            entries: t.entries,
-            code_objects: t.code_objects,
-            code_object_versions: t.code_object_versions,
-            processors: t.processors,
-            kernels: t.kernels.into(),
-            distinct_kernels: t.distinct_kernels,
-            distinct_families: t.distinct_families,
-        }
+/// One target of a fatbin. Per-variant lists run to thousands of lines: the record keeps
+/// the counts.
+fn fatbin_target(t: fatbin::TargetSummary) -> FatbinTarget {
+    FatbinTarget {
+        target: t.target,
+        entries: t.entries,
+        code_objects: t.code_objects,
+        code_object_versions: t.code_object_versions,
+        processors: t.processors,
+        kernels: kernel_stats(t.kernels),
+        distinct_kernels: t.distinct_kernels,
+        distinct_families: t.distinct_families,
     }
 }
 
-impl From<fatbin::BundleSummary> for FatbinBundleSummary {
-    fn from(b: fatbin::BundleSummary) -> Self {
-        FatbinBundleSummary {
-            entries: b.entries,
-            code_objects: b.code_objects,
-            targets: b.targets,
-            kernels: b.kernels.into(),
-        }
+/// One offload bundle's totals.
+fn bundle_summary(b: fatbin::BundleSummary) -> FatbinBundleSummary {
+    FatbinBundleSummary {
+        entries: b.entries,
+        code_objects: b.code_objects,
+        targets: b.targets,
+        kernels: kernel_stats(b.kernels),
     }
 }
 
-impl From<fatbin::KernelStats> for FatbinKernelStats {
-    fn from(k: fatbin::KernelStats) -> Self {
-        let range = |r: Option<fatbin::MinMax>| {
-            r.map(|r| Range {
-                min: r.min,
-                max: r.max,
-            })
-        };
-        FatbinKernelStats {
-            count: k.count,
-            families: k.families,
-            unclassified: k.unclassified,
-            sgpr: range(k.sgpr),
-            vgpr: range(k.vgpr),
-            agpr: range(k.agpr),
-            group_segment: range(k.group_segment),
-            private_segment: range(k.private_segment),
-            sgpr_spilling: k.sgpr_spilling,
-            vgpr_spilling: k.vgpr_spilling,
-        }
+/// The kernels' counts and register ranges.
+fn kernel_stats(k: fatbin::KernelStats) -> FatbinKernelStats {
+    let range = |r: Option<fatbin::MinMax>| {
+        r.map(|r| Range {
+            min: r.min,
+            max: r.max,
+        })
+    };
+    FatbinKernelStats {
+        count: k.count,
+        families: k.families,
+        unclassified: k.unclassified,
+        sgpr: range(k.sgpr),
+        vgpr: range(k.vgpr),
+        agpr: range(k.agpr),
+        group_segment: range(k.group_segment),
+        private_segment: range(k.private_segment),
+        sgpr_spilling: k.sgpr_spilling,
+        vgpr_spilling: k.vgpr_spilling,
     }
 }
 
-impl From<ggml::TypeRef> for GgmlTypeRef {
-    fn from(t: ggml::TypeRef) -> Self {
-        GgmlTypeRef {
-            id: t.id,
-            name: t.name,
-        }
+/// A ggml tensor type by number and name.
+fn type_ref(t: ggml::TypeRef) -> GgmlTypeRef {
+    GgmlTypeRef {
+        id: t.id,
+        name: t.name,
     }
 }
 

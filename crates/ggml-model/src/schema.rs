@@ -81,7 +81,7 @@ mod tests {
     #[test]
     fn every_value_field_the_probes_write_has_a_schema() {
         let s = super::schemas(&mut evidence_core::model::json_schema::generator());
-        assert_eq!(missing(RUN_FIELDS, &s.run_values), Vec::<&str>::new());
-        assert_eq!(missing(CASE_FIELDS, &s.case_values), Vec::<&str>::new());
+        assert_eq!(missing(&RUN_FIELDS, &s.run_values), Vec::<&str>::new());
+        assert_eq!(missing(&CASE_FIELDS, &s.case_values), Vec::<&str>::new());
     }
 }
