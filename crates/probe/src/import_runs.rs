@@ -13,7 +13,6 @@ use super::record::write_new;
 use evidence_core::diagnostics::{Diagnostic, Diagnostics, Span};
 use evidence_core::load::read::{SOURCE, read_text};
 use evidence_core::model::refs::valid_id;
-use evidence_core::model::types::Run;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -80,7 +79,7 @@ pub fn import_runs(args: &ImportRunsArgs) -> Result<Imported, ProbeError> {
         };
         let run = evidence_core::model::lang::expecting(langs, || {
             evidence_core::model::fields::expecting(packs, || {
-                evidence_core::load::yaml::parse::<Run>(&shown, &text, 0)
+                evidence_core::load::yaml::parse_run(&shown, &text)
             })
         });
         let run = match run {

@@ -266,7 +266,7 @@ pub fn print_summary(w: &Written) {
             Ok(text) => text,
             Err(e) => return eprintln!("warning: no summary: cannot read {}", e.at(&w.path)),
         };
-    let run = match evidence_core::load::yaml::parse::<Run>(&name, &text, 0) {
+    let run = match evidence_core::load::yaml::parse_run(&name, &text) {
         Ok(run) => run,
         Err(d) => return eprintln!("warning: no summary: {name}: {}", d.message),
     };

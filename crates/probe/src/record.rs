@@ -93,7 +93,7 @@ fn checked_yaml(
     };
     let body = ser(run)?;
     let text = format!("{HEADER}{body}");
-    let back = evidence_core::load::yaml::parse::<Run>(file, &text, 0).map_err(|d| {
+    let back = evidence_core::load::yaml::parse_run(file, &text).map_err(|d| {
         ProbeError::other(
             format!(
                 "run `{}` does not read back ({}:{}: {})",

@@ -15,6 +15,7 @@ pub mod subset_de;
 mod subset_tests;
 
 use crate::diagnostics::{Diagnostic, Span};
+use crate::model::Run;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use std::fmt::Debug;
 
@@ -56,6 +57,14 @@ pub fn parse<T: DeserializeOwned + Debug>(
         return Ok(value);
     }
     parse_full(file, text, line_offset)
+}
+
+/// Parses a run file: [`parse`] for [`Run`], compiled once here for the crates that read
+/// runs (the probe framework, packs), which would each compile their own copy of the
+/// generic reader for the run's types (a release build shares no generic code between
+/// crates).
+pub fn parse_run(file: &str, text: &str) -> Result<Run, Box<Diagnostic>> {
+    parse(file, text, 0)
 }
 
 /// A carriage return that no line feed follows, as an error at its place. YAML, and
