@@ -1,6 +1,7 @@
-//! The parse cache (`.evidence-cache/`): a build that reads it gives the same output and
-//! the same diagnostics, at the same positions, as one that parses every file; an edited
-//! or damaged entry is parsed again; only a successful `build` writes it.
+//! The parse cache (`.evidence-cache/`), which holds run files: a build that reads it gives
+//! the same output and the same diagnostics, at the same positions, as one that parses
+//! every file; an edited or damaged entry is parsed again; only a successful `build`
+//! writes it.
 
 mod common;
 
@@ -8,8 +9,7 @@ use common::*;
 use std::path::Path;
 
 /// The valid fixture with the binary runs of `tests/fixtures/check_rules` over it: a pack
-/// site whose fatbin run disagrees with its records, so that `check` warns into files it
-/// reads from the cache.
+/// site with three run files, the pack's among them.
 fn site_copy() -> tempfile::TempDir {
     let dir = fixture_copy();
     copy_dir(
@@ -32,21 +32,12 @@ fn entries_in(root: &Path) -> Vec<String> {
     names
 }
 
-/// Data files the loader parses (probe inputs under `data/probes/` are not).
-fn data_files(root: &Path) -> usize {
-    walkdir::WalkDir::new(root.join("data"))
+/// The run files of the site at `root`: those the cache holds.
+fn run_files(root: &Path) -> usize {
+    walkdir::WalkDir::new(root.join("data/runs"))
         .into_iter()
         .flatten()
         .filter(|e| e.path().extension().is_some_and(|x| x == "yaml"))
-        .filter(|e| !e.path().starts_with(root.join("data/probes")))
-        // A pack's files are parsed each time: their records are of the pack's types.
-        .filter(|e| {
-            let under = e.path().strip_prefix(root.join("data")).unwrap_or(e.path());
-            let name = under.to_string_lossy();
-            !evidence::packs::PACKS
-                .iter()
-                .any(|p| p.files.iter().any(|f| f.path == name))
-        })
         .count()
 }
 
@@ -70,7 +61,7 @@ fn a_cached_build_equals_an_uncached_one_with_the_same_positions() {
     let (a, b, c) = (root.join("a"), root.join("b"), root.join("c"));
     build_ok(root, &a);
     let entries = entries_in(root);
-    assert_eq!(entries.len(), data_files(root), "{entries:?}");
+    assert_eq!(entries.len(), run_files(root), "{entries:?}");
     assert!(root.join(".evidence-cache/CACHEDIR.TAG").is_file());
 
     build_ok(root, &b);
@@ -92,17 +83,25 @@ fn a_cached_build_equals_an_uncached_one_with_the_same_positions() {
         "an unchanged site rewrote the cache"
     );
 
-    let n = data_files(root);
+    let n = run_files(root);
     let warm = run_in(root, &["check", "--timings"]);
     assert_counts(&warm.stderr, n, 0);
 
-    // The fatbin run disagrees with data/generations.yaml: warnings pointing into a file
-    // this check reads from the cache.
-    let cached = run_in(root, &["check", "--format", "json"]);
+    // The phase run r1 names is renamed: an error at the name in data/runs/r1.yaml (line
+    // 9, column 8), a file this check reads from the cache.
+    replace_once(
+        root,
+        "data/worklog.yaml",
+        "- id: p1\n",
+        "- id: p1-renamed\n",
+    );
+    let cached = run_in(root, &["check", "--timings", "--format", "json"]);
+    assert_counts(&cached.stderr, n, 0);
     let parsed = run_in(root, &["check", "--no-cache", "--format", "json"]);
     assert_eq!(cached.stdout, parsed.stdout);
+    let at_r1 = "\"column\": 8,\n        \"file\": \"data/runs/r1.yaml\",\n        \"line\": 9";
     assert!(
-        cached.stdout.contains("\"line\": 21") && cached.stdout.contains("data/generations.yaml"),
+        cached.stdout.contains(at_r1),
         "positions survive the cache:\n{}",
         cached.stdout
     );
@@ -116,16 +115,10 @@ fn an_edited_file_is_parsed_again_and_its_old_entry_removed() {
     let out = root.join("out");
     build_ok(root, &out);
     let before = entries_in(root);
-    let claims = std::fs::read_to_string(root.join("data/claims.yaml")).unwrap();
-    let first_en = claims
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("en: "))
-        .expect("an English text in claims.yaml")
-        .to_string();
     replace_once(
         root,
-        "data/claims.yaml",
-        &format!("en: {first_en}"),
+        "data/runs/r1.yaml",
+        "en: \"A fixture run.\"",
         "en: \"Edited after the cache was written\"",
     );
     build_ok(root, &out);
@@ -154,7 +147,7 @@ fn a_damaged_entry_is_parsed_again() {
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     }
-    let n = data_files(root);
+    let n = run_files(root);
     let r = run_in(root, &["build", "--timings", "--out", b.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_counts(&r.stderr, 0, n);
@@ -198,14 +191,14 @@ fn the_first_preview_build_reads_the_cache_and_writes_nothing() {
     let (outcome, next) = evidence::incremental::rebuild(root, changes, None);
     assert!(outcome.site.is_some() && next.is_some());
     let report = evidence::timings::report().unwrap_or_default();
-    let n = data_files(root);
+    let n = run_files(root);
     assert_counts(&report, n, 0);
     assert_eq!(entries_in(root), before);
 }
 
 // ------------------------------------------------------------------ a forged entry (issue 39)
 
-/// The claims text the fixture commits (X) and the one a forged entry holds (Y).
+/// The run's origin the fixture commits (X) and the one a forged entry holds (Y).
 const FORGED: &str = "Forged by a cache entry made from another text";
 
 /// Whether any file of the tree at `dir` holds `text`.
@@ -215,28 +208,28 @@ fn holds(dir: &Path, text: &str) -> bool {
         .any(|bytes| String::from_utf8_lossy(bytes).contains(text))
 }
 
-/// Swaps the first English claim text of the fixture at `root` for [`FORGED`] and back:
-/// returns the claims file's text as committed (X) and as forged (Y).
-fn claims_x_and_y(root: &Path) -> (String, String) {
-    let x = std::fs::read_to_string(root.join("data/claims.yaml")).unwrap();
-    let first_en = x
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("en: "))
-        .expect("an English text in claims.yaml")
-        .to_string();
-    let y = x.replacen(&format!("en: {first_en}"), &format!("en: \"{FORGED}\""), 1);
+/// The run file of the fixture that the forged entry stands for.
+const RUN: &str = "data/runs/r1.yaml";
+
+/// Swaps the English origin of the fixture's run for [`FORGED`] and back: returns the run
+/// file's text as committed (X) and as forged (Y).
+fn run_x_and_y(root: &Path) -> (String, String) {
+    let x = std::fs::read_to_string(root.join(RUN)).unwrap();
+    let origin = "en: \"A fixture run.\"";
+    assert_eq!(x.matches(origin).count(), 1, "one English origin in {RUN}");
+    let y = x.replacen(origin, &format!("en: \"{FORGED}\""), 1);
     (x, y)
 }
 
-/// The attack of issue 39, up to the copy: builds `root` with claims Y into `out`, keeps
-/// that build's entry, restores the claims to X and copies Y's entry over the name X's
+/// The attack of issue 39, up to the copy: builds `root` with run Y into `out`, keeps
+/// that build's entry, restores the run to X and copies Y's entry over the name X's
 /// text is looked up under (learnt from a build with X first). Returns X's text.
 fn forge_entry(root: &Path, out: &Path) -> String {
-    let (x, y) = claims_x_and_y(root);
+    let (x, y) = run_x_and_y(root);
     build_ok(root, &root.join("x-build"));
     let with_x = entries_in(root);
     std::fs::remove_dir_all(root.join("x-build")).unwrap();
-    write_file(root, "data/claims.yaml", y.as_bytes());
+    write_file(root, RUN, y.as_bytes());
     build_ok(root, out);
     assert!(holds(out, FORGED), "the build with Y publishes Y");
     let with_y = entries_in(root);
@@ -246,7 +239,7 @@ fn forge_entry(root: &Path, out: &Path) -> String {
         diff[0].clone()
     };
     let (x_key, y_entry) = (only(&with_x, &with_y), only(&with_y, &with_x));
-    write_file(root, "data/claims.yaml", x.as_bytes());
+    write_file(root, RUN, x.as_bytes());
     let parsed = root.join(".evidence-cache/parsed");
     std::fs::copy(parsed.join(y_entry), parsed.join(x_key)).unwrap();
     x
@@ -269,7 +262,7 @@ fn an_entry_made_from_another_text_is_parsed_again() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!holds(&out, FORGED), "the forged entry was read");
     assert!(!r.stderr.contains("warning"), "silently: {}", r.stderr);
-    let n = data_files(root);
+    let n = run_files(root);
     assert_counts(&r.stderr, n - 1, 1);
     let uncached = root.join("uncached");
     let r = run_in(
@@ -295,7 +288,7 @@ fn a_cache_committed_to_the_repository_is_not_read() {
     build_ok(root, &root.join("site"));
     git(root, &["add", "-A"]);
     git(root, &["commit", "-qm", "X"]);
-    // The pull request: the site as built from Y, the claims as X, the forged entry.
+    // The pull request: the site as built from Y, the run as X, the forged entry.
     forge_entry(root, &root.join("site"));
     std::fs::remove_dir_all(root.join("x-build")).ok();
     git(root, &["add", "-A"]);
@@ -343,15 +336,15 @@ fn a_cache_committed_to_the_repository_is_not_read() {
     let r = run_in(&clone, &["build", "--check"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 
-    // diff reads no cache: the pull request changes no evidence, and a side whose claims
+    // diff reads no cache: the pull request changes no evidence, and a side whose run
     // say Y differs from it by the forged text.
     let r = run_in(&clone, &["diff", "HEAD~1", "HEAD", "--exit-code"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("no evidence changes"), "{}", r.stdout);
     let y_side = clones.path().join("y-side");
     copy_dir(&fixture_dir(), &y_side);
-    let (_, y) = claims_x_and_y(&y_side);
-    write_file(&y_side, "data/claims.yaml", y.as_bytes());
+    let (_, y) = run_x_and_y(&y_side);
+    write_file(&y_side, RUN, y.as_bytes());
     let r = run_in(
         &clone,
         &["diff", y_side.to_str().unwrap(), "HEAD", "--format", "json"],

@@ -1,20 +1,23 @@
-//! The parse cache on disk: data files parsed by an earlier build, kept in a binary form
+//! The parse cache on disk: run files parsed by an earlier build, kept in a binary form
 //! under `.evidence-cache/` next to `evidence.yaml`.
 //!
 //! Parsing YAML is most of the time it takes to load a site with large probe runs (about
-//! 10 MB/s), and a run file, once recorded, never changes. An entry is found by a hash of
-//! the program (its version and a fingerprint of the sources it was built from, made by
-//! `build.rs`), the file's path and its text, so any change to one of them misses; an entry
-//! that cannot be read is parsed again. An entry's name is only where to look: its first
-//! bytes are the SHA-256 of what it was parsed from, and an entry whose digest is not that
-//! of the file's text now is parsed again, so that an entry copied under another file's
-//! name (a cache committed to the repository, say) can never stand for that file.
-//! Entries are written only after a build succeeds, and entries the build did not use are
-//! removed then, so the cache holds one entry per data file.
+//! 10 MB/s), and a run file, once recorded, never changes. The other data files are few
+//! and small, and parsed each time: the cache earned them nothing, and a decoder for every
+//! record type was an eighth of the core's compiled code (PERFORMANCE.md, "The parse cache
+//! holds run files"). An entry is found by a hash of the program (its version and a
+//! fingerprint of the sources it was built from, made by `build.rs`), the file's path and
+//! its text, so any change to one of them misses; an entry that cannot be read is parsed
+//! again. An entry's name is only where to look: its first bytes are the SHA-256 of what
+//! it was parsed from, and an entry whose digest is not that of the file's text now is
+//! parsed again, so that an entry copied under another file's name (a cache committed to
+//! the repository, say) can never stand for that file. Entries are written only after a
+//! build succeeds, and entries the build did not use are removed then, so the cache holds
+//! one entry per run file.
 
-use super::Parsed;
 use super::read::{Limit, SOURCE, read_bytes};
 use crate::diagnostics::Diagnostic;
+use crate::model::Run;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -43,9 +46,9 @@ pub struct DiskCache {
 #[derive(Default)]
 struct State {
     used: Vec<u128>,
-    /// How many files were read from the cache.
+    /// How many run files were read from the cache.
     read: usize,
-    /// The files parsed by this load, encoded, for [`DiskCache::store`].
+    /// The run files parsed by this load, encoded, for [`DiskCache::store`].
     parsed: Vec<(u128, Vec<u8>)>,
 }
 
@@ -93,16 +96,16 @@ impl DiskCache {
         self.dir.join(format!("{key:032x}.bin"))
     }
 
-    /// The data file `rel` with text `text`, parsed for a site in `langs` (the tags,
+    /// The run file `rel` with text `text`, parsed for a site in `langs` (the tags,
     /// comma-separated): from the cache, or from `parse`, whose result is kept for
     /// [`DiskCache::store`].
-    pub(super) fn parse(
+    pub(super) fn run(
         &self,
         rel: &str,
         langs: &str,
         text: &str,
-        parse: impl FnOnce() -> Result<Parsed, Diagnostic>,
-    ) -> Result<Parsed, Diagnostic> {
+        parse: impl FnOnce() -> Result<Run, Diagnostic>,
+    ) -> Result<Run, Diagnostic> {
         let digest = self.digest(rel, langs, text);
         let key = Self::key(&digest);
         // An entry that is missing, cannot be read, was made from another text or does not
@@ -110,7 +113,7 @@ impl DiskCache {
         // FIFO all the same.
         let cached = read_bytes(&self.path(key), ENTRY)
             .ok()
-            .and_then(|bytes| made_from(&bytes, &digest).map(rmp_serde::from_slice::<Parsed>))
+            .and_then(|bytes| made_from(&bytes, &digest).map(rmp_serde::from_slice::<Run>))
             .and_then(Result::ok);
         let hit = cached.is_some();
         let (result, bytes) = match cached {
@@ -131,7 +134,7 @@ impl DiskCache {
         result
     }
 
-    /// How many data files were read from the cache, and how many were parsed.
+    /// How many run files were read from the cache, and how many were parsed.
     pub fn counts(&self) -> (usize, usize) {
         self.state
             .lock()
@@ -204,16 +207,17 @@ impl std::fmt::Display for TrackedCache {
 
 impl std::error::Error for TrackedCache {}
 
-/// The records of an entry, when its digest is `digest` (it was made from the same text).
+/// The encoded run of an entry, when its digest is `digest` (it was made from the same
+/// text).
 fn made_from<'a>(entry: &'a [u8], digest: &[u8; DIGEST]) -> Option<&'a [u8]> {
-    let (head, records) = entry.split_at_checked(DIGEST)?;
-    (head == digest).then_some(records)
+    let (head, run) = entry.split_at_checked(DIGEST)?;
+    (head == digest).then_some(run)
 }
 
-/// An entry: the digest of what `parsed` was parsed from, then its records.
-fn entry(digest: &[u8; DIGEST], parsed: &Parsed) -> Option<Vec<u8>> {
+/// An entry: the digest of what `run` was parsed from, then the run.
+fn entry(digest: &[u8; DIGEST], run: &Run) -> Option<Vec<u8>> {
     let mut bytes = digest.to_vec();
-    rmp_serde::encode::write_named(&mut bytes, parsed).ok()?;
+    rmp_serde::encode::write_named(&mut bytes, run).ok()?;
     Some(bytes)
 }
 

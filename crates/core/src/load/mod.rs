@@ -617,17 +617,23 @@ impl DataJob<'_> {
             let result = parse_declared(&spec.name.value, &rel, &text);
             return done(rel, result, hash);
         }
-        let parse = || parse_data_file(under, &rel, &text);
-        // A pack's records are of the pack's types, which the disk cache cannot write:
-        // its files (few, and small) are parsed each time.
-        let disk = self.reuse.disk.filter(|_| !is_pack_file(under));
+        // Only a run file goes through the disk cache: runs are what grows large, and once
+        // recorded never changes (`cache`).
+        let disk = self
+            .reuse
+            .disk
+            .filter(|_| registry::kinds_in(under).first() == Some(&Kind::Run));
         // Inside `expecting`: a parse checks the texts' languages, a cache hit reads the
         // site's tags without parsing them.
         let result = known.unwrap_or_else(|| {
             crate::model::lang::expecting(config.languages(), || {
                 crate::model::fields::expecting(config.pack_list(), || match disk {
-                    Some(disk) => disk.parse(&rel, &self.codes, &text, parse),
-                    None => parse(),
+                    Some(disk) => disk
+                        .run(&rel, &self.codes, &text, || {
+                            yaml::parse::<Run>(&rel, &text, 0).map_err(|d| *d)
+                        })
+                        .map(|run| Parsed::Core(vec![KindRecords::Run(vec![run])])),
+                    None => parse_data_file(under, &rel, &text),
                 })
             })
         });
@@ -681,13 +687,11 @@ fn locate<T>(file: &Arc<str>, items: Vec<T>) -> Vec<Located<T>> {
 }
 
 /// One data file, parsed: the records of the collection its name selects.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub(crate) enum Parsed {
     /// Records of the core's kinds: one kind's, or each of the kinds a shared file holds.
     Core(Vec<KindRecords>),
-    /// A pack's data file: the records of each kind it holds. Never in the disk cache
-    /// (their types are the pack's), so never read back from it.
-    #[serde(skip)]
+    /// A pack's data file: the records of each kind it holds.
     Pack(Vec<(Kind, Vec<crate::model::pack::Shared>)>),
     /// Records of the declared collection of this name.
     Declared(String, Vec<crate::model::declared::WrittenRecord>),
@@ -702,7 +706,7 @@ macro_rules! kind_records {
     ([] $($(#[$doc:meta])* $kind:ident => $field:ident: $type:ident, $name:literal,
         $storage:expr, $compare:ident, $($shape:ident)+;)*) => {
         /// The records of one core kind that a data file holds, in file order.
-        #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone)]
         pub(crate) enum KindRecords {
             $($(#[$doc])* $kind(Vec<$type>),)*
         }
@@ -807,11 +811,6 @@ fn parse_data_file(name: &str, file: &str, text: &str) -> Result<Parsed, Diagnos
         Some(parsed) => parsed.map(Parsed::Core).map_err(|d| *d),
         None => Err(unknown_data_file(name, file)),
     }
-}
-
-/// Whether `name` (a path under `data/`) is a file of a pack's kinds.
-fn is_pack_file(name: &str) -> bool {
-    matches!(registry::kinds_in(name).first(), Some(Kind::Pack(_)))
 }
 
 /// Parses the pack data file `name` by the pack's own reader.

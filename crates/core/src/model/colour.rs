@@ -128,14 +128,6 @@ pub fn hex([r, g, b]: [u8; 3]) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
-/// How the binary parse cache stores a colour: the written texts, reparsed when read.
-#[derive(Serialize, Deserialize)]
-enum Stored {
-    Theme(Colour),
-    Css(Id),
-    Pair(Id, Id),
-}
-
 /// How YAML writes a colour: a string (a theme name or a CSS colour) or a pair.
 enum Written {
     One(String),
@@ -230,14 +222,6 @@ fn pair(light: Id, dark: Id) -> Result<ZoneColour, ColourError> {
 impl<'de> Deserialize<'de> for ZoneColour {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ZoneColour, D::Error> {
         use serde::de::Error;
-        if !d.is_human_readable() {
-            return match Stored::deserialize(d)? {
-                Stored::Theme(c) => Ok(ZoneColour::Theme(c)),
-                Stored::Css(id) => CssColour::parse(id).map(ZoneColour::Css),
-                Stored::Pair(l, k) => pair(l, k),
-            }
-            .map_err(D::Error::custom);
-        }
         let s = serde_saphyr::Spanned::<Written>::deserialize(d)?;
         match s.value {
             Written::One(text) => one(Id {
@@ -253,16 +237,6 @@ impl<'de> Deserialize<'de> for ZoneColour {
 impl Serialize for ZoneColour {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        if !s.is_human_readable() {
-            return match self {
-                ZoneColour::Theme(c) => Stored::Theme(*c),
-                ZoneColour::Css(c) => Stored::Css(c.written.clone()),
-                ZoneColour::Pair { light, dark } => {
-                    Stored::Pair(light.written.clone(), dark.written.clone())
-                }
-            }
-            .serialize(s);
-        }
         match self {
             ZoneColour::Theme(c) => c.serialize(s),
             ZoneColour::Css(c) => c.written.value.serialize(s),
@@ -370,16 +344,6 @@ mod tests {
                 .to_string()
                 .ends_with("`rebeccapurple`) or `{light: …, dark: …}`")
         );
-    }
-
-    #[test]
-    fn the_binary_cache_round_trips_every_form() {
-        for yaml in ["green", "'#abc'", "{light: navy, dark: '#ffd700'}"] {
-            let Ok(c) = read(yaml) else { panic!("{yaml}") };
-            let bytes = rmp_serde::to_vec_named(&c).unwrap_or_default();
-            let back: Result<ZoneColour, _> = rmp_serde::from_slice(&bytes);
-            assert_eq!(back.ok(), Some(c), "{yaml}");
-        }
     }
 
     #[test]

@@ -145,7 +145,7 @@ impl Written {
     }
 }
 
-/// One record as its file wrote it: what loading (and the parse cache) keeps.
+/// One record as its file wrote it: what loading keeps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WrittenRecord {
     pub line: u32,

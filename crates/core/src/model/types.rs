@@ -700,9 +700,9 @@ pub struct Phase {
 /// (`A`, `rocprofv3 --attach`), or a text in each (`{ja: …, en: …}`) when the words differ.
 /// A phase's label and the names of components and observers are of this type.
 ///
-/// Written by hand rather than `#[serde(untagged)]`: an untagged enum reads its input
-/// through serde's buffer, which tells a [`Text`] it is reading YAML even when it reads
-/// the parse cache, so every cached worklog failed to decode and was parsed again.
+/// Written by hand rather than `#[serde(untagged)]`, whose error names neither form ("data
+/// did not match any variant"), and which would not read a plain number as the label it
+/// spells.
 #[derive(Debug, Clone)]
 pub enum Label {
     /// The same words in every language.
@@ -727,20 +727,11 @@ impl Label {
     }
 }
 
-/// [`Label`] as the parse cache writes it: tagged, so each side decodes as itself.
-#[derive(Deserialize, Serialize, schemars::JsonSchema)]
-enum TaggedLabel<T> {
-    Same(String),
-    Each(T),
-}
-
 impl Serialize for Label {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match (self, s.is_human_readable()) {
-            (Label::Same(l), true) => s.serialize_str(l),
-            (Label::Each(t), true) => t.serialize(s),
-            (Label::Same(l), false) => TaggedLabel::<&Text>::Same(l.clone()).serialize(s),
-            (Label::Each(t), false) => TaggedLabel::Each(t).serialize(s),
+        match self {
+            Label::Same(l) => s.serialize_str(l),
+            Label::Each(t) => t.serialize(s),
         }
     }
 }
@@ -762,12 +753,6 @@ impl schemars::JsonSchema for Label {
 
 impl<'de> Deserialize<'de> for Label {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Label, D::Error> {
-        if !d.is_human_readable() {
-            return Ok(match TaggedLabel::<Text>::deserialize(d)? {
-                TaggedLabel::Same(l) => Label::Same(l),
-                TaggedLabel::Each(t) => Label::Each(t),
-            });
-        }
         d.deserialize_any(LabelVisitor)
     }
 }
