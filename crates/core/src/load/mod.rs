@@ -617,27 +617,30 @@ impl DataJob<'_> {
             let result = parse_declared(&spec.name.value, &rel, &text);
             return done(rel, result, hash);
         }
-        // Only a run file goes through the disk cache: runs are what grows large, and once
-        // recorded never changes (`cache`).
-        let disk = self
-            .reuse
-            .disk
-            .filter(|_| registry::kinds_in(under).first() == Some(&Kind::Run));
         // Inside `expecting`: a parse checks the texts' languages, a cache hit reads the
         // site's tags without parsing them.
         let result = known.unwrap_or_else(|| {
             crate::model::lang::expecting(config.languages(), || {
-                crate::model::fields::expecting(config.pack_list(), || match disk {
-                    Some(disk) => disk
-                        .run(&rel, &self.codes, &text, || {
-                            yaml::parse::<Run>(&rel, &text, 0).map_err(|d| *d)
-                        })
-                        .map(|run| Parsed::Core(vec![KindRecords::Run(vec![run])])),
-                    None => parse_data_file(under, &rel, &text),
+                crate::model::fields::expecting(config.pack_list(), || {
+                    self.parse_text(under, &rel, &text)
                 })
             })
         });
         done(rel, result, hash)
+    }
+
+    /// Parses the data file `rel` (`under` is its name under `data/`): a run file through
+    /// the disk cache, when there is one, as runs are what grows large and once recorded
+    /// never changes; any other by the collection its name selects.
+    fn parse_text(&self, under: &str, rel: &str, text: &str) -> Result<Parsed, Diagnostic> {
+        match self.reuse.disk {
+            Some(disk) if registry::kinds_in(under).first() == Some(&Kind::Run) => disk
+                .run(rel, &self.codes, text, || {
+                    yaml::parse::<Run>(rel, text, 0).map_err(|d| *d)
+                })
+                .map(|run| Parsed::Core(vec![KindRecords::Run(vec![run])])),
+            _ => parse_data_file(under, rel, text),
+        }
     }
 }
 
