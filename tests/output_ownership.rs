@@ -10,7 +10,7 @@ mod common;
 use common::*;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The marker every output carries.
 const MARKER: &str = ".evidence-output";
@@ -205,30 +205,21 @@ fn a_build_killed_at_any_moment_leaves_a_complete_site() {
     let new = read_tree(&out);
     assert_ne!(old, new);
 
-    // 50 delays over a little more than one build: one in each of 50 even slots, at a
-    // pseudo-random point of the slot (a fixed xorshift seed, so a failure can be re-run).
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut jitter = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let mut seen_old = 0;
-    let mut seen_new = 0;
-    for i in 0..50u32 {
-        let text = if i % 2 == 0 { &original } else { &edited };
+    let mut outcomes = Outcomes::default();
+    let kill_once = |outcomes: &mut Outcomes, text: &str, delay: Duration| {
         std::fs::write(site.path().join(page), text).unwrap();
-        let delay = full.mul_f64((f64::from(i) + jitter()) / 40.0);
         let mut child = spawn_build(site.path());
         std::thread::sleep(delay);
+        if child.try_wait().ok().flatten().is_none() {
+            outcomes.mid_build += 1;
+        }
         let _ = child.kill();
         let _ = child.wait();
         let now = read_tree(&out);
         if now == old {
-            seen_old += 1;
+            outcomes.old += 1;
         } else if now == new {
-            seen_new += 1;
+            outcomes.new += 1;
         } else {
             panic!("kill after {delay:?} left an incomplete site/");
         }
@@ -238,13 +229,57 @@ fn a_build_killed_at_any_moment_leaves_a_complete_site() {
                 "kill after {delay:?} left {e}"
             );
         }
+    };
+
+    // 50 delays over a little more than one build: one in each of 50 even slots, at a
+    // pseudo-random point of the slot (a fixed xorshift seed, so a failure can be re-run).
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut jitter = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for i in 0..50u32 {
+        let text = if i % 2 == 0 { &original } else { &edited };
+        kill_once(
+            &mut outcomes,
+            text,
+            full.mul_f64((f64::from(i) + jitter()) / 40.0),
+        );
+    }
+    // A build that follows a killed one also clears its leftovers, so on a loaded machine
+    // every kill above may land before the rename: then kill later and later, until a
+    // build of each edition has finished, so both outcomes are seen on any machine.
+    let mut later = full.mul_f64(1.5);
+    while (outcomes.old == 0 || outcomes.new == 0)
+        && later < Duration::from_secs(30).max(full * 200)
+    {
+        let text = if outcomes.old == 0 {
+            &original
+        } else {
+            &edited
+        };
+        kill_once(&mut outcomes, text, later);
+        later *= 2;
     }
     assert!(
-        seen_old > 0 && seen_new > 0,
-        "old {seen_old}, new {seen_new}"
+        outcomes.old > 0 && outcomes.new > 0 && outcomes.mid_build >= 10,
+        "{outcomes:?}"
     );
     build_ok(site.path(), &out);
     assert_eq!(only_expected_entries(site.path()), Vec::<String>::new());
+}
+
+/// What the kills of [`a_build_killed_at_any_moment_leaves_a_complete_site`] left.
+#[derive(Debug, Default)]
+struct Outcomes {
+    /// Kills after which `site/` held the first edition.
+    old: u32,
+    /// Kills after which `site/` held the second edition.
+    new: u32,
+    /// Kills that found the build still running.
+    mid_build: u32,
 }
 
 #[test]
