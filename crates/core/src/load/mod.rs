@@ -636,7 +636,7 @@ impl DataJob<'_> {
         match self.reuse.disk {
             Some(disk) if registry::kinds_in(under).first() == Some(&Kind::Run) => disk
                 .run(rel, &self.codes, text, || {
-                    yaml::parse::<Run>(rel, text, 0).map_err(|d| *d)
+                    yaml::parse_run(rel, text).map_err(|d| *d)
                 })
                 .map(|run| Parsed::Core(vec![KindRecords::Run(vec![run])])),
             _ => parse_data_file(under, rel, text),
