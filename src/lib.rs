@@ -8,6 +8,7 @@
 //! [`packs`].
 
 pub use evidence_core::*;
+pub use evidence_diff as diff;
 pub use evidence_probe as probe;
 
 pub mod cli;

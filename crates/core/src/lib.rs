@@ -9,15 +9,15 @@
 //! Imports point down only. The layers, bottom to top: [`diagnostics`] and [`timings`] →
 //! [`model`] (types, ids, references, page structure, views, value formatting) → [`load`]
 //! → [`derive`](mod@derive) → [`check`] → [`render`] → [`write`](mod@write) → [`pipeline`]
-//! → [`incremental`] → [`diff`], [`serve`], [`init`], [`schema`]. `model` sits below `load`
+//! → [`incremental`] → [`serve`], [`init`], [`schema`]. `model` sits below `load`
 //! although data flows from load to model: load produces model's types, and model knows no
 //! file format. Within this crate `tests/layers.rs` holds these rules; between crates,
-//! Cargo does (the probe framework and the packs depend on this crate, never the reverse).
+//! Cargo does (the review diff, `evidence-diff`, the probe framework and the packs depend on
+//! this crate, never the reverse).
 
 pub mod check;
 pub mod derive;
 pub mod diagnostics;
-pub mod diff;
 pub mod incremental;
 pub mod init;
 pub mod load;

@@ -1,7 +1,7 @@
 //! The two sides of a diff: a folder, or a git revision whose committed files are written
 //! into a temporary folder (the working tree is never checked out or touched).
 
-use crate::load::git::GitError;
+use evidence_core::load::git::GitError;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -311,7 +311,7 @@ fn unpack_error(path: &Path, e: &std::io::Error) -> SideError {
 }
 
 /// Blobs of the side's commit, through the one `git cat-file --batch` reader.
-struct Blobs(crate::load::git::CatFile);
+struct Blobs(evidence_core::load::git::CatFile);
 
 /// A failure talking to `git cat-file`.
 fn cat_file_error(e: std::io::Error) -> SideError {
@@ -320,7 +320,7 @@ fn cat_file_error(e: std::io::Error) -> SideError {
 
 impl Blobs {
     fn open(repo: &Path) -> Result<Blobs, SideError> {
-        crate::load::git::CatFile::open(repo)
+        evidence_core::load::git::CatFile::open(repo)
             .map(Blobs)
             .map_err(|e| SideError::Git(format!("cannot run git cat-file: {e}")))
     }
@@ -360,7 +360,7 @@ impl Blobs {
 
 /// `git -C dir args`'s stdout as bytes, or why there is none.
 fn git_bytes(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
-    crate::load::git::run(dir, args)
+    evidence_core::load::git::run(dir, args)
 }
 
 #[cfg(test)]

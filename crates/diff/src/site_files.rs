@@ -23,12 +23,14 @@ pub struct SiteFiles {
 
 impl SiteFiles {
     /// The site files of the site at `root`, whose theme `theme` was loaded from it.
-    pub fn read(root: &Path, theme: &crate::load::theme::Theme) -> SiteFiles {
-        let config =
-            crate::load::read::read_text(&root.join("evidence.yaml"), crate::load::read::SOURCE)
-                .ok()
-                .and_then(|t| serde_saphyr::from_str::<Value>(&t).ok())
-                .unwrap_or(Value::Null);
+    pub fn read(root: &Path, theme: &evidence_core::load::theme::Theme) -> SiteFiles {
+        let config = evidence_core::load::read::read_text(
+            &root.join("evidence.yaml"),
+            evidence_core::load::read::SOURCE,
+        )
+        .ok()
+        .and_then(|t| serde_saphyr::from_str::<Value>(&t).ok())
+        .unwrap_or(Value::Null);
         let mut messages: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
         let mut files = BTreeMap::new();
         for (path, f) in &theme.files {

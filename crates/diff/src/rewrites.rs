@@ -25,7 +25,7 @@ pub struct Unreadable {
 
 /// Reads the file of every run the loaded side holds (exactly the files the loader read
 /// as runs, so each has its run id).
-pub fn read(root: &Path, ev: &crate::model::Evidence) -> Result<RunFiles, Unreadable> {
+pub fn read(root: &Path, ev: &evidence_core::model::Evidence) -> Result<RunFiles, Unreadable> {
     let mut files = BTreeMap::new();
     for run in ev.runs.iter() {
         let file = run.file.to_string();

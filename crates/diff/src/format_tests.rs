@@ -4,11 +4,11 @@
 //! for one kind of change; `tests/diff.rs` covers how real sites become reports.
 
 use super::*;
-use crate::model::format::Decimal;
+use evidence_core::model::format::Decimal;
 
-fn two(ja: &str, en: &str) -> crate::model::Text {
-    use crate::model::page::Lang;
-    crate::model::Text::new([(Lang::JA, ja.to_string()), (Lang::EN, en.to_string())])
+fn two(ja: &str, en: &str) -> evidence_core::model::Text {
+    use evidence_core::model::page::Lang;
+    evidence_core::model::Text::new([(Lang::JA, ja.to_string()), (Lang::EN, en.to_string())])
 }
 
 fn field(path: &str, old: Option<&str>, new: Option<&str>) -> FieldChange {

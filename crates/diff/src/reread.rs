@@ -5,9 +5,9 @@
 //! number ("≤ 256" after the bound became 320).
 
 use super::report::{Compared, Report};
-use crate::model::Evidence;
-use crate::model::page::Item;
-use crate::model::refs::{Kind, Ref};
+use evidence_core::model::Evidence;
+use evidence_core::model::page::Item;
+use evidence_core::model::refs::{Kind, Ref};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -164,7 +164,7 @@ fn old_bounds(base: &Evidence, head: &Evidence, id: &str) -> Vec<String> {
             .into_iter()
             .flat_map(|m| m.branches.iter().filter_map(|b| b.bound))
             .flat_map(|b| b.edges().collect::<Vec<_>>())
-            .map(|v| crate::model::format::Decimal(v).to_string())
+            .map(|v| evidence_core::model::format::Decimal(v).to_string())
             .collect()
     };
     let now = edges(head);

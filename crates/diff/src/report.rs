@@ -10,13 +10,13 @@
 
 use super::rewrites::{self, Rewrite, RunFiles};
 use super::site_files::SiteFiles;
-use crate::derive::zone;
-use crate::model::format::Decimal;
-use crate::model::page::{Lang, PageSource};
-use crate::model::registry::{self, Compare, Kind};
-use crate::model::values::Values;
-use crate::model::{Claim, Evidence, Run};
-use crate::pipeline::Loaded;
+use evidence_core::derive::zone;
+use evidence_core::model::format::Decimal;
+use evidence_core::model::page::{Lang, PageSource};
+use evidence_core::model::registry::{self, Compare, Kind};
+use evidence_core::model::values::Values;
+use evidence_core::model::{Claim, Evidence, Run};
+use evidence_core::pipeline::Loaded;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -74,7 +74,7 @@ pub struct Report {
 }
 
 /// What a reader calls each measurement and each zone (family): its label as the site
-/// writes it for a reviewer ([`crate::model::Text::reading`]), of the head side or else
+/// writes it for a reviewer ([`evidence_core::model::Text::reading`]), of the head side or else
 /// the base; an id without a label is shown as itself.
 #[derive(Debug, PartialEq, Default)]
 pub struct Labels {
@@ -97,7 +97,8 @@ impl Labels {
     /// site's vocabulary gives none.
     fn pack_measurements(&mut self, side: &Compared) {
         let ev = side.ev;
-        let msgs = crate::load::messages::Messages::load(&side.loaded.theme, ev.languages());
+        let msgs =
+            evidence_core::load::messages::Messages::load(&side.loaded.theme, ev.languages());
         let names = ev
             .runs
             .iter()
@@ -197,11 +198,11 @@ pub struct Move {
     /// The claim the text was in before.
     pub from_claim: String,
     /// The text that moved, in every language.
-    pub text: crate::model::Text,
+    pub text: evidence_core::model::Text,
     /// Its wording before, on the side it moved from (`None` when the claim it came from
     /// had no text there).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub text_before: Option<crate::model::Text>,
+    pub text_before: Option<evidence_core::model::Text>,
     /// Evidence cited now that the earlier claim did not cite.
     pub evidence_added: Vec<String>,
     pub constraint_before: Option<String>,
@@ -663,7 +664,11 @@ fn norm(s: &str) -> String {
 }
 
 /// Claims whose text on `side` matches `text` in any language.
-fn find_text<'e>(ev: &'e Evidence, text: &crate::model::Text, cannot: bool) -> Option<&'e Claim> {
+fn find_text<'e>(
+    ev: &'e Evidence,
+    text: &evidence_core::model::Text,
+    cannot: bool,
+) -> Option<&'e Claim> {
     let wanted: Vec<(Lang, String)> = text.iter().map(|(l, s)| (l, norm(s))).collect();
     ev.claims.iter().map(|c| &c.value).find(|c| {
         let t = if cannot { &c.cannot } else { &c.can };
@@ -675,7 +680,7 @@ fn find_text<'e>(ev: &'e Evidence, text: &crate::model::Text, cannot: bool) -> O
 /// The claim of the base whose side the head's claim `c` says it moved from: a move is
 /// data ([`Claim::moved`]), reported whatever the wording when it is new in `c`.
 fn declared_move<'e>(base: &'e Evidence, c: &Claim) -> Option<(&'static str, &'e Claim)> {
-    use crate::model::types::ClaimSide;
+    use evidence_core::model::types::ClaimSide;
     let m = c.moved.as_ref()?;
     let before = base.claims.get(&c.id.value);
     if before.is_some_and(|b| b.moved.as_ref() == Some(m)) {
@@ -773,11 +778,11 @@ fn run_ref(ev: &Evidence, r: &Run) -> RunRef {
         date: r.date.as_ref().map(|d| d.value.clone()),
         engine: r
             .engine()
-            .map_or(crate::model::types::NO_ENGINE, |e| e.value.as_str())
+            .map_or(evidence_core::model::types::NO_ENGINE, |e| e.value.as_str())
             .to_string(),
         served: r
             .values
-            .leading_texts(crate::model::fields::Place::Run)
+            .leading_texts(evidence_core::model::fields::Place::Run)
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
@@ -820,8 +825,8 @@ fn run_shown(side: &Compared, r: &Run) -> RunShown {
 /// Whether `p` is the page generated for run `id`.
 fn is_page_of_run(p: &PageSource, id: &str) -> bool {
     p.items.first().is_some_and(|i| match i {
-        crate::model::page::Item::Directive(d) => {
-            d.name == crate::model::generated::RUN_PAGE
+        evidence_core::model::page::Item::Directive(d) => {
+            d.name == evidence_core::model::generated::RUN_PAGE
                 && d.attrs.get("id").map(String::as_str) == Some(id)
         }
         _ => false,
@@ -829,7 +834,7 @@ fn is_page_of_run(p: &PageSource, id: &str) -> bool {
 }
 
 /// One case key's values (in the site's order of measurements) and zones.
-fn case_shown(ev: &Evidence, key: &str, s: crate::derive::matching::Summary) -> CaseShown {
+fn case_shown(ev: &Evidence, key: &str, s: evidence_core::derive::matching::Summary) -> CaseShown {
     let mut names: Vec<&str> = s.values.keys().collect();
     names.sort_by_cached_key(|n| (ev.measurement_rank(n), *n));
     let values = names
@@ -867,7 +872,7 @@ fn unit_of(ev: &Evidence, field: &str) -> Option<String> {
         .get(field)
         .and_then(|m| m.unit.as_ref())
         .map(|u| u.reading().to_string())
-        .or_else(|| crate::model::fields::is_duration(field).then(|| "ns".to_string()))
+        .or_else(|| evidence_core::model::fields::is_duration(field).then(|| "ns".to_string()))
 }
 
 fn runs(base: &Compared, head: &Compared) -> RunsChange {
@@ -927,8 +932,8 @@ fn runs(base: &Compared, head: &Compared) -> RunsChange {
 
 /// The case keys of `a` that `b` does not have, in `a`'s order.
 fn keys_only_in(
-    a: &crate::derive::matching::RunSummaries,
-    b: &crate::derive::matching::RunSummaries,
+    a: &evidence_core::derive::matching::RunSummaries,
+    b: &evidence_core::derive::matching::RunSummaries,
 ) -> Vec<String> {
     a.keys()
         .filter(|k| b.get(k).is_none())
@@ -965,7 +970,7 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                 new: b.map(Decimal),
                 delta: a
                     .zip(b)
-                    .map(|(a, b)| Decimal(crate::model::format::difference(a, b))),
+                    .map(|(a, b)| Decimal(evidence_core::model::format::difference(a, b))),
                 percent: a
                     .zip(b)
                     .filter(|(a, _)| *a > 0.0)
@@ -973,9 +978,10 @@ fn case_changes(base: &Compared, head: &Compared, old: &Run, new: &Run) -> Vec<C
                 unit: unit_of(hev, field),
             })
             .collect();
-        let zone_of = |m: &crate::model::DispatchMap, s: crate::derive::matching::Summary| {
+        let zone_of = |m: &evidence_core::model::DispatchMap,
+                       s: evidence_core::derive::matching::Summary| {
             s.measurement(m.measured_as())
-                .and_then(|v| crate::derive::zone(m, v))
+                .and_then(|v| evidence_core::derive::zone(m, v))
                 .map(String::from)
         };
         let mut zones = Vec::new();
@@ -1050,8 +1056,8 @@ fn maps(base: &Compared, head: &Compared) -> Vec<MapChange> {
 fn flips(
     base: &Evidence,
     ev: &Evidence,
-    old: &crate::model::DispatchMap,
-    new: &crate::model::DispatchMap,
+    old: &evidence_core::model::DispatchMap,
+    new: &evidence_core::model::DispatchMap,
 ) -> Vec<CaseFlip> {
     let mut out = Vec::new();
     for r in ev.runs.iter().filter(|r| base.runs.contains(&r.id.value)) {

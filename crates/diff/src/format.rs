@@ -4,7 +4,7 @@
 
 use super::report::*;
 use super::rewrites::Rewrite;
-use crate::model::format::Decimal;
+use evidence_core::model::format::Decimal;
 use std::fmt::Write as _;
 
 /// Output formats of `evidence diff`.
@@ -156,7 +156,7 @@ pub(super) fn value(d: &ValueDelta, v: Option<Decimal>) -> String {
 pub(super) fn with_unit(x: Decimal, unit: Option<&str>) -> String {
     match unit {
         Some("ns") if x.0.fract() == 0.0 => {
-            let s = crate::model::format::seconds(x.0.abs() as u64);
+            let s = evidence_core::model::format::seconds(x.0.abs() as u64);
             if x.0 < 0.0 { format!("-{s}") } else { s }
         }
         Some(u) => format!("{x} {u}"),
@@ -1253,7 +1253,7 @@ fn pages_markdown(o: &mut String, r: &Report) {
 
 /// A moved claim's wording before, when it differs from its wording now (a text moved
 /// word for word is said once).
-pub(super) fn reworded(m: &Move) -> Option<&crate::model::Text> {
+pub(super) fn reworded(m: &Move) -> Option<&evidence_core::model::Text> {
     m.text_before
         .as_ref()
         .filter(|was| flat(was.reading()) != flat(m.text.reading()))

@@ -1,7 +1,9 @@
-//! `evidence diff`: what the evidence says differently between two revisions or folders.
+//! `evidence-diff`, for `evidence diff`: what the evidence says differently between two
+//! revisions or folders. A crate of its own above the core, which it reaches only through its
+//! public modules, so that a change here compiles this crate and not the core.
 //!
 //! Both sides go through the same loader, model and derivation as `build`
-//! ([`crate::pipeline::evidence`]); the comparison itself is in [`report`], the output
+//! ([`evidence_core::pipeline::evidence`]); the comparison itself is in [`report`], the output
 //! formats in [`format`](mod@format), reading a git revision in [`source`], and telling a rewritten
 //! run record in [`rewrites`].
 
@@ -14,8 +16,8 @@ pub mod site_files;
 pub mod source;
 pub mod words;
 
-use crate::diagnostics::{self, Diagnostics};
-use crate::pipeline;
+use evidence_core::diagnostics::{self, Diagnostics};
+use evidence_core::pipeline;
 use std::path::Path;
 
 /// Why no report could be made (exit 2).
@@ -52,7 +54,7 @@ impl std::fmt::Display for DiffError {
 /// Loads one side, parsing every data file: never through the parse cache, which on a
 /// revision's side is whatever was committed.
 fn load(side: &source::Side, which: &str) -> Result<pipeline::Loaded, DiffError> {
-    let source = crate::load::read::site_text(&side.root);
+    let source = evidence_core::load::read::site_text(&side.root);
     let render =
         |d: &Diagnostics| diagnostics::render(d, diagnostics::Format::Human, &source, false);
     let loaded = pipeline::evidence(&side.root).map_err(|d| DiffError::DoesNotLoad {

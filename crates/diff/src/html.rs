@@ -166,7 +166,7 @@ const FIELD_HEAD: &str = "<thead><tr><th scope=\"col\">Record</th><th scope=\"co
 
 /// The built-in theme's stylesheet, as `build` writes it (`load::theme::BUILTIN`).
 fn theme_css() -> &'static str {
-    crate::load::theme::BUILTIN
+    evidence_core::load::theme::BUILTIN
         .iter()
         .find(|(path, _)| *path == "static/style.css")
         .and_then(|(_, bytes)| std::str::from_utf8(bytes).ok())
@@ -558,7 +558,7 @@ fn assessed_html(assessed_against: &Option<String>) -> String {
 }
 
 /// A text in each of its languages, each marked with its `lang`.
-fn each_language(t: &crate::model::Text) -> String {
+fn each_language(t: &evidence_core::model::Text) -> String {
     t.iter()
         .map(|(l, s)| format!("<span lang=\"{}\">{}</span>", attr(l.code()), rich(s)))
         .collect::<Vec<_>>()
