@@ -467,8 +467,8 @@ fn workspace_dependencies() -> BTreeMap<String, BTreeSet<String>> {
 }
 
 /// The crates point down: the core names no other crate of the workspace, the review diff
-/// and the probe framework only the core, a pack the core and the probe framework, and only the binary
-/// names the packs. The pack's heavy readers (ELF, compression, demangling, mapped files)
+/// and the probe framework only the core, a pack the core and the probe framework, and only
+/// the binary names the packs. The pack's heavy readers (ELF, compression, demangling, mapped files)
 /// are its reader crate's, which names no crate of the workspace (so that a clean build
 /// compiles it beside the core, and a change in the pack does not compile it again); its
 /// record types are its model crate's, which names only the core (so that a change in the
