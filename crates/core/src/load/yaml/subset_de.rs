@@ -1,6 +1,7 @@
 //! serde over the `subset` reader's tape, reading each scalar as
 //! serde-saphyr reads it into the requested type, and giving up wherever that takes more
-//! than a plain look (hex numbers, quoted numbers, `True`, `f32`, untyped values).
+//! than a plain look (hex numbers, quoted numbers, `True`, `f32`, a plain scalar read untyped
+//! that may be a number, a boolean or null).
 
 use super::subset::{self, Node, Outside, Scalar, after};
 use serde::de::{
@@ -77,6 +78,18 @@ impl<'n, 'a> De<'n, 'a> {
         }
         Ok(&s.text)
     }
+}
+
+/// Whether serde-saphyr reads the plain scalar `s`, untyped, as a string: it starts with a
+/// letter (so no number, as serde-saphyr reads numbers only from a digit, sign or dot) and
+/// is none of YAML 1.2's null and boolean words (`strict_booleans` leaves `yes`, `on` and
+/// the rest strings). A label such as `name: ggml-hip`, read by a type that takes text or a
+/// mapping, is one.
+fn plain_text(s: &str) -> bool {
+    let letter = s.chars().next().is_some_and(|c| c.is_alphabetic());
+    letter
+        && !subset::null_like(s)
+        && !matches!(s, "true" | "True" | "TRUE" | "false" | "False" | "FALSE")
 }
 
 /// Decimal digits without a leading zero, or `0`.
@@ -159,8 +172,8 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
         match self.node()? {
             Node::Map { .. } => self.deserialize_map(v),
             Node::Seq { .. } => self.deserialize_seq(v),
-            // A plain scalar's type is the resolver's business.
-            Node::Scalar(s) if !s.plain => v.visit_str(&s.text),
+            Node::Scalar(s) if !s.plain || plain_text(&s.text) => v.visit_str(&s.text),
+            // Numbers, booleans and nulls: the resolver's business.
             Node::Scalar(_) => Err(Outside),
         }
     }

@@ -36,6 +36,9 @@ struct Doc {
     items: Vec<Item>,
     #[serde(default)]
     map: BTreeMap<String, Vec<String>>,
+    /// Read untyped (`deserialize_any`), as a label that is text or a mapping is.
+    #[serde(default)]
+    any: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -121,6 +124,15 @@ const READ: &[&str] = &[
     "id: a\ns: ~\nn: null\n",
     "id: a\nitems: [{id: x, n: 2}, {id: y}]\n",
     "id: a\ns: '→x'\nitems:\n  - id: 前の x\n    tags: [甲, 乙]\n",
+    "id: a\nany: ggml-hip\n",
+    "id: a\nany: yes\n",
+    "id: a\nany: inf\n",
+    "id: a\nany: nan\n",
+    "id: a\nany: Nullable\n",
+    "id: a\nany: 日本\n",
+    "id: a\nany: 'true'\n",
+    "id: a\nany: {ja: 準備, en: setup}\n",
+    "id: a\nany: [x, 'y']\n",
 ];
 
 #[test]
@@ -164,6 +176,13 @@ const LEFT: &[&str] = &[
     "id: a\ns: \"x\"y\n",
     "id: a\ns: \"\\x41\"\n",
     "id: a\nmode: 'hot'\n",
+    "id: a\nany: 12\n",
+    "id: a\nany: -1\n",
+    "id: a\nany: .inf\n",
+    "id: a\nany: true\n",
+    "id: a\nany: FALSE\n",
+    "id: a\nany: [x, 1]\n",
+    "id: a\nany: _x\n",
     "? id\n: a\n",
     "id: a\n- x\n",
     "id: a\n- k: v\n",
@@ -282,6 +301,11 @@ fn value(name: &'static str) -> impl Strategy<Value = &'static str> {
         "f" => &["1.5", "-0.25", "12", "1e3", "0.1", "-1.5e-3"],
         "b" => &["true", "false"],
         "mode" => &["hot", "cold"],
+        "any" => &[
+            "a", "ggml-hip", "日本", "True", "false", "yes", "Null", "null", "x y", "inf",
+            "Infinity", "nan", "e5", "E5", "y", "12", "1.5", "-1", ".inf", "0x1F", "'7'", "{k: v}",
+            "[a, b]", "[a, 1]",
+        ],
         "bound" => &["{le: 3}", "{lt: 4}", "\n  le: 3"],
         "pair" => &["[3, x]", "[0, '日本']", "\n- 3\n- x"],
         "map" => &[
@@ -319,7 +343,9 @@ fn value(name: &'static str) -> impl Strategy<Value = &'static str> {
 
 /// A small document: an id, some fields, a sequence of items in block or flow style.
 fn document() -> impl Strategy<Value = String> {
-    let names = vec!["n", "i", "f", "b", "s", "mode", "bound", "pair", "map"];
+    let names = vec![
+        "n", "i", "f", "b", "s", "mode", "bound", "pair", "map", "any",
+    ];
     let fields = prop::sample::subsequence(names, 0..5).prop_flat_map(|names| {
         names
             .into_iter()
