@@ -4,7 +4,8 @@
 //! must read it too, to the same value (ids' lines and columns included); when it declines,
 //! nothing is compared. And `evidence::load::yaml::parse`, which routes a text to one or
 //! the other, must succeed exactly when serde-saphyr does, and fail at serde-saphyr's line
-//! and column; a text with a CR that no LF follows it refuses at that CR instead.
+//! and column; a text with a CR that no LF follows, or with a control character, refuses
+//! at that character instead.
 //!
 //! An input is YAML text, or, when it starts with a NUL byte (which no YAML file holds),
 //! the choices of [`yaml_grammar`], which builds documents shaped like the types below, so
@@ -14,8 +15,8 @@
 
 mod yaml_grammar;
 
-use evidence::model::page::FrontMatter;
 use evidence::load::yaml::{self, subset_de};
+use evidence::model::page::FrontMatter;
 use evidence::model::{DispatchFile, Id, Run};
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
@@ -52,11 +53,14 @@ fn same<T: DeserializeOwned + Debug>(text: &str) {
             ),
         }
     }
-    // A CR that no LF follows is refused before either reader sees the text.
-    if let Some(refusal) = yaml::lone_carriage_return("f.yaml", text, 0) {
+    // A CR that no LF follows, and a control character (raw or escaped), are refused
+    // before either reader sees the text.
+    let refusal = yaml::lone_carriage_return("f.yaml", text, 0)
+        .or_else(|| yaml::control_character("f.yaml", text, 0, true));
+    if let Some(refusal) = refusal {
         match yaml::parse::<T>("f.yaml", text, 0) {
-            Err(d) => assert_eq!(*d, refusal, "a lone CR refused elsewhere:\n{text:?}"),
-            Ok(v) => panic!("parse read {v:?} as {name} despite a lone CR:\n{text:?}"),
+            Err(d) => assert_eq!(*d, refusal, "refused elsewhere:\n{text:?}"),
+            Ok(v) => panic!("parse read {v:?} as {name} despite {refusal:?}:\n{text:?}"),
         }
         return;
     }

@@ -250,13 +250,18 @@ fn read_erased(text: &str, seed: &mut Seed<'_>) -> Result<(), serde_saphyr::Erro
     })
 }
 
-/// The error of a parse that failed, with the path of the field it failed at.
+/// The error of a parse that failed, with the path of the field it failed at: the first
+/// error in the text, as serde-saphyr reading the record type reports it.
 fn located_error(file: &str, text: &str, line_offset: usize, seed: &mut Seed<'_>) -> Diagnostic {
     // An error of the text itself (its syntax, a duplicate key, a breached limit) comes
-    // whole from a read that keeps nothing; only an error of the record's shape needs the
-    // record type, which is erased, and the error with it.
-    if let Err(err) = serde_saphyr::from_str_with_options::<IgnoredAny>(text, options()) {
-        return to_diagnostic(file, &err, None, "", line_offset);
+    // whole from a read that keeps nothing; an error of the record's shape needs the
+    // record type, which is erased, and the error with it. A breached limit is about the
+    // whole text; any other error of the text is reported unless the shape fails first.
+    let syntax = serde_saphyr::from_str_with_options::<IgnoredAny>(text, options()).err();
+    if let Some(err) = &syntax
+        && matches!(original(err), serde_saphyr::Error::Budget { .. })
+    {
+        return to_diagnostic(file, err, None, "", line_offset);
     }
     let mut track = serde_path_to_error::Track::new();
     let result = serde_saphyr::with_deserializer_from_str_with_options(text, options(), |de| {
@@ -264,21 +269,30 @@ fn located_error(file: &str, text: &str, line_offset: usize, seed: &mut Seed<'_>
         let mut erased = <dyn erased_serde::Deserializer>::erase(tracked);
         seed(&mut erased).map_err(serde::de::Error::custom)
     });
-    match result {
-        Err(err) => {
-            let raw = err.to_string();
-            to_diagnostic(
-                file,
-                &err,
-                innermost(&raw),
-                &track.path().to_string(),
-                line_offset,
-            )
+    let shape = result.err().map(|err| {
+        let at = innermost(&err.to_string()).or_else(|| position(&err));
+        (err, at)
+    });
+    match (syntax, shape) {
+        (Some(text_error), Some((err, Some(at))))
+            if position(&text_error).is_some_and(|first| at < first) =>
+        {
+            to_diagnostic(file, &err, Some(at), &track.path().to_string(), line_offset)
+        }
+        (Some(text_error), _) => to_diagnostic(file, &text_error, None, "", line_offset),
+        (None, Some((err, at))) => {
+            to_diagnostic(file, &err, at, &track.path().to_string(), line_offset)
         }
         // Both parses read the same text with the same options; should they ever
         // disagree, the error is still reported, without a position.
-        Ok(()) => Diagnostic::error("schema", Span::file(file), "the file did not parse"),
+        (None, None) => Diagnostic::error("schema", Span::file(file), "the file did not parse"),
     }
+}
+
+/// Where serde-saphyr placed `err`, as (line, column).
+fn position(err: &serde_saphyr::Error) -> Option<(usize, usize)> {
+    err.location()
+        .map(|l| (l.line() as usize, l.column() as usize))
 }
 
 /// Where an error arose. serde-saphyr ends its message with " at line L, column C"; an
@@ -309,12 +323,7 @@ fn to_diagnostic(
     path: &str,
     line_offset: usize,
 ) -> Diagnostic {
-    let (line, column) = at
-        .or_else(|| {
-            err.location()
-                .map(|l| (l.line() as usize, l.column() as usize))
-        })
-        .unwrap_or((1, 1));
+    let (line, column) = at.or_else(|| position(err)).unwrap_or((1, 1));
     let raw = err.to_string();
     let breach = match original(err) {
         serde_saphyr::Error::Budget { breach, .. } => Some(breach),
@@ -521,6 +530,20 @@ mod tests {
         let d = parse::<Doc>("d.yaml", "name: a\nname: b\nitems: []\n", 0).unwrap_err();
         assert_eq!(d.span.line, 2, "{}", d.message);
         assert_eq!(d.message, "duplicate key `name`");
+    }
+
+    #[test]
+    fn the_first_error_in_the_text_is_reported() {
+        // A field the type does not take comes before the duplicate key: serde-saphyr,
+        // reading the type, stops there, and so does the diagnostic.
+        let text = "name: a\nextra: 1\nitems: [{n: 1, n: 2}]\n";
+        let d = parse::<Doc>("d.yaml", text, 0).unwrap_err();
+        assert_eq!(d.span.line, 2, "{}", d.message);
+        assert!(d.message.contains("unknown field `extra`"), "{}", d.message);
+        // The duplicate key first, the unknown field after it: the duplicate key, whole.
+        let text = "name: a\nitems: [{n: 1, n: 2}]\nextra: 1\n";
+        let d = parse::<Doc>("d.yaml", text, 0).unwrap_err();
+        assert_eq!((d.span.line, d.message.as_str()), (2, "duplicate key `n`"));
     }
 
     #[test]
