@@ -255,8 +255,10 @@ fn read_erased(text: &str, seed: &mut Seed<'_>) -> Result<(), serde_saphyr::Erro
 fn located_error(file: &str, text: &str, line_offset: usize, seed: &mut Seed<'_>) -> Diagnostic {
     // An error of the text itself (its syntax, a duplicate key, a breached limit) comes
     // whole from a read that keeps nothing; an error of the record's shape needs the
-    // record type, which is erased, and the error with it. A breached limit is about the
-    // whole text; any other error of the text is reported unless the shape fails first.
+    // record type, which is erased, and the error with it. The typed read says where the
+    // first error is; the untyped one gives its words when it failed at the same place
+    // (it also fails where only an untyped read does, as on `id: 1e400`). A breached
+    // limit is about the whole text, and is reported as it is.
     let syntax = serde_saphyr::from_str_with_options::<IgnoredAny>(text, options()).err();
     if let Some(err) = &syntax
         && matches!(original(err), serde_saphyr::Error::Budget { .. })
@@ -274,9 +276,7 @@ fn located_error(file: &str, text: &str, line_offset: usize, seed: &mut Seed<'_>
         (err, at)
     });
     match (syntax, shape) {
-        (Some(text_error), Some((err, Some(at))))
-            if position(&text_error).is_some_and(|first| at < first) =>
-        {
+        (Some(text_error), Some((err, Some(at)))) if position(&text_error) != Some(at) => {
             to_diagnostic(file, &err, Some(at), &track.path().to_string(), line_offset)
         }
         (Some(text_error), _) => to_diagnostic(file, &text_error, None, "", line_offset),
@@ -544,6 +544,12 @@ mod tests {
         let text = "name: a\nitems: [{n: 1, n: 2}]\nextra: 1\n";
         let d = parse::<Doc>("d.yaml", text, 0).unwrap_err();
         assert_eq!((d.span.line, d.message.as_str()), (2, "duplicate key `n`"));
+        // A float too large for a double fails only a read without the type; as a string
+        // it is fine, and the unknown field after it is the error.
+        let text = "name: 1e400\nextra: 1\nitems: []\n";
+        let d = parse::<Doc>("d.yaml", text, 0).unwrap_err();
+        assert_eq!(d.span.line, 2, "{}", d.message);
+        assert!(d.message.contains("unknown field `extra`"), "{}", d.message);
     }
 
     #[test]
