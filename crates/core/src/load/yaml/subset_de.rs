@@ -83,7 +83,7 @@ impl<'n, 'a> De<'n, 'a> {
 /// Whether serde-saphyr reads the plain scalar `s`, untyped, as a string: it starts with a
 /// letter (so no number, as serde-saphyr reads numbers only from a digit, sign or dot) and
 /// is none of YAML 1.2's null and boolean words (`strict_booleans` leaves `yes`, `on` and
-/// the rest strings). A label such as `name: ggml-hip`, read by a type that takes text or a
+/// the rest strings). A label such as `name: first-pass`, read by a type that takes text or a
 /// mapping, is one.
 fn plain_text(s: &str) -> bool {
     let letter = s.chars().next().is_some_and(|c| c.is_alphabetic());
