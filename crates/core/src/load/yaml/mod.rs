@@ -1,5 +1,6 @@
-//! YAML parsing: the plain subset by `subset`, everything else (and every error) by
-//! serde-saphyr, configured once, with located errors.
+//! YAML parsing: the plain subset by `subset`, most other texts by `events` (the tape of
+//! the parser's events), what neither settles (and every error) by serde-saphyr,
+//! configured once, with located errors.
 //!
 //! serde-saphyr rejects duplicate keys and bounds nesting and alias expansion, unlike
 //! serde_yaml and its libyaml forks. Its errors carry line and column but no field
@@ -8,6 +9,7 @@
 //! serde-saphyr sees each record type only through `erased_serde`: compiled once per type,
 //! its deserializer made a fifth of the core's code and a sixth of the pack's.
 
+mod events;
 mod subset;
 // Public for the differential fuzz target, which asks it alone.
 pub mod subset_de;

@@ -19,12 +19,12 @@ pub struct Outside;
 pub type R<T> = Result<T, Outside>;
 
 /// Deeper than this is left to serde-saphyr, whose budget stops at 64.
-const MAX_DEPTH: u32 = 48;
+pub const MAX_DEPTH: u32 = 48;
 /// More nodes than this is left to serde-saphyr, whose budget stops at 50 million.
-const MAX_NODES: usize = 40_000_000;
+pub const MAX_NODES: usize = 40_000_000;
 
 /// A scalar and where it starts.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Scalar<'a> {
     pub text: Cow<'a, str>,
     /// Unquoted: what it means depends on the type it is read as.
@@ -40,7 +40,7 @@ pub struct Scalar<'a> {
 /// vector for the document, rather than one per collection: a run file is a thousand small
 /// mappings, and allocating, then walking and freeing, a tree of them cost more than
 /// reading them.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub enum Node<'a> {
     Scalar(Scalar<'a>),
     /// `len` items; the tape index after the last one's subtree is `end`.

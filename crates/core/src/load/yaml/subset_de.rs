@@ -1,8 +1,9 @@
-//! serde over the `subset` reader's tape, reading each scalar as
+//! serde over a tape (the `subset` reader's, or `events`'), reading each scalar as
 //! serde-saphyr reads it into the requested type, and giving up wherever that takes more
 //! than a plain look (hex numbers, quoted numbers, `True`, `f32`, a plain scalar read untyped
 //! that may be a number, a boolean or null).
 
+use super::events;
 use super::subset::{self, Node, Outside, Scalar, after};
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor,
@@ -23,9 +24,10 @@ impl de::Error for Outside {
     }
 }
 
-/// Reads `text` as `T`, or `None` when serde-saphyr has to.
+/// Reads `text` as `T`, or `None` when serde-saphyr has to: from the subset's tape, or,
+/// for a text outside the subset, from the tape of its parser's events.
 pub fn read<T: DeserializeOwned>(text: &str) -> Option<T> {
-    let tape = subset::parse(text).ok()?;
+    let tape = subset::parse(text).or_else(|_| events::parse(text)).ok()?;
     T::deserialize(De {
         tape: &tape,
         at: 0,

@@ -142,9 +142,10 @@ fn reads_the_subset_as_serde_saphyr_does() {
     }
 }
 
-const LEFT: &[&str] = &[
-    "id: &x a\ns: *x\n",
-    "id: !!str a\n",
+/// Texts outside the subset that the tape of the parser's events reads: block and
+/// multi-line scalars, flow collections over lines, tabs, a byte order mark, `---`, an
+/// explicit key, an empty value.
+const READ_FROM_EVENTS: &[&str] = &[
     "id: a\ns: |\n  x\n",
     "id: a\ns: >\n  x\n",
     "id: a\ns: one\n  two\n",
@@ -154,6 +155,26 @@ const LEFT: &[&str] = &[
     "id: a\r\n",
     "\u{feff}id: a\n",
     "---\nid: a\n",
+    "id: a\nitems: [{id: x}, ]\n",
+    "id: a\nitems: [{id: x},\n  {id: y}]\n",
+    "id : a\n",
+    "id: a\ns: \"\\x41\"\n",
+    "? id\n: a\n",
+    "{id: a}\n",
+    "id: a\nitems:\n  - id: x\n    tags: [p,\n      q]\nmap:\n  k:\n    - |\n      line one\n      line two\n",
+    "# a\n---\nid: a # b\nmap:\n  k:\n    - >-\n      folded\n      text\n",
+];
+
+#[test]
+fn reads_what_the_parser_settles_as_serde_saphyr_does() {
+    for text in READ_FROM_EVENTS {
+        assert!(agrees::<Doc>(text), "not read:\n{text}");
+    }
+}
+
+const LEFT: &[&str] = &[
+    "id: &x a\ns: *x\n",
+    "id: !!str a\n",
     "%YAML 1.2\n---\nid: a\n",
     "id: a\nid: b\n",
     "id: a\nmap: {k: [], k: []}\n",
@@ -169,12 +190,8 @@ const LEFT: &[&str] = &[
     "id: a\nf: 007\n",
     "id: a\nf: -007\n",
     "id: a\nf: --1\n",
-    "id: a\nitems: [{id: x}, ]\n",
-    "id: a\nitems: [{id: x},\n  {id: y}]\n",
-    "id : a\n",
     "id: a\ns: a: b\n",
     "id: a\ns: \"x\"y\n",
-    "id: a\ns: \"\\x41\"\n",
     "id: a\nmode: 'hot'\n",
     "id: a\nany: 12\n",
     "id: a\nany: -1\n",
@@ -183,7 +200,6 @@ const LEFT: &[&str] = &[
     "id: a\nany: FALSE\n",
     "id: a\nany: [x, 1]\n",
     "id: a\nany: _x\n",
-    "? id\n: a\n",
     "id: a\n- x\n",
     "id: a\n- k: v\n",
     "id: a\ns: one\n  t: two\n",
@@ -191,7 +207,6 @@ const LEFT: &[&str] = &[
     "id: a\nitems:\n  - - x\n",
     "id: -\n",
     "id: a\nitems: [-, x]\n",
-    "{id: a}\n",
     "",
     "# only a comment\n",
 ];
@@ -519,4 +534,35 @@ fn outside_says_what_it_is() {
         super::subset::Outside.to_string(),
         "outside the plain YAML subset"
     );
+}
+
+/// The two tapes of a text in the subset are one: the subset reader and the parser's
+/// events agree on every node, its text, its kind and where it starts.
+fn same_tape(text: &str) {
+    if let Ok(fast) = super::subset::parse(text) {
+        assert_eq!(
+            Ok(fast),
+            super::events::parse(text).map_err(|_| ()),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn the_parsers_events_give_the_subsets_tape() {
+    let config = ProptestConfig {
+        cases: 3000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    let strategy = prop_oneof![document(), mutated()];
+    proptest::test_runner::TestRunner::new(config)
+        .run(&strategy, |text| {
+            same_tape(&text);
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    for text in READ {
+        same_tape(text);
+    }
 }
