@@ -1,7 +1,9 @@
 //! serde over a tape (the `subset` reader's, or `events`'), reading each scalar as
-//! serde-saphyr reads it into the requested type, and giving up wherever that takes more
-//! than a plain look (hex numbers, quoted numbers, `True`, `f32`, a plain scalar read untyped
-//! that may be a number, a boolean or null).
+//! serde-saphyr reads it into the requested type: integers in any style, with a sign, `_`
+//! between digits or a `0x`, `0o` or `0b` prefix; floats as Rust parses them, with YAML's
+//! `.inf` and `.nan`; YAML 1.2's six spellings of a boolean. It gives up where serde-saphyr
+//! reports an error, and at what it does not settle yet (`f32`, 128-bit integers, a plain
+//! scalar read untyped that may be a number, a boolean or null).
 
 use super::events;
 use super::subset::{self, Node, Outside, Scalar, after};
@@ -66,12 +68,6 @@ impl<'n, 'a> De<'n, 'a> {
         }
     }
 
-    /// A plain scalar's text.
-    fn plain(&self) -> Result<&'n str, Outside> {
-        let s = self.scalar()?;
-        if s.plain { Ok(&s.text) } else { Err(Outside) }
-    }
-
     /// A scalar read as a string: anything but a plain null.
     fn string(&self) -> Result<&'n str, Outside> {
         let s = self.scalar()?;
@@ -99,51 +95,116 @@ fn decimal(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'))
 }
 
-fn unsigned(s: &str) -> Result<u64, Outside> {
-    if decimal(s) {
-        s.parse().map_err(|_| Outside)
+/// A scalar's text without the padding serde-saphyr trims before reading it as a number or
+/// a boolean (a quoted `' 12 '` is 12).
+fn trimmed(s: &str) -> &str {
+    s.trim_matches([' ', '\t', '\r', '\n'])
+}
+
+/// A boolean as YAML 1.2 spells it, in any style (`strict_booleans`: `yes` is no boolean).
+fn boolean(s: &str) -> Result<bool, Outside> {
+    match trimmed(s) {
+        "true" | "True" | "TRUE" => Ok(true),
+        "false" | "False" | "FALSE" => Ok(false),
+        _ => Err(Outside),
+    }
+}
+
+/// The radix a `0x`, `0o` or `0b` prefix gives, and the digits after it; decimal otherwise.
+fn radix(s: &str) -> (u32, &str) {
+    let prefixed = |p: &str, q: &str| s.strip_prefix(p).or_else(|| s.strip_prefix(q));
+    if let Some(d) = prefixed("0x", "0X") {
+        (16, d)
+    } else if let Some(d) = prefixed("0o", "0O") {
+        (8, d)
+    } else if let Some(d) = prefixed("0b", "0B") {
+        (2, d)
     } else {
-        Err(Outside)
+        (10, s)
     }
 }
 
+/// Digits in `radix`, each `_` between two digits; none other, and at least one.
+fn magnitude(digits: &str, radix: u32) -> Result<u128, Outside> {
+    let bytes = digits.as_bytes();
+    let mut value: u128 = 0;
+    let mut any = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'_' {
+            let between =
+                i > 0 && bytes[i - 1] != b'_' && bytes.get(i + 1).is_some_and(|&n| n != b'_');
+            if !between {
+                return Err(Outside);
+            }
+            continue;
+        }
+        let d = char::from(b).to_digit(radix).ok_or(Outside)?;
+        value = value
+            .checked_mul(u128::from(radix))
+            .and_then(|v| v.checked_add(u128::from(d)))
+            .ok_or(Outside)?;
+        any = true;
+    }
+    if any { Ok(value) } else { Err(Outside) }
+}
+
+/// An unsigned integer as serde-saphyr reads one: no sign but `+`, in any style.
+fn unsigned(s: &str) -> Result<u64, Outside> {
+    let t = trimmed(s);
+    if t.starts_with('-') {
+        return Err(Outside);
+    }
+    let (radix, digits) = radix(t.strip_prefix('+').unwrap_or(t));
+    if radix == 10 && digits.starts_with('0') && digits != "0" {
+        return Err(Outside);
+    }
+    u64::try_from(magnitude(digits, radix)?).map_err(|_| Outside)
+}
+
+/// A signed integer as serde-saphyr reads one, in any style.
 fn signed(s: &str) -> Result<i64, Outside> {
-    match s.strip_prefix('-') {
-        Some("0") => Err(Outside),
-        Some(digits) if decimal(digits) => s.parse().map_err(|_| Outside),
-        Some(_) => Err(Outside),
-        None => unsigned(s).and_then(|n| i64::try_from(n).map_err(|_| Outside)),
+    let t = trimmed(s);
+    let (negative, rest) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (radix, digits) = radix(rest);
+    if radix == 10 && digits.starts_with('0') && digits != "0" {
+        return Err(Outside);
     }
+    let m = magnitude(digits, radix)?;
+    let value = if negative {
+        0i128.checked_sub_unsigned(m)
+    } else {
+        i128::try_from(m).ok()
+    };
+    value.and_then(|v| i64::try_from(v).ok()).ok_or(Outside)
 }
 
-/// `-?digits(.digits)?([eE][+-]?digits)?`; integers only up to 15 digits, which every
-/// reading turns into the same double. A value too large for a double is an error to
-/// serde-saphyr (when the field is a float), not infinity.
+/// A float as serde-saphyr reads one into a float field, in any style: YAML 1.2's `.inf`,
+/// `-.inf` and `.nan`, or what Rust's parser reads as a finite number (a value too large
+/// for a double is an error, not infinity).
 fn float(s: &str) -> Result<f64, Outside> {
+    // Most are whole numbers (counts, nanoseconds), which a double holds exactly up to 15
+    // digits: read as integers.
     let body = s.strip_prefix('-').unwrap_or(s);
-    // Most are whole numbers (counts, nanoseconds): read as integers, which every such
-    // number of up to 15 digits is exactly.
     if body.len() <= 15 && decimal(body) {
         let n = body.parse::<u64>().map_err(|_| Outside)? as f64;
         return Ok(if body.len() < s.len() { -n } else { n });
     }
-    let (mantissa, exponent) = match body.find(['e', 'E']) {
-        Some(i) => (&body[..i], Some(&body[i + 1..])),
-        None => (body, None),
+    let t = trimmed(s);
+    let (negative, unsigned) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
     };
-    let (int, frac) = match mantissa.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (mantissa, None),
-    };
-    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)));
-    let plain_int = frac.is_none() && exponent.is_none();
-    if !decimal(int) || !frac.is_none_or(digits) || !exponent_ok || (plain_int && int.len() > 15) {
-        return Err(Outside);
-    }
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(v),
-        _ => Err(Outside),
+    match unsigned {
+        ".nan" | ".NaN" | ".NAN" => Ok(f64::NAN),
+        ".inf" | ".Inf" | ".INF" if negative => Ok(f64::NEG_INFINITY),
+        ".inf" | ".Inf" | ".INF" => Ok(f64::INFINITY),
+        _ => match t.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(Outside),
+        },
     }
 }
 
@@ -181,23 +242,19 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        match self.plain()? {
-            "true" => v.visit_bool(true),
-            "false" => v.visit_bool(false),
-            _ => Err(Outside),
-        }
+        v.visit_bool(boolean(&self.scalar()?.text)?)
     }
 
     fn deserialize_u64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        v.visit_u64(unsigned(self.plain()?)?)
+        v.visit_u64(unsigned(&self.scalar()?.text)?)
     }
 
     fn deserialize_i64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        v.visit_i64(signed(self.plain()?)?)
+        v.visit_i64(signed(&self.scalar()?.text)?)
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        v.visit_f64(float(self.plain()?)?)
+        v.visit_f64(float(&self.scalar()?.text)?)
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
