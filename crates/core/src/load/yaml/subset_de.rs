@@ -1,9 +1,9 @@
 //! serde over a tape (the `subset` reader's, or `events`'), reading each scalar as
 //! serde-saphyr reads it into the requested type: integers in any style, with a sign, `_`
 //! between digits or a `0x`, `0o` or `0b` prefix; floats as Rust parses them, with YAML's
-//! `.inf` and `.nan`; YAML 1.2's six spellings of a boolean. It gives up where serde-saphyr
-//! reports an error, and at what it does not settle yet (`f32`, 128-bit integers, a plain
-//! scalar read untyped that may be a number, a boolean or null).
+//! `.inf` and `.nan`; YAML 1.2's six spellings of a boolean; one character; a plain null
+//! as unit. It gives up where serde-saphyr reports an error, and at what it does not settle
+//! yet (bytes, a plain scalar read untyped that may be a number, a boolean or null).
 
 use super::events;
 use super::subset::{self, Node, Outside, Scalar, after};
@@ -149,7 +149,7 @@ fn magnitude(digits: &str, radix: u32) -> Result<u128, Outside> {
 }
 
 /// An unsigned integer as serde-saphyr reads one: no sign but `+`, in any style.
-fn unsigned(s: &str) -> Result<u64, Outside> {
+fn unsigned(s: &str) -> Result<u128, Outside> {
     let t = trimmed(s);
     if t.starts_with('-') {
         return Err(Outside);
@@ -158,11 +158,11 @@ fn unsigned(s: &str) -> Result<u64, Outside> {
     if radix == 10 && digits.starts_with('0') && digits != "0" {
         return Err(Outside);
     }
-    u64::try_from(magnitude(digits, radix)?).map_err(|_| Outside)
+    magnitude(digits, radix)
 }
 
 /// A signed integer as serde-saphyr reads one, in any style.
-fn signed(s: &str) -> Result<i64, Outside> {
+fn signed(s: &str) -> Result<i128, Outside> {
     let t = trimmed(s);
     let (negative, rest) = match t.strip_prefix('-') {
         Some(r) => (true, r),
@@ -178,12 +178,34 @@ fn signed(s: &str) -> Result<i64, Outside> {
     } else {
         i128::try_from(m).ok()
     };
-    value.and_then(|v| i64::try_from(v).ok()).ok_or(Outside)
+    value.ok_or(Outside)
 }
 
-/// A float as serde-saphyr reads one into a float field, in any style: YAML 1.2's `.inf`,
-/// `-.inf` and `.nan`, or what Rust's parser reads as a finite number (a value too large
-/// for a double is an error, not infinity).
+/// A float's text: one of YAML 1.2's non-finite spellings, or a number for Rust's parser.
+enum FloatText<'s> {
+    Nan,
+    Infinity,
+    NegativeInfinity,
+    Number(&'s str),
+}
+
+fn float_text(s: &str) -> FloatText<'_> {
+    let t = trimmed(s);
+    let (negative, unsigned) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    match unsigned {
+        ".nan" | ".NaN" | ".NAN" => FloatText::Nan,
+        ".inf" | ".Inf" | ".INF" if negative => FloatText::NegativeInfinity,
+        ".inf" | ".Inf" | ".INF" => FloatText::Infinity,
+        _ => FloatText::Number(t),
+    }
+}
+
+/// A float as serde-saphyr reads one into an `f64` field, in any style: YAML 1.2's
+/// `.inf`, `-.inf` and `.nan`, or what Rust's parser reads as a finite number (a value too
+/// large for a double is an error, not infinity).
 fn float(s: &str) -> Result<f64, Outside> {
     // Most are whole numbers (counts, nanoseconds), which a double holds exactly up to 15
     // digits: read as integers.
@@ -192,19 +214,29 @@ fn float(s: &str) -> Result<f64, Outside> {
         let n = body.parse::<u64>().map_err(|_| Outside)? as f64;
         return Ok(if body.len() < s.len() { -n } else { n });
     }
-    let t = trimmed(s);
-    let (negative, unsigned) = match t.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
-    match unsigned {
-        ".nan" | ".NaN" | ".NAN" => Ok(f64::NAN),
-        ".inf" | ".Inf" | ".INF" if negative => Ok(f64::NEG_INFINITY),
-        ".inf" | ".Inf" | ".INF" => Ok(f64::INFINITY),
-        _ => match t.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(Outside),
-        },
+    match float_text(s) {
+        FloatText::Nan => Ok(f64::NAN),
+        FloatText::Infinity => Ok(f64::INFINITY),
+        FloatText::NegativeInfinity => Ok(f64::NEG_INFINITY),
+        FloatText::Number(t) => t
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or(Outside),
+    }
+}
+
+/// [`float`] for an `f32` field: parsed as `f32`, as serde-saphyr does.
+fn float32(s: &str) -> Result<f32, Outside> {
+    match float_text(s) {
+        FloatText::Nan => Ok(f32::NAN),
+        FloatText::Infinity => Ok(f32::INFINITY),
+        FloatText::NegativeInfinity => Ok(f32::NEG_INFINITY),
+        FloatText::Number(t) => t
+            .parse()
+            .ok()
+            .filter(|v: &f32| v.is_finite())
+            .ok_or(Outside),
     }
 }
 
@@ -246,11 +278,11 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
     }
 
     fn deserialize_u64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        v.visit_u64(unsigned(&self.scalar()?.text)?)
+        v.visit_u64(u64::try_from(unsigned(&self.scalar()?.text)?).map_err(|_| Outside)?)
     }
 
     fn deserialize_i64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
-        v.visit_i64(signed(&self.scalar()?.text)?)
+        v.visit_i64(i64::try_from(signed(&self.scalar()?.text)?).map_err(|_| Outside)?)
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
@@ -372,17 +404,49 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
         v.visit_unit()
     }
 
-    outside! {
-        deserialize_i128 deserialize_u128 deserialize_f32 deserialize_char deserialize_bytes
-        deserialize_byte_buf deserialize_unit
+    fn deserialize_i128<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_i128(signed(&self.scalar()?.text)?)
     }
 
+    fn deserialize_u128<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_u128(unsigned(&self.scalar()?.text)?)
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        v.visit_f32(float32(&self.scalar()?.text)?)
+    }
+
+    /// One character, in any style; a plain null is none.
+    fn deserialize_char<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        let mut chars = self.string()?.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => v.visit_char(c),
+            _ => Err(Outside),
+        }
+    }
+
+    /// A plain null.
+    fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Outside> {
+        match self.node()? {
+            Node::Scalar(s) if s.plain && subset::null_like(&s.text) => v.visit_unit(),
+            _ => Err(Outside),
+        }
+    }
+
+    /// A plain null, or an empty mapping.
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
-        _: V,
+        v: V,
     ) -> Result<V::Value, Outside> {
-        Err(Outside)
+        match self.node()? {
+            Node::Map { len: 0, .. } => v.visit_unit(),
+            _ => self.deserialize_unit(v),
+        }
+    }
+
+    outside! {
+        deserialize_bytes deserialize_byte_buf
     }
 }
 

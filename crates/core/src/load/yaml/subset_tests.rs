@@ -647,3 +647,57 @@ fn the_parsers_events_give_the_subsets_tape() {
         same_tape(text);
     }
 }
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Rare {
+    #[serde(default)]
+    c: Option<char>,
+    #[serde(default)]
+    h: Option<f32>,
+    #[serde(default)]
+    big: Option<i128>,
+    #[serde(default)]
+    ubig: Option<u128>,
+    #[serde(default)]
+    unit: Vec<()>,
+    #[serde(default)]
+    empty: Option<Empty>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Empty;
+
+#[test]
+fn reads_rarer_types_as_serde_saphyr_does() {
+    let read_alike = [
+        "c: a\n",
+        "c: '1'\nh: 1.5\n",
+        "c: 日\nh: -.inf\n",
+        "h: 0.1\nbig: -170141183460469231731687303715884105728\n",
+        "ubig: 340282366920938463463374607431768211455\n",
+        "ubig: 0xff\nbig: -0b11\n",
+        "unit: [~, null]\n",
+        "empty: {}\n",
+        "h: 16777217\n",
+        "c: ~\n",
+    ];
+    for text in read_alike {
+        assert!(agrees::<Rare>(text), "not read:\n{text}");
+    }
+    // Errors to serde-saphyr, which reports them.
+    let refused = [
+        "c: ab\n",
+        "c: ''\n",
+        "h: 3.4e39\n",
+        "big: 170141183460469231731687303715884105728\n",
+        "ubig: -1\n",
+        "unit: [x]\n",
+        "empty: {k: v}\n",
+    ];
+    for text in refused {
+        assert!(read::<Rare>(text).is_none(), "read:\n{text}");
+        assert!(saphyr::<Rare>(text).is_err(), "serde-saphyr reads:\n{text}");
+    }
+}
