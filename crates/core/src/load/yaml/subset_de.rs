@@ -131,8 +131,8 @@ fn magnitude(digits: &str, radix: u32) -> Result<u128, Outside> {
     let mut any = false;
     for (i, &b) in bytes.iter().enumerate() {
         if b == b'_' {
-            let between =
-                i > 0 && bytes[i - 1] != b'_' && bytes.get(i + 1).is_some_and(|&n| n != b'_');
+            // After a digit (a `_` after a `_` was refused at the first), before another.
+            let between = i > 0 && bytes.get(i + 1).is_some_and(|&n| n != b'_');
             if !between {
                 return Err(Outside);
             }

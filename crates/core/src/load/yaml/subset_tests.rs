@@ -207,6 +207,8 @@ const LEFT: &[&str] = &[
     "id: a\nn: 18446744073709551616\n",
     "id: a\nn: 1__0\n",
     "id: a\nn: _1\n",
+    "id: a\nn: 1_\n",
+    "id: a\ni: -_1\n",
     "id: a\nn: 0x\n",
     "id: a\ni: -012\n",
     "id: a\ni: 2147483648\n",
@@ -347,55 +349,10 @@ const MISSES: &[&str] = &[
 /// A value for field `name`: usually one it takes, sometimes a miss.
 fn value(name: &'static str) -> impl Strategy<Value = &'static str> {
     let fitting: &[&'static str] = match name {
-        "n" => &[
-            "0",
-            "7",
-            "123",
-            "18446744073709551615",
-            "0x1F",
-            "0o17",
-            "0b101",
-            "+5",
-            "1_000",
-            "'12'",
-            "012",
-            "-0",
-            "1e3",
-            "0x_1",
-        ],
-        "i" => &[
-            "-5",
-            "0",
-            "42",
-            "-2147483648",
-            "-0x80000000",
-            "+7",
-            "-0",
-            "'-3'",
-            "-012",
-            "1_0",
-        ],
-        "f" => &[
-            "1.5",
-            "-0.25",
-            "12",
-            "1e3",
-            "0.1",
-            "-1.5e-3",
-            ".5",
-            "1.",
-            ".inf",
-            "-.Inf",
-            ".NaN",
-            "007",
-            "'2.5'",
-            "1234567890123456789",
-            "NaN",
-            "1_0.5",
-            "0x10",
-            "1e400",
-        ],
-        "b" => &["true", "false", "True", "FALSE", "'true'", "yes", "1"],
+        "n" => &["0", "7", "123", "18446744073709551615"],
+        "i" => &["-5", "0", "42", "-2147483648"],
+        "f" => &["1.5", "-0.25", "12", "1e3", "0.1", "-1.5e-3"],
+        "b" => &["true", "false"],
         "mode" => &["hot", "cold"],
         "any" => &[
             "a",
@@ -700,4 +657,25 @@ fn reads_rarer_types_as_serde_saphyr_does() {
         assert!(read::<Rare>(text).is_none(), "read:\n{text}");
         assert!(saphyr::<Rare>(text).is_err(), "serde-saphyr reads:\n{text}");
     }
+}
+
+/// The events tape stops at the subset's depth (`MAX_DEPTH` levels below the root), in
+/// flow and block collections alike, and leaves deeper texts to serde-saphyr.
+#[test]
+fn the_events_tape_stops_at_the_subsets_depth() {
+    use super::events::parse as events;
+    let flow = |n: usize| format!("---\nk: {}{}\n", "[".repeat(n), "]".repeat(n));
+    assert!(events(&flow(48)).is_ok());
+    assert!(events(&flow(49)).is_err());
+    let block = |n: usize| format!("---\n{}", map_nesting(n));
+    assert!(events(&block(47)).is_ok());
+    assert!(events(&block(48)).is_err());
+}
+
+/// A plain `<<` is a merge key, which serde-saphyr resolves; a quoted one is a key.
+#[test]
+fn the_events_tape_leaves_merge_keys_to_serde_saphyr() {
+    use super::events::parse as events;
+    assert!(events("---\n<<: {n: 1}\nid: a\n").is_err());
+    assert!(events("---\n'<<': {n: 1}\nid: a\n").is_ok());
 }
