@@ -8,7 +8,7 @@
 //! value (null), a duplicate key, a second document or a syntax error it gives up, and
 //! serde-saphyr reads the text (and reports the error).
 
-use super::subset::{MAX_DEPTH, MAX_NODES, Node, Outside, R, Scalar, Tape};
+use super::subset::{self, MAX_DEPTH, MAX_NODES, Node, Outside, R, Scalar, Tape};
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, Span};
 use std::borrow::Cow;
 
@@ -71,11 +71,7 @@ impl<'a> Reader<'a> {
 
     /// A sequence's items, or a mapping's keys and values, up to its end event.
     fn collection(&mut self, map: bool, depth: u32) -> R<()> {
-        let at = self.tape.len();
-        self.tape.push(match map {
-            true => Node::Map { len: 0, end: 0 },
-            false => Node::Seq { len: 0, end: 0 },
-        });
+        let at = subset::open_collection(&mut self.tape, map);
         let mut keys: Vec<Cow<'a, str>> = Vec::new();
         let mut n = 0u32;
         loop {
@@ -106,14 +102,7 @@ impl<'a> Reader<'a> {
         if keys.windows(2).any(|w| w[0] == w[1]) {
             return Err(Outside);
         }
-        let after = u32::try_from(self.tape.len()).map_err(|_| Outside)?;
-        match self.tape.get_mut(at) {
-            Some(Node::Map { len, end } | Node::Seq { len, end }) => {
-                (*len, *end) = (n, after);
-                Ok(())
-            }
-            _ => Err(Outside),
-        }
+        subset::close_collection(&mut self.tape, at, n)
     }
 
     /// A scalar and where it starts. An empty plain scalar is a null, which the tape does

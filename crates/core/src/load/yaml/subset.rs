@@ -66,6 +66,28 @@ pub fn after(tape: &[Node<'_>], i: usize) -> usize {
     }
 }
 
+/// Opens a collection on `tape`: its place, to [`close_collection`] once its children are on it.
+pub fn open_collection(tape: &mut Tape<'_>, map: bool) -> usize {
+    let at = tape.len();
+    tape.push(match map {
+        true => Node::Map { len: 0, end: 0 },
+        false => Node::Seq { len: 0, end: 0 },
+    });
+    at
+}
+
+/// Closes the collection opened at `at`, with its `n` items or entries now on `tape`.
+pub fn close_collection(tape: &mut Tape<'_>, at: usize, n: u32) -> R<()> {
+    let after = u32::try_from(tape.len()).map_err(|_| Outside)?;
+    match tape.get_mut(at) {
+        Some(Node::Map { len, end } | Node::Seq { len, end }) => {
+            (*len, *end) = (n, after);
+            Ok(())
+        }
+        _ => Err(Outside),
+    }
+}
+
 /// A line that holds content (not blank, not only a comment).
 #[derive(Debug, Clone, Copy)]
 struct Line {
@@ -257,28 +279,6 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Opens a collection: its place on the tape, to [`Parser::close`] once its children
-    /// are on it.
-    fn open(&mut self, map: bool) -> usize {
-        let at = self.tape.len();
-        self.tape.push(match map {
-            true => Node::Map { len: 0, end: 0 },
-            false => Node::Seq { len: 0, end: 0 },
-        });
-        at
-    }
-
-    fn close(&mut self, at: usize, n: u32) -> R<()> {
-        let after = u32::try_from(self.tape.len()).map_err(|_| Outside)?;
-        match self.tape.get_mut(at) {
-            Some(Node::Map { len, end } | Node::Seq { len, end }) => {
-                (*len, *end) = (n, after);
-                Ok(())
-            }
-            _ => Err(Outside),
-        }
-    }
-
     fn scalar(&self, line: Line, start: u32, text: Cow<'a, str>, plain: bool) -> Scalar<'a> {
         Scalar {
             text,
@@ -306,7 +306,7 @@ impl<'a> Parser<'a> {
     /// A block sequence whose dashes stand at `indent`.
     fn seq(&mut self, indent: u32, depth: u32) -> R<()> {
         deep(depth)?;
-        let at_seq = self.open(false);
+        let at_seq = open_collection(&mut self.tape, false);
         let mut items = 0;
         while let Some(&line) = self.lines.get(self.i) {
             if line.indent > indent {
@@ -332,14 +332,14 @@ impl<'a> Parser<'a> {
             self.count()?;
             items += 1;
         }
-        self.close(at_seq, items)
+        close_collection(&mut self.tape, at_seq, items)
     }
 
     /// A block mapping whose keys stand at `indent`; the first key starts at byte `first`
     /// of the current line.
     fn map(&mut self, indent: u32, first: u32, depth: u32) -> R<()> {
         deep(depth)?;
-        let at_map = self.open(true);
+        let at_map = open_collection(&mut self.tape, true);
         let mut entries = 0;
         let mut keys = Keys::default();
         let mut at = first;
@@ -382,7 +382,7 @@ impl<'a> Parser<'a> {
                 return Err(Outside);
             }
         }
-        self.close(at_map, entries)
+        close_collection(&mut self.tape, at_map, entries)
     }
 
     /// The colon that ends a block mapping key starting at `p`, if the line is one.
@@ -458,7 +458,7 @@ impl<'a> Parser<'a> {
         let end = line.end;
         let is_map = self.at(p) == Some(b'{');
         let close = if is_map { b'}' } else { b']' };
-        let at_flow = self.open(is_map);
+        let at_flow = open_collection(&mut self.tape, is_map);
         let mut n = 0;
         let mut keys = Keys::default();
         let mut q = self.skip_spaces(p + 1, end);
@@ -488,7 +488,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.close(at_flow, n)?;
+        close_collection(&mut self.tape, at_flow, n)?;
         Ok(q + 1)
     }
 
