@@ -148,35 +148,38 @@ fn magnitude(digits: &str, radix: u32) -> Result<u128, Outside> {
     if any { Ok(value) } else { Err(Outside) }
 }
 
-/// An unsigned integer as serde-saphyr reads one: no sign but `+`, in any style.
-fn unsigned(s: &str) -> Result<u128, Outside> {
-    let t = trimmed(s);
-    if t.starts_with('-') {
-        return Err(Outside);
+/// A number's sign (`-` or `+`, or none) and the text after it.
+fn split_sign(t: &str) -> (bool, &str) {
+    match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
     }
-    let (radix, digits) = radix(t.strip_prefix('+').unwrap_or(t));
-    if radix == 10 && digits.starts_with('0') && digits != "0" {
-        return Err(Outside);
-    }
-    magnitude(digits, radix)
 }
 
-/// A signed integer as serde-saphyr reads one, in any style.
-fn signed(s: &str) -> Result<i128, Outside> {
-    let t = trimmed(s);
-    let (negative, rest) = match t.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
+/// An integer as serde-saphyr reads one into an integer field, in any style: whether it is
+/// negative, and its magnitude (decimal without a leading zero, or after a radix prefix).
+fn integer(s: &str) -> Result<(bool, u128), Outside> {
+    let (negative, rest) = split_sign(trimmed(s));
     let (radix, digits) = radix(rest);
     if radix == 10 && digits.starts_with('0') && digits != "0" {
         return Err(Outside);
     }
-    let m = magnitude(digits, radix)?;
-    let value = if negative {
-        0i128.checked_sub_unsigned(m)
-    } else {
-        i128::try_from(m).ok()
+    Ok((negative, magnitude(digits, radix)?))
+}
+
+/// An unsigned integer: no sign but `+` (serde-saphyr refuses even `-0`).
+fn unsigned(s: &str) -> Result<u128, Outside> {
+    match integer(s)? {
+        (false, m) => Ok(m),
+        (true, _) => Err(Outside),
+    }
+}
+
+/// A signed integer.
+fn signed(s: &str) -> Result<i128, Outside> {
+    let value = match integer(s)? {
+        (true, m) => 0i128.checked_sub_unsigned(m),
+        (false, m) => i128::try_from(m).ok(),
     };
     value.ok_or(Outside)
 }
@@ -191,10 +194,7 @@ enum FloatText<'s> {
 
 fn float_text(s: &str) -> FloatText<'_> {
     let t = trimmed(s);
-    let (negative, unsigned) = match t.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
+    let (negative, unsigned) = split_sign(t);
     match unsigned {
         ".nan" | ".NaN" | ".NAN" => FloatText::Nan,
         ".inf" | ".Inf" | ".INF" if negative => FloatText::NegativeInfinity,
