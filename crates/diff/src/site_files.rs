@@ -29,7 +29,7 @@ impl SiteFiles {
             evidence_core::load::read::SOURCE,
         )
         .ok()
-        .and_then(|t| serde_saphyr::from_str::<Value>(&t).ok())
+        .and_then(|t| evidence_core::load::yaml::parse::<Value>("evidence.yaml", &t, 0).ok())
         .unwrap_or(Value::Null);
         let mut messages: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
         let mut files = BTreeMap::new();

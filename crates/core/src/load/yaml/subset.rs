@@ -5,22 +5,23 @@
 //! one-line quoted scalars and comments: what `evidence probe` writes and what people
 //! write by hand. It never settles a question YAML leaves to the parser: at anything else
 //! (anchors, tags, multi-line or block scalars, null values, tabs, documents, odd keys) it
-//! gives up, and [`super::parse`] reads the text with serde-saphyr, which also reports
-//! every error. A text is either read here to the value serde-saphyr gives, or not at all.
+//! gives up, and the text is read from its parser's events (`events`), which also finds
+//! every error of its syntax. A text is either read here to the tape `events` would give,
+//! or not at all.
 
 use memchr::memchr2;
 use rustc_hash::FxHashSet;
 use std::borrow::Cow;
 
-/// The text is outside the subset, or does not fit the type: serde-saphyr reads it.
+/// The text is outside the subset: `events` reads it.
 #[derive(Debug)]
 pub struct Outside;
 
 pub type R<T> = Result<T, Outside>;
 
-/// Deeper than this is left to serde-saphyr, whose budget stops at 64.
+/// Deeper than this is left to `events`, which stops at 64, as serde-saphyr's budget does.
 pub const MAX_DEPTH: u32 = 48;
-/// More nodes than this is left to serde-saphyr, whose budget stops at 50 million.
+/// More nodes than this is left to `events`, which stops at 50 million.
 pub const MAX_NODES: usize = 40_000_000;
 
 /// A scalar and where it starts.
@@ -29,7 +30,18 @@ pub struct Scalar<'a> {
     pub text: Cow<'a, str>,
     /// Unquoted: what it means depends on the type it is read as.
     pub plain: bool,
+    /// Tagged `!!str`: text whatever it looks like, never a number, boolean or null.
+    pub text_only: bool,
     /// 1-based line, and the byte offsets of that line and of the scalar.
+    pub line: u32,
+    pub line_start: u32,
+    pub start: u32,
+}
+
+/// Where a collection starts: its 1-based line, and the byte offsets of that line and of
+/// the collection, as a [`Scalar`] holds them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct At {
     pub line: u32,
     pub line_start: u32,
     pub start: u32,
@@ -43,16 +55,23 @@ pub struct Scalar<'a> {
 #[derive(Debug, PartialEq)]
 pub enum Node<'a> {
     Scalar(Scalar<'a>),
-    /// `len` items; the tape index after the last one's subtree is `end`.
+    /// `len` items; the tape index after the last one's subtree is `end`; it starts (its
+    /// `[`, or its first `-`) `at`.
     Seq {
         len: u32,
         end: u32,
+        at: At,
     },
-    /// `len` entries (mapping keys are always scalars); `end` as for a sequence.
+    /// `len` entries (mapping keys are always scalars); `end` and `at` as for a sequence
+    /// (a block mapping starts at its first key).
     Map {
         len: u32,
         end: u32,
+        at: At,
     },
+    /// The whole of a text that holds no document (nothing, or only comments): serde-saphyr
+    /// reads it as null, or as an empty list or mapping where the type wants one.
+    Empty,
 }
 
 /// A document: its root is the first node.
@@ -66,21 +85,35 @@ pub fn after(tape: &[Node<'_>], i: usize) -> usize {
     }
 }
 
+/// Where a node starts; `None` for an empty document.
+pub fn node_at(node: &Node<'_>) -> Option<At> {
+    match node {
+        Node::Scalar(s) => Some(At {
+            line: s.line,
+            line_start: s.line_start,
+            start: s.start,
+        }),
+        Node::Seq { at, .. } | Node::Map { at, .. } => Some(*at),
+        Node::Empty => None,
+    }
+}
+
 /// Opens a collection on `tape`: its place, to [`close_collection`] once its children are on it.
-pub fn open_collection(tape: &mut Tape<'_>, map: bool) -> usize {
-    let at = tape.len();
+pub fn open_collection(tape: &mut Tape<'_>, map: bool, at: At) -> usize {
+    let index = tape.len();
+    let (len, end) = (0, 0);
     tape.push(match map {
-        true => Node::Map { len: 0, end: 0 },
-        false => Node::Seq { len: 0, end: 0 },
+        true => Node::Map { len, end, at },
+        false => Node::Seq { len, end, at },
     });
-    at
+    index
 }
 
 /// Closes the collection opened at `at`, with its `n` items or entries now on `tape`.
 pub fn close_collection(tape: &mut Tape<'_>, at: usize, n: u32) -> R<()> {
     let after = u32::try_from(tape.len()).map_err(|_| Outside)?;
     match tape.get_mut(at) {
-        Some(Node::Map { len, end } | Node::Seq { len, end }) => {
+        Some(Node::Map { len, end, .. } | Node::Seq { len, end, .. }) => {
             (*len, *end) = (n, after);
             Ok(())
         }
@@ -239,9 +272,9 @@ static KEY_STOP: [bool; 256] = byte_set(b":#'\"{}[],&*!|>%@`");
 /// or a character that puts it outside the subset.
 static FLOW_STOP: [bool; 256] = byte_set(b",]}:#[{\"'");
 
-/// Plain scalars YAML reads as null.
+/// Plain scalars YAML reads as null (the empty one is a key or item with no value).
 pub fn null_like(s: &str) -> bool {
-    matches!(s, "null" | "Null" | "NULL" | "~")
+    matches!(s, "null" | "Null" | "NULL" | "~" | "")
 }
 
 impl<'a> Parser<'a> {
@@ -283,8 +316,19 @@ impl<'a> Parser<'a> {
         Scalar {
             text,
             plain,
+            text_only: false,
             line: line.no,
             line_start: line.start,
+            start,
+        }
+    }
+
+    /// Byte `start` of the current line, as a collection's start.
+    fn at_line(&self, start: u32) -> At {
+        let line = self.lines.get(self.i);
+        At {
+            line: line.map_or(1, |l| l.no),
+            line_start: line.map_or(0, |l| l.start),
             start,
         }
     }
@@ -297,16 +341,18 @@ impl<'a> Parser<'a> {
         }
         let at = line.start + line.indent;
         if self.is_entry(at, line.end) {
-            self.seq(line.indent, depth)
+            self.seq(line.indent, depth, false)
         } else {
             self.map(line.indent, at, depth)
         }
     }
 
-    /// A block sequence whose dashes stand at `indent`.
-    fn seq(&mut self, indent: u32, depth: u32) -> R<()> {
+    /// A block sequence whose dashes stand at `indent`; `indentless` when they stand at the
+    /// indentation of the key it is the value of.
+    fn seq(&mut self, indent: u32, depth: u32, indentless: bool) -> R<()> {
         deep(depth)?;
-        let at_seq = open_collection(&mut self.tape, false);
+        let dash = self.at_line(self.lines.get(self.i).map_or(0, |l| l.start + indent));
+        let at_seq = open_collection(&mut self.tape, false, dash);
         let mut items = 0;
         while let Some(&line) = self.lines.get(self.i) {
             if line.indent > indent {
@@ -332,6 +378,15 @@ impl<'a> Parser<'a> {
             self.count()?;
             items += 1;
         }
+        // The parser places an indentless sequence where its first item starts, and that
+        // item on the next line somewhere of its own: left to `events`.
+        if indentless {
+            let first = self.tape.get(at_seq + 1).and_then(node_at);
+            match (first, self.tape.get_mut(at_seq)) {
+                (Some(first), Some(Node::Seq { at, .. })) if first.line == at.line => *at = first,
+                _ => return Err(Outside),
+            }
+        }
         close_collection(&mut self.tape, at_seq, items)
     }
 
@@ -339,7 +394,8 @@ impl<'a> Parser<'a> {
     /// of the current line.
     fn map(&mut self, indent: u32, first: u32, depth: u32) -> R<()> {
         deep(depth)?;
-        let at_map = open_collection(&mut self.tape, true);
+        let start = self.at_line(first);
+        let at_map = open_collection(&mut self.tape, true, start);
         let mut entries = 0;
         let mut keys = Keys::default();
         let mut at = first;
@@ -359,7 +415,7 @@ impl<'a> Parser<'a> {
                         if next.indent == indent
                             && self.is_entry(next.start + indent, next.end) =>
                     {
-                        self.seq(indent, depth + 1)?
+                        self.seq(indent, depth + 1, true)?
                     }
                     // Nothing under the key: a null, left to serde-saphyr.
                     _ => return Err(Outside),
@@ -458,7 +514,12 @@ impl<'a> Parser<'a> {
         let end = line.end;
         let is_map = self.at(p) == Some(b'{');
         let close = if is_map { b'}' } else { b']' };
-        let at_flow = open_collection(&mut self.tape, is_map);
+        let opening = At {
+            line: line.no,
+            line_start: line.start,
+            start: p,
+        };
+        let at_flow = open_collection(&mut self.tape, is_map, opening);
         let mut n = 0;
         let mut keys = Keys::default();
         let mut q = self.skip_spaces(p + 1, end);
@@ -655,9 +716,10 @@ impl<'a> Keys<'a> {
     }
 }
 
-/// The 1-based column (in characters, as serde-saphyr counts) where `s` starts.
-pub fn column(text: &str, s: &Scalar<'_>) -> u32 {
-    let before = &text[s.line_start as usize..s.start as usize];
+/// The 1-based column (in characters, as serde-saphyr counts) of byte `start` of the line
+/// that starts at byte `line_start`.
+pub fn column_at(text: &str, line_start: u32, start: u32) -> u32 {
+    let before = text.get(line_start as usize..start as usize).unwrap_or("");
     let chars = if before.is_ascii() {
         before.len()
     } else {

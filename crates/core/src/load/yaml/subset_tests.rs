@@ -1,9 +1,10 @@
-//! The subset reader against serde-saphyr: what it reads it must read the same (value and
-//! positions), what it cannot read it must leave alone, and it must read what evidence
-//! writes, or the speed is gone.
+//! The YAML reader against serde-saphyr: what it reads it must read the same (value and
+//! positions), what it refuses serde-saphyr must refuse (but for the tags and limits that
+//! are its own choice), and the subset must read what evidence writes, or the speed is gone.
 
+use super::error::{Kind, YamlError};
 use super::subset_de::read;
-use super::{options, parse};
+use super::{options, parse, without_spans};
 use crate::model::id::Id;
 use proptest::prelude::*;
 use serde::Deserialize;
@@ -81,16 +82,30 @@ fn saphyr<T: DeserializeOwned>(text: &str) -> Result<T, serde_saphyr::Error> {
     serde_saphyr::from_str_with_options(text, options())
 }
 
-/// When the subset reads `text`, serde-saphyr reads the same; says whether it did.
+/// When the reader reads `text`, serde-saphyr reads the same; when it refuses it for its
+/// syntax, a duplicate key or its fit to `T`, serde-saphyr refuses it too. Says whether it
+/// read it.
 fn agrees<T: DeserializeOwned + Debug>(text: &str) -> bool {
-    let Some(fast) = read::<T>(text) else {
-        return false;
-    };
-    match saphyr::<T>(text) {
-        Ok(full) => assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{text}"),
-        Err(e) => panic!("the subset read what serde-saphyr rejects ({e}):\n{text}"),
+    match (read::<T>(text), saphyr::<T>(text)) {
+        (Ok(fast), Ok(full)) => assert_eq!(
+            without_spans(&format!("{fast:?}")),
+            without_spans(&format!("{full:?}")),
+            "{text}"
+        ),
+        (Ok(fast), Err(e)) => {
+            panic!("read {fast:?}, which serde-saphyr rejects ({e}):\n{text}")
+        }
+        (Err(e), Ok(full)) if !own_choice(&e) => {
+            panic!("refused ({e}) what serde-saphyr reads as {full:?}:\n{text}")
+        }
+        (Err(_), _) => return false,
     }
     true
+}
+
+/// An error the reader gives by its own rule, not serde-saphyr's: a tag, a limit.
+fn own_choice(e: &YamlError) -> bool {
+    matches!(e.kind, Kind::Unsupported | Kind::Limit)
 }
 
 const READ: &[&str] = &[
@@ -198,8 +213,9 @@ fn reads_what_the_parser_settles_as_serde_saphyr_does() {
     }
 }
 
-const LEFT: &[&str] = &[
-    // Numbers serde-saphyr rejects: it reports the error.
+/// Texts the subset declines, each read or refused as serde-saphyr reads or refuses it.
+const REST: &[&str] = &[
+    // Numbers serde-saphyr rejects.
     "id: a\nn: 012\n",
     "id: a\nn: -0\n",
     "id: a\nn: 00\n",
@@ -250,10 +266,10 @@ const LEFT: &[&str] = &[
 ];
 
 #[test]
-fn leaves_the_rest_to_serde_saphyr() {
-    for text in LEFT {
-        assert!(read::<Doc>(text).is_none(), "read:\n{text}");
-        // And `parse` still gives serde-saphyr's answer.
+fn reads_or_refuses_the_rest_as_serde_saphyr_does() {
+    for text in REST {
+        agrees::<Doc>(text);
+        // And `parse` gives the same answer.
         let full = saphyr::<Doc>(text).map(|d| format!("{d:?}"));
         let both = parse::<Doc>("d.yaml", text, 0).map(|d| format!("{d:?}"));
         assert_eq!(full.is_ok(), both.is_ok(), "{text}");
@@ -580,7 +596,7 @@ fn same_tape(text: &str) {
     if let Ok(fast) = super::subset::parse(text) {
         assert_eq!(
             Ok(fast),
-            super::events::parse(text).map_err(|_| ()),
+            super::events::parse(text).map(|r| r.tape).map_err(|_| ()),
             "{text}"
         );
     }
@@ -643,7 +659,7 @@ fn reads_rarer_types_as_serde_saphyr_does() {
     for text in read_alike {
         assert!(agrees::<Rare>(text), "not read:\n{text}");
     }
-    // Errors to serde-saphyr, which reports them.
+    // Errors to serde-saphyr too.
     let refused = [
         "c: ab\n",
         "c: ''\n",
@@ -654,28 +670,160 @@ fn reads_rarer_types_as_serde_saphyr_does() {
         "empty: {k: v}\n",
     ];
     for text in refused {
-        assert!(read::<Rare>(text).is_none(), "read:\n{text}");
+        assert!(read::<Rare>(text).is_err(), "read:\n{text}");
         assert!(saphyr::<Rare>(text).is_err(), "serde-saphyr reads:\n{text}");
     }
 }
 
-/// The events tape stops at the subset's depth (`MAX_DEPTH` levels below the root), in
-/// flow and block collections alike, and leaves deeper texts to serde-saphyr.
+/// Nesting is refused past serde-saphyr's depth, 64 levels, in flow and block
+/// collections alike, with its words.
 #[test]
-fn the_events_tape_stops_at_the_subsets_depth() {
+fn nesting_stops_at_serde_saphyrs_depth() {
     use super::events::parse as events;
     let flow = |n: usize| format!("---\nk: {}{}\n", "[".repeat(n), "]".repeat(n));
-    assert!(events(&flow(48)).is_ok());
-    assert!(events(&flow(49)).is_err());
+    assert!(events(&flow(63)).is_ok());
+    let Err(e) = events(&flow(64)) else {
+        panic!("64 levels under a key read");
+    };
+    assert_eq!(e.message, "nesting deeper than 64 levels (it reached 65)");
+    assert!(saphyr::<serde_json::Value>(&flow(64)).is_err());
+    assert!(saphyr::<serde_json::Value>(&flow(63)).is_ok());
     let block = |n: usize| format!("---\n{}", map_nesting(n));
-    assert!(events(&block(47)).is_ok());
-    assert!(events(&block(48)).is_err());
+    let deepest = (1..80).take_while(|&n| events(&block(n)).is_ok()).last();
+    let saphyr_deepest = (1..80)
+        .take_while(|&n| saphyr::<serde_json::Value>(&block(n)).is_ok())
+        .last();
+    assert_eq!(deepest, saphyr_deepest);
 }
 
-/// A plain `<<` is a merge key, which serde-saphyr resolves; a quoted one is a key.
+/// Anchors, aliases and merge keys, read as serde-saphyr reads them: a key written in the
+/// mapping wins over a merged one, the first mapping merged over the later; an id read
+/// through an alias is placed at the alias.
 #[test]
-fn the_events_tape_leaves_merge_keys_to_serde_saphyr() {
-    use super::events::parse as events;
-    assert!(events("---\n<<: {n: 1}\nid: a\n").is_err());
-    assert!(events("---\n'<<': {n: 1}\nid: a\n").is_ok());
+fn reads_anchors_aliases_and_merge_keys_as_serde_saphyr_does() {
+    let texts = [
+        "id: &x a\ns: *x\n",
+        "id: a\nitems:\n  - &it {id: x, n: 1}\n  - *it\n",
+        "id: a\nitems:\n  - &it\n    id: x\n    tags: [p, q]\n  - *it\n",
+        "id: a\n<<: {n: 1}\n",
+        "id: a\nn: 5\n<<: {n: 1}\n",
+        "id: a\n<<: [{n: 1}, {n: 2, s: x}]\n",
+        "base: &b {n: 1, s: x}\n",
+        "id: a\nmap: &m {k: [x]}\nitems: [{id: y}]\n",
+        "id: a\nitems:\n  - &i {id: x}\n  - <<: *i\n    n: 3\n",
+        "id: a\nitems:\n  - {id: x, <<: ~}\n",
+        "id: a\n<<: 3\n",
+        "id: a\n<<: [3]\n",
+        "id: a\ns: !!str 12\n",
+        "id: !!str 12\nn: !!str 12\n",
+        "id: a\nany: !!str 12\n",
+        "id: a\ns: !!str ~\n",
+        "id: a\nitems: !!seq [{id: x}]\nmap: !!map {k: []}\n",
+        "id: &x a\nitems: [{id: *x, tags: [*x, *x]}]\n",
+        "id: a\nitems: &l [{id: x}]\nmap: {k: *l}\n",
+        "id: a\nitems: &l [{id: x, tags: *l}]\n",
+        "id: a\ns: *nowhere\n",
+    ];
+    for text in texts {
+        agrees::<Doc>(text);
+    }
+    let doc = read::<Doc>("id: &x a\nitems:\n  - id:   *x\n").expect("read");
+    assert_eq!(
+        (
+            doc.items[0].id.referenced.line(),
+            doc.items[0].id.referenced.column()
+        ),
+        (3, 11)
+    );
+    assert!(agrees::<Doc>("id: a\n<<: [{n: 1}, {n: 2, s: x}]\n"));
+}
+
+/// Tags other than `!!str`, `!!seq` and `!!map` are refused, at the tag's node, saying so.
+#[test]
+fn other_tags_are_refused_at_their_place() {
+    for (text, tag, at) in [
+        ("id: a\nn: !!int 12\n", "!!int", (2, 10)),
+        ("id: a\ns: !custom x\n", "!custom", (2, 12)),
+        ("id: a\nitems: !!map []\n", "!!map", (2, 14)),
+    ] {
+        let Err(e) = read::<Doc>(text) else {
+            panic!("read {text}");
+        };
+        assert_eq!(e.kind, Kind::Unsupported, "{text}");
+        assert!(e.message.contains(&format!("`{tag}`")), "{}", e.message);
+        assert_eq!((e.line, e.column), at, "{text}");
+    }
+}
+
+/// A document of nothing but comments is null: an empty list or mapping to a type that
+/// wants one, a missing field to a record, as to serde-saphyr.
+#[test]
+fn an_empty_text_reads_as_serde_saphyr_reads_it() {
+    for text in ["", "# only a comment\n", "\n\n"] {
+        agrees::<Doc>(text);
+        agrees::<Vec<Item>>(text);
+        agrees::<BTreeMap<String, u32>>(text);
+        agrees::<Option<Doc>>(text);
+        agrees::<serde_json::Value>(text);
+        agrees::<Rare>(text);
+    }
+}
+
+/// Errors, each at the line and column serde-saphyr gives, with the path to the field.
+#[test]
+fn errors_are_placed_where_serde_saphyr_places_them() {
+    let cases: &[(&str, &str)] = &[
+        ("id: a\nn: x\n", "n"),
+        ("id: a\nn: -1\n", "n"),
+        ("id: a\nb: NO\n", "b"),
+        ("id: a\ni: 2147483648\n", "i"),
+        ("id: a\nitems:\n  - id: x\n    n: nope\n", "items[0].n"),
+        ("id: a\nitems:\n  - id: x\n  - n: 1\n", "items[1]"),
+        ("id: a\nextra: 1\n", "extra"),
+        (
+            "id: a\nitems:\n  - id: x\n    extra: |\n      y\n",
+            "items[0].extra",
+        ),
+        ("n: 1\n", ""),
+        ("id: a\nitems:\n  - id: ~\n", "items[0].id"),
+        ("id: a\nitems: {id: x}\n", "items"),
+        ("id: a\nitems:\n- id: x\n  n: [1]\n", "items[0].n"),
+        ("id: a\nmode: warm\n", "mode"),
+        ("id: a\nf: 1e400\n", "f"),
+        ("id: a\ns: 'x\n", ""),
+        ("id: a\n  s: x\n", ""),
+        ("id: [a\n", ""),
+        ("id: a\nid: b\n", ""),
+    ];
+    for (text, path) in cases {
+        let ours = read::<Doc>(text).expect_err(text);
+        let theirs = saphyr::<Doc>(text).expect_err(text);
+        let at = theirs
+            .location()
+            .map(|l| (l.line() as u32, l.column() as u32));
+        assert_eq!(
+            Some((ours.line, ours.column)),
+            at,
+            "{ours} / {theirs}:\n{text}"
+        );
+        assert_eq!(ours.path, *path, "{text}");
+    }
+    // A missing field is placed at its mapping's start, its `{` in a flow list too, where
+    // serde-saphyr places it at the mapping's first key.
+    let ours = read::<Doc>("id: a\nitems: [{id: x}, {n: 1}]\n").expect_err("missing id");
+    assert_eq!(
+        (ours.line, ours.column, ours.path.as_str()),
+        (2, 18, "items[1]")
+    );
+    assert_eq!(ours.message, "missing field `id`");
+    // A second document, at its `---` (serde-saphyr: at the line after it).
+    let ours = read::<Doc>("id: a\n---\nid: b\n").expect_err("two documents");
+    assert_eq!((ours.line, ours.column, ours.kind), (2, 1, Kind::Syntax));
+    // A tuple too long, at the list (serde-saphyr: at its key).
+    let ours = read::<Doc>("id: a\npair: [1, x, y]\n").expect_err("too long");
+    assert_eq!((ours.line, ours.column, ours.path.as_str()), (2, 7, "pair"));
+    assert_eq!(
+        ours.message,
+        "invalid length 3, expected a tuple of 2 items"
+    );
 }
