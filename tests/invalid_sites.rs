@@ -207,6 +207,14 @@ case!(duplicate_yaml_key:
     [Replace("data/bundles.yaml", "  size_kb: 12\n", "  size_kb: 12\n  size_kb: 13\n")]
     => "data/bundles.yaml":5:3 ["schema"] "duplicate", errors = 1);
 
+case!(yaml_tag_is_refused_at_the_tag:
+    [Replace("data/bundles.yaml", "  size_kb: 12\n", "  size_kb: !!int 12\n")]
+    => "data/bundles.yaml":4:18 ["schema"] "the tag `!!int`", errors = 1);
+
+case!(yaml_alias_of_no_anchor:
+    [Replace("data/bundles.yaml", "  size_kb: 12\n", "  size_kb: *twelve\n")]
+    => "data/bundles.yaml":4:12 ["schema"] "unknown anchor", errors = 1);
+
 case!(yaml_syntax_error:
     [Replace("data/questions.yaml", "  status: open\n", "  status: open: yes\n")]
     => "data/questions.yaml":5:15 ["schema"] "mapping values are not allowed", errors = 1);

@@ -210,28 +210,38 @@ impl<'a> Reader<'a> {
 
     /// A mapping's key: a scalar, or an alias of one.
     fn key(&mut self, event: Event<'a>, span: Span, depth: u32) -> Result<(), YamlError> {
-        let place = self.place(&span);
         let at = self.tape.len();
+        let refused = |reader: &Self, message: &str| {
+            Err(YamlError::new(
+                Kind::Unsupported,
+                message,
+                reader.place(&span),
+            ))
+        };
         match event {
             Event::Scalar(..) | Event::Alias(_) => self.node(event, span, depth + 1)?,
             _ => {
-                let message = "a mapping key that is a list or mapping, which no record reads";
-                return Err(YamlError::new(Kind::Unsupported, message, place));
+                return refused(
+                    self,
+                    "a mapping key that is a list or mapping, which no record reads",
+                );
             }
         }
         match self.tape.get(at..) {
             Some([Node::Scalar(_)]) => Ok(()),
-            _ => {
-                let message =
-                    "an alias of a list or mapping as a mapping key, which no record reads";
-                Err(YamlError::new(Kind::Unsupported, message, place))
-            }
+            _ => refused(
+                self,
+                "an alias of a list or mapping as a mapping key, which no record reads",
+            ),
         }
     }
 
     /// Keeps the first duplicate key in the text among `keys` (tape indices of a mapping's
     /// keys), should it come before every other found so far.
     fn note_duplicate(&mut self, keys: &[usize]) {
+        if keys.len() < 2 {
+            return;
+        }
         let mut seen = FxHashSet::default();
         for &k in keys {
             let Some(Node::Scalar(s)) = self.tape.get(k) else {
@@ -447,9 +457,11 @@ impl<'a> Reader<'a> {
     fn at(&self, span: &Span) -> At {
         let start = span.start.byte_offset().unwrap_or(0).min(self.text.len());
         let before = self.text.as_bytes().get(..start).unwrap_or_default();
-        // Columns count from after a byte order mark, as serde-saphyr's do.
+        // Columns count from after a byte order mark, as serde-saphyr's do, and a line
+        // starts after a line feed or a carriage return (the parser's line breaks; `parse`
+        // refuses a lone CR before, but the fuzz target reads without it).
         let first_line = if self.bom { 3 } else { 0 };
-        let line_start = memchr::memrchr(b'\n', before).map_or(first_line, |i| i + 1);
+        let line_start = memchr::memrchr2(b'\n', b'\r', before).map_or(first_line, |i| i + 1);
         At {
             line: narrow(span.start.line()),
             line_start: narrow(line_start.min(start)),

@@ -827,3 +827,12 @@ fn errors_are_placed_where_serde_saphyr_places_them() {
         "invalid length 3, expected a tuple of 2 items"
     );
 }
+
+/// Texts on which the fuzz target found the reader unlike serde-saphyr, since the events
+/// tape reads every text.
+#[test]
+fn what_the_fuzzer_found_in_the_events_tape_reads_alike() {
+    // A lone carriage return is a line break to the parser: the column counts from it.
+    assert!(agrees::<Doc>("\rid: a\n"));
+    assert!(agrees::<Doc>("id: a\r  # c\rs: x\n"));
+}
