@@ -429,6 +429,21 @@ impl<'n, 'a> De<'n, 'a> {
 }
 
 impl<'de> De<'_, '_> {
+    /// A number or boolean: the scalar's text as `read` reads it, handed to `visit`, or an
+    /// error at the scalar.
+    fn parsed<V: Visitor<'de>, N>(
+        self,
+        v: V,
+        read: impl FnOnce(&str) -> Option<N>,
+        visit: impl FnOnce(V, N) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        let t = self.typed(&v)?;
+        match read(t) {
+            Some(n) => visit(v, n),
+            None => Err(self.invalid(t, &v)),
+        }
+    }
+
     /// A list's items, for a sequence or (with its length) a tuple, which takes no more.
     fn items<V: Visitor<'de>>(self, v: V, tuple: Option<usize>) -> Result<V::Value> {
         let len = match self.node()? {
@@ -512,59 +527,33 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let t = self.typed(&v)?;
-        match boolean(t) {
-            Ok(b) => v.visit_bool(b),
-            Err(Outside) => Err(self.invalid(t, &v)),
-        }
+        self.parsed(v, |t| boolean(t).ok(), |v, b| v.visit_bool(b))
     }
 
     fn deserialize_u64<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let t = self.typed(&v)?;
-        match unsigned(t).ok().and_then(|n| u64::try_from(n).ok()) {
-            Some(n) => v.visit_u64(n),
-            None => Err(self.invalid(t, &v)),
-        }
+        let read = |t: &str| unsigned(t).ok().and_then(|n| u64::try_from(n).ok());
+        self.parsed(v, read, |v, n| v.visit_u64(n))
     }
 
     fn deserialize_i64<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let t = self.typed(&v)?;
-        match signed(t).ok().and_then(|n| i64::try_from(n).ok()) {
-            Some(n) => v.visit_i64(n),
-            None => Err(self.invalid(t, &v)),
-        }
+        let read = |t: &str| signed(t).ok().and_then(|n| i64::try_from(n).ok());
+        self.parsed(v, read, |v, n| v.visit_i64(n))
     }
 
     fn deserialize_i128<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let t = self.typed(&v)?;
-        match signed(t) {
-            Ok(n) => v.visit_i128(n),
-            Err(Outside) => Err(self.invalid(t, &v)),
-        }
+        self.parsed(v, |t| signed(t).ok(), |v, n| v.visit_i128(n))
     }
 
     fn deserialize_u128<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let t = self.typed(&v)?;
-        match unsigned(t) {
-            Ok(n) => v.visit_u128(n),
-            Err(Outside) => Err(self.invalid(t, &v)),
-        }
+        self.parsed(v, |t| unsigned(t).ok(), |v, n| v.visit_u128(n))
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let t = self.typed(&v)?;
-        match float(t) {
-            Ok(f) => v.visit_f64(f),
-            Err(Outside) => Err(self.invalid(t, &v)),
-        }
+        self.parsed(v, |t| float(t).ok(), |v, f| v.visit_f64(f))
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let t = self.typed(&v)?;
-        match float32(t) {
-            Ok(f) => v.visit_f32(f),
-            Err(Outside) => Err(self.invalid(t, &v)),
-        }
+        self.parsed(v, |t| float32(t).ok(), |v, f| v.visit_f32(f))
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
