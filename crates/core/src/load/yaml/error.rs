@@ -89,6 +89,14 @@ mod tests {
         assert_eq!(position(text, 10), (2, 5));
         assert_eq!(position(text, 99), (3, 1));
         assert_eq!(position("\u{feff}a: 1\n", 3), (1, 1));
+        assert_eq!(position("\u{feff}a: 1\n", 6), (1, 4));
+        assert_eq!(position("abc", 2), (1, 3));
+    }
+
+    #[test]
+    fn an_error_says_where_it_is() {
+        let e = YamlError::new(Kind::Syntax, "unclosed quote", (2, 3));
+        assert_eq!(e.to_string(), "unclosed quote at line 2, column 3");
     }
 
     #[test]

@@ -389,6 +389,20 @@ mod tests {
             "Spanned { value: 1, referenced: Location { line: 3, column: 5, source_id: 0 } }"
         );
         assert_eq!(without_spans("no spans"), "no spans");
+        // A `}` before the span is not the span's end.
+        assert_eq!(
+            without_spans("Pos { line: 3 }, span: Span { offset: 27 } }"),
+            "Pos { line: 3 } }"
+        );
+    }
+
+    #[test]
+    fn a_refused_tag_is_an_error_serde_saphyr_need_not_share() {
+        // serde-saphyr reads `!!int 1`; the debug build's check lets the refusal stand.
+        let d = parse::<Doc>("d.yaml", "name: x\nitems: [{n: !!int 1}]\n", 0).unwrap_err();
+        assert!(d.message.contains("`!!int`"), "{}", d.message);
+        assert_eq!((d.span.line, d.span.column), (2, 19));
+        assert!(d.hint.is_some());
     }
 
     #[test]

@@ -819,6 +819,11 @@ fn errors_are_placed_where_serde_saphyr_places_them() {
     // A second document, at its `---` (serde-saphyr: at the line after it).
     let ours = read::<Doc>("id: a\n---\nid: b\n").expect_err("two documents");
     assert_eq!((ours.line, ours.column, ours.kind), (2, 1, Kind::Syntax));
+    assert!(
+        ours.message.contains("second YAML document"),
+        "{}",
+        ours.message
+    );
     // A tuple too long, at the list (serde-saphyr: at its key).
     let ours = read::<Doc>("id: a\npair: [1, x, y]\n").expect_err("too long");
     assert_eq!((ours.line, ours.column, ours.path.as_str()), (2, 7, "pair"));
@@ -835,4 +840,27 @@ fn what_the_fuzzer_found_in_the_events_tape_reads_alike() {
     // A lone carriage return is a line break to the parser: the column counts from it.
     assert!(agrees::<Doc>("\rid: a\n"));
     assert!(agrees::<Doc>("id: a\r  # c\rs: x\n"));
+}
+
+/// An anchor defined inside a merge key's value leaves the tape with that value: an alias
+/// of it is refused, saying so; an anchor defined before the merge is still there.
+#[test]
+fn anchors_inside_a_merge_value_are_refused_and_the_others_kept() {
+    let text = "id: a\nitems:\n  - <<: &m {n: 1}\n    id: x\n  - <<: *m\n    id: y\n";
+    let e = read::<Doc>(text).expect_err("an alias of an anchor inside a merge value");
+    assert_eq!((e.kind, e.line, e.column), (Kind::Unsupported, 5, 9), "{e}");
+    assert!(e.message.contains("merge key"), "{e}");
+    let text = "id: &i a\nitems:\n  - <<: {n: 1}\n    id: x\ns: *i\n";
+    assert!(agrees::<Doc>(text));
+    assert_eq!(read::<Doc>(text).expect("read").s.as_deref(), Some("a"));
+}
+
+/// A merge key's value counts its nesting like any other value.
+#[test]
+fn a_merge_value_nests_like_any_value() {
+    let nested = |n: usize| format!("<<: {}{}\n", "[".repeat(n), "]".repeat(n));
+    assert!(matches!(read::<serde_json::Value>(&nested(63)), Err(e) if e.kind == Kind::Shape));
+    let e = read::<serde_json::Value>(&nested(64)).expect_err("too deep");
+    assert_eq!(e.message, "nesting deeper than 64 levels (it reached 65)");
+    assert!(saphyr::<serde_json::Value>(&nested(64)).is_err());
 }
