@@ -335,9 +335,12 @@ impl<'a> Reader<'a> {
             .collect();
         let mut added = 0;
         for m in maps {
-            let Some(&Node::Map { len, .. }) = nodes.get(m) else {
+            let Some(&Node::Map { len, at, .. }) = nodes.get(m) else {
                 continue;
             };
+            // serde-saphyr reads a merged entry as referenced where its mapping is, as it
+            // reads an alias's nodes where the alias is.
+            let at = Some(at);
             let mut key = m + 1;
             for _ in 0..len {
                 let end = after(nodes, key + 1);
@@ -346,7 +349,7 @@ impl<'a> Reader<'a> {
                 {
                     let shift = i64::from(narrow(self.tape.len())) - i64::from(narrow(key));
                     for node in &nodes[key..end] {
-                        self.tape.push(moved(node, shift, None));
+                        self.tape.push(moved(node, shift, at));
                     }
                     added += 1;
                 }

@@ -712,6 +712,8 @@ fn reads_anchors_aliases_and_merge_keys_as_serde_saphyr_does() {
         "id: a\nmap: &m {k: [x]}\nitems: [{id: y}]\n",
         "id: a\nitems:\n  - &i {id: x}\n  - <<: *i\n    n: 3\n",
         "id: a\nitems:\n  - {id: x, <<: ~}\n",
+        "id: a\n<<: {items: [{id: x, tags: [p]}], n: 1}\ns: z\n",
+        "id: a\nmap: {k: [x]}\n<<: [{s: y}, {items: [{id: x}], map: {l: [z]}}]\n",
         "id: a\n<<: 3\n",
         "id: a\n<<: [3]\n",
         "id: a\ns: !!str 12\n",
