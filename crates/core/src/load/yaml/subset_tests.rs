@@ -866,3 +866,19 @@ fn a_merge_value_nests_like_any_value() {
     assert_eq!(e.message, "nesting deeper than 64 levels (it reached 65)");
     assert!(saphyr::<serde_json::Value>(&nested(64)).is_err());
 }
+
+/// A text that multiplies itself through aliases stops at a million copied values, at the
+/// alias that passes it.
+#[test]
+fn aliases_stop_at_a_million_copied_values() {
+    let mut text = format!("a: &a [{}]\n", "1, ".repeat(10_000));
+    for i in 0..101 {
+        text.push_str(&format!("b{i}: *a\n"));
+    }
+    let e = read::<serde_json::Value>(&text).expect_err("too many copies");
+    assert_eq!(e.kind, Kind::Limit);
+    assert!(e.message.contains("values copied for aliases"), "{e}");
+    // The 100th alias copies the 1,000,001st value.
+    assert_eq!((e.line, e.column), (101, 6), "{e}");
+    assert!(saphyr::<serde_json::Value>(&text).is_err());
+}
