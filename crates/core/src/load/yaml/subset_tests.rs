@@ -881,4 +881,15 @@ fn aliases_stop_at_a_million_copied_values() {
     // The 100th alias copies the 1,000,001st value.
     assert_eq!((e.line, e.column), (101, 6), "{e}");
     assert!(saphyr::<serde_json::Value>(&text).is_err());
+    // Exactly a million copied values pass; the hundred aliases of one anchor are then
+    // stopped by the ratio, at the end.
+    let mut text = format!("a: &a [{}]\n", "1, ".repeat(9_999));
+    for i in 0..100 {
+        text.push_str(&format!("b{i}: *a\n"));
+    }
+    let e = read::<serde_json::Value>(&text).expect_err("too many aliases");
+    assert_eq!(
+        e.message,
+        "100 aliases for 1 anchors, more than 10 uses per anchor"
+    );
 }
