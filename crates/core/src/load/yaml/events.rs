@@ -200,8 +200,8 @@ impl<'a> Reader<'a> {
             n += 1;
         }
         self.note_duplicate(&keys);
-        for nodes in merged {
-            n += self.merge(&keys, &nodes);
+        if !merged.is_empty() {
+            n += self.merge(&keys, &merged);
         }
         subset::close_collection(&mut self.tape, at, n).map_err(|_| {
             YamlError::new(Kind::Limit, "a mapping or list too large", self.place(span))
@@ -266,7 +266,7 @@ impl<'a> Reader<'a> {
         event: Event<'a>,
         span: Span,
         depth: u32,
-    ) -> Result<Vec<Node<'a>>, YamlError> {
+    ) -> Result<Merge<'a>, YamlError> {
         let from = self.tape.len();
         self.node(event, span, depth + 1)?;
         // Indices within `nodes` from here: its collections' ends counted from `from`.
@@ -284,77 +284,64 @@ impl<'a> Reader<'a> {
             }
             kept
         });
-        let maps = match nodes.first() {
-            Some(Node::Map { .. }) => true,
-            Some(Node::Seq { len, .. }) => {
-                let mut item = 1;
-                (0..*len).all(|_| {
-                    let map = matches!(nodes.get(item), Some(Node::Map { .. }));
-                    item = after(&nodes, item);
-                    map
-                })
-            }
-            Some(Node::Scalar(s)) => s.plain && !s.text_only && null_like(&s.text),
-            _ => false,
-        };
-        if !maps {
+        let Some(maps) = merged_maps(&nodes) else {
             let place = nodes
                 .first()
                 .and_then(node_at)
                 .map_or((1, 1), |at| self.at_place(at));
             let message = "a merge key (`<<`) takes a mapping, or a list of mappings";
             return Err(YamlError::new(Kind::Shape, message, place));
-        }
-        Ok(nodes)
+        };
+        Ok(Merge { nodes, maps })
     }
 
-    /// Appends the entries of the merge value `nodes` whose keys the mapping lacks (neither
-    /// among `keys` nor merged before); returns how many.
-    fn merge(&mut self, keys: &[usize], nodes: &[Node<'a>]) -> u32 {
-        let maps: Vec<usize> = match nodes.first() {
-            Some(Node::Map { .. }) => vec![0],
-            Some(Node::Seq { len, .. }) => {
-                let mut item = 1;
-                (0..*len)
-                    .map(|_| {
-                        let this = item;
-                        item = after(nodes, item);
-                        this
-                    })
-                    .collect()
-            }
-            _ => Vec::new(),
-        };
-        let key_text = |tape: &[Node<'a>], k: usize| match tape.get(k) {
-            Some(Node::Scalar(s)) => Some(s.text.to_string()),
-            _ => None,
-        };
+    /// Appends the entries of the merge values whose keys the mapping lacks (neither among
+    /// `keys` nor merged before: the first mapping merged wins); returns how many.
+    fn merge(&mut self, keys: &[usize], merged: &[Merge<'a>]) -> u32 {
         let mut taken: FxHashSet<String> = keys
             .iter()
-            .filter_map(|&k| key_text(&self.tape, k))
+            .filter_map(|&k| match self.tape.get(k) {
+                Some(Node::Scalar(s)) => Some(s.text.to_string()),
+                _ => None,
+            })
             .collect();
         let mut added = 0;
-        for m in maps {
-            let Some(&Node::Map { len, at, .. }) = nodes.get(m) else {
-                continue;
-            };
-            // serde-saphyr reads a merged entry as referenced where its mapping is, as it
-            // reads an alias's nodes where the alias is.
-            let at = Some(at);
-            let mut key = m + 1;
-            for _ in 0..len {
-                let end = after(nodes, key + 1);
-                if let Some(text) = key_text(nodes, key)
-                    && taken.insert(text)
-                {
-                    let shift = i64::from(narrow(self.tape.len())) - i64::from(narrow(key));
-                    for node in &nodes[key..end] {
-                        self.tape.push(moved(node, shift, at));
-                    }
-                    added += 1;
-                }
-                key = end;
+        for Merge { nodes, maps } in merged {
+            for &m in maps {
+                added += self.merge_entries(nodes, m, &mut taken);
             }
+        }
+        added
+    }
+
+    /// Appends the entries of the mapping at `m` of `nodes` whose keys are not `taken`,
+    /// taking them; returns how many.
+    fn merge_entries(
+        &mut self,
+        nodes: &[Node<'a>],
+        m: usize,
+        taken: &mut FxHashSet<String>,
+    ) -> u32 {
+        let Some(&Node::Map { len, at, .. }) = nodes.get(m) else {
+            return 0;
+        };
+        // serde-saphyr reads a merged entry as referenced where its mapping is, as it reads
+        // an alias's nodes where the alias is.
+        let at = Some(at);
+        let mut added = 0;
+        let mut key = m + 1;
+        for _ in 0..len {
+            let end = after(nodes, key + 1);
+            if let Some(Node::Scalar(k)) = nodes.get(key)
+                && taken.insert(k.text.to_string())
+            {
+                let shift = i64::from(narrow(self.tape.len())) - i64::from(narrow(key));
+                for node in &nodes[key..end] {
+                    self.tape.push(moved(node, shift, at));
+                }
+                added += 1;
+            }
+            key = end;
         }
         added
     }
@@ -483,6 +470,33 @@ impl<'a> Reader<'a> {
 
     fn scalar_place(&self, s: &Scalar<'_>) -> (u32, u32) {
         (s.line, column_at(self.text, s.line_start, s.start))
+    }
+}
+
+/// A merge key's value, off the tape: its nodes (their collections' ends counted from the
+/// first), and where in them the mappings to merge start.
+struct Merge<'a> {
+    nodes: Vec<Node<'a>>,
+    maps: Vec<usize>,
+}
+
+/// Where the mappings of a merge value start: itself when it is a mapping, each item of a
+/// list of mappings, none for null; `None` for anything else, which merges nothing.
+fn merged_maps(nodes: &[Node<'_>]) -> Option<Vec<usize>> {
+    match nodes.first()? {
+        Node::Map { .. } => Some(vec![0]),
+        Node::Seq { len, .. } => {
+            let mut item = 1;
+            (0..*len)
+                .map(|_| {
+                    let this = item;
+                    item = after(nodes, item);
+                    matches!(nodes.get(this), Some(Node::Map { .. })).then_some(this)
+                })
+                .collect()
+        }
+        Node::Scalar(s) if s.plain && !s.text_only && null_like(&s.text) => Some(Vec::new()),
+        _ => None,
     }
 }
 

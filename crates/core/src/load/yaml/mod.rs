@@ -21,12 +21,13 @@ use error::{Kind, YamlError};
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
+/// serde-saphyr's limits, as the reader's own (`events`) are set.
 fn budget() -> serde_saphyr::Budget {
     let mut budget = serde_saphyr::Budget::default();
     // The defaults (250k nodes / 1M events) reject a 6 MB run file; sweeps are large.
-    budget.max_nodes = 50_000_000;
+    budget.max_nodes = events::MAX_NODES;
     budget.max_events = 200_000_000;
-    budget.max_depth = 64;
+    budget.max_depth = events::MAX_DEPTH as usize;
     budget
 }
 

@@ -17,6 +17,12 @@ use std::borrow::Cow;
 #[derive(Debug)]
 pub struct Outside;
 
+impl std::fmt::Display for Outside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("outside the plain YAML subset")
+    }
+}
+
 pub type R<T> = Result<T, Outside>;
 
 /// Deeper than this is left to `events`, which stops at 64, as serde-saphyr's budget does.

@@ -14,14 +14,6 @@ use serde::de::{
 };
 use std::fmt;
 
-impl fmt::Display for Outside {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("outside the plain YAML subset")
-    }
-}
-
-impl std::error::Error for Outside {}
-
 /// An error while reading a tape into a type. Boxed, so that a result is no wider for it.
 #[derive(Debug)]
 pub struct DeError(Box<Raised>);
@@ -115,16 +107,21 @@ fn settle<T>(
 /// A type's error at the line and column of its node, with the path to it.
 fn locate(e: DeError, tape: &[Node<'_>], text: &str) -> YamlError {
     let index = e.index();
-    let (line, column) = match tape.get(index).and_then(node_at) {
-        Some(at) => (at.line, column_at(text, at.line_start, at.start)),
-        None => position(text, text.len()),
-    };
+    let (line, column) = place(tape.get(index), text);
     YamlError {
         kind: Kind::Shape,
         message: e.0.message,
         line,
         column,
         path: path_to(tape, index),
+    }
+}
+
+/// The line and column where `node` starts; the end of the text for an empty document.
+fn place(node: Option<&Node<'_>>, text: &str) -> (u32, u32) {
+    match node.and_then(node_at) {
+        Some(at) => (at.line, column_at(text, at.line_start, at.start)),
+        None => position(text, text.len()),
     }
 }
 
@@ -420,10 +417,7 @@ impl<'n, 'a> De<'n, 'a> {
 
     /// Where the node starts.
     fn location(&self) -> Location {
-        let (line, column) = match self.node().ok().and_then(node_at) {
-            Some(at) => (at.line, column_at(self.text, at.line_start, at.start)),
-            None => position(self.text, self.text.len()),
-        };
+        let (line, column) = place(self.node().ok(), self.text);
         Location { line, column }
     }
 }
